@@ -1,0 +1,45 @@
+# lexio — make run starts the demo, make test runs the whole suite.
+GO      ?= go
+BIN     ?= bin/lexio
+PKGS    ?= ./...
+FUZZTIME ?= 20s
+
+.PHONY: all deps run test test-integration bench fuzz lint build clean
+
+all: build
+
+deps:
+	@bash scripts/deps.sh
+
+build: deps
+	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/lexio
+
+run: build
+	$(BIN) demo
+
+test: deps
+	$(GO) vet $(PKGS)
+	$(GO) test -race -shuffle=on -count=1 $(PKGS)
+
+test-integration: deps
+	@echo "no integration suite yet (issue: real Dovecot and Postfix)"
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+# Each fuzz target runs FUZZTIME; seeds live under testdata/fuzz.
+fuzz: deps
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt -l:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+	@if command -v staticcheck >/dev/null 2>&1; then staticcheck $(PKGS); \
+	  else echo "staticcheck not installed: go install honnef.co/go/tools/cmd/staticcheck@latest"; fi
+
+clean:
+	rm -rf bin data

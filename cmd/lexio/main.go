@@ -1,0 +1,133 @@
+// Command lexio runs games of Lexio by email and gives admins the tools
+// around it. `lexio help` lists the subcommands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// command is one subcommand: its usage line, a one-line summary and run.
+type command struct {
+	name, usage, summary string
+	run                  func(ctx context.Context, env *env, args []string) error
+}
+
+// env is what a subcommand may touch: no package-level state, so tests run
+// several commands in one process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
+
+// errUsage marks an error that should be followed by the command's usage.
+var errUsage = errors.New("usage")
+
+// exitError carries a specific exit status (e.g. replay --check's 1).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func commands() []command {
+	return []command{
+		{"help", "help [COMMAND]", "list the commands, or explain one", nil},
+		{"check-config", "check-config [-c FILE]", "read the configuration and name every problem", runCheckConfig},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+	os.Exit(run(ctx, e, os.Args[1:]))
+}
+
+// run executes one command line and returns the exit status.
+func run(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 {
+		help(e.stderr, nil)
+		return 2
+	}
+	name, rest := args[0], args[1:]
+	if name == "help" || name == "-h" || name == "--help" {
+		help(e.stdout, rest)
+		return 0
+	}
+	if name == "table" || name == "dict" || name == "mail" {
+		// two-word commands: "table new", "dict build", "mail send"
+		if len(rest) > 0 {
+			name, rest = name+" "+rest[0], rest[1:]
+		}
+	}
+	for _, c := range commands() {
+		if c.name != name || c.run == nil {
+			continue
+		}
+		err := c.run(ctx, e, rest)
+		var ee *exitError
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.Is(err, errUsage):
+			fmt.Fprintf(e.stderr, "lexio: %v\nusage: lexio %s\n", err, c.usage)
+			return 2
+		case errors.As(err, &ee):
+			fmt.Fprintf(e.stderr, "lexio %s: %v\n", c.name, ee.err)
+			return ee.code
+		default:
+			fmt.Fprintf(e.stderr, "lexio %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(e.stderr, "lexio: unknown command %q; `lexio help` lists them\n", name)
+	return 2
+}
+
+func help(w io.Writer, args []string) {
+	if len(args) > 0 {
+		want := args[0]
+		if len(args) > 1 {
+			want += " " + args[1]
+		}
+		for _, c := range commands() {
+			if c.name == want {
+				fmt.Fprintf(w, "usage: lexio %s\n\n%s\n", c.usage, c.summary)
+				return
+			}
+		}
+	}
+	fmt.Fprintln(w, "lexio — Lexio, the crossword tile game, played by email.")
+	fmt.Fprintln(w, "\nusage: lexio COMMAND [ARGS]\n\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-58s %s\n", c.usage, c.summary)
+	}
+	fmt.Fprintln(w, "\nThe configuration file defaults to $LEXIO_CONFIG, else ./lexio.toml.")
+}
+
+// newFlags makes a FlagSet that reports to env's stderr.
+func newFlags(e *env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("lexio "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	return fs
+}
+
+// configPath is the -c flag's default.
+func configPath(e *env) string {
+	if p := e.getenv("LEXIO_CONFIG"); p != "" {
+		return p
+	}
+	return "lexio.toml"
+}

@@ -1,0 +1,460 @@
+// Package config reads lexio's one TOML file (EMAIL §6.1): storage, mail,
+// rules and times per league, the dictionary, tables and their players.
+//
+// Secrets (passwords, the MAC secret, a PostgreSQL DSN with a password) are
+// never taken only inline: each has a *_file key and an environment
+// variable, and the inline form is refused by Validate unless the
+// embedded demo mail server is in use.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/mail"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is the whole file.
+type Config struct {
+	DataDir    string `toml:"data_dir"`
+	Dictionary string `toml:"dictionary"`
+	Language   string `toml:"language"`
+	LogLevel   string `toml:"log_level"`
+
+	Storage  Storage  `toml:"storage"`
+	Mail     Mail     `toml:"mail"`
+	IMAP     IMAP     `toml:"imap"`
+	SMTP     SMTP     `toml:"smtp"`
+	Embedded Embedded `toml:"embedded"`
+	Open     Open     `toml:"open_tables"`
+	Leagues  []League `toml:"league"`
+	Tables   []Table  `toml:"table"`
+
+	path string
+}
+
+// Storage selects the database.
+type Storage struct {
+	Driver          string `toml:"driver"` // sqlite | postgres
+	SQLitePath      string `toml:"sqlite_path"`
+	PostgresDSNFile string `toml:"postgres_dsn_file"`
+	PostgresDSN     string `toml:"postgres_dsn"` // discouraged: prefer the file or LEXIO_POSTGRES_DSN
+}
+
+// Mail is the service's identity and the protocol knobs of EMAIL §1–2.
+type Mail struct {
+	Address         string `toml:"address"`
+	Name            string `toml:"name"`
+	TokenInSubject  bool   `toml:"token_in_subject"`
+	MaxMessageBytes int64  `toml:"max_message_bytes"`
+	RequireAuth     bool   `toml:"require_auth"`
+	AuthServID      string `toml:"auth_serv_id"`
+	SecretFile      string `toml:"secret_file"`
+	Secret          string `toml:"secret"` // discouraged: prefer the file or LEXIO_SECRET
+	ErrorReplies    int    `toml:"error_replies_per_hour"`
+}
+
+// IMAP is the inbound side.
+type IMAP struct {
+	Address          string        `toml:"address"`
+	TLS              string        `toml:"tls"` // tls | starttls | none
+	CAFile           string        `toml:"ca_file"`
+	Username         string        `toml:"username"`
+	PasswordFile     string        `toml:"password_file"`
+	Password         string        `toml:"password"`
+	Mailbox          string        `toml:"mailbox"`
+	ProcessedMailbox string        `toml:"processed_mailbox"`
+	PollInterval     time.Duration `toml:"poll_interval"`
+	IDLE             bool          `toml:"idle"`
+}
+
+// SMTP is the outbound side.
+type SMTP struct {
+	Address      string        `toml:"address"`
+	TLS          string        `toml:"tls"` // tls | starttls | none
+	CAFile       string        `toml:"ca_file"`
+	Username     string        `toml:"username"`
+	PasswordFile string        `toml:"password_file"`
+	Password     string        `toml:"password"`
+	MaxAttempts  int           `toml:"max_attempts"`
+	MaxAge       time.Duration `toml:"max_age"`
+}
+
+// Embedded is the built-in local mail server of `make run`.
+type Embedded struct {
+	Enabled    bool     `toml:"enabled"`
+	IMAPListen string   `toml:"imap_listen"`
+	SMTPListen string   `toml:"smtp_listen"`
+	Domain     string   `toml:"domain"`
+	Users      []string `toml:"users"` // local parts; the password of each is its name
+}
+
+// Open says whether players may open tables by mail (NEW/JOIN/START).
+type Open struct {
+	Allow  bool   `toml:"allow"`
+	League string `toml:"league"`
+}
+
+// League holds the rules and times its tables play by.
+type League struct {
+	Name          string          `toml:"name"`
+	Variant       string          `toml:"variant"` // lexio | lexico
+	Multipliers   *bool           `toml:"multipliers"`
+	TurnTime      time.Duration   `toml:"turn_time"`
+	Reminders     []time.Duration `toml:"reminders"`
+	AwayGrace     time.Duration   `toml:"away_grace"`
+	ReserveSize   int             `toml:"reserve_size"`
+	ReserveRefill time.Duration   `toml:"reserve_refill"`
+}
+
+// Table is a table the admin opens from the file.
+type Table struct {
+	Name    string   `toml:"name"`
+	League  string   `toml:"league"`
+	Players []string `toml:"players"` // in join order: the first opens the game
+	Seed    uint64   `toml:"seed"`    // 0: chosen at random when the table is created
+}
+
+// Defaults used where the file is silent (EMAIL §5.1, RULES §6.2).
+const (
+	DefaultTurnTime      = 72 * time.Hour
+	DefaultAwayGrace     = 2 * time.Hour
+	DefaultReserveSize   = 10
+	DefaultReserveRefill = 15 * time.Second
+	DefaultMaxMessage    = 1 << 20
+	DefaultDictionary    = "/usr/share/dict/french"
+)
+
+// DefaultReminders are sent before a turn's deadline.
+func DefaultReminders() []time.Duration { return []time.Duration{24 * time.Hour, 2 * time.Hour} }
+
+var tableName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
+
+// Load reads and validates the file at path. Unknown keys are errors: a
+// misspelt key silently ignored is a league played by the wrong rules.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	c, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("config: %s: %w", path, errors.Unwrap(err))
+	}
+	c.path = path
+	return c, nil
+}
+
+// Parse reads a configuration from TOML text, fills defaults and validates.
+func Parse(data []byte) (*Config, error) {
+	var c Config
+	md, err := toml.Decode(string(data), &c)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return nil, fmt.Errorf("config: %w", fmt.Errorf("unknown keys: %s", strings.Join(keys, ", ")))
+	}
+	c.fill()
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return &c, nil
+}
+
+func (c *Config) fill() {
+	if c.DataDir == "" {
+		c.DataDir = "data"
+	}
+	if c.Dictionary == "" {
+		c.Dictionary = DefaultDictionary
+	}
+	if c.Language == "" {
+		c.Language = "en"
+	}
+	if c.LogLevel == "" {
+		c.LogLevel = "info"
+	}
+	if c.Storage.Driver == "" {
+		c.Storage.Driver = "sqlite"
+	}
+	if c.Storage.SQLitePath == "" {
+		c.Storage.SQLitePath = filepath.Join(c.DataDir, "lexio.db")
+	}
+	if c.Mail.Name == "" {
+		c.Mail.Name = "Lexio"
+	}
+	if c.Mail.MaxMessageBytes == 0 {
+		c.Mail.MaxMessageBytes = DefaultMaxMessage
+	}
+	if c.Mail.ErrorReplies == 0 {
+		c.Mail.ErrorReplies = 5
+	}
+	if c.IMAP.TLS == "" {
+		c.IMAP.TLS = "tls"
+	}
+	if c.IMAP.Mailbox == "" {
+		c.IMAP.Mailbox = "INBOX"
+	}
+	if c.IMAP.ProcessedMailbox == "" {
+		c.IMAP.ProcessedMailbox = "Processed"
+	}
+	if c.IMAP.PollInterval == 0 {
+		c.IMAP.PollInterval = time.Minute
+	}
+	if c.SMTP.TLS == "" {
+		c.SMTP.TLS = "starttls"
+	}
+	if c.SMTP.MaxAttempts == 0 {
+		c.SMTP.MaxAttempts = 30
+	}
+	if c.SMTP.MaxAge == 0 {
+		c.SMTP.MaxAge = 5 * 24 * time.Hour
+	}
+	if c.Embedded.Domain == "" {
+		c.Embedded.Domain = "localhost"
+	}
+	if c.Embedded.IMAPListen == "" {
+		c.Embedded.IMAPListen = "127.0.0.1:1143"
+	}
+	if c.Embedded.SMTPListen == "" {
+		c.Embedded.SMTPListen = "127.0.0.1:2525"
+	}
+	if len(c.Leagues) == 0 {
+		c.Leagues = []League{{Name: "default"}}
+	}
+	for i := range c.Leagues {
+		l := &c.Leagues[i]
+		if l.Variant == "" {
+			l.Variant = "lexio"
+		}
+		if l.Multipliers == nil {
+			t := true
+			l.Multipliers = &t
+		}
+		if l.TurnTime == 0 {
+			l.TurnTime = DefaultTurnTime
+		}
+		if l.Reminders == nil {
+			l.Reminders = DefaultReminders()
+		}
+		if l.AwayGrace == 0 {
+			l.AwayGrace = DefaultAwayGrace
+		}
+		if l.ReserveSize == 0 {
+			l.ReserveSize = DefaultReserveSize
+		}
+		if l.ReserveRefill == 0 {
+			l.ReserveRefill = DefaultReserveRefill
+		}
+	}
+	if c.Open.League == "" {
+		c.Open.League = c.Leagues[0].Name
+	}
+	for i := range c.Tables {
+		if c.Tables[i].League == "" {
+			c.Tables[i].League = c.Leagues[0].Name
+		}
+		for j, p := range c.Tables[i].Players {
+			c.Tables[i].Players[j] = strings.ToLower(strings.TrimSpace(p))
+		}
+	}
+}
+
+// Validate reports every problem at once, one per line.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+
+	if !slices.Contains([]string{"en", "es", "fr"}, c.Language) {
+		bad("language %q: want en, es or fr", c.Language)
+	}
+	switch c.Storage.Driver {
+	case "sqlite":
+	case "postgres":
+		if c.Storage.PostgresDSN == "" && c.Storage.PostgresDSNFile == "" && os.Getenv("LEXIO_POSTGRES_DSN") == "" {
+			bad("storage: driver postgres needs postgres_dsn_file or LEXIO_POSTGRES_DSN")
+		}
+	default:
+		bad("storage.driver %q: want sqlite or postgres", c.Storage.Driver)
+	}
+	if _, err := mail.ParseAddress(c.Mail.Address); err != nil || !strings.Contains(c.Mail.Address, "@") {
+		bad("mail.address %q: want the service's address, like lexio@example.org", c.Mail.Address)
+	} else if strings.Contains(localPart(c.Mail.Address), "+") {
+		bad("mail.address %q: the local part must not hold '+': lexio adds +token itself", c.Mail.Address)
+	}
+	if c.Mail.MaxMessageBytes < 1024 {
+		bad("mail.max_message_bytes %d: too small", c.Mail.MaxMessageBytes)
+	}
+	if c.Mail.RequireAuth && c.Mail.AuthServID == "" {
+		bad("mail.require_auth needs mail.auth_serv_id (the receiving server that adds Authentication-Results)")
+	}
+	for _, s := range []struct{ name, v string }{{"imap.tls", c.IMAP.TLS}, {"smtp.tls", c.SMTP.TLS}} {
+		if !slices.Contains([]string{"tls", "starttls", "none"}, s.v) {
+			bad("%s %q: want tls, starttls or none", s.name, s.v)
+		}
+	}
+	if !c.Embedded.Enabled {
+		if c.IMAP.Address == "" {
+			bad("imap.address is empty (or enable [embedded])")
+		}
+		if c.SMTP.Address == "" {
+			bad("smtp.address is empty (or enable [embedded])")
+		}
+		for _, s := range []struct{ name, v, env string }{
+			{"mail.secret", c.Mail.Secret, "LEXIO_SECRET"},
+			{"imap.password", c.IMAP.Password, "LEXIO_IMAP_PASSWORD"},
+			{"smtp.password", c.SMTP.Password, "LEXIO_SMTP_PASSWORD"},
+			{"storage.postgres_dsn", c.Storage.PostgresDSN, "LEXIO_POSTGRES_DSN"},
+		} {
+			if s.v != "" {
+				bad("%s is written inline: use %s_file or the environment variable %s (EMAIL §1.6)", s.name, s.name, s.env)
+			}
+		}
+	}
+	if c.IMAP.PollInterval < time.Second {
+		bad("imap.poll_interval %s: at least 1s", c.IMAP.PollInterval)
+	}
+
+	leagues := map[string]bool{}
+	for _, l := range c.Leagues {
+		if l.Name == "" {
+			bad("league without a name")
+		}
+		if leagues[l.Name] {
+			bad("league %q defined twice", l.Name)
+		}
+		leagues[l.Name] = true
+		if l.Variant != "lexio" && l.Variant != "lexico" {
+			bad("league %q: variant %q: want lexio or lexico", l.Name, l.Variant)
+		}
+		if l.Variant == "lexio" && !*l.Multipliers {
+			bad("league %q: multipliers = false exists only for variant lexico (RULES §12)", l.Name)
+		}
+		if l.TurnTime < time.Minute {
+			bad("league %q: turn_time %s: at least 1m", l.Name, l.TurnTime)
+		}
+		for _, r := range l.Reminders {
+			if r <= 0 || r >= l.TurnTime {
+				bad("league %q: reminder %s must be between 0 and turn_time", l.Name, r)
+			}
+		}
+		if l.AwayGrace <= 0 || l.AwayGrace > l.TurnTime {
+			bad("league %q: away_grace %s must be between 0 and turn_time", l.Name, l.AwayGrace)
+		}
+		if l.ReserveSize < 1 || l.ReserveRefill <= 0 {
+			bad("league %q: reserve_size and reserve_refill must be positive", l.Name)
+		}
+	}
+	if c.Open.Allow && !leagues[c.Open.League] {
+		bad("open_tables.league %q is not a league", c.Open.League)
+	}
+	names := map[string]bool{}
+	for _, t := range c.Tables {
+		if !tableName.MatchString(t.Name) {
+			bad("table %q: names are 1-32 of a-z, 0-9 and '-'", t.Name)
+		}
+		if names[t.Name] {
+			bad("table %q defined twice", t.Name)
+		}
+		names[t.Name] = true
+		if !leagues[t.League] {
+			bad("table %q: league %q is not defined", t.Name, t.League)
+		}
+		max := 4
+		if l := c.League(t.League); l != nil && l.Variant == "lexico" {
+			max = 2
+		}
+		if len(t.Players) < 2 || len(t.Players) > max {
+			bad("table %q: %d players; want 2 to %d (RULES §1.1, §12)", t.Name, len(t.Players), max)
+		}
+		seen := map[string]bool{}
+		for _, p := range t.Players {
+			if a, err := mail.ParseAddress(p); err != nil || a.Address != p {
+				bad("table %q: player %q is not a bare email address", t.Name, p)
+			}
+			if seen[p] {
+				bad("table %q: player %q seated twice", t.Name, p)
+			}
+			seen[p] = true
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func localPart(addr string) string {
+	local, _, _ := strings.Cut(addr, "@")
+	return local
+}
+
+// League returns the league called name, or nil.
+func (c *Config) League(name string) *League {
+	for i := range c.Leagues {
+		if c.Leagues[i].Name == name {
+			return &c.Leagues[i]
+		}
+	}
+	return nil
+}
+
+// Path is the file the configuration was loaded from ("" when parsed).
+func (c *Config) Path() string { return c.path }
+
+// Secret returns the MAC secret from LEXIO_SECRET, mail.secret_file or,
+// for the embedded demo only, mail.secret.
+func (c *Config) Secret() ([]byte, error) {
+	s, err := secret("LEXIO_SECRET", c.Mail.SecretFile, c.Mail.Secret)
+	if err != nil {
+		return nil, fmt.Errorf("config: mail secret: %w", err)
+	}
+	if len(s) < 16 {
+		return nil, fmt.Errorf("config: mail secret: want at least 16 bytes, have %d", len(s))
+	}
+	return []byte(s), nil
+}
+
+// IMAPPassword returns the IMAP password from LEXIO_IMAP_PASSWORD,
+// imap.password_file or imap.password.
+func (c *Config) IMAPPassword() (string, error) {
+	return secret("LEXIO_IMAP_PASSWORD", c.IMAP.PasswordFile, c.IMAP.Password)
+}
+
+// SMTPPassword returns the SMTP password from LEXIO_SMTP_PASSWORD,
+// smtp.password_file or smtp.password.
+func (c *Config) SMTPPassword() (string, error) {
+	return secret("LEXIO_SMTP_PASSWORD", c.SMTP.PasswordFile, c.SMTP.Password)
+}
+
+// PostgresDSN returns the DSN from LEXIO_POSTGRES_DSN,
+// storage.postgres_dsn_file or storage.postgres_dsn.
+func (c *Config) PostgresDSN() (string, error) {
+	return secret("LEXIO_POSTGRES_DSN", c.Storage.PostgresDSNFile, c.Storage.PostgresDSN)
+}
+
+func secret(env, file, inline string) (string, error) {
+	if v := os.Getenv(env); v != "" {
+		return v, nil
+	}
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", err // the path is not secret; the content never appears in errors
+		}
+		return strings.TrimRight(string(b), "\r\n"), nil
+	}
+	if inline != "" {
+		return inline, nil
+	}
+	return "", fmt.Errorf("not set (%s or a *_file key)", env)
+}

@@ -1,0 +1,90 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExampleLoads(t *testing.T) {
+	c, err := Load(filepath.Join("..", "config.example.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Mail.Address != "lexio@example.org" || c.Storage.Driver != "sqlite" {
+		t.Errorf("unexpected values: %+v", c)
+	}
+	l := c.League("autumn")
+	if l == nil || l.TurnTime != 72*time.Hour || l.AwayGrace != 2*time.Hour || len(l.Reminders) != 2 || l.ReserveSize != 10 || l.ReserveRefill != 15*time.Second {
+		t.Errorf("league autumn: %+v", l)
+	}
+	if len(c.Tables) != 1 || len(c.Tables[0].Players) != 3 {
+		t.Errorf("tables: %+v", c.Tables)
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := Parse([]byte("[mail]\naddress = \"lexio@localhost\"\n[embedded]\nenabled = true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Dictionary != DefaultDictionary || c.Storage.SQLitePath != filepath.Join("data", "lexio.db") {
+		t.Errorf("defaults: %+v", c)
+	}
+	if len(c.Leagues) != 1 || c.Leagues[0].Variant != "lexio" || c.Leagues[0].TurnTime != DefaultTurnTime || !*c.Leagues[0].Multipliers {
+		t.Errorf("default league: %+v", c.Leagues)
+	}
+}
+
+func TestInvalid(t *testing.T) {
+	base := "[mail]\naddress = \"lexio@localhost\"\n[embedded]\nenabled = true\n"
+	tests := []struct {
+		name, toml, want string
+	}{
+		{"unknown key", base + "[imap]\nadress = \"x\"\n", "unknown keys: imap.adress"},
+		{"bad language", "language = \"de\"\n" + base, `language "de"`},
+		{"plus in address", "[mail]\naddress = \"lexio+x@localhost\"\n[embedded]\nenabled = true\n", "must not hold '+'"},
+		{"inline secret", "[mail]\naddress = \"a@b.c\"\nsecret = \"x\"\n[imap]\naddress=\"h:1\"\n[smtp]\naddress=\"h:2\"\n", "mail.secret is written inline"},
+		{"no imap", "[mail]\naddress = \"a@b.c\"\n[smtp]\naddress=\"h:2\"\n", "imap.address is empty"},
+		// RULES §12: lexico is for two players; plain only for lexico.
+		{"lexico four players", base + "[[league]]\nname=\"l\"\nvariant=\"lexico\"\n[[table]]\nname=\"t\"\nplayers=[\"a@x.y\",\"b@x.y\",\"c@x.y\"]\n", "want 2 to 2"},
+		{"plain lexio", base + "[[league]]\nname=\"l\"\nmultipliers=false\n", "multipliers = false exists only"},
+		{"one player", base + "[[table]]\nname=\"t\"\nplayers=[\"a@x.y\"]\n", "1 players"},
+		{"seated twice", base + "[[table]]\nname=\"t\"\nplayers=[\"a@x.y\",\"A@x.y\"]\n", "seated twice"},
+		{"bad table name", base + "[[table]]\nname=\"Big Table\"\nplayers=[\"a@x.y\",\"b@x.y\"]\n", "names are 1-32"},
+		{"reminder too long", base + "[[league]]\nname=\"l\"\nturn_time=\"1h\"\naway_grace=\"30m\"\nreminders=[\"2h\"]\n", "reminder 2h0m0s"},
+		{"bad duration", base + "[[league]]\nname=\"l\"\nturn_time=\"3 days\"\n", "turn_time"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.toml))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v; want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSecrets(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "secret")
+	if err := os.WriteFile(f, []byte("0123456789abcdef-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := &Config{Mail: Mail{SecretFile: f}}
+	s, err := c.Secret()
+	if err != nil || string(s) != "0123456789abcdef-file" {
+		t.Fatalf("from file: %q %v", s, err)
+	}
+	t.Setenv("LEXIO_SECRET", "0123456789abcdef-env")
+	s, err = c.Secret()
+	if err != nil || string(s) != "0123456789abcdef-env" {
+		t.Fatalf("env must win: %q %v", s, err)
+	}
+	t.Setenv("LEXIO_SECRET", "short")
+	if _, err := c.Secret(); err == nil || strings.Contains(err.Error(), "short") {
+		t.Fatalf("a short secret must be refused without being shown: %v", err)
+	}
+}

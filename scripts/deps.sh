@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what lexio's build and tests need on a Debian machine, or says
+# exactly what is missing. Idempotent; quiet when everything is there.
+set -euo pipefail
+
+missing=()
+command -v go >/dev/null 2>&1 || missing+=("Go 1.26 or newer (https://go.dev/dl/), on PATH")
+command -v gcc >/dev/null 2>&1 || missing+=("gcc (go test -race needs cgo): apt-get install -y gcc")
+if ((${#missing[@]})); then
+  printf 'lexio: cannot build here; missing:\n' >&2
+  printf '  - %s\n' "${missing[@]}" >&2
+  exit 1
+fi
+
+apt_install() {
+  # apt_install PACKAGE... — installs with apt when we are root and apt is usable.
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "lexio: installing $* with apt-get" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    if ! apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1; then
+      apt-get update -qq >/dev/null 2>&1 || true
+      apt-get install -y -q --no-install-recommends "$@" >/dev/null
+    fi
+    return 0
+  fi
+  return 1
+}
+
+# The French word list (RULES §8): Debian's wfrench, never committed.
+if [ ! -s /usr/share/dict/french ]; then
+  if ! apt_install wfrench; then
+    echo "lexio: /usr/share/dict/french is missing: run 'sudo apt-get install wfrench'" >&2
+    exit 1
+  fi
+fi
