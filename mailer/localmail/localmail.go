@@ -1,0 +1,492 @@
+// Package localmail runs a small mail server on the loopback interface for
+// `make run` and for tests: go-imap's in-memory IMAP server and a go-smtp
+// server that delivers into it.
+//
+// Every user has one set of mailboxes (INBOX is created with the user) and a
+// password. SMTP accepts mail for user@domain and user+anything@domain (the
+// part after '+' is ignored for delivery, as plus-addressing servers do) and
+// appends it unchanged to that user's INBOX; unknown users are refused with
+// 550. Submission without AUTH is accepted from loopback peers unless
+// Options.RequireSMTPAuth is set; AUTH PLAIN checks the same passwords as
+// IMAP.
+//
+// The IMAP side advertises IMAP4rev1 and IMAP4rev2, so IDLE, MOVE and UIDPLUS
+// are available; Options.NoMove advertises IMAP4rev1 only, without MOVE and
+// UIDPLUS, to exercise clients' fallbacks.
+package localmail
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// ErrUnknownUser is returned for a user that was never added.
+var ErrUnknownUser = errors.New("localmail: unknown user")
+
+// ErrClosed is returned by operations on a closed server.
+var ErrClosed = errors.New("localmail: server closed")
+
+// Options configures a Server. The zero value listens on 127.0.0.1 with
+// ports chosen by the system and delivers for the domain "localhost".
+type Options struct {
+	// IMAPAddr and SMTPAddr are the listen addresses; empty means
+	// "127.0.0.1:0". Only loopback addresses are meant to be used.
+	IMAPAddr, SMTPAddr string
+	// Domain is the mail domain delivered locally (default "localhost").
+	Domain string
+	// RequireSMTPAuth refuses MAIL FROM before a successful AUTH, even from
+	// loopback.
+	RequireSMTPAuth bool
+	// NoMove advertises IMAP4rev1 without MOVE and UIDPLUS.
+	NoMove bool
+	// MaxMessageBytes limits SMTP DATA (default 10 MiB).
+	MaxMessageBytes int64
+	// Logger receives server errors; nil discards them.
+	Logger *slog.Logger
+}
+
+// Server is a running local mail server. Its methods are safe for
+// concurrent use.
+type Server struct {
+	opts   Options
+	domain string
+	log    *slog.Logger
+	mem    *imapmemserver.Server
+
+	mu       sync.Mutex
+	users    map[string]*user
+	imapAddr string
+	imap     *imapserver.Server
+	imapLn   *trackingListener
+	imapDone chan struct{}
+	smtp     *smtp.Server
+	smtpLn   net.Listener
+	smtpDone chan struct{}
+	closed   bool
+}
+
+type user struct {
+	password string
+	mem      *imapmemserver.User
+}
+
+// Start listens on both ports and serves until Close or until ctx is done.
+func Start(ctx context.Context, opts Options) (*Server, error) {
+	if opts.IMAPAddr == "" {
+		opts.IMAPAddr = "127.0.0.1:0"
+	}
+	if opts.SMTPAddr == "" {
+		opts.SMTPAddr = "127.0.0.1:0"
+	}
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = 10 << 20
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	domain := strings.ToLower(opts.Domain)
+	if domain == "" {
+		domain = "localhost"
+	}
+	s := &Server{
+		opts:   opts,
+		domain: domain,
+		log:    logger,
+		mem:    imapmemserver.New(),
+		users:  make(map[string]*user),
+	}
+	if err := s.startIMAP(ctx, opts.IMAPAddr); err != nil {
+		return nil, err
+	}
+	if err := s.startSMTP(ctx); err != nil {
+		s.stopIMAPLocked()
+		return nil, err
+	}
+	go func() {
+		<-ctx.Done()
+		_ = s.Close()
+	}()
+	return s, nil
+}
+
+func (s *Server) imapCaps() imap.CapSet {
+	if s.opts.NoMove {
+		return imap.CapSet{imap.CapIMAP4rev1: {}}
+	}
+	return imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}}
+}
+
+func (s *Server) startIMAP(ctx context.Context, addr string) error {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("localmail: imap listen: %w", err)
+	}
+	tl := &trackingListener{Listener: ln, conns: make(map[net.Conn]struct{})}
+	srv := imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return s.mem.NewSession(), nil, nil
+		},
+		Caps:         s.imapCaps(),
+		InsecureAuth: true,
+		Logger:       slogPrintf{s.log, "imap"},
+	})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(tl); err != nil {
+			s.log.Warn("localmail: imap serve", "err", err)
+		}
+	}()
+	s.imap, s.imapLn, s.imapDone = srv, tl, done
+	s.imapAddr = ln.Addr().String()
+	return nil
+}
+
+func (s *Server) startSMTP(ctx context.Context) error {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", s.opts.SMTPAddr)
+	if err != nil {
+		return fmt.Errorf("localmail: smtp listen: %w", err)
+	}
+	srv := smtp.NewServer(smtpBackend{s})
+	srv.Domain = s.domain
+	srv.AllowInsecureAuth = true
+	srv.MaxMessageBytes = s.opts.MaxMessageBytes
+	srv.MaxRecipients = 100
+	srv.ReadTimeout = 5 * time.Minute
+	srv.WriteTimeout = time.Minute
+	srv.ErrorLog = slogPrintf{s.log, "smtp"}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, smtp.ErrServerClosed) && !errors.Is(err, net.ErrClosed) {
+			s.log.Warn("localmail: smtp serve", "err", err)
+		}
+	}()
+	s.smtp, s.smtpLn, s.smtpDone = srv, ln, done
+	return nil
+}
+
+// IMAPAddr is the IMAP listen address (host:port).
+func (s *Server) IMAPAddr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.imapAddr
+}
+
+// SMTPAddr is the SMTP listen address (host:port).
+func (s *Server) SMTPAddr() string {
+	return s.smtpLn.Addr().String()
+}
+
+// Domain is the mail domain delivered locally.
+func (s *Server) Domain() string { return s.domain }
+
+// AddUser creates a user with an INBOX. Adding an existing user changes
+// nothing and returns an error.
+func (s *Server) AddUser(name, password string) error {
+	name = strings.ToLower(name)
+	if name == "" || strings.ContainsAny(name, "+@ \t\r\n") {
+		return fmt.Errorf("localmail: invalid user name %q", name)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	if _, ok := s.users[name]; ok {
+		return fmt.Errorf("localmail: user %q exists", name)
+	}
+	mu := imapmemserver.NewUser(name, password)
+	if err := mu.Create("INBOX", nil); err != nil {
+		return fmt.Errorf("localmail: create INBOX: %w", err)
+	}
+	s.mem.AddUser(mu)
+	s.users[name] = &user{password: password, mem: mu}
+	return nil
+}
+
+// Deliver appends raw to the INBOX of the user that address names
+// (user@domain or user+tag@domain), as SMTP delivery does.
+func (s *Server) Deliver(address string, raw []byte) error {
+	u, err := s.lookup(address)
+	if err != nil {
+		return err
+	}
+	_, err = u.mem.Append("INBOX", literal{bytes.NewReader(raw)}, &imap.AppendOptions{Time: time.Now()})
+	if err != nil {
+		return fmt.Errorf("localmail: deliver to %s: %w", address, err)
+	}
+	return nil
+}
+
+// Count returns the number of messages in a user's mailbox.
+func (s *Server) Count(userName, mailbox string) (int, error) {
+	s.mu.Lock()
+	u, ok := s.users[strings.ToLower(userName)]
+	s.mu.Unlock()
+	if !ok {
+		return 0, fmt.Errorf("%w: %s", ErrUnknownUser, userName)
+	}
+	st, err := u.mem.Status(mailbox, &imap.StatusOptions{NumMessages: true})
+	if err != nil {
+		return 0, fmt.Errorf("localmail: status %s: %w", mailbox, err)
+	}
+	if st.NumMessages == nil {
+		return 0, nil
+	}
+	return int(*st.NumMessages), nil
+}
+
+// lookup maps an address to its user, ignoring a +tag.
+func (s *Server) lookup(address string) (*user, error) {
+	at := strings.LastIndexByte(address, '@')
+	if at < 0 {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownUser, address)
+	}
+	local, domain := strings.ToLower(address[:at]), strings.ToLower(address[at+1:])
+	if domain != s.domain {
+		return nil, fmt.Errorf("%w: %s (not our domain)", ErrUnknownUser, address)
+	}
+	if plus := strings.IndexByte(local, '+'); plus >= 0 {
+		local = local[:plus]
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.users[local]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownUser, address)
+	}
+	return u, nil
+}
+
+func (s *Server) checkPassword(name, password string) bool {
+	s.mu.Lock()
+	u, ok := s.users[strings.ToLower(name)]
+	s.mu.Unlock()
+	return ok && u.mem.Login(strings.ToLower(name), password) == nil
+}
+
+// DropIMAPConnections closes every open IMAP connection, as a network
+// failure would, and keeps listening. Mailbox contents are kept.
+func (s *Server) DropIMAPConnections() {
+	s.mu.Lock()
+	tl := s.imapLn
+	s.mu.Unlock()
+	if tl != nil {
+		tl.dropAll()
+	}
+}
+
+// StopIMAP stops the IMAP listener and closes its connections, keeping the
+// mailboxes, as a server restart does; StartIMAP listens again on the same
+// address.
+func (s *Server) StopIMAP() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopIMAPLocked()
+}
+
+func (s *Server) stopIMAPLocked() {
+	if s.imap == nil {
+		return
+	}
+	_ = s.imap.Close()
+	// Close the listener too: Close may run before Serve registered it.
+	_ = s.imapLn.Close()
+	s.imapLn.dropAll()
+	<-s.imapDone
+	s.imap, s.imapLn, s.imapDone = nil, nil, nil
+}
+
+// StartIMAP listens again on the address used before StopIMAP.
+func (s *Server) StartIMAP(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	if s.imap != nil {
+		return nil
+	}
+	return s.startIMAP(ctx, s.imapAddr)
+}
+
+// Close stops both servers.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.stopIMAPLocked()
+	srv, ln, done := s.smtp, s.smtpLn, s.smtpDone
+	s.mu.Unlock()
+	err := srv.Close()
+	_ = ln.Close() // in case Close ran before Serve registered it
+	<-done
+	if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, smtp.ErrServerClosed) {
+		return fmt.Errorf("localmail: close smtp: %w", err)
+	}
+	return nil
+}
+
+// trackingListener remembers accepted connections so they can be dropped.
+type trackingListener struct {
+	net.Listener
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+func (l *trackingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	tc := &trackedConn{Conn: c, l: l}
+	l.mu.Lock()
+	l.conns[tc] = struct{}{}
+	l.mu.Unlock()
+	return tc, nil
+}
+
+func (l *trackingListener) dropAll() {
+	l.mu.Lock()
+	conns := make([]net.Conn, 0, len(l.conns))
+	for c := range l.conns {
+		conns = append(conns, c)
+	}
+	l.mu.Unlock()
+	for _, c := range conns {
+		_ = c.Close()
+	}
+}
+
+type trackedConn struct {
+	net.Conn
+	l    *trackingListener
+	once sync.Once
+}
+
+func (c *trackedConn) Close() error {
+	c.once.Do(func() {
+		c.l.mu.Lock()
+		delete(c.l.conns, c)
+		c.l.mu.Unlock()
+	})
+	return c.Conn.Close()
+}
+
+// literal adapts a bytes.Reader to imap.LiteralReader.
+type literal struct{ *bytes.Reader }
+
+func (l literal) Size() int64 { return l.Reader.Size() }
+
+// slogPrintf adapts slog to the Printf loggers of the two servers.
+type slogPrintf struct {
+	log  *slog.Logger
+	side string
+}
+
+func (p slogPrintf) Printf(format string, args ...any) {
+	p.log.Debug("localmail: "+p.side, "msg", fmt.Sprintf(format, args...))
+}
+
+func (p slogPrintf) Println(args ...any) {
+	p.log.Debug("localmail: "+p.side, "msg", fmt.Sprint(args...))
+}
+
+// smtpBackend delivers SMTP transactions into the in-memory mailboxes.
+type smtpBackend struct{ s *Server }
+
+func (b smtpBackend) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	loopback := false
+	if ta, ok := c.Conn().RemoteAddr().(*net.TCPAddr); ok {
+		loopback = ta.IP.IsLoopback()
+	}
+	return &smtpSession{s: b.s, loopback: loopback}, nil
+}
+
+type smtpSession struct {
+	s        *Server
+	loopback bool
+	authed   bool
+	from     string
+	rcpts    []*user
+}
+
+var _ smtp.AuthSession = (*smtpSession)(nil)
+
+func (ss *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+func (ss *smtpSession) Auth(mech string) (sasl.Server, error) {
+	if mech != sasl.Plain {
+		return nil, smtp.ErrAuthUnsupported
+	}
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		if identity != "" && identity != username {
+			return errors.New("localmail: identity mismatch")
+		}
+		if !ss.s.checkPassword(username, password) {
+			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Authentication failed"}
+		}
+		ss.authed = true
+		return nil
+	}), nil
+}
+
+func (ss *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
+	if !ss.authed && (ss.s.opts.RequireSMTPAuth || !ss.loopback) {
+		return &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "Authentication required"}
+	}
+	ss.from = from
+	ss.rcpts = nil
+	return nil
+}
+
+func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	u, err := ss.s.lookup(to)
+	if err != nil {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such user here"}
+	}
+	ss.rcpts = append(ss.rcpts, u)
+	return nil
+}
+
+func (ss *smtpSession) Data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	for _, u := range ss.rcpts {
+		if _, err := u.mem.Append("INBOX", literal{bytes.NewReader(raw)}, &imap.AppendOptions{Time: now}); err != nil {
+			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Mailbox unavailable"}
+		}
+	}
+	return nil
+}
+
+func (ss *smtpSession) Reset() {
+	ss.from = ""
+	ss.rcpts = nil
+}
+
+func (ss *smtpSession) Logout() error { return nil }

@@ -1,0 +1,490 @@
+package mailer
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// Handler consumes inbound mail. It is implemented by the table service.
+//
+// HandleMessage returns nil once the message is applied, or recognised as a
+// duplicate, or deliberately ignored (malformed, oversized, a loop…) — in
+// every case after its transaction committed. Only then does the Receiver
+// flag and move the message. Any error means "temporary, try again later":
+// the message stays in the inbox and is handed over again after a backoff,
+// and the messages after it wait (order is kept). A message that can never
+// be applied must therefore be answered with nil, never with an error, or
+// the inbox is stuck behind it.
+//
+// A message can be handed over more than once (a crash or a lost connection
+// between the commit and the move): the Handler dedupes by Message-ID or by
+// UIDValidity+UID.
+type Handler interface {
+	HandleMessage(ctx context.Context, m Inbound) error
+}
+
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(ctx context.Context, m Inbound) error
+
+// HandleMessage calls f.
+func (f HandlerFunc) HandleMessage(ctx context.Context, m Inbound) error { return f(ctx, m) }
+
+// Inbound is one message of the inbox.
+type Inbound struct {
+	// UIDValidity and UID name the message in Mailbox.
+	UIDValidity, UID uint32
+	// Raw is the whole RFC 822 message, exactly as stored on the server —
+	// unless Truncated, when it holds only the header section.
+	Raw     []byte
+	Mailbox string
+	// Size is the server's RFC822.SIZE of the whole message.
+	Size int64
+	// Truncated is set when Size exceeds ReceiverConfig.MaxMessageBytes: the
+	// body was not fetched (memory stays bounded) and Raw is the header
+	// only, enough to tell the sender that the message was too large
+	// (EMAIL §2.5).
+	Truncated bool
+}
+
+// ReceiverConfig configures a Receiver. Zero durations take the defaults
+// given per field.
+type ReceiverConfig struct {
+	// Addr is the IMAP server, host:port.
+	Addr string
+	// TLS is TLSNone, TLSStartTLS or TLSImplicit (default TLSImplicit).
+	TLS TLSMode
+	// CAFile, when set, is the PEM bundle used to verify the server instead
+	// of the system roots.
+	CAFile             string
+	Username, Password string
+	// Mailbox is read (default "INBOX"); handled messages are moved to
+	// Processed (default "Processed"), which is created when missing.
+	Mailbox, Processed string
+	// PollInterval is the wait between checks without IDLE, and the longest
+	// IDLE before a re-check (default 1 min).
+	PollInterval time.Duration
+	// DisableIdle polls even when the server has IDLE.
+	DisableIdle bool
+	// MaxMessageBytes: larger messages are handed over Truncated (default
+	// 1 MiB).
+	MaxMessageBytes int64
+	// Reconnect spaces reconnection attempts (default 1 s doubling to 5 min).
+	Reconnect Backoff
+	// Retry spaces retries after a Handler error (default 5 s doubling to
+	// 5 min).
+	Retry Backoff
+	// DialTimeout bounds connecting and logging in (default 30 s).
+	DialTimeout time.Duration
+	// ShutdownGrace is how long a cancelled Run lets the message in hand
+	// finish (handler, flag, move) before it closes the connection
+	// (default 10 s).
+	ShutdownGrace time.Duration
+	// Logger; nil discards.
+	Logger *slog.Logger
+}
+
+// Receiver reads a mailbox and hands every message to a Handler. See
+// Handler for the delivery contract.
+type Receiver struct {
+	cfg     ReceiverConfig
+	tls     *tls.Config
+	handler Handler
+	log     *slog.Logger
+}
+
+// NewReceiver checks cfg, fills in its defaults and returns a Receiver.
+func NewReceiver(cfg ReceiverConfig, h Handler) (*Receiver, error) {
+	if cfg.Addr == "" || h == nil {
+		return nil, fmt.Errorf("%w: receiver needs an address and a handler", ErrConfig)
+	}
+	host, _, err := net.SplitHostPort(cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("%w: imap address %q: %w", ErrConfig, cfg.Addr, err)
+	}
+	if cfg.TLS == "" {
+		cfg.TLS = TLSImplicit
+	}
+	r := &Receiver{handler: h}
+	switch cfg.TLS {
+	case TLSNone:
+	case TLSStartTLS, TLSImplicit:
+		if r.tls, err = tlsConfig(host, cfg.CAFile); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%w: imap tls mode %q (want none, starttls or tls)", ErrConfig, cfg.TLS)
+	}
+	if cfg.Mailbox == "" {
+		cfg.Mailbox = "INBOX"
+	}
+	if cfg.Processed == "" {
+		cfg.Processed = "Processed"
+	}
+	if cfg.Processed == cfg.Mailbox {
+		return nil, fmt.Errorf("%w: processed folder must differ from the mailbox", ErrConfig)
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = time.Minute
+	}
+	if cfg.MaxMessageBytes <= 0 {
+		cfg.MaxMessageBytes = 1 << 20
+	}
+	if cfg.Reconnect.Base <= 0 {
+		cfg.Reconnect.Base = time.Second
+	}
+	if cfg.Reconnect.Max <= 0 {
+		cfg.Reconnect.Max = 5 * time.Minute
+	}
+	if cfg.Retry.Base <= 0 {
+		cfg.Retry.Base = 5 * time.Second
+	}
+	if cfg.Retry.Max <= 0 {
+		cfg.Retry.Max = 5 * time.Minute
+	}
+	if cfg.DialTimeout <= 0 {
+		cfg.DialTimeout = 30 * time.Second
+	}
+	if cfg.ShutdownGrace <= 0 {
+		cfg.ShutdownGrace = 10 * time.Second
+	}
+	r.log = cfg.Logger
+	if r.log == nil {
+		r.log = slog.New(slog.DiscardHandler)
+	}
+	r.cfg = cfg
+	return r, nil
+}
+
+// Run reads the mailbox until ctx is done, reconnecting with backoff after
+// any connection failure. It returns nil after a cancellation.
+func (r *Receiver) Run(ctx context.Context) error {
+	failures := 0
+	for {
+		progressed, err := r.session(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if progressed {
+			failures = 0
+		}
+		failures++
+		d := r.cfg.Reconnect.Delay(failures)
+		r.log.Warn("mailer: imap connection lost", "err", err, "retry_in", d, "failures", failures)
+		if !sleep(ctx, d) {
+			return nil
+		}
+	}
+}
+
+// session runs one connection: log in, then handle and wait until an error
+// or ctx. progressed reports that the login succeeded.
+func (r *Receiver) session(ctx context.Context) (progressed bool, err error) {
+	events := make(chan struct{}, 1)
+	c, err := r.dial(ctx, events)
+	if err != nil {
+		return false, err
+	}
+	// The watcher closes the connection when ctx is done and the session
+	// did not stop by itself within the grace period (a hung server).
+	done := make(chan struct{})
+	defer func() {
+		close(done)
+		_ = c.Close()
+	}()
+	go func() {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+		}
+		t := time.NewTimer(r.cfg.ShutdownGrace)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+			_ = c.Close()
+		}
+	}()
+
+	uidValidity, err := r.prepare(c)
+	if err != nil {
+		return false, err
+	}
+	r.log.Info("mailer: imap connected", "addr", r.cfg.Addr, "mailbox", r.cfg.Mailbox,
+		"idle", r.canIdle(c), "move", c.Caps().Has(imap.CapMove))
+	for {
+		if err := r.drain(ctx, c, uidValidity, events); err != nil {
+			return true, err
+		}
+		if ctx.Err() != nil {
+			_ = c.Logout().Wait()
+			return true, nil
+		}
+		if err := r.wait(ctx, c, events); err != nil {
+			return true, err
+		}
+		if ctx.Err() != nil {
+			_ = c.Logout().Wait()
+			return true, nil
+		}
+	}
+}
+
+func (r *Receiver) dial(ctx context.Context, events chan struct{}) (*imapclient.Client, error) {
+	dctx, cancel := context.WithTimeout(ctx, r.cfg.DialTimeout)
+	defer cancel()
+	var d net.Dialer
+	conn, err := d.DialContext(dctx, "tcp", r.cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("mailer: imap dial: %w", err)
+	}
+	opts := &imapclient.Options{
+		TLSConfig: r.tls,
+		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+			// Runs on the client's reader goroutine: only signal.
+			Mailbox: func(data *imapclient.UnilateralDataMailbox) {
+				if data.NumMessages != nil {
+					select {
+					case events <- struct{}{}:
+					default:
+					}
+				}
+			},
+		},
+	}
+	// Bound the greeting, TLS and login by the dial timeout.
+	_ = conn.SetDeadline(time.Now().Add(r.cfg.DialTimeout))
+	var c *imapclient.Client
+	switch r.cfg.TLS {
+	case TLSImplicit:
+		tc := tls.Client(conn, r.tls)
+		if err := tc.HandshakeContext(dctx); err != nil {
+			_ = conn.Close()
+			return nil, fmt.Errorf("mailer: imap tls: %w", err)
+		}
+		c = imapclient.New(tc, opts)
+	case TLSStartTLS:
+		if c, err = imapclient.NewStartTLS(conn, opts); err != nil {
+			return nil, fmt.Errorf("mailer: imap starttls: %w", err)
+		}
+	default:
+		c = imapclient.New(conn, opts)
+	}
+	if err := c.WaitGreeting(); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("mailer: imap greeting: %w", err)
+	}
+	if err := c.Login(r.cfg.Username, r.cfg.Password).Wait(); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("mailer: imap login as %q: %w", r.cfg.Username, err)
+	}
+	_ = conn.SetDeadline(time.Time{})
+	return c, nil
+}
+
+// prepare creates the processed folder when missing and selects the
+// mailbox.
+func (r *Receiver) prepare(c *imapclient.Client) (uidValidity uint32, err error) {
+	list, err := c.List("", r.cfg.Processed, nil).Collect()
+	if err != nil {
+		return 0, fmt.Errorf("mailer: imap list %q: %w", r.cfg.Processed, err)
+	}
+	if len(list) == 0 {
+		if err := c.Create(r.cfg.Processed, nil).Wait(); err != nil {
+			return 0, fmt.Errorf("mailer: imap create %q: %w", r.cfg.Processed, err)
+		}
+		r.log.Info("mailer: created processed folder", "mailbox", r.cfg.Processed)
+	}
+	sel, err := c.Select(r.cfg.Mailbox, nil).Wait()
+	if err != nil {
+		return 0, fmt.Errorf("mailer: imap select %q: %w", r.cfg.Mailbox, err)
+	}
+	return sel.UIDValidity, nil
+}
+
+func (r *Receiver) canIdle(c *imapclient.Client) bool {
+	return !r.cfg.DisableIdle && c.Caps().Has(imap.CapIdle)
+}
+
+// drain hands over every message of the mailbox, oldest UID first, until
+// none is left. A Handler error waits the Retry backoff and starts again
+// from the oldest message. It returns on a connection error or ctx.
+func (r *Receiver) drain(ctx context.Context, c *imapclient.Client, uidValidity uint32, events chan struct{}) error {
+	failures := 0
+	for ctx.Err() == nil {
+		// Anything signalled so far is covered by the search below.
+		select {
+		case <-events:
+		default:
+		}
+		data, err := c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagDeleted}}, nil).Wait()
+		if err != nil {
+			return fmt.Errorf("mailer: imap search: %w", err)
+		}
+		uids := data.AllUIDs()
+		if len(uids) == 0 {
+			return nil
+		}
+		sizes, err := r.sizes(c, uids)
+		if err != nil {
+			return err
+		}
+		for _, uid := range uids {
+			if ctx.Err() != nil {
+				return nil
+			}
+			size, ok := sizes[uid]
+			if !ok {
+				continue // expunged meanwhile by someone else
+			}
+			in, ok, err := r.fetch(c, uid, size, uidValidity)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			log := r.log.With("mailbox", r.cfg.Mailbox, "uid", uid, "uidvalidity", uidValidity)
+			if err := r.handler.HandleMessage(ctx, in); err != nil {
+				failures++
+				d := r.cfg.Retry.Delay(failures)
+				log.Warn("mailer: handler failed; message left in place", "err", err, "retry_in", d, "failures", failures)
+				if !sleep(ctx, d) {
+					return nil
+				}
+				break
+			}
+			failures = 0
+			// Committed: now, and only now, flag and move it. A failure here
+			// means a redelivery, which the handler dedupes.
+			if err := r.finish(c, uid); err != nil {
+				return err
+			}
+			log.Debug("mailer: message handled and moved", "to", r.cfg.Processed)
+		}
+	}
+	return nil
+}
+
+// sizes fetches RFC822.SIZE for uids.
+func (r *Receiver) sizes(c *imapclient.Client, uids []imap.UID) (map[imap.UID]int64, error) {
+	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+	if err != nil {
+		return nil, fmt.Errorf("mailer: imap fetch sizes: %w", err)
+	}
+	out := make(map[imap.UID]int64, len(msgs))
+	for _, m := range msgs {
+		out[m.UID] = m.RFC822Size
+	}
+	return out, nil
+}
+
+// fetch reads one message with BODY.PEEK (no \Seen), or only its header
+// when it is over the size limit. ok is false when the message vanished.
+func (r *Receiver) fetch(c *imapclient.Client, uid imap.UID, size int64, uidValidity uint32) (in Inbound, ok bool, err error) {
+	section := &imap.FetchItemBodySection{Peek: true}
+	truncated := size > r.cfg.MaxMessageBytes
+	if truncated {
+		section.Specifier = imap.PartSpecifierHeader
+	}
+	msgs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{
+		UID:         true,
+		BodySection: []*imap.FetchItemBodySection{section},
+	}).Collect()
+	if err != nil {
+		return Inbound{}, false, fmt.Errorf("mailer: imap fetch uid %d: %w", uid, err)
+	}
+	if len(msgs) == 0 {
+		return Inbound{}, false, nil
+	}
+	return Inbound{
+		UIDValidity: uidValidity,
+		UID:         uint32(uid),
+		Raw:         msgs[0].FindBodySection(section),
+		Mailbox:     r.cfg.Mailbox,
+		Size:        size,
+		Truncated:   truncated,
+	}, true, nil
+}
+
+// finish flags uid \Seen and moves it to the processed folder: MOVE where
+// the server has it, else UID COPY, \Deleted and (UID) EXPUNGE, which
+// imapclient's Move does by itself.
+func (r *Receiver) finish(c *imapclient.Client, uid imap.UID) error {
+	set := imap.UIDSetNum(uid)
+	if err := c.Store(set, &imap.StoreFlags{
+		Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen},
+	}, nil).Close(); err != nil {
+		return fmt.Errorf("mailer: imap flag uid %d seen: %w", uid, err)
+	}
+	if _, err := c.Move(set, r.cfg.Processed).Wait(); err != nil {
+		return fmt.Errorf("mailer: imap move uid %d to %q: %w", uid, r.cfg.Processed, err)
+	}
+	return nil
+}
+
+// wait blocks until new mail may have arrived: with IDLE until the server
+// reports a new message count, else for PollInterval. Either way it gives
+// up at PollInterval, on ctx or on a dropped connection.
+func (r *Receiver) wait(ctx context.Context, c *imapclient.Client, events chan struct{}) error {
+	select {
+	case <-events:
+		return nil
+	default:
+	}
+	t := time.NewTimer(r.cfg.PollInterval)
+	defer t.Stop()
+	if !r.canIdle(c) {
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		case <-c.Closed():
+			return errors.New("mailer: imap connection closed")
+		}
+		return nil
+	}
+	idle, err := c.Idle()
+	if err != nil {
+		return fmt.Errorf("mailer: imap idle: %w", err)
+	}
+	closed := false
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	case <-events:
+	case <-c.Closed():
+		closed = true
+	}
+	// No command may be sent while IDLE runs: stop it and wait for the
+	// server's OK before going on.
+	if err := idle.Close(); err != nil {
+		return fmt.Errorf("mailer: imap stop idle: %w", err)
+	}
+	if err := idle.Wait(); err != nil {
+		return fmt.Errorf("mailer: imap idle: %w", err)
+	}
+	if closed {
+		return errors.New("mailer: imap connection closed")
+	}
+	return nil
+}
+
+// sleep waits d or until ctx is done; it reports whether d elapsed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

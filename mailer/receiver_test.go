@@ -1,0 +1,493 @@
+package mailer_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-smtp"
+
+	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/localmail"
+)
+
+// waitFor is generous: these tests check behaviour, not speed.
+const waitFor = 15 * time.Second
+
+func startLocal(t *testing.T, opts localmail.Options) *localmail.Server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := localmail.Start(ctx, opts)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := srv.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := srv.AddUser("lexio", "secret"); err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+func testMessage(subject, msgID, body string) []byte {
+	return []byte("From: Alice <alice@example.org>\r\n" +
+		"To: lexio+t1-abc@localhost\r\n" +
+		"Subject: " + subject + "\r\n" +
+		"Message-ID: <" + msgID + ">\r\n" +
+		"Date: Mon, 02 Jan 2006 15:04:05 +0000\r\n" +
+		"\r\n" + body + "\r\n")
+}
+
+func smtpSend(t *testing.T, srv *localmail.Server, to string, raw []byte) {
+	t.Helper()
+	c, err := smtp.Dial(srv.SMTPAddr())
+	if err != nil {
+		t.Fatalf("smtp dial: %v", err)
+	}
+	defer c.Close()
+	if err := c.SendMail("alice@example.org", []string{to}, bytes.NewReader(raw)); err != nil {
+		t.Fatalf("smtp send: %v", err)
+	}
+	if err := c.Quit(); err != nil {
+		t.Fatalf("smtp quit: %v", err)
+	}
+}
+
+func receiverConfig(srv *localmail.Server) mailer.ReceiverConfig {
+	return mailer.ReceiverConfig{
+		Addr:         srv.IMAPAddr(),
+		TLS:          mailer.TLSNone,
+		Username:     "lexio",
+		Password:     "secret",
+		PollInterval: time.Hour, // only IDLE can explain a prompt delivery
+		Reconnect:    mailer.Backoff{Base: 20 * time.Millisecond, Max: 200 * time.Millisecond},
+		Retry:        mailer.Backoff{Base: 20 * time.Millisecond, Max: 100 * time.Millisecond},
+	}
+}
+
+// runReceiver runs r until the returned stop is called; stop checks that
+// Run returned in time after the cancellation.
+func runReceiver(t *testing.T, r *mailer.Receiver) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Run: %v", err)
+				}
+			case <-time.After(waitFor):
+				t.Error("Run did not stop after cancel")
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+// recorder is a Handler that remembers what it saw.
+type recorder struct {
+	mu   sync.Mutex
+	seen []mailer.Inbound
+	// fn, when set, decides the result of each delivery.
+	fn     func(n int, m mailer.Inbound) error
+	notify chan struct{}
+}
+
+func newRecorder() *recorder { return &recorder{notify: make(chan struct{}, 100)} }
+
+func (h *recorder) HandleMessage(_ context.Context, m mailer.Inbound) error {
+	h.mu.Lock()
+	h.seen = append(h.seen, m)
+	n := len(h.seen)
+	fn := h.fn
+	h.mu.Unlock()
+	defer func() { h.notify <- struct{}{} }()
+	if fn != nil {
+		return fn(n, m)
+	}
+	return nil
+}
+
+func (h *recorder) subjects() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, m := range h.seen {
+		out = append(out, header(m.Raw, "Subject"))
+	}
+	return out
+}
+
+func header(raw []byte, name string) string {
+	msg, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return "!" + err.Error()
+	}
+	return msg.Header.Get(name)
+}
+
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitFor)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func count(t *testing.T, srv *localmail.Server, mailbox string) int {
+	t.Helper()
+	n, err := srv.Count("lexio", mailbox)
+	if err != nil {
+		return -1 // e.g. Processed not created yet
+	}
+	return n
+}
+
+func TestReceiverDeliversInOrderAndMovesAfterHandling(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	for i := 1; i <= 3; i++ {
+		smtpSend(t, srv, "lexio+t1-abc@localhost", testMessage(fmt.Sprintf("m%d", i), fmt.Sprintf("m%d@example.org", i), "PASS"))
+	}
+	h := newRecorder()
+	h.fn = func(n int, m mailer.Inbound) error {
+		// While the handler runs, its message is still in the inbox and
+		// only the earlier ones were moved.
+		if got := count(t, srv, "INBOX"); got != 3-(n-1) {
+			return fmt.Errorf("INBOX holds %d during handling of #%d", got, n)
+		}
+		if got := count(t, srv, "Processed"); got != n-1 {
+			return fmt.Errorf("Processed holds %d during handling of #%d", got, n)
+		}
+		if m.Mailbox != "INBOX" || m.UID == 0 || m.UIDValidity == 0 || m.Truncated || m.Size != int64(len(m.Raw)) {
+			return fmt.Errorf("bad inbound %+v", m)
+		}
+		return nil
+	}
+	r, err := mailer.NewReceiver(receiverConfig(srv), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	eventually(t, "three messages moved", func() bool { return count(t, srv, "Processed") == 3 })
+	stop()
+	if got, want := strings.Join(h.subjects(), ","), "m1,m2,m3"; got != want {
+		t.Errorf("handled %s, want %s (each once, UID order)", got, want)
+	}
+	if n := count(t, srv, "INBOX"); n != 0 {
+		t.Errorf("INBOX still holds %d", n)
+	}
+	// The handler's own checks ran on every delivery.
+	if len(h.subjects()) != 3 {
+		t.Errorf("deliveries = %d, want 3", len(h.subjects()))
+	}
+}
+
+func TestReceiverHandlerErrorLeavesMessageAndRetries(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	smtpSend(t, srv, "lexio@localhost", testMessage("first", "a@example.org", "PASS"))
+	smtpSend(t, srv, "lexio@localhost", testMessage("second", "b@example.org", "PASS"))
+
+	var mu sync.Mutex
+	healthy := false
+	h := newRecorder()
+	h.fn = func(n int, m mailer.Inbound) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if !healthy {
+			return errors.New("database is down")
+		}
+		return nil
+	}
+	r, err := mailer.NewReceiver(receiverConfig(srv), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	eventually(t, "three failed attempts", func() bool { return len(h.subjects()) >= 3 })
+
+	// Failed attempts left both messages in place, unread.
+	if n := count(t, srv, "INBOX"); n != 2 {
+		t.Errorf("INBOX holds %d after failures, want 2", n)
+	}
+	for _, s := range h.subjects() {
+		if s != "first" {
+			t.Fatalf("a later message was handed over while the first kept failing: %v", h.subjects())
+		}
+	}
+	if flags := inboxFlags(t, srv); len(flags) != 2 || flags[0][imap.FlagSeen] || flags[1][imap.FlagSeen] {
+		t.Errorf("messages flagged after a failed handling: %v", flags)
+	}
+
+	mu.Lock()
+	healthy = true
+	mu.Unlock()
+	eventually(t, "both moved", func() bool { return count(t, srv, "Processed") == 2 })
+	stop()
+	subj := h.subjects()
+	if got := strings.Join(subj[len(subj)-2:], ","); got != "first,second" {
+		t.Errorf("after recovery handled %s, want first,second", got)
+	}
+}
+
+// inboxFlags reads the flags of the INBOX messages with a second client.
+func inboxFlags(t *testing.T, srv *localmail.Server) []map[imap.Flag]bool {
+	t.Helper()
+	c, err := imapclient.DialInsecure(srv.IMAPAddr(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("lexio", "secret").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := c.Fetch(imap.SeqSetNum(1, 2), &imap.FetchOptions{Flags: true}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[imap.Flag]bool
+	for _, m := range msgs {
+		f := map[imap.Flag]bool{}
+		for _, fl := range m.Flags {
+			f[fl] = true
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// dedupe is a Handler as the table service writes it: it applies a
+// Message-ID once and recognises a redelivered copy.
+type dedupe struct {
+	mu         sync.Mutex
+	applied    map[string]int
+	deliveries int
+	// afterCommit runs after the first commit of each message.
+	afterCommit func()
+}
+
+func (d *dedupe) HandleMessage(_ context.Context, m mailer.Inbound) error {
+	id := header(m.Raw, "Message-ID")
+	d.mu.Lock()
+	d.deliveries++
+	if d.applied[id] > 0 {
+		d.mu.Unlock()
+		return nil // duplicate: already applied, just let it be moved
+	}
+	d.applied[id]++ // the "transaction" commits here
+	after := d.afterCommit
+	d.mu.Unlock()
+	if after != nil {
+		after()
+	}
+	return nil
+}
+
+func TestReceiverCrashBetweenCommitAndMoveRedeliversOnce(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	smtpSend(t, srv, "lexio@localhost", testMessage("PLACE H7 ACROSS CHAT", "move1@example.org", "PLACE H7 ACROSS CHAT"))
+
+	d := &dedupe{applied: map[string]int{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// The "crash": right after the commit the daemon dies, before it can
+	// flag or move the message.
+	d.afterCommit = func() {
+		cancel()
+		srv.DropIMAPConnections()
+	}
+	r1, err := mailer.NewReceiver(receiverConfig(srv), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r1.Run(ctx); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if n := count(t, srv, "INBOX"); n != 1 {
+		t.Fatalf("INBOX holds %d after the crash, want the message still there", n)
+	}
+
+	// Restart: the message is handed over again and recognised.
+	d.mu.Lock()
+	d.afterCommit = nil
+	d.mu.Unlock()
+	r2, err := mailer.NewReceiver(receiverConfig(srv), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r2)
+	eventually(t, "message moved after restart", func() bool { return count(t, srv, "Processed") == 1 })
+	stop()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.deliveries != 2 {
+		t.Errorf("deliveries = %d, want 2 (before and after the crash)", d.deliveries)
+	}
+	if got := d.applied["<move1@example.org>"]; got != 1 {
+		t.Errorf("applied %d times, want once", got)
+	}
+}
+
+func TestReceiverIdleSeesNewMail(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	h := newRecorder()
+	r, err := mailer.NewReceiver(receiverConfig(srv), h) // PollInterval: 1 h
+	if err != nil {
+		t.Fatal(err)
+	}
+	runReceiver(t, r)
+	// Let it connect and go idle on an empty inbox, then deliver.
+	eventually(t, "processed folder created", func() bool { return count(t, srv, "Processed") == 0 })
+	time.Sleep(200 * time.Millisecond)
+	for i := 1; i <= 2; i++ {
+		smtpSend(t, srv, "lexio+t9-zz@localhost", testMessage(fmt.Sprintf("idle%d", i), fmt.Sprintf("i%d@example.org", i), "BOARD"))
+		eventually(t, "delivery while idling", func() bool { return len(h.subjects()) == i })
+	}
+	eventually(t, "moved", func() bool { return count(t, srv, "Processed") == 2 })
+}
+
+func TestReceiverPollsWithoutIdle(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	h := newRecorder()
+	cfg := receiverConfig(srv)
+	cfg.DisableIdle = true
+	cfg.PollInterval = 50 * time.Millisecond
+	r, err := mailer.NewReceiver(cfg, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runReceiver(t, r)
+	eventually(t, "processed folder created", func() bool { return count(t, srv, "Processed") == 0 })
+	smtpSend(t, srv, "lexio@localhost", testMessage("polled", "p@example.org", "HELP"))
+	eventually(t, "polled delivery", func() bool { return count(t, srv, "Processed") == 1 })
+	if got := h.subjects(); len(got) != 1 || got[0] != "polled" {
+		t.Errorf("handled %v", got)
+	}
+}
+
+func TestReceiverReconnectsAndCatchesUp(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	h := newRecorder()
+	r, err := mailer.NewReceiver(receiverConfig(srv), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runReceiver(t, r)
+	smtpSend(t, srv, "lexio@localhost", testMessage("before", "1@example.org", "PASS"))
+	eventually(t, "first", func() bool { return count(t, srv, "Processed") == 1 })
+
+	// A dropped connection.
+	srv.DropIMAPConnections()
+	smtpSend(t, srv, "lexio@localhost", testMessage("after drop", "2@example.org", "PASS"))
+	eventually(t, "after drop", func() bool { return count(t, srv, "Processed") == 2 })
+
+	// A server restart with mail arriving while it is down: several
+	// reconnection attempts fail, then it catches up.
+	srv.StopIMAP()
+	smtpSend(t, srv, "lexio@localhost", testMessage("while down", "3@example.org", "PASS"))
+	time.Sleep(300 * time.Millisecond)
+	if err := srv.StartIMAP(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "after restart", func() bool { return count(t, srv, "Processed") == 3 })
+	if got, want := strings.Join(h.subjects(), ","), "before,after drop,while down"; got != want {
+		t.Errorf("handled %s, want %s", got, want)
+	}
+}
+
+func TestReceiverMoveFallbackWithoutMOVE(t *testing.T) {
+	srv := startLocal(t, localmail.Options{NoMove: true})
+	for i := 1; i <= 3; i++ {
+		smtpSend(t, srv, "lexio@localhost", testMessage(fmt.Sprintf("f%d", i), fmt.Sprintf("f%d@example.org", i), "PASS"))
+	}
+	h := newRecorder()
+	r, err := mailer.NewReceiver(receiverConfig(srv), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	eventually(t, "copied and expunged", func() bool {
+		return count(t, srv, "Processed") == 3 && count(t, srv, "INBOX") == 0
+	})
+	stop()
+	if got := strings.Join(h.subjects(), ","); got != "f1,f2,f3" {
+		t.Errorf("handled %s", got)
+	}
+}
+
+func TestReceiverOversizeHandsOverHeaderOnly(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	big := strings.Repeat("0123456789abcdef\r\n", 1000) // 18 kB
+	smtpSend(t, srv, "lexio@localhost", testMessage("huge", "big@example.org", big))
+	smtpSend(t, srv, "lexio@localhost", testMessage("small", "small@example.org", "PASS"))
+	h := newRecorder()
+	cfg := receiverConfig(srv)
+	cfg.MaxMessageBytes = 4096
+	r, err := mailer.NewReceiver(cfg, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	eventually(t, "both moved", func() bool { return count(t, srv, "Processed") == 2 })
+	stop()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.seen) != 2 {
+		t.Fatalf("deliveries = %d", len(h.seen))
+	}
+	huge, small := h.seen[0], h.seen[1]
+	if !huge.Truncated || huge.Size <= 18000 || len(huge.Raw) > 1024 || bytes.Contains(huge.Raw, []byte("0123456789")) {
+		t.Errorf("oversize: truncated=%v size=%d raw=%d bytes", huge.Truncated, huge.Size, len(huge.Raw))
+	}
+	if header(huge.Raw, "Message-ID") != "<big@example.org>" {
+		t.Errorf("oversize header not readable: %q", huge.Raw)
+	}
+	if small.Truncated || !bytes.HasSuffix(small.Raw, []byte("PASS\r\n")) {
+		t.Errorf("small: truncated=%v raw=%q", small.Truncated, small.Raw)
+	}
+}
+
+func TestNewReceiverRejectsBadConfig(t *testing.T) {
+	h := newRecorder()
+	tests := []struct {
+		name string
+		cfg  mailer.ReceiverConfig
+	}{
+		{"no address", mailer.ReceiverConfig{}},
+		{"no port", mailer.ReceiverConfig{Addr: "localhost"}},
+		{"bad tls mode", mailer.ReceiverConfig{Addr: "localhost:143", TLS: "maybe"}},
+		{"processed is mailbox", mailer.ReceiverConfig{Addr: "localhost:143", TLS: mailer.TLSNone, Processed: "INBOX"}},
+		{"missing CA file", mailer.ReceiverConfig{Addr: "localhost:993", CAFile: "/nonexistent/ca.pem"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := mailer.NewReceiver(tt.cfg, h); err == nil {
+				t.Error("accepted")
+			}
+		})
+	}
+}
