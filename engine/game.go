@@ -1,0 +1,650 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Dictionary is what the engine needs from a word list.
+type Dictionary interface {
+	Contains(word string) bool // word is uppercase A–Z
+}
+
+// Config sets up a game. The zero Rules are lexio.
+type Config struct {
+	Rules
+	Players       int           `json:"players"` // 2–4 in join order (RULES §1.2); lexico 2
+	Seed          uint64        `json:"seed"`    // the bag's seed
+	ReserveSize   int           `json:"reserve_size,omitempty"`
+	ReserveRefill time.Duration `json:"reserve_refill,omitempty"`
+	Start         time.Time     `json:"start"` // when the first turn begins
+}
+
+func (c Config) withDefaults() Config {
+	if c.Variant == "" {
+		c.Variant = Lexio
+	}
+	if c.ReserveSize <= 0 {
+		c.ReserveSize = DefaultReserveSize
+	}
+	if c.ReserveRefill <= 0 {
+		c.ReserveRefill = DefaultReserveRefill
+	}
+	return c
+}
+
+// Validate reports a configuration the engine cannot play.
+func (c Config) Validate() error {
+	if err := c.Rules.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case c.Players < 2 || c.Players > 4:
+		return fmt.Errorf("engine: %d players, want 2 to 4: %w", c.Players, ErrConfig)
+	case c.Variant == Lexico && c.Players != 2:
+		return fmt.Errorf("engine: lexico is for 2 players, not %d: %w", c.Players, ErrConfig)
+	}
+	return nil
+}
+
+// ActionKind names an entry of the action list.
+type ActionKind string
+
+// The actions. Place, exchange, pass and expire end the turn; probe (a
+// placement rejected for unknown words, which spent a reserve attempt) and
+// present (an away player wrote again) do not.
+const (
+	ActPlace    ActionKind = "place"
+	ActExchange ActionKind = "exchange"
+	ActPass     ActionKind = "pass"
+	ActExpire   ActionKind = "expire"
+	ActProbe    ActionKind = "probe"
+	ActPresent  ActionKind = "present"
+)
+
+// Action is one entry of a game's history: with the configuration (and its
+// seed) the actions rebuild the whole state, without a dictionary.
+type Action struct {
+	Kind   ActionKind  `json:"kind"`
+	Player int         `json:"player"`
+	At     time.Time   `json:"at"`
+	Tiles  []Placement `json:"tiles,omitempty"` // place
+	Slots  []int       `json:"slots,omitempty"` // exchange: 1-based rack slots returned
+	Words  []string    `json:"words,omitempty"` // probe: the rejected words
+}
+
+// EndReason says how a game ended.
+type EndReason string
+
+// End reasons.
+const (
+	EndOut    EndReason = "out"    // a player placed their last tile, bag empty (RULES §11.1, §12)
+	EndIdle   EndReason = "idle"   // 2 × players turns without a placement (RULES §11.2)
+	EndPasses EndReason = "passes" // lexico: both players passed in a row (RULES §12)
+)
+
+// EntryKind names a log entry.
+type EntryKind string
+
+// Log entry kinds (RULES §10.1).
+const (
+	LogPlace    EntryKind = "place"
+	LogExchange EntryKind = "exchange"
+	LogPass     EntryKind = "pass"
+	LogExpire   EntryKind = "expire"
+	LogRejected EntryKind = "rejected" // private to its author
+	LogAdjust   EntryKind = "adjust"   // end-of-game rack adjustment, rack revealed
+	LogEnd      EntryKind = "end"
+)
+
+// LogEntry is one line of the table's log.
+type LogEntry struct {
+	Seq     int       `json:"seq"`
+	Kind    EntryKind `json:"kind"`
+	Player  int       `json:"player"` // -1 for the table
+	At      time.Time `json:"at"`
+	Play    *Play     `json:"play,omitempty"`
+	Count   int       `json:"count,omitempty"`  // tiles exchanged
+	Score   int       `json:"score,omitempty"`  // points of a placement or an adjustment
+	Words   []string  `json:"words,omitempty"`  // rejected words
+	Rack    string    `json:"rack,omitempty"`   // adjust: the rack at the end
+	Reason  EndReason `json:"reason,omitempty"` // end
+	Private bool      `json:"private,omitempty"`
+}
+
+// Visible reports whether player may read the entry.
+func (e LogEntry) Visible(player int) bool { return !e.Private || e.Player == player }
+
+type player struct {
+	rack    []byte
+	score   int
+	reserve reserve
+	away    bool
+	turns   int // turns this player has ended
+}
+
+// Game is one table's game. It is not safe for concurrent use.
+type Game struct {
+	cfg       Config
+	board     Board
+	bag       *bag
+	players   []player
+	turn      int
+	turnStart time.Time
+	idle      int // consecutive turns without a placement (RULES §11.2)
+	passes    int // consecutive passes and expiries (lexico, RULES §12)
+	over      bool
+	reason    EndReason
+	lastPlay  []Cell
+	actions   []Action
+	log       []LogEntry
+}
+
+// New starts a game: the bag is shuffled from the seed and each player, in
+// join order, draws 7 tiles (RULES §3.2). Player 0 has the first turn.
+func New(cfg Config) (*Game, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	g := &Game{
+		cfg:       cfg,
+		bag:       newBag(cfg.Rules, cfg.Seed),
+		players:   make([]player, cfg.Players),
+		turnStart: cfg.Start,
+	}
+	for i := range g.players {
+		g.players[i].rack = g.bag.draw(make([]byte, 0, RackSize), RackSize)
+		g.players[i].reserve.level = cfg.ReserveSize
+	}
+	return g, nil
+}
+
+// Rebuild replays actions on a new game from cfg. It needs no dictionary:
+// the words of placements were checked when they were played.
+func Rebuild(cfg Config, actions []Action) (*Game, error) {
+	g, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range actions {
+		if err := g.apply(a, nil); err != nil {
+			return nil, fmt.Errorf("engine: action %d (%s by %d): %w: %w", i, a.Kind, a.Player, ErrBadLog, err)
+		}
+	}
+	return g, nil
+}
+
+// Config returns the game's configuration, defaults filled in.
+func (g *Game) Config() Config { return g.cfg }
+
+// Rules returns the game's rules.
+func (g *Game) Rules() Rules { return g.cfg.Rules }
+
+// Players returns the number of players.
+func (g *Game) Players() int { return len(g.players) }
+
+// Turn returns the player whose turn it is.
+func (g *Game) Turn() int { return g.turn }
+
+// TurnStart returns when the current turn began; deadlines count from it
+// (RULES §9.2).
+func (g *Game) TurnStart() time.Time { return g.turnStart }
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.over }
+
+// Board returns a copy of the board.
+func (g *Game) Board() Board { return g.board }
+
+// BagCount returns how many tiles remain in the bag.
+func (g *Game) BagCount() int { return len(g.bag.tiles) }
+
+// Score returns a player's score.
+func (g *Game) Score(p int) int { return g.players[p].score }
+
+// Rack returns a copy of a player's rack in rack order ('?' a blank). Only
+// that player may see it before the end (RULES §3.2).
+func (g *Game) Rack(p int) []byte { return slices.Clone(g.players[p].rack) }
+
+// Away reports whether a player let their turn expire and has not written
+// since (RULES §9.2).
+func (g *Game) Away(p int) bool { return g.players[p].away }
+
+// Reserve returns a player's probe reserve at time at and when the next
+// attempt comes back (zero when full) (RULES §6.2).
+func (g *Game) Reserve(p int, at time.Time) (int, time.Time) {
+	return g.players[p].reserve.state(at, g.cfg.ReserveSize, g.cfg.ReserveRefill)
+}
+
+// Actions returns a copy of the action list.
+func (g *Game) Actions() []Action { return slices.Clone(g.actions) }
+
+// Log returns the whole log, private entries included (for storage and
+// administration; players get theirs through View).
+func (g *Game) Log() []LogEntry { return slices.Clone(g.log) }
+
+func (g *Game) checkPlayer(p int) error {
+	if p < 0 || p >= len(g.players) {
+		return fmt.Errorf("engine: player %d of %d: %w", p, len(g.players), ErrNoPlayer)
+	}
+	return nil
+}
+
+func (g *Game) checkTurn(p int) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
+	}
+	if g.over {
+		return &MoveError{Kind: KindGameOver}
+	}
+	if p != g.turn {
+		return &MoveError{Kind: KindNotYourTurn}
+	}
+	return nil
+}
+
+// Present records that player wrote to the table: an away player is
+// present again (RULES §9.2). It does not change the turn's start. It does
+// nothing when the player is not away or the game is over.
+func (g *Game) Present(p int, at time.Time) error {
+	if err := g.checkPlayer(p); err != nil {
+		return err
+	}
+	if g.over || !g.players[p].away {
+		return nil
+	}
+	return g.apply(Action{Kind: ActPresent, Player: p, At: at}, nil)
+}
+
+// PlayResult is an accepted placement.
+type PlayResult struct {
+	Play  Play
+	Drawn int  // tiles drawn to refill the rack
+	Over  bool // the placement ended the game
+}
+
+// Place plays a move written by a player (RULES §4–§6).
+func (g *Game) Place(p int, m Move, d Dictionary, at time.Time) (PlayResult, error) {
+	if err := g.Present(p, at); err != nil {
+		return PlayResult{}, err
+	}
+	if err := g.checkTurn(p); err != nil {
+		return PlayResult{}, err
+	}
+	ps, err := g.board.Resolve(m)
+	if err != nil {
+		return PlayResult{}, err
+	}
+	return g.place(p, ps, d, at)
+}
+
+// PlaceTiles plays an explicit list of placed tiles (RULES §4–§6).
+func (g *Game) PlaceTiles(p int, ps []Placement, d Dictionary, at time.Time) (PlayResult, error) {
+	if err := g.Present(p, at); err != nil {
+		return PlayResult{}, err
+	}
+	if err := g.checkTurn(p); err != nil {
+		return PlayResult{}, err
+	}
+	return g.place(p, slices.Clone(ps), d, at)
+}
+
+func (g *Game) place(p int, ps []Placement, d Dictionary, at time.Time) (PlayResult, error) {
+	play, _, err := g.evaluate(p, ps)
+	if err != nil {
+		return PlayResult{}, err
+	}
+	// RULES §6.3: with the reserve at 0 every placement is rejected,
+	// whether or not its words exist.
+	res := &g.players[p].reserve
+	res.refill(at, g.cfg.ReserveSize, g.cfg.ReserveRefill)
+	if res.level <= 0 {
+		left, next := g.Reserve(p, at)
+		return PlayResult{}, &MoveError{Kind: KindReserveEmpty, Reserve: left, NextAttempt: next}
+	}
+	var unknown []string
+	for _, w := range play.Words {
+		if !d.Contains(w.Text) && !slices.Contains(unknown, w.Text) {
+			unknown = append(unknown, w.Text)
+		}
+	}
+	if len(unknown) > 0 {
+		// RULES §6.1–6.2: nothing placed, every rejected word named, one
+		// attempt spent, still this player's turn.
+		if err := g.apply(Action{Kind: ActProbe, Player: p, At: at, Words: unknown}, nil); err != nil {
+			return PlayResult{}, err
+		}
+		left, next := g.Reserve(p, at)
+		return PlayResult{}, &MoveError{Kind: KindUnknownWords, Cells: cellsOf(ps), Words: unknown, Reserve: left, NextAttempt: next}
+	}
+	before := len(g.bag.tiles)
+	if err := g.apply(Action{Kind: ActPlace, Player: p, At: at, Tiles: ps}, &play); err != nil {
+		return PlayResult{}, err
+	}
+	return PlayResult{Play: play, Drawn: before - len(g.bag.tiles), Over: g.over}, nil
+}
+
+// evaluate validates a placement by player p: shape, then rack.
+func (g *Game) evaluate(p int, ps []Placement) (Play, []byte, error) {
+	play, err := Evaluate(&g.board, ps, g.cfg.Rules)
+	if err != nil {
+		return Play{}, nil, err
+	}
+	left, err := TakeTiles(g.players[p].rack, ps)
+	if err != nil {
+		return Play{}, nil, err
+	}
+	return play, left, nil
+}
+
+// Preview scores a move for player p without playing it and without a
+// dictionary (RULES §5.8). It checks the shape and the player's rack, not
+// the turn.
+func (g *Game) Preview(p int, m Move) (Play, error) {
+	if err := g.checkPlayer(p); err != nil {
+		return Play{}, err
+	}
+	if g.over {
+		return Play{}, &MoveError{Kind: KindGameOver}
+	}
+	ps, err := g.board.Resolve(m)
+	if err != nil {
+		return Play{}, err
+	}
+	play, _, err := g.evaluate(p, ps)
+	return play, err
+}
+
+// Selection names rack tiles to exchange: All of them, or rack Slots
+// (1-based), or Letters ('?' a blank). The first field set is used.
+type Selection struct {
+	All     bool
+	Slots   []int
+	Letters string
+}
+
+// slots resolves a selection against player p's rack.
+func (g *Game) slots(p int, sel Selection) ([]int, error) {
+	rack := g.players[p].rack
+	switch {
+	case sel.All:
+		out := make([]int, len(rack))
+		for i := range rack {
+			out[i] = i + 1
+		}
+		return out, nil
+	case len(sel.Slots) > 0:
+		var bad []int
+		for i, s := range sel.Slots {
+			if s < 1 || s > len(rack) || slices.Contains(sel.Slots[:i], s) {
+				bad = append(bad, s)
+			}
+		}
+		if len(bad) > 0 {
+			return nil, &MoveError{Kind: KindBadSlot, Slots: bad, Have: len(rack)}
+		}
+		return slices.Clone(sel.Slots), nil
+	case sel.Letters != "":
+		used := make([]bool, len(rack))
+		var out []int
+		var missing []byte
+		for i := 0; i < len(sel.Letters); i++ {
+			t := sel.Letters[i]
+			if t >= 'a' && t <= 'z' {
+				t -= 'a' - 'A'
+			}
+			found := false
+			for j, r := range rack {
+				if !used[j] && r == t {
+					used[j], found = true, true
+					out = append(out, j+1)
+					break
+				}
+			}
+			if !found {
+				missing = append(missing, t)
+			}
+		}
+		if len(missing) > 0 {
+			return nil, &MoveError{Kind: KindNotOnRack, Letters: string(missing)}
+		}
+		return out, nil
+	}
+	return nil, &MoveError{Kind: KindNoTiles}
+}
+
+// Exchange returns the selected tiles to the bag for as many new ones
+// (RULES §7.1, §12). It returns how many tiles were exchanged.
+func (g *Game) Exchange(p int, sel Selection, at time.Time) (int, error) {
+	if err := g.Present(p, at); err != nil {
+		return 0, err
+	}
+	if err := g.checkTurn(p); err != nil {
+		return 0, err
+	}
+	slots, err := g.slots(p, sel)
+	if err != nil {
+		return 0, err
+	}
+	if err := g.apply(Action{Kind: ActExchange, Player: p, At: at, Slots: slots}, nil); err != nil {
+		return 0, err
+	}
+	return len(slots), nil
+}
+
+// Pass ends player p's turn without playing (RULES §7.2).
+func (g *Game) Pass(p int, at time.Time) error {
+	if err := g.Present(p, at); err != nil {
+		return err
+	}
+	if err := g.checkTurn(p); err != nil {
+		return err
+	}
+	return g.apply(Action{Kind: ActPass, Player: p, At: at}, nil)
+}
+
+// Expire passes for player p, whose turn ran out; they are away from now
+// on (RULES §9.1–9.2).
+func (g *Game) Expire(p int, at time.Time) error {
+	if err := g.checkTurn(p); err != nil {
+		return err
+	}
+	return g.apply(Action{Kind: ActExpire, Player: p, At: at}, nil)
+}
+
+// apply performs an action on the state and records it. The live methods
+// checked the rules a player can break; apply checks them again (rebuild
+// runs on stored logs) except the dictionary. play, when not nil, is the
+// evaluated placement of a place action.
+func (g *Game) apply(a Action, play *Play) error {
+	if err := g.checkPlayer(a.Player); err != nil {
+		return err
+	}
+	p := a.Player
+	pl := &g.players[p]
+	switch a.Kind {
+	case ActPresent:
+		pl.away = false
+		g.actions = append(g.actions, a)
+		return nil
+	case ActProbe:
+		if g.over {
+			return &MoveError{Kind: KindGameOver}
+		}
+		pl.reserve.spend(a.At, g.cfg.ReserveSize, g.cfg.ReserveRefill)
+		g.actions = append(g.actions, a)
+		g.addLog(LogEntry{Kind: LogRejected, Player: p, At: a.At, Words: slices.Clone(a.Words), Private: true})
+		return nil
+	}
+	if err := g.checkTurn(p); err != nil {
+		return err
+	}
+	switch a.Kind {
+	case ActPlace:
+		var left []byte
+		if play == nil {
+			pp, l, err := g.evaluate(p, a.Tiles)
+			if err != nil {
+				return err
+			}
+			play, left = &pp, l
+		} else {
+			l, err := TakeTiles(pl.rack, a.Tiles)
+			if err != nil {
+				return err
+			}
+			left = l
+		}
+		if err := g.board.Apply(a.Tiles); err != nil {
+			return err
+		}
+		pl.rack = g.bag.draw(left, RackSize-len(left))
+		pl.score += play.Score
+		pl.away = false
+		g.idle, g.passes = 0, 0
+		g.lastPlay = cellsOf(a.Tiles)
+		g.actions = append(g.actions, a)
+		cp := *play
+		g.addLog(LogEntry{Kind: LogPlace, Player: p, At: a.At, Play: &cp, Score: play.Score})
+		g.endTurn(a.At)
+		if len(pl.rack) == 0 {
+			g.end(EndOut, p, a.At) // RULES §11.1
+		}
+		return nil
+	case ActExchange:
+		if err := g.canExchange(p, a.Slots); err != nil {
+			return err
+		}
+		var back, keep []byte
+		for i, t := range pl.rack {
+			if slices.Contains(a.Slots, i+1) {
+				back = append(back, t)
+			} else {
+				keep = append(keep, t)
+			}
+		}
+		// RULES §7.1: draw first, then return the tiles and shuffle.
+		pl.rack = g.bag.draw(keep, len(back))
+		g.bag.putBack(back)
+		pl.away = false
+		g.passes = 0
+		g.actions = append(g.actions, a)
+		g.addLog(LogEntry{Kind: LogExchange, Player: p, At: a.At, Count: len(back)})
+		g.idle++
+	case ActPass, ActExpire:
+		kind := LogPass
+		if a.Kind == ActExpire {
+			kind = LogExpire
+			pl.away = true
+		} else {
+			pl.away = false
+		}
+		g.passes++
+		g.idle++
+		g.actions = append(g.actions, a)
+		g.addLog(LogEntry{Kind: kind, Player: p, At: a.At})
+	default:
+		return fmt.Errorf("engine: unknown action %q", a.Kind)
+	}
+	g.endTurn(a.At)
+	switch {
+	case g.cfg.Variant == Lexico && g.passes >= len(g.players):
+		g.end(EndPasses, -1, a.At) // RULES §12
+	case g.cfg.Variant != Lexico && g.idle >= 2*len(g.players):
+		g.end(EndIdle, -1, a.At) // RULES §11.2
+	}
+	return nil
+}
+
+// canExchange checks an exchange of the given slots by player p (RULES
+// §7.1, §12).
+func (g *Game) canExchange(p int, slots []int) error {
+	pl := &g.players[p]
+	if len(slots) == 0 {
+		return &MoveError{Kind: KindNoTiles}
+	}
+	for i, s := range slots {
+		if s < 1 || s > len(pl.rack) || slices.Contains(slots[:i], s) {
+			return &MoveError{Kind: KindBadSlot, Slots: []int{s}, Have: len(pl.rack)}
+		}
+	}
+	bagN := len(g.bag.tiles)
+	if g.cfg.Variant == Lexico {
+		if pl.turns == 0 {
+			return &MoveError{Kind: KindExchangeNotAllowed}
+		}
+		if bagN < RackSize {
+			return &MoveError{Kind: KindExchangeNotAllowed, Need: RackSize, Have: bagN}
+		}
+	}
+	if bagN < len(slots) {
+		return &MoveError{Kind: KindBagTooSmall, Need: len(slots), Have: bagN}
+	}
+	return nil
+}
+
+func (g *Game) endTurn(at time.Time) {
+	g.players[g.turn].turns++
+	g.turn = (g.turn + 1) % len(g.players)
+	g.turnStart = at
+}
+
+func (g *Game) addLog(e LogEntry) {
+	e.Seq = len(g.log) + 1
+	g.log = append(g.log, e)
+}
+
+// end closes the game. In lexio every player loses the value of their rack
+// and the finisher, if any, gains the total (RULES §11.1–11.3); lexico
+// makes no adjustment (RULES §12).
+func (g *Game) end(reason EndReason, finisher int, at time.Time) {
+	g.over, g.reason = true, reason
+	if g.cfg.Variant != Lexico {
+		total := 0
+		for i := range g.players {
+			v := rackValue(g.players[i].rack)
+			total += v
+			g.players[i].score -= v
+			g.addLog(LogEntry{Kind: LogAdjust, Player: i, At: at, Score: -v, Rack: string(g.players[i].rack)})
+		}
+		if finisher >= 0 && total > 0 {
+			g.players[finisher].score += total
+			g.addLog(LogEntry{Kind: LogAdjust, Player: finisher, At: at, Score: total})
+		}
+	}
+	g.addLog(LogEntry{Kind: LogEnd, Player: -1, At: at, Reason: reason})
+}
+
+// Result is the outcome of a game.
+type Result struct {
+	Over    bool      `json:"over"`
+	Reason  EndReason `json:"reason,omitempty"`
+	Scores  []int     `json:"scores"`
+	Winners []int     `json:"winners,omitempty"` // every player with the top score (RULES §11.4)
+	Racks   []string  `json:"racks,omitempty"`   // every rack, revealed at the end
+}
+
+// Result returns the scores and, once the game is over, the winners and
+// every rack.
+func (g *Game) Result() Result {
+	r := Result{Over: g.over, Reason: g.reason, Scores: make([]int, len(g.players))}
+	for i, p := range g.players {
+		r.Scores[i] = p.score
+	}
+	if !g.over {
+		return r
+	}
+	best := slices.Max(r.Scores)
+	for i, s := range r.Scores {
+		if s == best {
+			r.Winners = append(r.Winners, i)
+		}
+	}
+	r.Racks = make([]string, len(g.players))
+	for i, p := range g.players {
+		r.Racks[i] = string(p.rack)
+	}
+	return r
+}
