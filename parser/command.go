@@ -1,0 +1,659 @@
+package parser
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/lexio-mail/lexio/dict"
+)
+
+// Board geometry as far as the notation needs it (RULES §2.1).
+const (
+	boardSize = 13
+	maxRack   = 7
+	maxTable  = 64 // longest table name JOIN accepts
+)
+
+// Kind is what a command does (EMAIL §3).
+type Kind int
+
+// The command kinds. The zero Kind is no command.
+const (
+	KindPlace Kind = iota + 1
+	KindExchange
+	KindPass
+	KindPreview
+	KindBoard
+	KindLog
+	KindGames
+	KindLang
+	KindHelp
+	KindNew
+	KindJoin
+	KindStart
+)
+
+var commandNames = [...]string{
+	KindPlace:    "PLACE",
+	KindExchange: "EXCHANGE",
+	KindPass:     "PASS",
+	KindPreview:  "PREVIEW",
+	KindBoard:    "BOARD",
+	KindLog:      "LOG",
+	KindGames:    "GAMES",
+	KindLang:     "LANG",
+	KindHelp:     "HELP",
+	KindNew:      "NEW",
+	KindJoin:     "JOIN",
+	KindStart:    "START",
+}
+
+// String returns the English keyword, e.g. "PLACE".
+func (k Kind) String() string {
+	if k <= 0 || int(k) >= len(commandNames) {
+		return ""
+	}
+	return commandNames[k]
+}
+
+// MarshalText makes kinds appear by keyword in JSON.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Dir is the direction of a placement.
+type Dir int
+
+// Directions; the zero Dir is none.
+const (
+	Across Dir = iota + 1
+	Down
+)
+
+// String returns "ACROSS" or "DOWN".
+func (d Dir) String() string {
+	switch d {
+	case Across:
+		return "ACROSS"
+	case Down:
+		return "DOWN"
+	}
+	return ""
+}
+
+// MarshalText makes directions appear by name in JSON.
+func (d Dir) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// Letter is one letter of a written word.
+type Letter struct {
+	Ch      byte `json:"ch"`      // 'A'..'Z'
+	Blank   bool `json:"blank"`   // written CH[A]T or CHaT: the tile is a blank
+	Through bool `json:"through"` // written in parentheses: already on the board
+}
+
+// Placement is the argument of PLACE and PREVIEW: the whole word from its
+// first cell, tiles already on the board included (EMAIL §3).
+type Placement struct {
+	Col     int      `json:"col"` // 0-based: A is 0
+	Row     int      `json:"row"` // 0-based: row 1 is 0
+	Dir     Dir      `json:"dir"`
+	Letters []Letter `json:"letters"`
+}
+
+// MarshalJSON adds the cell and the word in canonical notation to the
+// placement's fields.
+func (p *Placement) MarshalJSON() ([]byte, error) {
+	type plain Placement
+	return json.Marshal(struct {
+		Cell string `json:"cell"`
+		Word string `json:"word"`
+		*plain
+	}{p.Cell(), p.Word(), (*plain)(p)})
+}
+
+// Cell returns the start cell in the canonical notation, e.g. "H7".
+func (p *Placement) Cell() string {
+	return string(rune('A'+p.Col)) + strconv.Itoa(p.Row+1)
+}
+
+// Word returns the word in canonical notation: capitals, a blank as a
+// lowercase letter, letters written in parentheses kept in parentheses.
+func (p *Placement) Word() string {
+	var b strings.Builder
+	b.Grow(len(p.Letters) + 4)
+	open := false
+	for _, l := range p.Letters {
+		if l.Through != open {
+			if open {
+				b.WriteByte(')')
+			} else {
+				b.WriteByte('(')
+			}
+			open = l.Through
+		}
+		c := l.Ch
+		if l.Blank {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	if open {
+		b.WriteByte(')')
+	}
+	return b.String()
+}
+
+// Exchange is the argument of EXCHANGE: exactly one of its fields is set.
+type Exchange struct {
+	All     bool   `json:"all,omitempty"`
+	Letters string `json:"letters,omitempty"` // 'A'..'Z' and '?' for a blank, as written
+	Slots   []int  `json:"slots,omitempty"`   // rack slots 1..7, ascending, distinct
+}
+
+// Command is one parsed command.
+type Command struct {
+	Kind     Kind       `json:"kind"`
+	Place    *Placement `json:"place,omitempty"`    // PLACE, PREVIEW
+	Exchange Exchange   `json:"exchange,omitzero"`  // EXCHANGE
+	Lang     string     `json:"lang,omitempty"`     // LANG: en, es or fr
+	Variant  string     `json:"variant,omitempty"`  // NEW: lexio, lexico or ""
+	Table    string     `json:"table,omitempty"`    // JOIN
+	Language string     `json:"language,omitempty"` // language of the keyword: en, es, fr
+}
+
+// String returns the canonical English form, e.g. "PLACE H7 ACROSS CHaT",
+// "EXCHANGE 1 4 7", "NEW lexico". It is a contract of `lexio parse --json`.
+func (c *Command) String() string {
+	if c == nil {
+		return ""
+	}
+	kw := c.Kind.String()
+	switch c.Kind {
+	case KindPlace, KindPreview:
+		if c.Place == nil {
+			return kw
+		}
+		return kw + " " + c.Place.Cell() + " " + c.Place.Dir.String() + " " + c.Place.Word()
+	case KindExchange:
+		switch {
+		case c.Exchange.All:
+			return kw + " ALL"
+		case len(c.Exchange.Slots) > 0:
+			var b strings.Builder
+			b.WriteString(kw)
+			for _, s := range c.Exchange.Slots {
+				b.WriteByte(' ')
+				b.WriteString(strconv.Itoa(s))
+			}
+			return b.String()
+		}
+		return kw + " " + c.Exchange.Letters
+	case KindLang:
+		return kw + " " + c.Lang
+	case KindNew:
+		if c.Variant != "" {
+			return kw + " " + c.Variant
+		}
+	case KindJoin:
+		return kw + " " + c.Table
+	}
+	return kw
+}
+
+// keyword maps a folded (uppercase, accentless) word to its command and
+// the language it belongs to. The lists are those of EMAIL §3 plus a few
+// natural forms documented in doc.go.
+func keyword(w string) (Kind, string) {
+	switch w {
+	case "PLACE", "PLAY":
+		return KindPlace, "en"
+	case "COLOCAR", "JUGAR":
+		return KindPlace, "es"
+	case "POSER", "JOUER", "PLACER":
+		return KindPlace, "fr"
+	case "EXCHANGE", "SWAP":
+		return KindExchange, "en"
+	case "CAMBIAR", "INTERCAMBIAR":
+		return KindExchange, "es"
+	case "ECHANGER", "CHANGER":
+		return KindExchange, "fr"
+	case "PASS":
+		return KindPass, "en"
+	case "PASAR", "PASO":
+		return KindPass, "es"
+	case "PASSER", "PASSE":
+		return KindPass, "fr"
+	case "PREVIEW", "SCORE":
+		return KindPreview, "en"
+	case "VALOR":
+		return KindPreview, "es"
+	case "APERCU":
+		return KindPreview, "fr"
+	case "BOARD", "STATUS":
+		return KindBoard, "en"
+	case "TABLERO", "ESTADO":
+		return KindBoard, "es"
+	case "PLATEAU", "ETAT":
+		return KindBoard, "fr"
+	case "LOG", "HISTORY":
+		return KindLog, "en"
+	case "REGISTRO", "HISTORIAL":
+		return KindLog, "es"
+	case "HISTORIQUE", "JOURNAL":
+		return KindLog, "fr"
+	case "GAMES":
+		return KindGames, "en"
+	case "PARTIDAS":
+		return KindGames, "es"
+	case "PARTIES":
+		return KindGames, "fr"
+	case "LANG", "LANGUAGE":
+		return KindLang, "en"
+	case "IDIOMA":
+		return KindLang, "es"
+	case "LANGUE":
+		return KindLang, "fr"
+	case "HELP":
+		return KindHelp, "en"
+	case "AYUDA":
+		return KindHelp, "es"
+	case "AIDE":
+		return KindHelp, "fr"
+	case "NEW":
+		return KindNew, "en"
+	case "NUEVA":
+		return KindNew, "es"
+	case "NOUVELLE":
+		return KindNew, "fr"
+	case "JOIN":
+		return KindJoin, "en"
+	case "UNIRSE":
+		return KindJoin, "es"
+	case "REJOINDRE":
+		return KindJoin, "fr"
+	case "START":
+		return KindStart, "en"
+	case "EMPEZAR", "COMENZAR":
+		return KindStart, "es"
+	case "COMMENCER", "DEMARRER":
+		return KindStart, "fr"
+	}
+	return 0, ""
+}
+
+// direction reads a direction token (EMAIL §3): English, Spanish, French
+// words, single letters and arrows.
+func direction(tok string) Dir {
+	switch tok {
+	case "→", "->", "⇒", "➡", "➡️":
+		return Across
+	case "↓", "⇓", "⬇", "⬇️":
+		return Down
+	}
+	switch fold(tok) {
+	case "ACROSS", "A", "H", "HORIZONTAL", "HORIZONTALLY", "HORIZ", "RIGHT",
+		"HORIZONTALMENTE", "DERECHA", // es
+		"HORIZONTALEMENT", "DROITE": // fr
+		return Across
+	case "DOWN", "D", "V", "VERTICAL", "VERTICALLY", "VERT",
+		"VERTICALMENTE", "ABAJO", // es
+		"VERTICALEMENT", "BAS": // fr
+		return Down
+	}
+	return 0
+}
+
+// fold uppercases and drops accents (dict.Normalize); ASCII takes a fast
+// path. The result may hold non-letters.
+func fold(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			w, _ := dict.Normalize(s)
+			return w
+		}
+	}
+	return strings.ToUpper(s)
+}
+
+// ParseCommand parses one line of command text, e.g. "PLACE H7 ACROSS
+// CHAT" or "échanger tout". Every error is an *Error.
+func ParseCommand(line string) (*Command, error) {
+	c, err, _ := parseLine(line)
+	return c, err
+}
+
+// parseLine parses line; attempt reports whether the line looks like a
+// command at all, as opposed to prose that happens to start with a
+// keyword ("Pass the salt", "Play nice"). Only attempts stop the search
+// for a command in a body.
+func parseLine(line string) (cmd *Command, err error, attempt bool) {
+	toks := tokens(line)
+	if len(toks) == 0 {
+		return nil, &Error{Kind: NoCommand}, false
+	}
+	kwText := strings.TrimRight(toks[0], ":")
+	kw := fold(kwText)
+	kind, lang := keyword(kw)
+	if kind == 0 {
+		return nil, newError(NoCommand, "%q is not a command", toks[0]), false
+	}
+	args := toks[1:]
+	c := &Command{Kind: kind, Language: lang}
+	switch kind {
+	case KindPlace, KindPreview:
+		attempt = len(args) > 0 && len(args) <= 4 && slices.ContainsFunc(args, hasDigit)
+		c.Place, err = parsePlacement(args)
+	case KindExchange:
+		attempt = len(args) > 0 && len(args) <= maxRack
+		c.Exchange, err = parseExchange(args)
+	case KindLang:
+		attempt = len(args) == 1
+		c.Lang, err = parseLang(args)
+	case KindNew:
+		attempt = len(args) <= 2
+		c.Variant, err = parseNew(args)
+	case KindJoin:
+		attempt = len(args) == 1
+		c.Table, err = parseTable(args)
+	default:
+		attempt = len(args) == 0
+		if len(args) > 0 {
+			err = newError(ExtraArgument, "%s takes nothing after it, found %q", kind, strings.Join(args, " "))
+		}
+	}
+	if err != nil {
+		return nil, err, attempt
+	}
+	return c, nil, true
+}
+
+// tokens splits a line on white space (NBSP included) and drops trailing
+// sentence punctuation from the line.
+func tokens(line string) []string {
+	line = strings.TrimRightFunc(line, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '.' || r == '!' || r == ';' || r == ','
+	})
+	return strings.Fields(line)
+}
+
+func hasDigit(s string) bool {
+	return strings.ContainsAny(s, "0123456789")
+}
+
+func parsePlacement(args []string) (*Placement, error) {
+	if len(args) == 0 {
+		return nil, newError(MissingArgument, "a placement needs a cell, a direction and a word, e.g. PLACE H7 ACROSS CHAT")
+	}
+	cellTok := args[0]
+	rest := args[1:]
+	// An arrow may be glued to the cell: "H7→ CHAT".
+	for _, arrow := range []string{"→", "↓", "->"} {
+		if c, ok := strings.CutSuffix(cellTok, arrow); ok && c != "" {
+			cellTok = c
+			rest = append([]string{arrow}, rest...)
+			break
+		}
+	}
+	p := &Placement{}
+	var err error
+	if p.Col, p.Row, err = parseCell(cellTok); err != nil {
+		return nil, err
+	}
+	var word string
+	switch {
+	case len(rest) == 0:
+		return nil, newError(MissingArgument, "after the cell %s give a direction and the word, e.g. PLACE %s ACROSS CHAT", cellTok, cellTok)
+	case len(rest) == 1:
+		if direction(rest[0]) != 0 {
+			return nil, newError(MissingArgument, "the word is missing after %s %s", cellTok, rest[0])
+		}
+		return nil, newError(MissingArgument, "the direction is missing: write ACROSS or DOWN after the cell, e.g. PLACE %s ACROSS %s", cellTok, rest[0])
+	case len(rest) > 2:
+		return nil, newError(ExtraArgument, "write the cell, the direction and the word only, found %q", strings.Join(rest[2:], " "))
+	}
+	if d := direction(rest[0]); d != 0 {
+		p.Dir, word = d, rest[1]
+	} else if d := direction(rest[1]); d != 0 {
+		p.Dir, word = d, rest[0]
+	} else {
+		return nil, newError(BadDirection, "%q is not a direction", rest[0])
+	}
+	if p.Letters, err = parseWord(word); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// parseCell reads "H7" or "7H" (RULES §2.1), case-insensitive.
+func parseCell(tok string) (col, row int, err error) {
+	t := strings.ToUpper(tok)
+	var letters, digits string
+	switch {
+	case len(t) >= 2 && isUpperASCII(t[0]):
+		letters, digits = t[:1], t[1:]
+	case len(t) >= 2 && isUpperASCII(t[len(t)-1]):
+		letters, digits = t[len(t)-1:], t[:len(t)-1]
+	default:
+		return 0, 0, newError(BadCell, "%q is not a cell; write a column A–M then a row 1–13, e.g. H7", tok)
+	}
+	n, convErr := strconv.Atoi(digits)
+	if convErr != nil || digits[0] == '+' || digits[0] == '-' {
+		return 0, 0, newError(BadCell, "%q is not a cell; write a column A–M then a row 1–13, e.g. H7", tok)
+	}
+	col = int(letters[0] - 'A')
+	if col >= boardSize {
+		return 0, 0, newError(BadCell, "%s: column %s is off the board (A–M)", tok, letters)
+	}
+	if n < 1 || n > boardSize {
+		return 0, 0, newError(BadCell, "%s: row %d is off the board (1–13)", tok, n)
+	}
+	return col, n - 1, nil
+}
+
+func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// parseWord reads a written word (EMAIL §3): letters, tiles already on the
+// board in parentheses, a blank as [X] or as a lowercase letter in a word
+// that also has capitals. Accents are dropped (RULES §8.2).
+func parseWord(w string) ([]Letter, error) {
+	hasUpper, hasLower := false, false
+	for _, r := range w {
+		if unicode.IsUpper(r) {
+			hasUpper = true
+		} else if unicode.IsLower(r) {
+			hasLower = true
+		}
+	}
+	lowerIsBlank := hasUpper && hasLower
+	letters := make([]Letter, 0, len(w))
+	through, bracket := false, false
+	bracketLetters := 0
+	for _, r := range w {
+		switch r {
+		case '(':
+			if through || bracket {
+				return nil, newError(BadWord, "%q: unexpected '('", w)
+			}
+			through = true
+			continue
+		case ')':
+			if !through || bracket {
+				return nil, newError(BadWord, "%q: unexpected ')'", w)
+			}
+			through = false
+			continue
+		case '[':
+			if bracket {
+				return nil, newError(BadWord, "%q: unexpected '['", w)
+			}
+			bracket, bracketLetters = true, 0
+			continue
+		case ']':
+			if !bracket || bracketLetters != 1 {
+				return nil, newError(BadWord, "%q: a blank is one letter in square brackets, e.g. CH[A]T", w)
+			}
+			bracket = false
+			continue
+		}
+		var folded string
+		if r < utf8.RuneSelf {
+			folded = string(rune(unicode.ToUpper(r)))
+		} else {
+			folded, _ = dict.Normalize(string(r))
+		}
+		if folded == "" || strings.IndexFunc(folded, func(c rune) bool { return c < 'A' || c > 'Z' }) >= 0 {
+			return nil, newError(BadWord, "%q: %q is not a letter; write the word with letters only", w, r)
+		}
+		blank := bracket || (lowerIsBlank && unicode.IsLower(r))
+		if blank && len(folded) != 1 {
+			return nil, newError(BadWord, "%q: a blank stands for one letter", w)
+		}
+		if bracket {
+			bracketLetters++
+		}
+		for i := 0; i < len(folded); i++ {
+			letters = append(letters, Letter{Ch: folded[i], Blank: blank, Through: through})
+		}
+		if len(letters) > boardSize {
+			return nil, newError(WordTooLong, "%q has more than %d letters", w, boardSize)
+		}
+	}
+	if through {
+		return nil, newError(BadWord, "%q: missing ')'", w)
+	}
+	if bracket {
+		return nil, newError(BadWord, "%q: missing ']'", w)
+	}
+	if len(letters) == 0 {
+		return nil, newError(BadWord, "%q has no letters", w)
+	}
+	return letters, nil
+}
+
+// parseExchange reads EXCHANGE's arguments: ALL (or a synonym), rack
+// slots 1–7, or letters with '?' for a blank. Letters may be written
+// together (QX?) or apart (Q X ?); commas separate like spaces.
+func parseExchange(args []string) (Exchange, error) {
+	var parts []string
+	for _, a := range args {
+		for p := range strings.SplitSeq(a, ",") {
+			if p != "" {
+				parts = append(parts, p)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return Exchange{}, newError(MissingArgument, "say which tiles to exchange, e.g. EXCHANGE QX?, EXCHANGE 1 4 7 or EXCHANGE ALL")
+	}
+	if len(parts) == 1 {
+		switch fold(parts[0]) {
+		case "ALL", "TODO", "TODOS", "TODAS", "TOUT", "TOUTES", "TOUS":
+			return Exchange{All: true}, nil
+		}
+	}
+	if hasDigit(parts[0]) {
+		var slots []int
+		for _, p := range parts {
+			n, err := strconv.Atoi(p)
+			if err != nil || p[0] == '+' || p[0] == '-' {
+				return Exchange{}, newError(BadExchange, "%q is not a rack slot; give slots 1 to 7 or letters, not both", p)
+			}
+			if n < 1 || n > maxRack {
+				return Exchange{}, newError(BadExchange, "rack slots are 1 to 7, found %d", n)
+			}
+			if slices.Contains(slots, n) {
+				return Exchange{}, newError(BadExchange, "slot %d is named twice", n)
+			}
+			slots = append(slots, n)
+		}
+		slices.Sort(slots)
+		return Exchange{Slots: slots}, nil
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		for _, r := range p {
+			if r == '?' {
+				b.WriteByte('?')
+				continue
+			}
+			f := fold(string(r))
+			if len(f) == 0 || strings.IndexFunc(f, func(c rune) bool { return c < 'A' || c > 'Z' }) >= 0 {
+				return Exchange{}, newError(BadExchange, "%q is not a tile; give letters (? for a blank) or slots 1 to 7, not both", string(r))
+			}
+			b.WriteString(f)
+		}
+	}
+	if b.Len() > maxRack {
+		return Exchange{}, newError(BadExchange, "a rack holds 7 tiles, found %d to exchange", b.Len())
+	}
+	return Exchange{Letters: b.String()}, nil
+}
+
+func parseLang(args []string) (string, error) {
+	if len(args) == 0 {
+		return "", newError(MissingArgument, "say which language: LANG en, LANG es or LANG fr")
+	}
+	if len(args) > 1 {
+		return "", newError(ExtraArgument, "give one language, found %q", strings.Join(args, " "))
+	}
+	switch fold(args[0]) {
+	case "EN", "ENG", "ENGLISH", "INGLES", "ANGLAIS":
+		return "en", nil
+	case "ES", "SPA", "SPANISH", "ESPANOL", "CASTELLANO", "ESPAGNOL":
+		return "es", nil
+	case "FR", "FRA", "FRENCH", "FRANCES", "FRANCAIS":
+		return "fr", nil
+	}
+	return "", newError(BadLang, "%q: choose en, es or fr", args[0])
+}
+
+// parseNew reads NEW's optional variant, after an optional "game" word.
+func parseNew(args []string) (string, error) {
+	if len(args) > 0 {
+		switch fold(args[0]) {
+		case "GAME", "TABLE", "PARTIDA", "MESA", "PARTIE":
+			args = args[1:]
+		}
+	}
+	switch len(args) {
+	case 0:
+		return "", nil
+	case 1:
+		switch v := fold(args[0]); v {
+		case "LEXIO", "LEXICO":
+			return strings.ToLower(v), nil
+		}
+		return "", newError(BadVariant, "%q: choose lexio or lexico", args[0])
+	}
+	return "", newError(ExtraArgument, "NEW takes at most a variant, found %q", strings.Join(args, " "))
+}
+
+// parseTable reads JOIN's table name: 1 to 64 letters, digits, '-', '_'
+// or '.', kept as written.
+func parseTable(args []string) (string, error) {
+	if len(args) == 0 {
+		return "", newError(MissingArgument, "say which table to join, e.g. JOIN t42")
+	}
+	if len(args) > 1 {
+		return "", newError(ExtraArgument, "give one table name, found %q", strings.Join(args, " "))
+	}
+	t := args[0]
+	if len(t) > maxTable {
+		return "", newError(BadTable, "a table name has at most %d characters", maxTable)
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return "", newError(BadTable, "%q: a table name holds letters, digits, '-', '_' and '.'", t)
+		}
+	}
+	return t, nil
+}
+
+// MarshalJSON writes the letter as {"ch":"A","blank":false,"through":false}.
+func (l Letter) MarshalJSON() ([]byte, error) {
+	return []byte(`{"ch":"` + string(rune(l.Ch)) + `","blank":` + strconv.FormatBool(l.Blank) +
+		`,"through":` + strconv.FormatBool(l.Through) + `}`), nil
+}

@@ -1,0 +1,161 @@
+package parser
+
+import "fmt"
+
+// ErrorKind says why a message yielded no command. The service chooses and
+// translates its reply by kind; Detail only names the offending input.
+type ErrorKind int
+
+// The kinds of Error. Their String forms are stable (used in JSON and logs).
+const (
+	Internal        ErrorKind = iota // a bug in this package, recovered
+	TooLarge                         // over Options.MaxBytes: not parsed (EMAIL §2.5)
+	HeaderTooLarge                   // header block over the limit
+	TooDeep                          // MIME parts nested too deep or too many parts
+	Malformed                        // broken header or MIME structure, no From
+	BadCharset                       // unknown charset with non-ASCII content
+	BinaryJunk                       // NUL bytes or control characters in the text
+	NoCommand                        // neither the body nor the subject holds a command
+	BadCell                          // a cell off the board or unreadable (RULES §2.1)
+	BadDirection                     // not ACROSS/DOWN or a synonym
+	BadWord                          // a word with non-letters or broken brackets
+	WordTooLong                      // a word longer than the board (13)
+	BadExchange                      // EXCHANGE arguments unreadable
+	BadLang                          // LANG with something other than en, es, fr
+	BadVariant                       // NEW with something other than lexio, lexico
+	BadTable                         // JOIN with an unusable table name
+	MissingArgument                  // a command without its required arguments
+	ExtraArgument                    // text after a complete command
+)
+
+var kindNames = [...]string{
+	Internal:        "internal",
+	TooLarge:        "too_large",
+	HeaderTooLarge:  "header_too_large",
+	TooDeep:         "too_deep",
+	Malformed:       "malformed",
+	BadCharset:      "bad_charset",
+	BinaryJunk:      "binary_junk",
+	NoCommand:       "no_command",
+	BadCell:         "bad_cell",
+	BadDirection:    "bad_direction",
+	BadWord:         "bad_word",
+	WordTooLong:     "word_too_long",
+	BadExchange:     "bad_exchange",
+	BadLang:         "bad_lang",
+	BadVariant:      "bad_variant",
+	BadTable:        "bad_table",
+	MissingArgument: "missing_argument",
+	ExtraArgument:   "extra_argument",
+}
+
+var kindTexts = [...]string{
+	Internal:        "internal error",
+	TooLarge:        "message too large",
+	HeaderTooLarge:  "header too large",
+	TooDeep:         "MIME structure too deep",
+	Malformed:       "malformed message",
+	BadCharset:      "unknown charset",
+	BinaryJunk:      "binary content",
+	NoCommand:       "no command found",
+	BadCell:         "bad cell",
+	BadDirection:    "bad direction",
+	BadWord:         "bad word",
+	WordTooLong:     "word too long",
+	BadExchange:     "bad exchange",
+	BadLang:         "unknown language",
+	BadVariant:      "unknown variant",
+	BadTable:        "bad table name",
+	MissingArgument: "missing argument",
+	ExtraArgument:   "unexpected text after the command",
+}
+
+var kindHints = [...]string{
+	Internal:        "Something went wrong reading your message. Please send it again.",
+	TooLarge:        "Your message is too large to be read. Reply with a short message holding only your command, without attachments.",
+	HeaderTooLarge:  "Your message could not be read. Reply with a short new message holding only your command.",
+	TooDeep:         "Your message could not be read. Reply with a short new message holding only your command.",
+	Malformed:       "Your message could not be read. Reply with a short new message holding only your command.",
+	BadCharset:      "Your message uses a character set I cannot read. Please send it as UTF-8.",
+	BinaryJunk:      "Your message could not be read as text. Please send your command as plain text.",
+	NoCommand:       "I found no command. Write for example: PLACE H7 ACROSS CHAT (or PASS, EXCHANGE QX?, BOARD, HELP).",
+	BadCell:         "A cell is a column A to M then a row 1 to 13, for example H7.",
+	BadDirection:    "Give the direction as ACROSS (or A, H, →) or DOWN (or D, V, ↓), for example: PLACE H7 ACROSS CHAT.",
+	BadWord:         "Write the word with letters only; put tiles already on the board in parentheses, C(HA)T, and a blank in square brackets, CH[A]T.",
+	WordTooLong:     "A word has at most 13 letters, the width of the board.",
+	BadExchange:     "Name the tiles to exchange by letter (EXCHANGE QX?, ? for a blank), by rack slot (EXCHANGE 1 4 7) or all of them (EXCHANGE ALL).",
+	BadLang:         "The languages are en, es and fr, for example: LANG fr.",
+	BadVariant:      "The variants are lexio and lexico, for example: NEW lexico.",
+	BadTable:        "Give the table's name as it appears in its messages, for example: JOIN t42.",
+	MissingArgument: "This command needs more, for example: PLACE H7 ACROSS CHAT, EXCHANGE QX?, LANG fr, JOIN t42.",
+	ExtraArgument:   "Write the command alone on its line, for example: PLACE H7 ACROSS CHAT.",
+}
+
+// String returns the kind's stable snake_case name.
+func (k ErrorKind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return fmt.Sprintf("kind(%d)", int(k))
+	}
+	return kindNames[k]
+}
+
+// MarshalText makes kinds appear by name in JSON.
+func (k ErrorKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Error is the typed error of this package: every error Parse and
+// ParseCommand report is an *Error.
+type Error struct {
+	Kind   ErrorKind
+	Detail string // the offending input or a short explanation, English
+}
+
+func (e *Error) Error() string {
+	text := "unknown error"
+	if e.Kind >= 0 && int(e.Kind) < len(kindTexts) {
+		text = kindTexts[e.Kind]
+	}
+	if e.Detail == "" {
+		return "parser: " + text
+	}
+	return "parser: " + text + ": " + e.Detail
+}
+
+// Is makes errors.Is(err, ErrNoCommand) and the like match by kind.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Detail == "" && t.Kind == e.Kind
+}
+
+// Hint is a short English sentence telling the player what to do. The
+// service translates by Kind; this is the English text and a reference.
+func (e *Error) Hint() string {
+	if e.Kind < 0 || int(e.Kind) >= len(kindHints) {
+		return ""
+	}
+	return kindHints[e.Kind]
+}
+
+func newError(k ErrorKind, format string, args ...any) *Error {
+	return &Error{Kind: k, Detail: fmt.Sprintf(format, args...)}
+}
+
+// Sentinels for errors.Is; each matches every *Error of its kind.
+var (
+	ErrTooLarge        = &Error{Kind: TooLarge}
+	ErrHeaderTooLarge  = &Error{Kind: HeaderTooLarge}
+	ErrTooDeep         = &Error{Kind: TooDeep}
+	ErrMalformed       = &Error{Kind: Malformed}
+	ErrBadCharset      = &Error{Kind: BadCharset}
+	ErrBinaryJunk      = &Error{Kind: BinaryJunk}
+	ErrNoCommand       = &Error{Kind: NoCommand}
+	ErrBadCell         = &Error{Kind: BadCell}
+	ErrBadDirection    = &Error{Kind: BadDirection}
+	ErrBadWord         = &Error{Kind: BadWord}
+	ErrWordTooLong     = &Error{Kind: WordTooLong}
+	ErrBadExchange     = &Error{Kind: BadExchange}
+	ErrBadLang         = &Error{Kind: BadLang}
+	ErrBadVariant      = &Error{Kind: BadVariant}
+	ErrBadTable        = &Error{Kind: BadTable}
+	ErrMissingArgument = &Error{Kind: MissingArgument}
+	ErrExtraArgument   = &Error{Kind: ExtraArgument}
+)

@@ -1,0 +1,458 @@
+package parser
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/emersion/go-message"
+	_ "github.com/emersion/go-message/charset" // registers the charsets go-message decodes
+	"github.com/emersion/go-message/mail"
+)
+
+// Limits that keep a hostile message from costing much (EMAIL §2.5).
+const (
+	DefaultMaxBytes = 1 << 20   // Options.MaxBytes when unset
+	maxHeaderBytes  = 256 << 10 // one header block; DKIM/ARC-heavy headers are ~20 KiB
+	maxDepth        = 12        // nesting of multipart entities
+	maxParts        = 200       // entities in one message
+)
+
+// Reasons a message is ignored (EMAIL §2.3): never answered, to prevent
+// mail loops. They are stable codes, recorded as they are.
+const (
+	IgnoreAutoSubmitted  = "auto-submitted"  // Auto-Submitted other than "no"
+	IgnoreAutoReply      = "auto-reply"      // X-Autoreply, X-Autorespond
+	IgnorePrecedence     = "precedence"      // Precedence: bulk, junk, list or auto_reply
+	IgnoreList           = "list"            // List-Id
+	IgnoreDeliveryReport = "delivery-report" // multipart/report, message/delivery-status, Return-Path <>
+	IgnoreDaemon         = "daemon-sender"   // MAILER-DAEMON, postmaster
+	IgnoreNoReply        = "no-reply-sender" // no-reply, noreply, do-not-reply …
+	IgnoreOwnAddress     = "own-address"     // From is Options.ServiceAddress
+)
+
+// Options configure Parse.
+type Options struct {
+	// ServiceAddress is the service's own address, e.g. "lexio@example.org".
+	// Mail from it is ignored, and the reply token is taken from the
+	// plus-address of its local part ("lexio+TOKEN@…", any domain). Empty:
+	// the first plus-address of any recipient gives the token.
+	ServiceAddress string
+	// MaxBytes is the largest message parsed (EMAIL §2.5); 0 means
+	// DefaultMaxBytes. A larger one yields only its header fields and a
+	// TooLarge error.
+	MaxBytes int64
+	// TokenInSubject says tokens live in the subject tag, for providers
+	// without plus-addressing (EMAIL §1.2): "[Lexio <table> <token>]". The
+	// token is then the tag's last word, and recipient addresses are not
+	// looked at. The table is read from the tag either way.
+	TokenInSubject bool
+}
+
+// Message is what Parse read from one raw message.
+type Message struct {
+	MessageID  string   `json:"message_id"`
+	InReplyTo  string   `json:"in_reply_to,omitempty"`
+	References []string `json:"references,omitempty"`
+	From       string   `json:"from"` // bare address, lowercase
+	FromName   string   `json:"from_name,omitempty"`
+	To         []string `json:"to,omitempty"` // To and Cc, bare, lowercase
+	Token      string   `json:"token"`        // as written; "" when none
+	Table      string   `json:"table,omitempty"`
+	Subject    string   `json:"subject"` // decoded
+	// Body is what the player wrote: the text part (or the HTML part
+	// turned into text) without quotes, attributions, signatures and
+	// phone footers; at most 16 KiB are kept.
+	Body        string   `json:"body"`
+	AuthResults []string `json:"auth_results,omitempty"` // raw Authentication-Results values
+	Ignored     string   `json:"ignored"`                // an Ignore* reason, "" when not ignored
+	Command     *Command `json:"command,omitempty"`
+	Err         error    `json:"-"`
+	Lang        string   `json:"lang,omitempty"` // language of the command's keyword: en, es, fr
+	// CommandSource says where the command or the error was found:
+	// "body", "subject" or "" (for header-level errors and ignored mail).
+	CommandSource string `json:"source,omitempty"`
+}
+
+// Summary is the one-line JSON form of a Message used by `lexio parse
+// --json`. The first six keys are a contract checked outside the
+// repository.
+type Summary struct {
+	MessageID string `json:"message_id"`
+	From      string `json:"from"`
+	Token     string `json:"token"`
+	Ignored   string `json:"ignored"`
+	Command   string `json:"command"` // canonical form, see Command.String
+	Error     string `json:"error"`
+	ErrorKind string `json:"error_kind,omitempty"`
+	Subject   string `json:"subject"`
+	Lang      string `json:"lang"`
+	Table     string `json:"table,omitempty"`
+}
+
+// Summary returns the JSON summary of m.
+func (m *Message) Summary() Summary {
+	s := Summary{
+		MessageID: m.MessageID,
+		From:      m.From,
+		Token:     m.Token,
+		Ignored:   m.Ignored,
+		Command:   m.Command.String(),
+		Subject:   m.Subject,
+		Lang:      m.Lang,
+		Table:     m.Table,
+	}
+	if m.Err != nil {
+		s.Error = m.Err.Error()
+		var pe *Error
+		if errors.As(m.Err, &pe) {
+			s.ErrorKind = pe.Kind.String()
+		}
+	}
+	return s
+}
+
+// Parse reads one raw RFC 5322 message: its identity, its reply token,
+// whether it must be ignored (EMAIL §2.3), and its command (EMAIL §2.4,
+// §3). It does no I/O and never panics: whatever goes wrong is in Err,
+// an *Error.
+func Parse(raw []byte, opt Options) (m *Message) {
+	m = &Message{}
+	defer func() {
+		if r := recover(); r != nil {
+			m.Command = nil
+			m.Err = newError(Internal, "%v", r)
+		}
+	}()
+	parse(m, raw, opt)
+	return m
+}
+
+func parse(m *Message, raw []byte, opt Options) {
+	if opt.MaxBytes <= 0 {
+		opt.MaxBytes = DefaultMaxBytes
+	}
+	raw = skipMboxLine(raw)
+	br := bufio.NewReaderSize(io.LimitReader(bytes.NewReader(raw), opt.MaxBytes+1), 4096)
+	ent, err := message.ReadWithOptions(br, &message.ReadOptions{MaxHeaderBytes: maxHeaderBytes})
+	if ent == nil {
+		if err != nil && strings.Contains(err.Error(), "header exceeds maximum size") {
+			m.Err = newError(HeaderTooLarge, "the header is over %d bytes", maxHeaderBytes)
+		} else {
+			m.Err = newError(Malformed, "header: %v", err)
+		}
+		return
+	}
+	h := mail.Header{Header: ent.Header}
+	readHeader(m, h, opt)
+	if m.Ignored = ignoreReason(h, m.From, opt.ServiceAddress); m.Ignored != "" {
+		return
+	}
+	if m.From == "" {
+		m.Err = newError(Malformed, "no valid From address")
+		return
+	}
+	if int64(len(raw)) > opt.MaxBytes {
+		m.Err = newError(TooLarge, "%d bytes, the limit is %d", len(raw), opt.MaxBytes)
+		return
+	}
+	m.Token = findToken(h, m.Subject, opt)
+
+	text, bodyErr := bodyText(ent, err)
+	if bodyErr == nil {
+		lines := playerLines(text)
+		m.Body = bodyOf(lines)
+		cmd, cmdErr := findCommand(lines)
+		if cmd != nil {
+			m.setCommand(cmd, "body")
+			return
+		}
+		if cmdErr != nil {
+			m.Err, m.CommandSource = cmdErr, "body"
+			return
+		}
+	}
+	// No command in the body: try the subject (EMAIL §2.4).
+	if s := subjectCommandText(m.Subject); s != "" {
+		cmd, cmdErr, attempt := parseLine(s)
+		if cmd != nil {
+			m.setCommand(cmd, "subject")
+			return
+		}
+		if attempt {
+			m.Err, m.CommandSource = cmdErr, "subject"
+			return
+		}
+	}
+	if bodyErr != nil {
+		m.Err = bodyErr
+		return
+	}
+	m.Err = &Error{Kind: NoCommand}
+}
+
+func (m *Message) setCommand(c *Command, source string) {
+	m.Command, m.Lang, m.CommandSource = c, c.Language, source
+}
+
+// skipMboxLine drops an mbox "From " separator line if the message starts
+// with one.
+func skipMboxLine(raw []byte) []byte {
+	if bytes.HasPrefix(raw, []byte("From ")) {
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			return raw[i+1:]
+		}
+	}
+	return raw
+}
+
+func readHeader(m *Message, h mail.Header, opt Options) {
+	if id, err := h.MessageID(); err == nil && id != "" {
+		m.MessageID = id
+	} else {
+		m.MessageID = strings.Trim(strings.TrimSpace(h.Get("Message-Id")), "<>")
+	}
+	if ids, err := h.MsgIDList("In-Reply-To"); err == nil && len(ids) > 0 {
+		m.InReplyTo = ids[0]
+	}
+	if ids, err := h.MsgIDList("References"); err == nil {
+		m.References = ids
+	}
+	if s, err := h.Subject(); err == nil {
+		m.Subject = s
+	} else {
+		m.Subject = h.Get("Subject")
+	}
+	m.Subject = strings.Join(strings.Fields(m.Subject), " ")
+	m.Table = subjectTag(m.Subject).table
+	if a := firstAddress(h, "From"); a != nil {
+		m.From, m.FromName = strings.ToLower(a.Address), a.Name
+	}
+	for _, key := range []string{"To", "Cc"} {
+		for _, a := range addresses(h, key) {
+			m.To = append(m.To, strings.ToLower(a.Address))
+		}
+	}
+	m.AuthResults = h.Values("Authentication-Results")
+}
+
+// addresses parses an address header leniently: a list that does not
+// parse as a whole is read entry by entry.
+func addresses(h mail.Header, key string) []*mail.Address {
+	var out []*mail.Address
+	for _, v := range h.Values(key) {
+		list, err := mail.ParseAddressList(v)
+		if err == nil {
+			out = append(out, list...)
+			continue
+		}
+		for part := range strings.SplitSeq(v, ",") {
+			if a := looseAddress(part); a != nil {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+func firstAddress(h mail.Header, key string) *mail.Address {
+	if l := addresses(h, key); len(l) > 0 {
+		return l[0]
+	}
+	return nil
+}
+
+// looseAddress reads "Name <a@b>" or "a@b" when the strict parser refused.
+func looseAddress(s string) *mail.Address {
+	s = strings.TrimSpace(s)
+	if a, err := mail.ParseAddress(s); err == nil {
+		return a
+	}
+	addr, name := s, ""
+	if i := strings.LastIndexByte(s, '<'); i >= 0 {
+		if j := strings.IndexByte(s[i:], '>'); j > 0 {
+			addr, name = s[i+1:i+j], strings.Trim(strings.TrimSpace(s[:i]), `"`)
+		}
+	}
+	addr = strings.TrimSpace(addr)
+	at := strings.LastIndexByte(addr, '@')
+	if at <= 0 || at == len(addr)-1 || strings.ContainsAny(addr, " \t<>,;\"") {
+		return nil
+	}
+	return &mail.Address{Name: name, Address: addr}
+}
+
+func splitAddress(a string) (local, domain string) {
+	at := strings.LastIndexByte(a, '@')
+	if at < 0 {
+		return a, ""
+	}
+	return a[:at], a[at+1:]
+}
+
+// ignoreReason applies EMAIL §2.3.
+func ignoreReason(h mail.Header, from, service string) string {
+	if v := strings.ToLower(strings.TrimSpace(h.Get("Auto-Submitted"))); v != "" && !strings.HasPrefix(v, "no") {
+		return IgnoreAutoSubmitted
+	}
+	if h.Has("X-Autoreply") || h.Has("X-Autorespond") || h.Has("X-Autoresponder") {
+		return IgnoreAutoReply
+	}
+	switch strings.ToLower(strings.TrimSpace(h.Get("Precedence"))) {
+	case "bulk", "junk", "list", "auto_reply":
+		return IgnorePrecedence
+	}
+	if h.Has("List-Id") {
+		return IgnoreList
+	}
+	if t, params, _ := h.ContentType(); t == "multipart/report" || t == "message/delivery-status" ||
+		params["report-type"] == "delivery-status" {
+		return IgnoreDeliveryReport
+	}
+	if strings.TrimSpace(h.Get("Return-Path")) == "<>" {
+		return IgnoreDeliveryReport
+	}
+	if from == "" && strings.Contains(strings.ToLower(h.Get("From")), "mailer-daemon") {
+		return IgnoreDaemon
+	}
+	local, domain := splitAddress(from)
+	switch local {
+	case "mailer-daemon", "postmaster":
+		return IgnoreDaemon
+	}
+	l := strings.NewReplacer("-", "", "_", "", ".", "").Replace(local)
+	if strings.HasPrefix(l, "noreply") || strings.HasPrefix(l, "donotreply") || strings.HasPrefix(l, "dontreply") ||
+		strings.HasSuffix(l, "noreply") {
+		return IgnoreNoReply
+	}
+	if service != "" && from != "" {
+		sl, sd := splitAddress(strings.ToLower(service))
+		base, _, _ := strings.Cut(local, "+")
+		if base == sl && domain == sd {
+			return IgnoreOwnAddress
+		}
+	}
+	return ""
+}
+
+// findToken reads the reply token: the subject tag's last word when
+// opt.TokenInSubject, else the plus-address of the service's local part
+// (or of any recipient when no service address is set) in To, Cc,
+// Delivered-To or X-Original-To, in that order.
+func findToken(h mail.Header, subject string, opt Options) string {
+	if opt.TokenInSubject {
+		return subjectTag(subject).token
+	}
+	service, _ := splitAddress(strings.ToLower(opt.ServiceAddress))
+	for _, key := range []string{"To", "Cc", "Delivered-To", "X-Original-To"} {
+		for _, a := range addresses(h, key) {
+			local, _ := splitAddress(a.Address)
+			base, token, ok := strings.Cut(local, "+")
+			if !ok || !validToken(token) {
+				continue
+			}
+			if service == "" || strings.EqualFold(base, service) {
+				return token
+			}
+		}
+	}
+	return ""
+}
+
+func validToken(t string) bool {
+	if t == "" || len(t) > 128 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '=' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+type tag struct{ table, token string }
+
+// subjectTag reads "[Lexio <table>]" or "[Lexio <table> <token>]" anywhere
+// in the subject (EMAIL §1.2), case-insensitive.
+func subjectTag(subject string) tag {
+	i := indexFold(subject, "[lexio ")
+	if i < 0 {
+		return tag{}
+	}
+	rest := subject[i+len("[lexio "):]
+	j := strings.IndexByte(rest, ']')
+	if j < 0 {
+		return tag{}
+	}
+	f := strings.Fields(rest[:j])
+	switch len(f) {
+	case 0:
+		return tag{}
+	case 1:
+		return tag{table: f[0]}
+	}
+	t := tag{table: f[0]}
+	if validToken(f[len(f)-1]) {
+		t.token = f[len(f)-1]
+	}
+	return t
+}
+
+func indexFold(s, lowerSub string) int {
+	n := len(lowerSub)
+	for i := 0; i+n <= len(s); i++ {
+		if strings.EqualFold(s[i:i+n], lowerSub) {
+			return i
+		}
+	}
+	return -1
+}
+
+// subjectCommandText strips reply and forward prefixes (repeated) and the
+// [Lexio …] tag from a subject, leaving what may be a command.
+func subjectCommandText(s string) string {
+	for {
+		s = strings.TrimSpace(s)
+		if i := indexFold(s, "[lexio "); i >= 0 {
+			if j := strings.IndexByte(s[i:], ']'); j >= 0 {
+				s = s[:i] + " " + s[i+j+1:]
+				continue
+			}
+		}
+		p := replyPrefix(s)
+		if p == 0 {
+			return s
+		}
+		s = s[p:]
+	}
+}
+
+// replyPrefix returns the length of a leading "Re:", "Fwd:", "AW:", "SV:",
+// "TR:", "RV:" … prefix (with an optional "[2]" or "(2)" counter), or 0.
+func replyPrefix(s string) int {
+	colon := strings.IndexAny(s, ":：")
+	if colon <= 0 || colon > 12 {
+		return 0
+	}
+	word := strings.TrimSpace(s[:colon])
+	if k := strings.IndexAny(word, "[("); k > 0 {
+		word = strings.TrimSpace(word[:k])
+	}
+	switch strings.ToUpper(word) {
+	case "RE", "RES", "FW", "FWD", "AW", "WG", "SV", "VS", "TR", "RV", "REF", "ENC", "ANTW", "R", "I", "RIF":
+		_, size := decodeColon(s[colon:])
+		return colon + size
+	}
+	return 0
+}
+
+func decodeColon(s string) (rune, int) {
+	if strings.HasPrefix(s, "：") {
+		return '：', len("：")
+	}
+	return ':', 1
+}
