@@ -1,0 +1,107 @@
+package mailer
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base32"
+	"fmt"
+	"strings"
+)
+
+// macBytes is how much of the HMAC-SHA256 a token keeps: 80 bits, 16
+// base32 characters.
+const macBytes = 10
+
+var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// Tokens makes and checks the personal reply tokens of EMAIL §1.2: a token
+// names a table and authenticates the (table, player) pair.
+//
+// A token is "<table>-<mac>", mac being HMAC-SHA256(secret, table + "\x00" +
+// lowercase(player address)) truncated to 80 bits, in lowercase base32
+// without padding (some servers lowercase addresses). Table names are
+// [a-z0-9-]; the mac has no hyphen, so a token splits at its last hyphen.
+type Tokens struct {
+	secret []byte
+}
+
+// NewTokens returns Tokens keyed by secret (at least 16 bytes are
+// advisable). The secret is copied.
+func NewTokens(secret []byte) *Tokens {
+	return &Tokens{secret: append([]byte(nil), secret...)}
+}
+
+// ValidTable reports whether name is a usable table name: non-empty,
+// [a-z0-9-] only.
+func ValidTable(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Tokens) mac(table, playerAddr string) string {
+	m := hmac.New(sha256.New, t.secret)
+	m.Write([]byte(table))
+	m.Write([]byte{0})
+	m.Write([]byte(strings.ToLower(strings.TrimSpace(playerAddr))))
+	return tokenEncoding.EncodeToString(m.Sum(nil)[:macBytes])
+}
+
+// Token returns the reply token of playerAddr at table. It panics on a
+// table name outside [a-z0-9-], which is a programming error (the table
+// service validates names when tables are created; see ValidTable).
+func (t *Tokens) Token(table, playerAddr string) string {
+	if !ValidTable(table) {
+		panic(fmt.Sprintf("mailer: Token: %v: %q", ErrBadTable, table))
+	}
+	return table + "-" + t.mac(table, playerAddr)
+}
+
+// Verify checks token against the address the message came from and
+// returns the table it names. ok is false for a malformed token, another
+// table's or another player's token, or any altered character. Case is
+// ignored, as some servers change it.
+func (t *Tokens) Verify(token, fromAddr string) (table string, ok bool) {
+	token = strings.ToLower(strings.TrimSpace(token))
+	i := strings.LastIndexByte(token, '-')
+	if i <= 0 {
+		return "", false
+	}
+	table, got := token[:i], token[i+1:]
+	if !ValidTable(table) {
+		return "", false
+	}
+	want := t.mac(table, fromAddr)
+	if !hmac.Equal([]byte(got), []byte(want)) {
+		return "", false
+	}
+	return table, true
+}
+
+// ReplyAddress returns local+token@domain.
+func ReplyAddress(local, domain, token string) string {
+	return local + "+" + token + "@" + domain
+}
+
+// TokenFromAddress extracts the token of a plus-address local+token@domain:
+// the part of the local part after the first '+'. ok is false when there is
+// none.
+func TokenFromAddress(addr string) (token string, ok bool) {
+	at := strings.LastIndexByte(addr, '@')
+	if at < 0 {
+		return "", false
+	}
+	local := addr[:at]
+	plus := strings.IndexByte(local, '+')
+	if plus < 0 || plus == len(local)-1 {
+		return "", false
+	}
+	return local[plus+1:], true
+}

@@ -1,0 +1,102 @@
+package mailer_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lexio-mail/lexio/mailer"
+)
+
+func TestTokens(t *testing.T) {
+	tok := mailer.NewTokens([]byte("0123456789abcdef-server-secret"))
+	other := mailer.NewTokens([]byte("another secret entirely........"))
+	alice := tok.Token("t1", "Alice@Example.org")
+	if !strings.HasPrefix(alice, "t1-") || len(alice) != len("t1-")+16 || strings.ToLower(alice) != alice {
+		t.Fatalf("token %q: want t1- and 16 lowercase base32 characters", alice)
+	}
+	flipped := []byte(alice)
+	last := len(flipped) - 1
+	if flipped[last] == 'a' {
+		flipped[last] = 'b'
+	} else {
+		flipped[last] = 'a'
+	}
+	firstMAC := []byte(alice)
+	if firstMAC[3] == 'a' {
+		firstMAC[3] = 'b'
+	} else {
+		firstMAC[3] = 'a'
+	}
+	tests := []struct {
+		name      string
+		token     string
+		from      string
+		wantTable string
+		wantOK    bool
+	}{
+		{"own token", alice, "alice@example.org", "t1", true},
+		{"address case ignored", alice, "ALICE@EXAMPLE.ORG", "t1", true},
+		{"token case ignored", strings.ToUpper(alice), "alice@example.org", "t1", true},
+		{"hyphenated table", tok.Token("spring-league-3", "bob@example.org"), "bob@example.org", "spring-league-3", true},
+		{"last character changed", string(flipped), "alice@example.org", "", false},
+		{"first mac character changed", string(firstMAC), "alice@example.org", "", false},
+		// A token acts only on the table it names (the caller uses the
+		// returned table, never one taken from elsewhere) ...
+		{"another table's token names that table", tok.Token("t2", "alice@example.org"), "alice@example.org", "t2", true},
+		// ... and cannot be moved to another table.
+		{"t1 mac on table t2", "t2" + alice[2:], "alice@example.org", "", false},
+		{"t2 mac on table t1", "t1" + tok.Token("t2", "alice@example.org")[2:], "alice@example.org", "", false},
+		{"another player's token", tok.Token("t1", "bob@example.org"), "alice@example.org", "", false},
+		{"another server's secret", other.Token("t1", "alice@example.org"), "alice@example.org", "", false},
+		{"mac truncated", alice[:len(alice)-1], "alice@example.org", "", false},
+		{"mac extended", alice + "a", "alice@example.org", "", false},
+		{"no mac", "t1", "alice@example.org", "", false},
+		{"empty", "", "alice@example.org", "", false},
+		{"only mac", alice[2:], "alice@example.org", "", false},
+		{"bad table characters", "t_1" + alice[2:], "alice@example.org", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			table, ok := tok.Verify(tt.token, tt.from)
+			if ok != tt.wantOK || table != tt.wantTable {
+				t.Errorf("Verify(%q, %q) = %q, %v; want %q, %v", tt.token, tt.from, table, ok, tt.wantTable, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestTokenDeterministicAndPanicsOnBadTable(t *testing.T) {
+	a := mailer.NewTokens([]byte("k")).Token("t1", "a@b.c")
+	if b := mailer.NewTokens([]byte("k")).Token("t1", " A@B.C "); a != b {
+		t.Errorf("same key, table and address gave %q and %q", a, b)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Token accepted the table name \"T 1\"")
+		}
+	}()
+	mailer.NewTokens([]byte("k")).Token("T 1", "a@b.c")
+}
+
+func TestReplyAddress(t *testing.T) {
+	tests := []struct {
+		addr      string
+		wantToken string
+		wantOK    bool
+	}{
+		{mailer.ReplyAddress("lexio", "example.org", "t1-abcd"), "t1-abcd", true},
+		{"lexio@example.org", "", false},
+		{"lexio+@example.org", "", false},
+		{"lexio+a+b@example.org", "a+b", true},
+		{"no-at-sign", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := mailer.TokenFromAddress(tt.addr)
+		if got != tt.wantToken || ok != tt.wantOK {
+			t.Errorf("TokenFromAddress(%q) = %q, %v; want %q, %v", tt.addr, got, ok, tt.wantToken, tt.wantOK)
+		}
+	}
+	if got := mailer.ReplyAddress("lexio", "example.org", "t1-x"); got != "lexio+t1-x@example.org" {
+		t.Errorf("ReplyAddress = %q", got)
+	}
+}
