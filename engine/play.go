@@ -427,11 +427,11 @@ func crossLen(b *Board, c Cell, d Dir) int {
 // run returns the start and length of the maximal run of tiles through c
 // along d. Walls and the edge end a run (RULES §4.3).
 func (b *Board) run(c Cell, d Dir) (Cell, int) {
-	s := c
+	s, n := c, 1
 	for b.occupied(s.Next(d, -1)) {
 		s = s.Next(d, -1)
+		n++
 	}
-	n := 1
 	for e := c.Next(d, 1); b.occupied(e); e = e.Next(d, 1) {
 		n++
 	}
