@@ -298,10 +298,9 @@ func (g *Game) place(p int, ps []Placement, d Dictionary, at time.Time) (PlayRes
 	}
 	// RULES §6.3: with the reserve at 0 every placement is rejected,
 	// whether or not its words exist.
-	res := &g.players[p].reserve
-	res.refill(at, g.cfg.ReserveSize, g.cfg.ReserveRefill)
-	if res.level <= 0 {
-		left, next := g.Reserve(p, at)
+	// Only spending changes the stored reserve, so that a rebuild from
+	// the actions holds exactly the same state.
+	if left, next := g.Reserve(p, at); left <= 0 {
 		return PlayResult{}, &MoveError{Kind: KindReserveEmpty, Reserve: left, NextAttempt: next}
 	}
 	var unknown []string
