@@ -34,10 +34,16 @@ func playerLines(text string) []string {
 			break
 		}
 		if n := attribution(lines, i); n > 0 {
+			// A bottom-posted reply quotes below the attribution; text
+			// there that is not quoted is the original itself (Yahoo,
+			// some webmails): it ends the player's text.
+			if !quotedNext(lines, i+n) {
+				break
+			}
 			i += n - 1
 			continue
 		}
-		if isMobileFooter(t) {
+		if isMobileFooter(t) || isRule(t) {
 			continue
 		}
 		out = append(out, t)
@@ -193,9 +199,36 @@ func attribution(lines []string, i int) int {
 	return 0
 }
 
+// quotedNext tells whether the first non-empty line from i is quoted.
+func quotedNext(lines []string, i int) bool {
+	for ; i < len(lines); i++ {
+		if t := strings.TrimSpace(lines[i]); t != "" {
+			return t[0] == '>'
+		}
+	}
+	return true // nothing follows: nothing to cut
+}
+
+// isRule recognises separator rules (a line of '_', '-', '=' or '*').
+func isRule(t string) bool {
+	if len(t) < 8 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c != t[0] || (c != '_' && c != '-' && c != '=' && c != '*') {
+			return false
+		}
+	}
+	return true
+}
+
 func endsAttribution(t string) bool {
 	if !strings.HasSuffix(t, ":") {
 		return false
+	}
+	// German puts the verb before the name: "Am 3.6.24 schrieb X <x@y>:".
+	if hasAnyPrefix(t, "Am ", "am ") && strings.Contains(t, " schrieb ") {
+		return true
 	}
 	tail := t
 	if len(tail) > 24 {

@@ -292,21 +292,8 @@ func splitAddress(a string) (local, domain string) {
 	return a[:at], a[at+1:]
 }
 
-// ignoreReason applies EMAIL §2.3.
+// ignoreReason applies EMAIL §2.3; the most specific reason is given.
 func ignoreReason(h mail.Header, from, service string) string {
-	if v := strings.ToLower(strings.TrimSpace(h.Get("Auto-Submitted"))); v != "" && !strings.HasPrefix(v, "no") {
-		return IgnoreAutoSubmitted
-	}
-	if h.Has("X-Autoreply") || h.Has("X-Autorespond") || h.Has("X-Autoresponder") {
-		return IgnoreAutoReply
-	}
-	switch strings.ToLower(strings.TrimSpace(h.Get("Precedence"))) {
-	case "bulk", "junk", "list", "auto_reply":
-		return IgnorePrecedence
-	}
-	if h.Has("List-Id") {
-		return IgnoreList
-	}
 	if t, params, _ := h.ContentType(); t == "multipart/report" || t == "message/delivery-status" ||
 		params["report-type"] == "delivery-status" {
 		return IgnoreDeliveryReport
@@ -333,6 +320,19 @@ func ignoreReason(h mail.Header, from, service string) string {
 		if base == sl && domain == sd {
 			return IgnoreOwnAddress
 		}
+	}
+	if h.Has("List-Id") {
+		return IgnoreList
+	}
+	if v := strings.ToLower(strings.TrimSpace(h.Get("Auto-Submitted"))); v != "" && !strings.HasPrefix(v, "no") {
+		return IgnoreAutoSubmitted
+	}
+	if h.Has("X-Autoreply") || h.Has("X-Autorespond") || h.Has("X-Autoresponder") {
+		return IgnoreAutoReply
+	}
+	switch strings.ToLower(strings.TrimSpace(h.Get("Precedence"))) {
+	case "bulk", "junk", "list", "auto_reply":
+		return IgnorePrecedence
 	}
 	return ""
 }

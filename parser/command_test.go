@@ -1,0 +1,270 @@
+package parser
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestParseCommandCanonical(t *testing.T) {
+	tests := []struct {
+		in, want, lang string
+	}{
+		// PLACE and its synonyms (EMAIL §3).
+		{"PLACE H7 ACROSS CHAT", "PLACE H7 ACROSS CHAT", "en"},
+		{"place h7 across chat", "PLACE H7 ACROSS CHAT", "en"},
+		{"Play H7 down chat", "PLACE H7 DOWN CHAT", "en"},
+		{"COLOCAR H7 HORIZONTAL CHAT", "PLACE H7 ACROSS CHAT", "es"},
+		{"jugar h7 vertical chat", "PLACE H7 DOWN CHAT", "es"},
+		{"POSER H7 DROITE CHAT", "PLACE H7 ACROSS CHAT", "fr"},
+		{"Jouer H7 bas chat", "PLACE H7 DOWN CHAT", "fr"},
+		{"placer h7 h chat", "PLACE H7 ACROSS CHAT", "fr"},
+		// Cells: column then row, or row then column (RULES §2.1).
+		{"PLACE 7H ACROSS CHAT", "PLACE H7 ACROSS CHAT", "en"},
+		{"PLACE a3 ACROSS CHAT", "PLACE A3 ACROSS CHAT", "en"},
+		{"PLACE M13 DOWN CHAT", "PLACE M13 DOWN CHAT", "en"},
+		{"PLACE 13m DOWN CHAT", "PLACE M13 DOWN CHAT", "en"},
+		// Directions.
+		{"PLACE H7 A CHAT", "PLACE H7 ACROSS CHAT", "en"},
+		{"PLACE H7 H CHAT", "PLACE H7 ACROSS CHAT", "en"},
+		{"PLACE H7 → CHAT", "PLACE H7 ACROSS CHAT", "en"},
+		{"PLACE H7→ CHAT", "PLACE H7 ACROSS CHAT", "en"},
+		{"PLACE H7 -> CHAT", "PLACE H7 ACROSS CHAT", "en"},
+		{"PLACE H7 D CHAT", "PLACE H7 DOWN CHAT", "en"},
+		{"PLACE H7 V CHAT", "PLACE H7 DOWN CHAT", "en"},
+		{"PLACE H7 ↓ CHAT", "PLACE H7 DOWN CHAT", "en"},
+		{"PLACE H7↓ CHAT", "PLACE H7 DOWN CHAT", "en"},
+		{"PLACE H7 VERTICAL CHAT", "PLACE H7 DOWN CHAT", "en"},
+		{"PLACE H7 HORIZONTAL CHAT", "PLACE H7 ACROSS CHAT", "en"},
+		{"COLOCAR H7 DERECHA CHAT", "PLACE H7 ACROSS CHAT", "es"},
+		{"COLOCAR H7 ABAJO CHAT", "PLACE H7 DOWN CHAT", "es"},
+		{"POSER H7 HORIZONTALEMENT CHAT", "PLACE H7 ACROSS CHAT", "fr"},
+		{"POSER H7 VERTICALEMENT CHAT", "PLACE H7 DOWN CHAT", "fr"},
+		{"PLACE H7 CHAT ACROSS", "PLACE H7 ACROSS CHAT", "en"},
+		// Words: parentheses, blanks, accents (EMAIL §3, RULES §8.2).
+		{"PLACE H7 ACROSS C(HA)T", "PLACE H7 ACROSS C(HA)T", "en"},
+		{"PLACE H7 ACROSS (C)HAT", "PLACE H7 ACROSS (C)HAT", "en"},
+		{"PLACE H7 ACROSS CH[A]T", "PLACE H7 ACROSS CHaT", "en"},
+		{"PLACE H7 ACROSS CH[a]T", "PLACE H7 ACROSS CHaT", "en"},
+		{"PLACE H7 ACROSS CHaT", "PLACE H7 ACROSS CHaT", "en"},
+		{"PLACE H7 ACROSS c(ha)t", "PLACE H7 ACROSS C(HA)T", "en"},
+		{"PLACE H7 ACROSS chat", "PLACE H7 ACROSS CHAT", "en"},
+		{"PLACE H7 ACROSS été", "PLACE H7 ACROSS ETE", "en"},
+		{"PLACE H7 ACROSS ÉTÉ", "PLACE H7 ACROSS ETE", "en"},
+		{"PLACE H7 ACROSS cœur", "PLACE H7 ACROSS COEUR", "en"},
+		{"PLACE H7 ACROSS GARÇON", "PLACE H7 ACROSS GARCON", "en"},
+		{"PLACE H7 ACROSS ÉTé", "PLACE H7 ACROSS ETe", "en"},
+		{"PLACE A7 ACROSS ANTICONSTITU", "PLACE A7 ACROSS ANTICONSTITU", "en"},
+		{"PLACE H7 ACROSS CHAT.", "PLACE H7 ACROSS CHAT", "en"},
+		{"PLACE: H7 ACROSS CHAT", "PLACE H7 ACROSS CHAT", "en"},
+		// PREVIEW.
+		{"PREVIEW H7 DOWN CHAT", "PREVIEW H7 DOWN CHAT", "en"},
+		{"score h7 across chat", "PREVIEW H7 ACROSS CHAT", "en"},
+		{"VALOR H7 ABAJO CHAT", "PREVIEW H7 DOWN CHAT", "es"},
+		{"APERÇU H7 BAS CHAT", "PREVIEW H7 DOWN CHAT", "fr"},
+		{"apercu 7h droite ch[a]t", "PREVIEW H7 ACROSS CHaT", "fr"},
+		// EXCHANGE.
+		{"EXCHANGE QX?", "EXCHANGE QX?", "en"},
+		{"exchange qx?", "EXCHANGE QX?", "en"},
+		{"SWAP Q X ?", "EXCHANGE QX?", "en"},
+		{"EXCHANGE Q,X,?", "EXCHANGE QX?", "en"},
+		{"EXCHANGE 3", "EXCHANGE 3", "en"},
+		{"EXCHANGE 7 1 4", "EXCHANGE 1 4 7", "en"},
+		{"EXCHANGE 1,4,7", "EXCHANGE 1 4 7", "en"},
+		{"EXCHANGE ALL", "EXCHANGE ALL", "en"},
+		{"CAMBIAR TODO", "EXCHANGE ALL", "es"},
+		{"cambiar todas", "EXCHANGE ALL", "es"},
+		{"CAMBIAR TODOS", "EXCHANGE ALL", "es"},
+		{"ÉCHANGER TOUT", "EXCHANGE ALL", "fr"},
+		{"echanger toutes", "EXCHANGE ALL", "fr"},
+		{"Échanger ée", "EXCHANGE EE", "fr"},
+		{"EXCHANGE A L L", "EXCHANGE ALL", "en"},
+		// PASS.
+		{"PASS", "PASS", "en"},
+		{"pass.", "PASS", "en"},
+		{"Pasar", "PASS", "es"},
+		{"PASO", "PASS", "es"},
+		{"passer", "PASS", "fr"},
+		{"Je passe", "", ""},
+		// BOARD, LOG, GAMES, HELP, START.
+		{"BOARD", "BOARD", "en"},
+		{"status", "BOARD", "en"},
+		{"TABLERO", "BOARD", "es"},
+		{"plateau", "BOARD", "fr"},
+		{"LOG", "LOG", "en"},
+		{"history", "LOG", "en"},
+		{"Registro", "LOG", "es"},
+		{"HISTORIQUE", "LOG", "fr"},
+		{"GAMES", "GAMES", "en"},
+		{"partidas", "GAMES", "es"},
+		{"Parties", "GAMES", "fr"},
+		{"HELP", "HELP", "en"},
+		{"help!", "HELP", "en"},
+		{"ayuda", "HELP", "es"},
+		{"Aide", "HELP", "fr"},
+		{"START", "START", "en"},
+		{"empezar", "START", "es"},
+		{"COMMENCER", "START", "fr"},
+		{"démarrer", "START", "fr"},
+		// LANG.
+		{"LANG es", "LANG es", "en"},
+		{"lang FR", "LANG fr", "en"},
+		{"IDIOMA inglés", "LANG en", "es"},
+		{"LANGUE français", "LANG fr", "fr"},
+		{"langue en", "LANG en", "fr"},
+		// NEW, JOIN.
+		{"NEW", "NEW", "en"},
+		{"NEW lexico", "NEW lexico", "en"},
+		{"new LEXIO", "NEW lexio", "en"},
+		{"NUEVA partida lexico", "NEW lexico", "es"},
+		{"NOUVELLE partie", "NEW", "fr"},
+		{"nouvelle lexico", "NEW lexico", "fr"},
+		{"JOIN t42", "JOIN t42", "en"},
+		{"UNIRSE T42", "JOIN T42", "es"},
+		{"REJOINDRE club-du-jeudi", "JOIN club-du-jeudi", "fr"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			c, err := ParseCommand(tc.in)
+			if tc.want == "" {
+				if err == nil {
+					t.Fatalf("ParseCommand(%q) = %q, want an error", tc.in, c)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseCommand(%q): %v", tc.in, err)
+			}
+			if got := c.String(); got != tc.want {
+				t.Errorf("ParseCommand(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+			if c.Language != tc.lang {
+				t.Errorf("ParseCommand(%q).Language = %q, want %q", tc.in, c.Language, tc.lang)
+			}
+			// The canonical form parses back to itself.
+			again, err := ParseCommand(c.String())
+			if err != nil || again.String() != c.String() {
+				t.Errorf("canonical %q does not round-trip: %v, %v", c.String(), again, err)
+			}
+		})
+	}
+}
+
+func TestParsePlacementDetails(t *testing.T) {
+	c, err := ParseCommand("PLACE 7H DOWN C(h)[a]É")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.Place
+	if p.Col != 7 || p.Row != 6 || p.Dir != Down {
+		t.Errorf("cell/dir = %d,%d,%v, want 7,6,DOWN", p.Col, p.Row, p.Dir)
+	}
+	want := []Letter{{'C', false, false}, {'H', true, true}, {'A', true, false}, {'E', false, false}}
+	if len(p.Letters) != len(want) {
+		t.Fatalf("letters = %+v, want %+v", p.Letters, want)
+	}
+	for i := range want {
+		if p.Letters[i] != want[i] {
+			t.Errorf("letter %d = %+v, want %+v", i, p.Letters[i], want[i])
+		}
+	}
+	// "c" and "é" are lowercase but the word also has a capital H:
+	// per the GCG convention they would be blanks. Check that case.
+	c, err = ParseCommand("PLACE H7 ACROSS cHé")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Place.Word(); got != "cHe" {
+		t.Errorf("word = %q, want cHe", got)
+	}
+}
+
+func TestParseCommandErrors(t *testing.T) {
+	tests := []struct {
+		in   string
+		kind *Error
+	}{
+		{"", ErrNoCommand},
+		{"hello there", ErrNoCommand},
+		{"PLACE N7 ACROSS CHAT", ErrBadCell}, // RULES §2.1: columns A–M
+		{"PLACE H14 ACROSS CHAT", ErrBadCell},
+		{"PLACE H0 ACROSS CHAT", ErrBadCell},
+		{"PLACE 0H ACROSS CHAT", ErrBadCell},
+		{"PLACE HH ACROSS CHAT", ErrBadCell},
+		{"PLACE H-1 ACROSS CHAT", ErrBadCell},
+		{"PLACE 77 ACROSS CHAT", ErrBadCell},
+		{"PLACE H7 SIDEWAYS CHAT", ErrBadDirection},
+		{"PLACE H7 ACROSS CH4T", ErrBadWord},
+		{"PLACE H7 ACROSS CH-AT", ErrBadWord},
+		{"PLACE H7 ACROSS C(HAT", ErrBadWord},
+		{"PLACE H7 ACROSS CHA)T", ErrBadWord},
+		{"PLACE H7 ACROSS C((H))AT", ErrBadWord},
+		{"PLACE H7 ACROSS CH[AT]", ErrBadWord},
+		{"PLACE H7 ACROSS CH[]T", ErrBadWord},
+		{"PLACE H7 ACROSS CH[A", ErrBadWord},
+		{"PLACE H7 ACROSS ()", ErrBadWord},
+		{"PLACE H7 ACROSS ANTICONSTITUTIONNELLEMENT", ErrWordTooLong},
+		{"PLACE H7 ACROSS ABCDEFGHIJKLMN", ErrWordTooLong},
+		{"PLACE", ErrMissingArgument},
+		{"PLACE H7", ErrMissingArgument},
+		{"PLACE H7 ACROSS", ErrMissingArgument},
+		{"PLACE H7 CHAT", ErrMissingArgument},
+		{"PLACE H7 ACROSS CHAT NOW", ErrExtraArgument},
+		{"EXCHANGE", ErrMissingArgument},
+		{"EXCHANGE 8", ErrBadExchange},
+		{"EXCHANGE 0", ErrBadExchange},
+		{"EXCHANGE 1 1", ErrBadExchange},
+		{"EXCHANGE 1 A", ErrBadExchange},
+		{"EXCHANGE A 1", ErrBadExchange},
+		{"EXCHANGE ABCDEFGH", ErrBadExchange},
+		{"EXCHANGE Q-X", ErrBadExchange},
+		{"PASS NOW", ErrExtraArgument},
+		{"LANG", ErrMissingArgument},
+		{"LANG de", ErrBadLang},
+		{"LANG en fr", ErrExtraArgument},
+		{"NEW scrabble", ErrBadVariant},
+		{"NEW game lexico now", ErrExtraArgument},
+		{"JOIN", ErrMissingArgument},
+		{"JOIN t4<2>", ErrBadTable},
+		{"JOIN a b", ErrExtraArgument},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			c, err := ParseCommand(tc.in)
+			if err == nil {
+				t.Fatalf("ParseCommand(%q) = %q, want %v", tc.in, c, tc.kind)
+			}
+			if !errors.Is(err, tc.kind) {
+				t.Errorf("ParseCommand(%q) error = %v, want kind %v", tc.in, err, tc.kind.Kind)
+			}
+			var pe *Error
+			if !errors.As(err, &pe) || pe.Hint() == "" {
+				t.Errorf("error %v has no hint", err)
+			}
+		})
+	}
+}
+
+// TestParseLineAttempt checks which lines end the search for a command in
+// a body: prose that starts with a keyword does not.
+func TestParseLineAttempt(t *testing.T) {
+	tests := []struct {
+		in      string
+		attempt bool
+	}{
+		{"PLACE H7 ACROSS CHAT", true},
+		{"PLACE N7 ACROSS CHAT", true},
+		{"Play nice, everyone", false},
+		{"Pass the salt please", false},
+		{"Help me understand the rules", false},
+		{"EXCHANGE 9", true},
+		{"LANG de", true},
+		{"New here, how does this work?", false},
+		{"Thanks!", false},
+	}
+	for _, tc := range tests {
+		_, _, attempt := parseLine(tc.in)
+		if attempt != tc.attempt {
+			t.Errorf("parseLine(%q) attempt = %v, want %v", tc.in, attempt, tc.attempt)
+		}
+	}
+}
