@@ -1,0 +1,197 @@
+package store
+
+import (
+	"time"
+)
+
+// Player is a person known by their email address.
+type Player struct {
+	ID int64 `gorm:"primaryKey"`
+	// Address is the lowercase email address; unique.
+	Address string `gorm:"size:320;not null;uniqueIndex"`
+	// Lang is the interface language: en, es or fr.
+	Lang      string    `gorm:"size:8;not null;default:en"`
+	CreatedAt time.Time `gorm:"not null"`
+}
+
+// TableStatus is where a table is in its life.
+type TableStatus string
+
+// The statuses of a table.
+const (
+	StatusOpen    TableStatus = "open"    // taking players
+	StatusPlaying TableStatus = "playing" // a game is on
+	StatusOver    TableStatus = "over"    // the game ended
+)
+
+// Table is one game with its rules, times and the engine's state snapshot.
+// The action log (Action rows) is the source of truth; State is the engine's
+// snapshot after action Seq, kept so that a move does not replay the log.
+type Table struct {
+	ID   int64  `gorm:"primaryKey"`
+	Name string `gorm:"size:64;not null;uniqueIndex"` // [a-z0-9-]
+	// League names the league whose rules the table was created with.
+	League      string `gorm:"size:64;not null;default:''"`
+	Variant     string `gorm:"size:16;not null;default:lexio"` // lexio | lexico
+	Multipliers bool   `gorm:"not null"`                       // no default: gorm would replace false by it
+	// Seed is the bag's seed. The engine's uint64 seed is stored bit for bit
+	// as int64 (PostgreSQL has no unsigned bigint): int64(s) and uint64(t.Seed).
+	Seed int64 `gorm:"not null;default:0"`
+
+	TurnTime      time.Duration   `gorm:"not null;default:0"`
+	Reminders     []time.Duration `gorm:"type:text;serializer:json"`
+	AwayGrace     time.Duration   `gorm:"not null;default:0"`
+	ReserveSize   int             `gorm:"not null;default:0"`
+	ReserveRefill time.Duration   `gorm:"not null;default:0"`
+
+	Status TableStatus `gorm:"size:16;not null;default:open;index:idx_tables_due,priority:1"`
+	// State is the engine's snapshot, opaque JSON text.
+	State string `gorm:"type:text;not null;default:''"`
+	// Seq is the sequence number of the last action in the log (0: none).
+	Seq int64 `gorm:"not null;default:0"`
+
+	// TurnStarted is when the current turn began; Deadline when it expires;
+	// NextReminder when the next reminder is due. Nil when not applicable.
+	TurnStarted  *time.Time
+	Deadline     *time.Time
+	NextReminder *time.Time
+	// DueAt is the earlier of Deadline and NextReminder, kept by the store
+	// (callers need not set it) so that DueTables is one index range scan.
+	DueAt *time.Time `gorm:"index:idx_tables_due,priority:2"`
+
+	CreatedAt time.Time `gorm:"not null"`
+	UpdatedAt time.Time `gorm:"not null"`
+}
+
+// dueAt returns the earlier of the deadline and the next reminder, in UTC.
+func (t *Table) dueAt() *time.Time {
+	var due *time.Time
+	for _, p := range []*time.Time{t.Deadline, t.NextReminder} {
+		if p == nil {
+			continue
+		}
+		if due == nil || p.Before(*due) {
+			v := p.UTC()
+			due = &v
+		}
+	}
+	return due
+}
+
+// normalize puts the table's times in UTC and computes DueAt.
+func (t *Table) normalize() {
+	t.TurnStarted = utcp(t.TurnStarted)
+	t.Deadline = utcp(t.Deadline)
+	t.NextReminder = utcp(t.NextReminder)
+	t.DueAt = t.dueAt()
+}
+
+// Seat is a player's place at a table. Position is the join order (0-3),
+// which is the turn order (RULES §1.2).
+type Seat struct {
+	ID       int64   `gorm:"primaryKey"`
+	TableID  int64   `gorm:"not null;uniqueIndex:idx_seats_table_position,priority:1;uniqueIndex:idx_seats_table_player,priority:1"`
+	Table    *Table  `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	Position int     `gorm:"not null;uniqueIndex:idx_seats_table_position,priority:2"`
+	PlayerID int64   `gorm:"not null;index;uniqueIndex:idx_seats_table_player,priority:2"`
+	Player   *Player `gorm:"constraint:OnDelete:RESTRICT"`
+	// Lang overrides the player's language at this table; empty: none.
+	Lang      string    `gorm:"size:8;not null;default:''"`
+	CreatedAt time.Time `gorm:"not null"`
+}
+
+// Action is one entry of a table's log (RULES §10), the source of truth.
+type Action struct {
+	ID      int64  `gorm:"primaryKey"`
+	TableID int64  `gorm:"not null;uniqueIndex:idx_actions_table_seq,priority:1"`
+	Table   *Table `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	// Seq numbers the table's actions from 1 without gaps.
+	Seq  int64  `gorm:"not null;uniqueIndex:idx_actions_table_seq,priority:2"`
+	Kind string `gorm:"size:32;not null"`
+	// Payload is the engine's JSON for the action.
+	Payload string    `gorm:"type:text;not null;default:''"`
+	At      time.Time `gorm:"not null"`
+}
+
+// Outcome is what became of an inbound message.
+type Outcome string
+
+// The outcomes of an inbound message.
+const (
+	OutcomeApplied  Outcome = "applied"
+	OutcomeIgnored  Outcome = "ignored"
+	OutcomeRejected Outcome = "rejected"
+	OutcomeError    Outcome = "error"
+)
+
+// Message records a processed inbound message (EMAIL §2.2): a second record
+// of the same Message-ID, or of the same (Mailbox, UIDValidity, UID), fails
+// with ErrDuplicate.
+type Message struct {
+	ID        int64  `gorm:"primaryKey"`
+	MessageID string `gorm:"size:998;not null;uniqueIndex"`
+	// Mailbox, UIDValidity and UID identify the IMAP copy when known; rows
+	// with a nil UIDValidity or UID are not constrained by that key.
+	Mailbox     string  `gorm:"size:255;not null;default:'';uniqueIndex:idx_messages_uid,priority:1"`
+	UIDValidity *uint32 `gorm:"uniqueIndex:idx_messages_uid,priority:2"`
+	UID         *uint32 `gorm:"uniqueIndex:idx_messages_uid,priority:3"`
+	From        string  `gorm:"column:from_addr;size:320;not null;default:''"`
+	// TableID is the table the message was about, if any.
+	TableID *int64    `gorm:"index"`
+	Outcome Outcome   `gorm:"size:16;not null"`
+	Reason  string    `gorm:"type:text;not null;default:''"`
+	At      time.Time `gorm:"not null"`
+}
+
+// OutboxMail is an outgoing message waiting in the outbox (EMAIL §4.5),
+// written in the same transaction as the game change that caused it.
+type OutboxMail struct {
+	ID      int64  `gorm:"primaryKey"`
+	TableID *int64 `gorm:"index"`
+	// MessageID is the Message-ID header of Raw, the same on every attempt.
+	MessageID string `gorm:"size:998;not null;default:''"`
+	// From is the envelope sender; To the envelope recipients.
+	From string   `gorm:"column:env_from;size:320;not null;default:''"`
+	To   []string `gorm:"column:env_to;type:text;serializer:json;not null"`
+	// Raw is the whole rendered message (RFC 5322).
+	Raw       []byte    `gorm:"not null"`
+	CreatedAt time.Time `gorm:"not null"`
+	Attempts  int       `gorm:"not null;default:0"`
+	// NextAttempt is when the row is due; pending rows are indexed on it.
+	NextAttempt time.Time `gorm:"not null;index:idx_outbox_pending,where:sent_at IS NULL AND failed_at IS NULL"`
+	LastError   string    `gorm:"type:text;not null;default:''"`
+	SentAt      *time.Time
+	FailedAt    *time.Time
+}
+
+// TableName names OutboxMail's table.
+func (OutboxMail) TableName() string { return "outbox" }
+
+// RateCounter counts the events of one key in the current window.
+type RateCounter struct {
+	Key         string    `gorm:"column:rate_key;primaryKey;size:400"`
+	WindowStart time.Time `gorm:"not null"`
+	Count       int       `gorm:"column:hits;not null"`
+}
+
+// schemaVersion records the migrations applied to the database.
+type schemaVersion struct {
+	Version   int       `gorm:"primaryKey;autoIncrement:false"`
+	AppliedAt time.Time `gorm:"not null"`
+}
+
+// TableName names schemaVersion's table.
+func (schemaVersion) TableName() string { return "schema_version" }
+
+// models are migrated in this order (parents before children).
+func models() []any {
+	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &RateCounter{}}
+}
+
+func utcp(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	v := t.UTC()
+	return &v
+}

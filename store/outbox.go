@@ -1,0 +1,102 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// OutMail is an outbox row as the mailer's dispatcher needs it. Attempt is
+// the number of attempts recorded so far.
+type OutMail struct {
+	ID      int64
+	From    string
+	To      []string
+	Raw     []byte
+	Attempt int
+}
+
+// Outbox is the sending side of the outbox, for the mailer's dispatcher.
+// Rows are added with Tx.EnqueueMail in the game's transaction.
+type Outbox struct {
+	s *Store
+}
+
+// Outbox returns the store's outbox.
+func (s *Store) Outbox() *Outbox { return &Outbox{s: s} }
+
+// Due returns up to limit pending rows (neither sent nor failed) whose next
+// attempt is at or before now, oldest first (by next attempt, then id).
+func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]OutMail, error) {
+	var rows []OutboxMail
+	err := o.s.db.WithContext(ctx).
+		Select("id", "env_from", "env_to", "raw", "attempts").
+		Where("sent_at IS NULL AND failed_at IS NULL AND next_attempt <= ?", now.UTC()).
+		Order("next_attempt, id").
+		Limit(limit).
+		Find(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: outbox due: %w", mapErr(err))
+	}
+	out := make([]OutMail, len(rows))
+	for i, r := range rows {
+		out[i] = OutMail{ID: r.ID, From: r.From, To: r.To, Raw: r.Raw, Attempt: r.Attempts}
+	}
+	return out, nil
+}
+
+// Attempt records, before sending, that attempt number attempt is under way
+// and when the next one is due should this one not be confirmed. It returns
+// ErrNotFound if the row is not pending.
+func (o *Outbox) Attempt(ctx context.Context, id int64, attempt int, next time.Time) error {
+	return o.update(ctx, "attempt", id, map[string]any{
+		"attempts":     attempt,
+		"next_attempt": next.UTC(),
+	})
+}
+
+// Sent marks a row sent. It returns ErrNotFound if the row is not pending.
+func (o *Outbox) Sent(ctx context.Context, id int64, at time.Time) error {
+	return o.update(ctx, "sent", id, map[string]any{
+		"sent_at":    at.UTC(),
+		"last_error": "",
+	})
+}
+
+// Failed records a failed attempt. A permanent failure takes the row out of
+// the queue (failed_at); a temporary one only keeps the reason, and the row
+// is due again at the next attempt time recorded by Attempt. It returns
+// ErrNotFound if the row is not pending.
+func (o *Outbox) Failed(ctx context.Context, id int64, at time.Time, reason string, permanent bool) error {
+	set := map[string]any{"last_error": reason}
+	if permanent {
+		set["failed_at"] = at.UTC()
+	}
+	return o.update(ctx, "failed", id, set)
+}
+
+func (o *Outbox) update(ctx context.Context, what string, id int64, set map[string]any) error {
+	return o.s.write(ctx, func(db *gorm.DB) error {
+		res := db.Model(&OutboxMail{}).
+			Where("id = ? AND sent_at IS NULL AND failed_at IS NULL", id).
+			Updates(set)
+		if res.Error != nil {
+			return fmt.Errorf("store: outbox %s %d: %w", what, id, mapErr(res.Error))
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("store: outbox %s %d: not pending: %w", what, id, ErrNotFound)
+		}
+		return nil
+	})
+}
+
+// Mail returns one outbox row whatever its state, or ErrNotFound.
+func (o *Outbox) Mail(ctx context.Context, id int64) (*OutboxMail, error) {
+	var m OutboxMail
+	if err := o.s.db.WithContext(ctx).Where("id = ?", id).Take(&m).Error; err != nil {
+		return nil, fmt.Errorf("store: outbox %d: %w", id, mapErr(err))
+	}
+	return &m, nil
+}

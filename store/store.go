@@ -1,0 +1,276 @@
+// Package store keeps lexio's state in a SQL database through gorm: players,
+// tables with their seats and action log, the processed inbound messages,
+// the outbox of mail to send and the rate counters.
+//
+// SQLite (a file, through the pure-Go glebarez driver) is the default;
+// PostgreSQL is optional. The store knows no game rules: the engine's state
+// is opaque JSON text to it.
+//
+// Everything a message changes is written in one transaction (Store.Tx):
+// the message record, the action, the table snapshot and the outgoing mail
+// commit together or not at all.
+//
+// Writers on SQLite: SQLite allows one writer at a time. The store
+// serialises its write transactions in-process with a one-slot semaphore
+// (which honours the context while waiting) and begins them with BEGIN
+// IMMEDIATE, so a transaction never has to upgrade a read lock to a write
+// lock halfway (the upgrade that fails at once with "database is locked",
+// whatever the busy timeout). Reads outside write transactions (Store.View,
+// Outbox.Due) use the other connections of the pool and run concurrently
+// in WAL mode. SetMaxOpenConns(1) would also serialise writers, but it
+// would make every reader wait for the write transaction in flight. Another
+// process writing to the same file (a CLI command while the daemon runs)
+// waits on busy_timeout.
+//
+// Times are stored in UTC. The store reads the clock only for created and
+// updated stamps, through Options.Now.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/glebarez/sqlite"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	gormlogger "gorm.io/gorm/logger"
+)
+
+// Sentinel errors, checked with errors.Is.
+var (
+	// ErrNotFound: no such row.
+	ErrNotFound = errors.New("store: not found")
+	// ErrDuplicate: a unique key is already taken (a Message-ID already
+	// recorded, a seat already held, a table name in use).
+	ErrDuplicate = errors.New("store: duplicate")
+	// ErrConflict: another writer changed the row first (the table's seq is
+	// not the expected one, or the action's seq is taken).
+	ErrConflict = errors.New("store: conflict")
+)
+
+// Drivers.
+const (
+	DriverSQLite   = "sqlite"
+	DriverPostgres = "postgres"
+)
+
+// Options says which database to open.
+type Options struct {
+	// Driver is "sqlite" (the default when empty) or "postgres".
+	Driver string
+	// SQLitePath is the database file; its directory is created.
+	SQLitePath string
+	// PostgresDSN is a pgx DSN (URL or key=value form).
+	PostgresDSN string
+	// Logger receives gorm's warnings and errors (slow queries included);
+	// nil discards them.
+	Logger *slog.Logger
+	// Now is the clock for created and updated stamps; nil means time.Now.
+	Now func() time.Time
+}
+
+// Store is an open database. It is safe for concurrent use.
+type Store struct {
+	db     *gorm.DB
+	driver string
+	now    func() time.Time
+	log    *slog.Logger
+	// wlock serialises write transactions on SQLite (one slot); nil on
+	// PostgreSQL, which has row locks.
+	wlock chan struct{}
+}
+
+// sqliteDSN builds the glebarez DSN for path: WAL, a busy timeout, foreign
+// keys, synchronous NORMAL, BEGIN IMMEDIATE for write transactions.
+func sqliteDSN(path string) string {
+	return "file:" + path +
+		"?_pragma=journal_mode(WAL)" +
+		"&_pragma=busy_timeout(10000)" +
+		"&_pragma=foreign_keys(1)" +
+		"&_pragma=synchronous(NORMAL)" +
+		"&_txlock=immediate"
+}
+
+// Open opens the database, migrates it and returns the store.
+func Open(ctx context.Context, opts Options) (*Store, error) {
+	s := &Store{now: opts.Now, log: opts.Logger}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	var dial gorm.Dialector
+	switch opts.Driver {
+	case "", DriverSQLite:
+		s.driver = DriverSQLite
+		if opts.SQLitePath == "" {
+			return nil, errors.New("store: sqlite: no path")
+		}
+		if dir := filepath.Dir(opts.SQLitePath); dir != "" {
+			if err := os.MkdirAll(dir, 0o750); err != nil {
+				return nil, fmt.Errorf("store: %w", err)
+			}
+		}
+		dial = sqlite.Open(sqliteDSN(opts.SQLitePath))
+		s.wlock = make(chan struct{}, 1)
+	case DriverPostgres:
+		s.driver = DriverPostgres
+		if opts.PostgresDSN == "" {
+			return nil, errors.New("store: postgres: no DSN")
+		}
+		dial = postgres.Open(opts.PostgresDSN)
+	default:
+		return nil, fmt.Errorf("store: unknown driver %q (want sqlite or postgres)", opts.Driver)
+	}
+
+	db, err := gorm.Open(dial, &gorm.Config{
+		Logger: gormlogger.NewSlogLogger(s.log, gormlogger.Config{
+			SlowThreshold:             time.Second,
+			LogLevel:                  gormlogger.Warn,
+			IgnoreRecordNotFoundError: true,
+			ParameterizedQueries:      true, // never log values: they hold mail
+		}),
+		NowFunc:                func() time.Time { return s.now().UTC() },
+		TranslateError:         true,
+		PrepareStmt:            true,
+		SkipDefaultTransaction: true, // our own transactions are explicit
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", s.driver, err)
+	}
+	s.db = db
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if s.driver == DriverSQLite {
+		// One connection writes (wlock); the others read concurrently.
+		sqlDB.SetMaxOpenConns(4)
+		sqlDB.SetMaxIdleConns(4)
+		sqlDB.SetConnMaxIdleTime(0)
+	} else {
+		sqlDB.SetMaxOpenConns(16)
+		sqlDB.SetMaxIdleConns(4)
+		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	}
+	if err := sqlDB.PingContext(ctx); err != nil {
+		_ = sqlDB.Close()
+		return nil, fmt.Errorf("store: open %s: %w", s.driver, err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		_ = sqlDB.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Driver returns "sqlite" or "postgres".
+func (s *Store) Driver() string { return s.driver }
+
+// Close closes the database. Transactions in flight must have returned.
+func (s *Store) Close() error {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if err := sqlDB.Close(); err != nil {
+		return fmt.Errorf("store: close: %w", err)
+	}
+	return nil
+}
+
+// lock takes the write slot (SQLite only), or fails when ctx ends first.
+func (s *Store) lock(ctx context.Context) error {
+	if s.wlock == nil {
+		return nil
+	}
+	select {
+	case s.wlock <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("store: waiting for the writer: %w", ctx.Err())
+	}
+}
+
+func (s *Store) unlock() {
+	if s.wlock != nil {
+		<-s.wlock
+	}
+}
+
+// Tx runs fn in one write transaction: it commits if fn returns nil and
+// rolls everything back if fn returns an error (returned as is) or panics
+// (the panic goes on). fn must not keep tx after it returns, nor call
+// Store.Tx itself (on SQLite that would wait for ever for its own slot).
+func (s *Store) Tx(ctx context.Context, fn func(tx *Tx) error) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.unlock()
+	return s.run(ctx, fn, nil)
+}
+
+// View runs fn in a read-only transaction: one consistent snapshot, without
+// waiting for the writer on SQLite. fn must only read (PostgreSQL refuses
+// writes in it; SQLite would take them outside the writer's slot).
+func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error {
+	return s.run(ctx, fn, &sql.TxOptions{ReadOnly: true})
+}
+
+func (s *Store) run(ctx context.Context, fn func(tx *Tx) error, opts *sql.TxOptions) error {
+	var fnErr error
+	var txOpts []*sql.TxOptions
+	if opts != nil {
+		txOpts = append(txOpts, opts)
+	}
+	err := s.db.WithContext(ctx).Transaction(func(g *gorm.DB) error {
+		fnErr = fn(&Tx{db: g, now: s.now})
+		return fnErr
+	}, txOpts...)
+	if err != nil && fnErr == nil {
+		return fmt.Errorf("store: transaction: %w", mapErr(err))
+	}
+	return err
+}
+
+// write runs one statement-level write outside Tx, in the writer's slot.
+func (s *Store) write(ctx context.Context, fn func(db *gorm.DB) error) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.unlock()
+	return fn(s.db.WithContext(ctx))
+}
+
+// mapErr turns the drivers' errors into the package's sentinels.
+func mapErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, gorm.ErrRecordNotFound):
+		return ErrNotFound
+	case isUniqueViolation(err):
+		return fmt.Errorf("%w: %v", ErrDuplicate, err)
+	}
+	return err
+}
+
+// isUniqueViolation recognises a unique-key violation from either driver:
+// gorm's translation where it has one, else the drivers' texts (SQLite's
+// extended code is not always reported; PostgreSQL's SQLSTATE is 23505).
+func isUniqueViolation(err error) bool {
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") ||
+		strings.Contains(msg, "SQLSTATE 23505")
+}

@@ -1,0 +1,810 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestOpenRejectsBadOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"unknown driver", Options{Driver: "mysql"}, "unknown driver"},
+		{"sqlite without path", Options{Driver: DriverSQLite}, "no path"},
+		{"postgres without dsn", Options{Driver: DriverPostgres}, "no DSN"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Open(context.Background(), tc.opts)
+			if err == nil {
+				s.Close()
+				t.Fatalf("Open succeeded, want error containing %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "store: ") {
+				t.Errorf("error %q, want prefix store: and %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestMigrationsIdempotent(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		newTable(t, s, "first", 2)
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		// Open again: AutoMigrate and the versioned steps run again on the
+		// existing schema and must change nothing.
+		s2 := open(t)
+		s3 := open(t) // and a concurrent open of a migrated database
+		_ = s3
+		v, err := s2.SchemaVersionApplied(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v != SchemaVersion() {
+			t.Errorf("schema version %d, want %d", v, SchemaVersion())
+		}
+		var rows int64
+		if err := s2.db.Model(&schemaVersion{}).Count(&rows).Error; err != nil {
+			t.Fatal(err)
+		}
+		if rows != int64(len(migrations())) {
+			t.Errorf("%d schema_version rows, want %d", rows, len(migrations()))
+		}
+		err = s2.View(context.Background(), func(tx *Tx) error {
+			tab, err := tx.TableByName("first")
+			if err != nil {
+				return err
+			}
+			seats, err := tx.Seats(tab.ID)
+			if len(seats) != 2 {
+				return fmt.Errorf("%d seats after reopen, want 2", len(seats))
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestPlayers(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		mustTx(t, s, func(tx *Tx) error {
+			p, err := tx.EnsurePlayer("  Alice@Example.ORG ", "fr")
+			if err != nil {
+				return err
+			}
+			if p.Address != "alice@example.org" || p.Lang != "fr" || p.ID == 0 {
+				t.Errorf("created %+v", p)
+			}
+			again, err := tx.EnsurePlayer("alice@example.org", "es")
+			if err != nil {
+				return err
+			}
+			if again.ID != p.ID || again.Lang != "fr" {
+				t.Errorf("EnsurePlayer again = %+v, want the same player, language kept", again)
+			}
+			if err := tx.SetPlayerLang("ALICE@example.org", "es"); err != nil {
+				return err
+			}
+			got, err := tx.PlayerByAddress("alice@example.org")
+			if err != nil {
+				return err
+			}
+			if got.Lang != "es" || !got.CreatedAt.Equal(t0) {
+				t.Errorf("after SetPlayerLang: %+v", got)
+			}
+			if _, err := tx.PlayerByAddress("bob@example.org"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("unknown player: %v, want ErrNotFound", err)
+			}
+			if err := tx.SetPlayerLang("bob@example.org", "en"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("SetPlayerLang unknown: %v, want ErrNotFound", err)
+			}
+			return nil
+		})
+	})
+}
+
+func TestTableRoundTrip(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		deadline := t0.Add(72 * time.Hour)
+		in := &Table{
+			Name: "plain-1", League: "classic", Variant: "lexico", Multipliers: false,
+			Seed:     -6917529027641081856, // int64(uint64(0xa000000000000000)): a uint64 seed with its top bit set
+			TurnTime: 48 * time.Hour, Reminders: []time.Duration{12 * time.Hour, time.Hour},
+			AwayGrace: 2 * time.Hour, ReserveSize: 10, ReserveRefill: 15 * time.Second,
+			Status: StatusPlaying, State: `{"bag":"x"}`, Seq: 0,
+			TurnStarted: ptr(t0.In(time.FixedZone("CET", 3600))), Deadline: &deadline,
+			NextReminder: ptr(deadline.Add(-12 * time.Hour)),
+		}
+		mustTx(t, s, func(tx *Tx) error { return tx.CreateTable(in) })
+		if in.ID == 0 {
+			t.Fatal("CreateTable did not set ID")
+		}
+		err := s.View(context.Background(), func(tx *Tx) error {
+			got, err := tx.TableByID(in.ID)
+			if err != nil {
+				return err
+			}
+			if got.Name != in.Name || got.League != "classic" || got.Variant != "lexico" || got.Multipliers ||
+				got.Seed != in.Seed || got.TurnTime != 48*time.Hour || len(got.Reminders) != 2 ||
+				got.Reminders[1] != time.Hour || got.AwayGrace != 2*time.Hour || got.ReserveSize != 10 ||
+				got.ReserveRefill != 15*time.Second || got.Status != StatusPlaying || got.State != `{"bag":"x"}` {
+				t.Errorf("round trip:\n got %+v\nwant %+v", got, in)
+			}
+			if got.TurnStarted == nil || !got.TurnStarted.Equal(t0) {
+				t.Errorf("TurnStarted %v, want %v", got.TurnStarted, t0)
+			}
+			if got.DueAt == nil || !got.DueAt.Equal(deadline.Add(-12*time.Hour)) {
+				t.Errorf("DueAt %v, want the reminder %v", got.DueAt, deadline.Add(-12*time.Hour))
+			}
+			if _, err := tx.TableByName("nope"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("TableByName(nope): %v, want ErrNotFound", err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.Tx(context.Background(), func(tx *Tx) error { return tx.CreateTable(&Table{Name: "plain-1"}) })
+		if !errors.Is(err, ErrDuplicate) {
+			t.Errorf("second table named plain-1: %v, want ErrDuplicate", err)
+		}
+	})
+}
+
+func TestMessageUniqueness(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		msg := func(id string, uv, uid uint32) *Message {
+			m := &Message{MessageID: id, From: "p0@example.org", Outcome: OutcomeApplied, At: t0}
+			if uv != 0 {
+				m.Mailbox, m.UIDValidity, m.UID = "INBOX", &uv, &uid
+			}
+			return m
+		}
+		mustTx(t, s, func(tx *Tx) error { return tx.RecordMessage(msg("<a@x>", 7, 1)) })
+
+		tests := []struct {
+			name string
+			m    *Message
+			want error
+		}{
+			{"same Message-ID", msg("<a@x>", 0, 0), ErrDuplicate},
+			{"same Message-ID, other UID", msg("<a@x>", 7, 2), ErrDuplicate},
+			{"same UID, other Message-ID", msg("<b@x>", 7, 1), ErrDuplicate},
+			{"same UID, new UIDVALIDITY", msg("<c@x>", 8, 1), nil},
+			{"no UID", msg("<d@x>", 0, 0), nil},
+			{"no UID again", msg("<e@x>", 0, 0), nil},
+		}
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				err := s.Tx(ctx, func(tx *Tx) error { return tx.RecordMessage(tc.m) })
+				if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
+					t.Errorf("RecordMessage: %v, want %v", err, tc.want)
+				}
+			})
+		}
+
+		// A duplicate inside a transaction leaves it usable: the service can
+		// record the duplicate's outcome elsewhere and still commit.
+		mustTx(t, s, func(tx *Tx) error {
+			if err := tx.RecordMessage(msg("<a@x>", 0, 0)); !errors.Is(err, ErrDuplicate) {
+				t.Errorf("duplicate in tx: %v", err)
+			}
+			return tx.RecordMessage(msg("<f@x>", 0, 0))
+		})
+		err := s.View(ctx, func(tx *Tx) error {
+			for id, want := range map[string]bool{"<a@x>": true, "<f@x>": true, "<b@x>": false} {
+				seen, err := tx.MessageSeen(id)
+				if err != nil {
+					return err
+				}
+				if seen != want {
+					t.Errorf("MessageSeen(%s) = %v, want %v", id, seen, want)
+				}
+			}
+			seen, err := tx.UIDSeen("INBOX", 7, 1)
+			if err != nil || !seen {
+				t.Errorf("UIDSeen(INBOX 7 1) = %v, %v; want true", seen, err)
+			}
+			seen, err = tx.UIDSeen("INBOX", 7, 9)
+			if err != nil || seen {
+				t.Errorf("UIDSeen(INBOX 7 9) = %v, %v; want false", seen, err)
+			}
+			m, err := tx.MessageByID("<a@x>")
+			if err != nil {
+				return err
+			}
+			if m.Outcome != OutcomeApplied || !m.At.Equal(t0) || *m.UID != 1 {
+				t.Errorf("MessageByID = %+v", m)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestSeats(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		tab := newTable(t, s, "seats", 2) // p0 at 0, p1 at 1
+		other := newTable(t, s, "other", 1)
+		var p0, p2 *Player
+		mustTx(t, s, func(tx *Tx) (err error) {
+			if p0, err = tx.PlayerByAddress("p0@example.org"); err != nil {
+				return err
+			}
+			p2, err = tx.EnsurePlayer("p2@example.org", "es")
+			return err
+		})
+		tests := []struct {
+			name string
+			seat Seat
+			want error // nil: success
+		}{
+			{"position taken", Seat{TableID: tab.ID, Position: 1, PlayerID: p2.ID}, ErrDuplicate},
+			{"player already seated", Seat{TableID: tab.ID, Position: 2, PlayerID: p0.ID}, ErrDuplicate},
+			{"position out of range", Seat{TableID: tab.ID, Position: 4, PlayerID: p2.ID}, errors.New("out of 0-3")},
+			{"no such table", Seat{TableID: 999999, Position: 0, PlayerID: p2.ID}, errors.New("foreign key")},
+			{"new player, next position", Seat{TableID: tab.ID, Position: 2, PlayerID: p2.ID, Lang: "fr"}, nil},
+		}
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				err := s.Tx(context.Background(), func(tx *Tx) error { return tx.AddSeat(&tc.seat) })
+				switch {
+				case tc.want == nil && err != nil:
+					t.Errorf("AddSeat: %v", err)
+				case tc.want == nil:
+				case errors.Is(tc.want, ErrDuplicate) && !errors.Is(err, ErrDuplicate):
+					t.Errorf("AddSeat: %v, want ErrDuplicate", err)
+				case err == nil:
+					t.Errorf("AddSeat succeeded, want %v", tc.want)
+				}
+			})
+		}
+		err := s.View(context.Background(), func(tx *Tx) error {
+			seats, err := tx.Seats(tab.ID)
+			if err != nil {
+				return err
+			}
+			var got []string
+			for _, st := range seats {
+				got = append(got, fmt.Sprintf("%d:%s:%s", st.Position, st.Player.Address, st.Lang))
+			}
+			if want := "0:p0@example.org: 1:p1@example.org: 2:p2@example.org:fr"; strings.Join(got, " ") != want {
+				t.Errorf("Seats = %q, want %q", strings.Join(got, " "), want)
+			}
+			ts, err := tx.TablesOfPlayer("P0@example.org")
+			if err != nil {
+				return err
+			}
+			if len(ts) != 2 || ts[0].ID != other.ID || ts[1].ID != tab.ID {
+				t.Errorf("TablesOfPlayer(p0) = %d tables, want other, seats", len(ts))
+			}
+			ts, err = tx.TablesOfPlayer("nobody@example.org")
+			if err != nil || len(ts) != 0 {
+				t.Errorf("TablesOfPlayer(nobody) = %v, %v", ts, err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustTx(t, s, func(tx *Tx) error { return tx.SetSeatLang(tab.ID, p0.ID, "es") })
+		err = s.Tx(context.Background(), func(tx *Tx) error { return tx.SetSeatLang(other.ID, p2.ID, "es") })
+		if !errors.Is(err, ErrNotFound) {
+			t.Errorf("SetSeatLang on a seat that does not exist: %v, want ErrNotFound", err)
+		}
+	})
+}
+
+// applyMove does what the table service does for one accepted move.
+func applyMove(tx *Tx, tab *Table, msgID string, at time.Time, state string, mails int) error {
+	if err := tx.RecordMessage(&Message{MessageID: msgID, From: "p0@example.org", TableID: &tab.ID, Outcome: OutcomeApplied, At: at}); err != nil {
+		return err
+	}
+	if _, err := tx.AppendAction(tab.ID, tab.Seq+1, "place", `{"word":"CHAT"}`, at); err != nil {
+		return err
+	}
+	prev := tab.Seq
+	next := *tab
+	next.Seq, next.State = prev+1, state
+	next.TurnStarted, next.Deadline = &at, ptr(at.Add(72*time.Hour))
+	if err := tx.SaveTable(&next, prev); err != nil {
+		return err
+	}
+	for i := range mails {
+		m := &OutboxMail{TableID: &tab.ID, MessageID: fmt.Sprintf("<%s.%d@lexio>", msgID, i), From: "lexio@example.org",
+			To: []string{fmt.Sprintf("p%d@example.org", i)}, Raw: []byte("Subject: move\r\n\r\nboard\r\n"), CreatedAt: at}
+		if err := tx.EnqueueMail(m); err != nil {
+			return err
+		}
+	}
+	*tab = next
+	return nil
+}
+
+func TestTxRollsBackEverything(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		tab := newTable(t, s, "atomic", 2)
+		errBoom := errors.New("boom")
+
+		check := func(t *testing.T) {
+			t.Helper()
+			err := s.View(ctx, func(tx *Tx) error {
+				seen, err := tx.MessageSeen("<m1@x>")
+				if err != nil {
+					return err
+				}
+				acts, err := tx.Actions(tab.ID)
+				if err != nil {
+					return err
+				}
+				got, err := tx.TableByID(tab.ID)
+				if err != nil {
+					return err
+				}
+				if seen || len(acts) != 0 || got.Seq != 0 || got.State != `{}` || got.Deadline != nil {
+					t.Errorf("half-applied move: message seen %v, %d actions, table seq %d state %q deadline %v",
+						seen, len(acts), got.Seq, got.State, got.Deadline)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			due, err := s.Outbox().Due(ctx, t0.Add(time.Hour), 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(due) != 0 {
+				t.Errorf("%d outbox rows after rollback", len(due))
+			}
+		}
+
+		t.Run("error", func(t *testing.T) {
+			local := *tab
+			err := s.Tx(ctx, func(tx *Tx) error {
+				if err := applyMove(tx, &local, "<m1@x>", t0, `{"moved":true}`, 2); err != nil {
+					return err
+				}
+				return fmt.Errorf("render: %w", errBoom)
+			})
+			if !errors.Is(err, errBoom) {
+				t.Fatalf("Tx returned %v, want fn's error", err)
+			}
+			check(t)
+		})
+		t.Run("panic", func(t *testing.T) {
+			local := *tab
+			func() {
+				defer func() {
+					if r := recover(); r != "engine bug" {
+						t.Errorf("recovered %v, want the panic to go on", r)
+					}
+				}()
+				_ = s.Tx(ctx, func(tx *Tx) error {
+					if err := applyMove(tx, &local, "<m1@x>", t0, `{"moved":true}`, 2); err != nil {
+						return err
+					}
+					panic("engine bug")
+				})
+			}()
+			check(t)
+		})
+		t.Run("then commit", func(t *testing.T) {
+			// The writer's slot was given back: the same move now commits.
+			local := *tab
+			mustTx(t, s, func(tx *Tx) error { return applyMove(tx, &local, "<m1@x>", t0, `{"moved":true}`, 2) })
+			due, err := s.Outbox().Due(ctx, t0, 10)
+			if err != nil || len(due) != 2 {
+				t.Fatalf("Due after commit = %d rows, %v; want 2", len(due), err)
+			}
+		})
+	})
+}
+
+func TestOptimisticSeq(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		tab := newTable(t, s, "seq", 2)
+		stale := *tab
+		mustTx(t, s, func(tx *Tx) error { return applyMove(tx, tab, "<m1@x>", t0, `{"n":1}`, 0) })
+
+		// A second writer that read the table before the first move.
+		err := s.Tx(ctx, func(tx *Tx) error {
+			next := stale
+			next.Seq, next.State = 1, `{"n":"stale"}`
+			return tx.SaveTable(&next, stale.Seq)
+		})
+		if !errors.Is(err, ErrConflict) {
+			t.Errorf("SaveTable with a stale seq: %v, want ErrConflict", err)
+		}
+		err = s.Tx(ctx, func(tx *Tx) error {
+			_, err := tx.AppendAction(tab.ID, 1, "pass", `{}`, t0)
+			return err
+		})
+		if !errors.Is(err, ErrConflict) || !errors.Is(err, ErrDuplicate) {
+			t.Errorf("AppendAction on a taken seq: %v, want ErrConflict and ErrDuplicate", err)
+		}
+		err = s.Tx(ctx, func(tx *Tx) error {
+			return tx.SaveTable(&Table{ID: 987654, Seq: 1}, 0)
+		})
+		if !errors.Is(err, ErrNotFound) {
+			t.Errorf("SaveTable of a missing table: %v, want ErrNotFound", err)
+		}
+		mustTx(t, s, func(tx *Tx) error { return applyMove(tx, tab, "<m2@x>", t0.Add(time.Minute), `{"n":2}`, 0) })
+		err = s.View(ctx, func(tx *Tx) error {
+			got, err := tx.TableByID(tab.ID)
+			if err != nil {
+				return err
+			}
+			if got.Seq != 2 || got.State != `{"n":2}` {
+				t.Errorf("table seq %d state %s, want 2 {\"n\":2}", got.Seq, got.State)
+			}
+			acts, err := tx.Actions(tab.ID)
+			if err != nil {
+				return err
+			}
+			if len(acts) != 2 || acts[0].Seq != 1 || acts[1].Seq != 2 || !acts[1].At.Equal(t0.Add(time.Minute)) {
+				t.Errorf("actions %+v", acts)
+			}
+			after, err := tx.ActionsAfter(tab.ID, 1)
+			if err != nil || len(after) != 1 || after[0].Seq != 2 {
+				t.Errorf("ActionsAfter(1) = %+v, %v", after, err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestOutboxLifecycle(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		ob := s.Outbox()
+		raw := bytes.Repeat([]byte{0, 0xff, '\r', '\n', 0xc3, 0xa9}, 100) // 8-bit and NUL survive
+		rows := []*OutboxMail{
+			{MessageID: "<late@x>", From: "lexio@x", To: []string{"a@x"}, Raw: []byte("late"), CreatedAt: t0, NextAttempt: t0.Add(10 * time.Minute)},
+			{MessageID: "<first@x>", From: "lexio@x", To: []string{"a@x", "b@x"}, Raw: raw, CreatedAt: t0.Add(-time.Minute)},
+			{MessageID: "<second@x>", From: "lexio@x", To: []string{"c@x"}, Raw: []byte("second"), CreatedAt: t0},
+			{MessageID: "<third@x>", From: "lexio@x", To: []string{"d@x"}, Raw: []byte("third"), CreatedAt: t0.Add(500 * time.Millisecond)},
+		}
+		mustTx(t, s, func(tx *Tx) error {
+			for _, r := range rows {
+				if err := tx.EnqueueMail(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		err := s.Tx(ctx, func(tx *Tx) error { return tx.EnqueueMail(&OutboxMail{From: "lexio@x", Raw: []byte("x")}) })
+		if err == nil || !strings.Contains(err.Error(), "no recipients") {
+			t.Errorf("EnqueueMail without recipients: %v", err)
+		}
+
+		ids := func(ms []OutMail) string {
+			var s []string
+			for _, m := range ms {
+				s = append(s, string(m.Raw[:min(len(m.Raw), 6)]))
+			}
+			return strings.Join(s, ",")
+		}
+		due, err := ob.Due(ctx, t0.Add(time.Second), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(due) != 3 || due[0].ID != rows[1].ID || due[1].ID != rows[2].ID || due[2].ID != rows[3].ID {
+			t.Fatalf("Due = %s, want first, second, third (oldest first; late not yet)", ids(due))
+		}
+		if !bytes.Equal(due[0].Raw, raw) || strings.Join(due[0].To, " ") != "a@x b@x" || due[0].From != "lexio@x" || due[0].Attempt != 0 {
+			t.Errorf("Due[0] = %+v", due[0])
+		}
+		if due, _ := ob.Due(ctx, t0.Add(time.Second), 1); len(due) != 1 || due[0].ID != rows[1].ID {
+			t.Errorf("Due limit 1 = %s", ids(due))
+		}
+
+		first, second, third := rows[1].ID, rows[2].ID, rows[3].ID
+		steps := []struct {
+			name string
+			do   func() error
+			want error
+		}{
+			// first: attempt, temporary failure, attempt again, sent.
+			{"attempt 1 first", func() error { return ob.Attempt(ctx, first, 1, t0.Add(5*time.Minute)) }, nil},
+			{"first fails for now", func() error { return ob.Failed(ctx, first, t0.Add(2*time.Second), "451 try later", false) }, nil},
+			// second: sent at once.
+			{"attempt 1 second", func() error { return ob.Attempt(ctx, second, 1, t0.Add(5*time.Minute)) }, nil},
+			{"second sent", func() error { return ob.Sent(ctx, second, t0.Add(3*time.Second)) }, nil},
+			{"second sent twice", func() error { return ob.Sent(ctx, second, t0.Add(4*time.Second)) }, ErrNotFound},
+			// third: permanent failure.
+			{"attempt 1 third", func() error { return ob.Attempt(ctx, third, 1, t0.Add(5*time.Minute)) }, nil},
+			{"third fails for good", func() error { return ob.Failed(ctx, third, t0.Add(3*time.Second), "550 no such user", true) }, nil},
+			{"third attempt after failure", func() error { return ob.Attempt(ctx, third, 2, t0) }, ErrNotFound},
+			{"unknown row", func() error { return ob.Sent(ctx, 999999, t0) }, ErrNotFound},
+		}
+		for _, st := range steps {
+			if err := st.do(); !errors.Is(err, st.want) || (st.want == nil) != (err == nil) {
+				t.Errorf("%s: %v, want %v", st.name, err, st.want)
+			}
+		}
+		if due, _ := ob.Due(ctx, t0.Add(4*time.Minute), 10); len(due) != 0 {
+			t.Errorf("Due before the retry time = %s, want none", ids(due))
+		}
+		due, err = ob.Due(ctx, t0.Add(10*time.Minute), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(due) != 2 || due[0].ID != first || due[0].Attempt != 1 || due[1].ID != rows[0].ID {
+			t.Fatalf("Due after retry time = %s (%+v), want first (attempt 1) then late", ids(due), due)
+		}
+		if err := ob.Attempt(ctx, first, 2, t0.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if err := ob.Sent(ctx, first, t0.Add(10*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		m, err := ob.Mail(ctx, first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Attempts != 2 || m.SentAt == nil || !m.SentAt.Equal(t0.Add(10*time.Minute)) || m.LastError != "" || m.FailedAt != nil {
+			t.Errorf("first after sending: %+v", m)
+		}
+		m, err = ob.Mail(ctx, third)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.FailedAt == nil || m.LastError != "550 no such user" || m.SentAt != nil {
+			t.Errorf("third after failing: %+v", m)
+		}
+	})
+}
+
+func TestTakeRate(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		const limit, window = 3, time.Hour
+		steps := []struct {
+			key  string
+			at   time.Duration // after t0
+			want bool
+		}{
+			{"a", 0, true},
+			{"a", time.Millisecond, true},
+			{"a", time.Minute, true},
+			{"a", 2 * time.Minute, false}, // the 4th in the window
+			{"b", 2 * time.Minute, true},  // keys are independent
+			{"a", 59*time.Minute + 59*time.Second, false},
+			{"a", time.Hour, true}, // the window that opened at t0 closed
+			{"a", time.Hour + time.Second, true},
+			{"a", time.Hour + 2*time.Second, true},
+			{"a", time.Hour + 3*time.Second, false},
+			{"b", time.Hour + time.Minute, true},
+			{"a", 5 * time.Hour, true},
+		}
+		for i, st := range steps {
+			var got bool
+			mustTx(t, s, func(tx *Tx) (err error) {
+				got, err = tx.TakeRate(st.key, limit, window, t0.Add(st.at))
+				return err
+			})
+			if got != st.want {
+				t.Errorf("step %d: TakeRate(%s, +%v) = %v, want %v", i, st.key, st.at, got, st.want)
+			}
+		}
+		mustTx(t, s, func(tx *Tx) error {
+			if ok, err := tx.TakeRate("c", 0, window, t0); ok || err != nil {
+				t.Errorf("limit 0: %v, %v; want false", ok, err)
+			}
+			return nil
+		})
+	})
+}
+
+func TestDueTables(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		at := func(d time.Duration) *time.Time { return ptr(t0.Add(d)) }
+		tables := []struct {
+			name     string
+			status   TableStatus
+			deadline *time.Time
+			reminder *time.Time
+		}{
+			{"deadline-late", StatusPlaying, at(-time.Second), nil},
+			{"reminder-first", StatusPlaying, at(time.Hour), at(-3 * time.Hour)},
+			{"deadline-first", StatusPlaying, at(-2 * time.Hour), at(-time.Hour)},
+			{"half-second", StatusPlaying, at(-1500 * time.Millisecond), nil},
+			{"tenth-second", StatusPlaying, at(-1100 * time.Millisecond), nil}, // fractional seconds order
+			{"future", StatusPlaying, at(time.Hour), at(time.Second)},
+			{"over", StatusOver, at(-5 * time.Hour), nil},
+			{"open", StatusOpen, at(-5 * time.Hour), nil},
+			{"no-deadline", StatusPlaying, nil, nil},
+		}
+		for _, tc := range tables {
+			tab := &Table{Name: tc.name, Status: StatusOpen, State: "{}"}
+			mustTx(t, s, func(tx *Tx) error {
+				if err := tx.CreateTable(tab); err != nil {
+					return err
+				}
+				// Deadlines are set by SaveTable, as the service does.
+				tab.Status, tab.Deadline, tab.NextReminder, tab.Seq = tc.status, tc.deadline, tc.reminder, 1
+				return tx.SaveTable(tab, 0)
+			})
+		}
+		names := func(limit int) string {
+			var got []string
+			err := s.View(ctx, func(tx *Tx) error {
+				ts, err := tx.DueTables(t0, limit)
+				for _, tab := range ts {
+					got = append(got, tab.Name)
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return strings.Join(got, " ")
+		}
+		if got, want := names(10), "reminder-first deadline-first half-second tenth-second deadline-late"; got != want {
+			t.Errorf("DueTables = %q, want %q", got, want)
+		}
+		if got, want := names(2), "reminder-first deadline-first"; got != want {
+			t.Errorf("DueTables limit 2 = %q, want %q", got, want)
+		}
+		// Clearing the reminder moves the table to its deadline.
+		mustTx(t, s, func(tx *Tx) error {
+			tab, err := tx.TableByName("reminder-first")
+			if err != nil {
+				return err
+			}
+			tab.NextReminder = nil
+			tab.Seq = 2
+			return tx.SaveTable(tab, 1)
+		})
+		if got, want := names(10), "deadline-first half-second tenth-second deadline-late"; got != want {
+			t.Errorf("DueTables after clearing a reminder = %q, want %q", got, want)
+		}
+	})
+}
+
+// TestConcurrentWriters has goroutines play moves on shared tables through
+// Tx at the same time: on SQLite no "database is locked", on both no lost
+// or doubled move (conflicts, where the database reports them, are retried
+// as the table service will).
+func TestConcurrentWriters(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		const workers, moves = 8, 25
+		tabs := []*Table{newTable(t, s, "c0", 2), newTable(t, s, "c1", 2)}
+		var wg sync.WaitGroup
+		errs := make(chan error, workers*moves)
+		var conflicts sync.Map
+		for w := range workers {
+			wg.Go(func() {
+				for i := range moves {
+					tabID := tabs[(w+i)%len(tabs)].ID
+					msgID := fmt.Sprintf("<w%d.%d@x>", w, i)
+					for {
+						err := s.Tx(ctx, func(tx *Tx) error {
+							if ok, err := tx.TakeRate("p0@example.org/errors", 1000000, time.Hour, t0); err != nil || !ok {
+								return fmt.Errorf("rate: %v %v", ok, err)
+							}
+							tab, err := tx.TableByID(tabID)
+							if err != nil {
+								return err
+							}
+							return applyMove(tx, tab, msgID, t0.Add(time.Duration(i)*time.Second), fmt.Sprintf(`{"by":%d}`, w), 1)
+						})
+						if errors.Is(err, ErrConflict) {
+							conflicts.Store(msgID, true)
+							continue
+						}
+						if err != nil {
+							errs <- fmt.Errorf("worker %d move %d: %w", w, i, err)
+						}
+						break
+					}
+					// A reader alongside the writers.
+					if err := s.View(ctx, func(tx *Tx) error { _, err := tx.Actions(tabID); return err }); err != nil {
+						errs <- fmt.Errorf("worker %d read: %w", w, err)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		n := 0
+		conflicts.Range(func(any, any) bool { n++; return true })
+		if s.Driver() == DriverSQLite && n > 0 {
+			t.Errorf("%d conflicts on SQLite, whose writers are serialised", n)
+		}
+		total := 0
+		err := s.View(ctx, func(tx *Tx) error {
+			for _, tab := range tabs {
+				got, err := tx.TableByID(tab.ID)
+				if err != nil {
+					return err
+				}
+				acts, err := tx.Actions(tab.ID)
+				if err != nil {
+					return err
+				}
+				for i, a := range acts {
+					if a.Seq != int64(i+1) {
+						t.Errorf("table %s: action %d has seq %d", tab.Name, i, a.Seq)
+					}
+				}
+				if got.Seq != int64(len(acts)) {
+					t.Errorf("table %s: seq %d, %d actions", tab.Name, got.Seq, len(acts))
+				}
+				total += len(acts)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total != workers*moves {
+			t.Errorf("%d actions, want %d", total, workers*moves)
+		}
+		due, err := s.Outbox().Due(ctx, t0.Add(time.Hour), 1000)
+		if err != nil || len(due) != workers*moves {
+			t.Errorf("%d outbox rows (%v), want %d", len(due), err, workers*moves)
+		}
+	})
+}
+
+func TestTxHonoursContextWhileWaiting(t *testing.T) {
+	s := sqliteOpener(t)(t)
+	hold := make(chan struct{})
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Tx(context.Background(), func(tx *Tx) error {
+			close(started)
+			<-hold
+			return nil
+		})
+	}()
+	<-started
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := s.Tx(ctx, func(tx *Tx) error { return nil })
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Tx with a cancelled context while another writes: %v, want context.Canceled", err)
+	}
+	close(hold)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

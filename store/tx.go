@@ -1,0 +1,389 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Tx is one transaction, bound to the context given to Store.Tx or
+// Store.View. Its methods return ErrNotFound, ErrDuplicate or ErrConflict
+// (wrapped; check with errors.Is) where they say so.
+type Tx struct {
+	db  *gorm.DB
+	now func() time.Time
+}
+
+// NormalizeAddress returns the form addresses are stored in: trimmed and
+// lowercase.
+func NormalizeAddress(addr string) string {
+	return strings.ToLower(strings.TrimSpace(addr))
+}
+
+// insertNew inserts row unless a unique key is taken, in which case it
+// returns ErrDuplicate. ON CONFLICT DO NOTHING keeps the transaction usable
+// after a clash (on PostgreSQL a failed INSERT would abort it).
+func (tx *Tx) insertNew(what string, row any) error {
+	res := tx.db.Clauses(clause.OnConflict{DoNothing: true}).Create(row)
+	if res.Error != nil {
+		return fmt.Errorf("store: insert %s: %w", what, mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: insert %s: %w", what, ErrDuplicate)
+	}
+	return nil
+}
+
+func (tx *Tx) first(what string, dst any, query string, args ...any) error {
+	err := tx.db.Where(query, args...).Take(dst).Error
+	if err != nil {
+		return fmt.Errorf("store: %s: %w", what, mapErr(err))
+	}
+	return nil
+}
+
+// ---- players
+
+// PlayerByAddress returns the player with that address, or ErrNotFound.
+func (tx *Tx) PlayerByAddress(addr string) (*Player, error) {
+	var p Player
+	if err := tx.first("player", &p, "address = ?", NormalizeAddress(addr)); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// PlayerByID returns the player with that id, or ErrNotFound.
+func (tx *Tx) PlayerByID(id int64) (*Player, error) {
+	var p Player
+	if err := tx.first("player", &p, "id = ?", id); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// EnsurePlayer returns the player with that address, creating it with lang
+// if there is none; an existing player's language is left as it is.
+func (tx *Tx) EnsurePlayer(addr, lang string) (*Player, error) {
+	addr = NormalizeAddress(addr)
+	if addr == "" {
+		return nil, errors.New("store: player: empty address")
+	}
+	p := Player{Address: addr, Lang: lang}
+	err := tx.insertNew("player", &p)
+	if err == nil {
+		return &p, nil
+	}
+	if !errors.Is(err, ErrDuplicate) {
+		return nil, err
+	}
+	return tx.PlayerByAddress(addr)
+}
+
+// SetPlayerLang sets the player's interface language, or returns
+// ErrNotFound.
+func (tx *Tx) SetPlayerLang(addr, lang string) error {
+	res := tx.db.Model(&Player{}).Where("address = ?", NormalizeAddress(addr)).Update("lang", lang)
+	if res.Error != nil {
+		return fmt.Errorf("store: player lang: %w", mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: player lang: %w", ErrNotFound)
+	}
+	return nil
+}
+
+// ---- tables
+
+// CreateTable inserts t (its ID, DueAt and stamps are set) or returns
+// ErrDuplicate when the name is taken.
+func (tx *Tx) CreateTable(t *Table) error {
+	if t.Status == "" {
+		t.Status = StatusOpen
+	}
+	t.normalize()
+	return tx.insertNew("table", t)
+}
+
+// TableByName returns the table with that name, or ErrNotFound.
+func (tx *Tx) TableByName(name string) (*Table, error) {
+	var t Table
+	if err := tx.first("table", &t, "name = ?", name); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// TableByID returns the table with that id, or ErrNotFound.
+func (tx *Tx) TableByID(id int64) (*Table, error) {
+	var t Table
+	if err := tx.first("table", &t, "id = ?", id); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// Tables returns every table, by name; status "" means any status.
+func (tx *Tx) Tables(status TableStatus) ([]Table, error) {
+	q := tx.db.Order("name")
+	if status != "" {
+		q = q.Where("status = ?", status)
+	}
+	var ts []Table
+	if err := q.Find(&ts).Error; err != nil {
+		return nil, fmt.Errorf("store: tables: %w", mapErr(err))
+	}
+	return ts, nil
+}
+
+// TablesOfPlayer returns the tables where the player with that address has a
+// seat, by name (none if the player is unknown).
+func (tx *Tx) TablesOfPlayer(addr string) ([]Table, error) {
+	var ts []Table
+	err := tx.db.
+		Joins("JOIN seats ON seats.table_id = tables.id").
+		Joins("JOIN players ON players.id = seats.player_id").
+		Where("players.address = ?", NormalizeAddress(addr)).
+		Order("tables.name").
+		Find(&ts).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: tables of player: %w", mapErr(err))
+	}
+	return ts, nil
+}
+
+// SaveTable writes t's mutable part — State, Seq, Status, TurnStarted,
+// Deadline, NextReminder (nil clears) — if the stored seq is still prevSeq
+// (optimistic locking); otherwise it returns ErrConflict, or ErrNotFound if
+// there is no such table. DueAt and UpdatedAt are set.
+func (tx *Tx) SaveTable(t *Table, prevSeq int64) error {
+	t.normalize()
+	t.UpdatedAt = tx.now().UTC()
+	res := tx.db.Model(&Table{}).
+		Where("id = ? AND seq = ?", t.ID, prevSeq).
+		Updates(map[string]any{
+			"state":         t.State,
+			"seq":           t.Seq,
+			"status":        t.Status,
+			"turn_started":  t.TurnStarted,
+			"deadline":      t.Deadline,
+			"next_reminder": t.NextReminder,
+			"due_at":        t.DueAt,
+			"updated_at":    t.UpdatedAt,
+		})
+	if res.Error != nil {
+		return fmt.Errorf("store: save table %d: %w", t.ID, mapErr(res.Error))
+	}
+	if res.RowsAffected == 1 {
+		return nil
+	}
+	cur, err := tx.TableByID(t.ID)
+	if err != nil {
+		return fmt.Errorf("store: save table %d: %w", t.ID, err)
+	}
+	return fmt.Errorf("store: save table %d: stored seq %d, expected %d: %w", t.ID, cur.Seq, prevSeq, ErrConflict)
+}
+
+// DueTables returns up to limit playing tables whose deadline or next
+// reminder is at or before now, earliest first (ties by id), so that
+// deadlines missed while the daemon was down are enforced in order.
+func (tx *Tx) DueTables(now time.Time, limit int) ([]Table, error) {
+	var ts []Table
+	err := tx.db.
+		Where("status = ? AND due_at <= ?", StatusPlaying, now.UTC()).
+		Order("due_at, id").
+		Limit(limit).
+		Find(&ts).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: due tables: %w", mapErr(err))
+	}
+	return ts, nil
+}
+
+// ---- seats
+
+// AddSeat seats a player: ErrDuplicate if the position is taken or the
+// player already sits there. Position is the join order, 0-3.
+func (tx *Tx) AddSeat(s *Seat) error {
+	if s.Position < 0 || s.Position > 3 {
+		return fmt.Errorf("store: seat position %d out of 0-3", s.Position)
+	}
+	return tx.insertNew("seat", s)
+}
+
+// Seats returns a table's seats by position, each with its Player.
+func (tx *Tx) Seats(tableID int64) ([]Seat, error) {
+	var ss []Seat
+	if err := tx.db.Preload("Player").Where("table_id = ?", tableID).Order("position").Find(&ss).Error; err != nil {
+		return nil, fmt.Errorf("store: seats: %w", mapErr(err))
+	}
+	return ss, nil
+}
+
+// SetSeatLang sets (or with "" clears) a player's language override at a
+// table, or returns ErrNotFound.
+func (tx *Tx) SetSeatLang(tableID, playerID int64, lang string) error {
+	res := tx.db.Model(&Seat{}).Where("table_id = ? AND player_id = ?", tableID, playerID).Update("lang", lang)
+	if res.Error != nil {
+		return fmt.Errorf("store: seat lang: %w", mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: seat lang: %w", ErrNotFound)
+	}
+	return nil
+}
+
+// ---- action log
+
+// AppendAction adds an entry to a table's log. A seq already taken returns
+// an error that is both ErrConflict and ErrDuplicate.
+func (tx *Tx) AppendAction(tableID, seq int64, kind, payload string, at time.Time) (*Action, error) {
+	a := Action{TableID: tableID, Seq: seq, Kind: kind, Payload: payload, At: at.UTC()}
+	if err := tx.insertNew("action", &a); err != nil {
+		if errors.Is(err, ErrDuplicate) {
+			return nil, fmt.Errorf("store: table %d action %d: %w: %w", tableID, seq, ErrConflict, ErrDuplicate)
+		}
+		return nil, err
+	}
+	return &a, nil
+}
+
+// Actions returns a table's whole log, in seq order.
+func (tx *Tx) Actions(tableID int64) ([]Action, error) {
+	return tx.ActionsAfter(tableID, 0)
+}
+
+// ActionsAfter returns a table's log entries with seq > after, in order.
+func (tx *Tx) ActionsAfter(tableID, after int64) ([]Action, error) {
+	var as []Action
+	if err := tx.db.Where("table_id = ? AND seq > ?", tableID, after).Order("seq").Find(&as).Error; err != nil {
+		return nil, fmt.Errorf("store: actions: %w", mapErr(err))
+	}
+	return as, nil
+}
+
+// ---- inbound messages
+
+// RecordMessage records a processed inbound message. It returns ErrDuplicate
+// if the Message-ID, or the (mailbox, UIDVALIDITY, UID), is already
+// recorded; the transaction stays usable. At defaults to now.
+func (tx *Tx) RecordMessage(m *Message) error {
+	if m.MessageID == "" {
+		return errors.New("store: message: empty Message-ID")
+	}
+	if m.At.IsZero() {
+		m.At = tx.now()
+	}
+	m.At = m.At.UTC()
+	m.From = NormalizeAddress(m.From)
+	return tx.insertNew("message", m)
+}
+
+// MessageSeen reports whether a Message-ID is recorded.
+func (tx *Tx) MessageSeen(messageID string) (bool, error) {
+	var n int64
+	if err := tx.db.Model(&Message{}).Where("message_id = ?", messageID).Limit(1).Count(&n).Error; err != nil {
+		return false, fmt.Errorf("store: message seen: %w", mapErr(err))
+	}
+	return n > 0, nil
+}
+
+// UIDSeen reports whether an IMAP message (mailbox, UIDVALIDITY, UID) is
+// recorded.
+func (tx *Tx) UIDSeen(mailbox string, uidValidity, uid uint32) (bool, error) {
+	var n int64
+	err := tx.db.Model(&Message{}).
+		Where("mailbox = ? AND uid_validity = ? AND uid = ?", mailbox, uidValidity, uid).
+		Limit(1).Count(&n).Error
+	if err != nil {
+		return false, fmt.Errorf("store: uid seen: %w", mapErr(err))
+	}
+	return n > 0, nil
+}
+
+// MessageByID returns the record of a Message-ID, or ErrNotFound.
+func (tx *Tx) MessageByID(messageID string) (*Message, error) {
+	var m Message
+	if err := tx.first("message", &m, "message_id = ?", messageID); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// ---- outbox and rate counters
+
+// EnqueueMail adds a message to the outbox. CreatedAt defaults to now and
+// NextAttempt to CreatedAt (due at once); ID is set.
+func (tx *Tx) EnqueueMail(m *OutboxMail) error {
+	if len(m.To) == 0 {
+		return errors.New("store: outbox: no recipients")
+	}
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = tx.now()
+	}
+	m.CreatedAt = m.CreatedAt.UTC()
+	if m.NextAttempt.IsZero() {
+		m.NextAttempt = m.CreatedAt
+	}
+	m.NextAttempt = m.NextAttempt.UTC()
+	if err := tx.db.Create(m).Error; err != nil {
+		return fmt.Errorf("store: outbox: %w", mapErr(err))
+	}
+	return nil
+}
+
+// TakeRate counts one event for key if fewer than limit were counted in the
+// current window, and reports whether it did. A window opens at the first
+// event after the previous one closed and lasts window. It is atomic: two
+// transactions never both take the last slot.
+func (tx *Tx) TakeRate(key string, limit int, window time.Duration, now time.Time) (bool, error) {
+	if limit <= 0 {
+		return false, nil
+	}
+	now = now.UTC()
+	open := now.Add(-window) // a window that started after open is current
+	for range 2 {
+		// In the current window, under the limit: count one.
+		res := tx.db.Model(&RateCounter{}).
+			Where("rate_key = ? AND window_start > ? AND hits < ?", key, open, limit).
+			Update("hits", gorm.Expr("hits + 1"))
+		if res.Error != nil {
+			return false, fmt.Errorf("store: rate: %w", mapErr(res.Error))
+		}
+		if res.RowsAffected == 1 {
+			return true, nil
+		}
+		// The window closed: open a new one.
+		res = tx.db.Model(&RateCounter{}).
+			Where("rate_key = ? AND window_start <= ?", key, open).
+			Updates(map[string]any{"window_start": now, "hits": 1})
+		if res.Error != nil {
+			return false, fmt.Errorf("store: rate: %w", mapErr(res.Error))
+		}
+		if res.RowsAffected == 1 {
+			return true, nil
+		}
+		// No row yet: the first event. If another transaction inserted it
+		// meanwhile, go round once more to count against its row.
+		res = tx.db.Clauses(clause.OnConflict{DoNothing: true}).
+			Create(&RateCounter{Key: key, WindowStart: now, Count: 1})
+		if res.Error != nil {
+			return false, fmt.Errorf("store: rate: %w", mapErr(res.Error))
+		}
+		if res.RowsAffected == 1 {
+			return true, nil
+		}
+		var rc RateCounter
+		if err := tx.db.Where("rate_key = ?", key).Take(&rc).Error; err != nil {
+			return false, fmt.Errorf("store: rate: %w", mapErr(err))
+		}
+		if rc.WindowStart.After(open) && rc.Count >= limit {
+			return false, nil
+		}
+	}
+	return false, fmt.Errorf("store: rate %q: %w", key, ErrConflict)
+}
