@@ -103,33 +103,37 @@ func (b *builder) freeze(depth int) {
 }
 
 // compile freezes what is left and lays the automaton out in the compiled
-// form (see format.go): states in topological order, parents before
-// children, so that every edge points forward.
+// form (see format.go): states in topological order, the root first and
+// parents before children, so that every edge points forward.
 func (b *builder) compile(words int) ([]byte, error) {
 	b.freeze(0)
 	order := b.topoOrder()
 	start := make([]uint32, len(b.states))
-	next := uint32(1) // edge 0 is the sentinel
-	for _, s := range order {
+	next := 1 + uint64(len(b.states[0])) // the root, even without edges
+	for _, s := range order[1:] {
 		if n := len(b.states[s]); n > 0 {
-			start[s] = next
-			next += uint32(n)
+			start[s] = uint32(next)
+			next += 1 + uint64(n)
 		}
 	}
-	if uint64(next) > maxEdges {
-		return nil, fmt.Errorf("dict: automaton too large: %d edges (max %d)", next, maxEdges)
+	if next > maxUnits {
+		return nil, fmt.Errorf("dict: automaton too large: %d units (max %d)", next, maxUnits)
 	}
 	out := make([]byte, headerSize, headerSize+4*int(next)+trailerSize)
-	out = binary.LittleEndian.AppendUint32(out, lastBit) // sentinel
 	for _, s := range order {
 		edges := b.states[s]
-		for i, e := range edges {
-			v := uint32(e.label) | start[e.target]<<targetShift
+		if len(edges) == 0 && s != 0 {
+			continue
+		}
+		var mask uint32
+		for _, e := range edges {
+			mask |= 1 << (e.label - 1)
+		}
+		out = binary.LittleEndian.AppendUint32(out, mask)
+		for _, e := range edges {
+			v := start[e.target] << targetShift
 			if e.final {
 				v |= finalBit
-			}
-			if i == len(edges)-1 {
-				v |= lastBit
 			}
 			out = binary.LittleEndian.AppendUint32(out, v)
 		}

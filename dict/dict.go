@@ -4,51 +4,50 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 )
 
 // Dict is an immutable dictionary: a minimal acyclic automaton kept in
 // its compiled form. It is safe for concurrent use.
 type Dict struct {
 	data  []byte // the whole compiled form, as WriteTo writes it
-	edges []byte // the edge table inside data
+	units []byte // the states inside data
 	words int
 }
 
-func (d *Dict) edge(i uint32) uint32 {
-	return binary.LittleEndian.Uint32(d.edges[4*i:])
+// newDict wraps a compiled form whose structure is valid.
+func newDict(data []byte, words int) *Dict {
+	return &Dict{data: data, units: data[headerSize : len(data)-trailerSize], words: words}
+}
+
+func (d *Dict) unit(i uint32) uint32 {
+	return binary.LittleEndian.Uint32(d.units[4*i:])
 }
 
 // Contains reports whether word is in the dictionary. word must already
 // be normalised (RULES §8.2, see Normalize): anything but a non-empty run
 // of A–Z is simply not a word.
 func (d *Dict) Contains(word string) bool {
-	if len(d.edges) <= 4 { // empty dictionary: the sentinel alone
-		return false
-	}
-	i := uint32(1) // the root's edges
-	final := false
+	us := d.units
+	p, e := uint32(0), uint32(0) // the root; no edge taken yet
 	for k := 0; k < len(word); k++ {
-		if i == 0 {
-			return false
-		}
 		c := word[k] - 'A'
 		if c >= 26 {
 			return false
 		}
-		label := uint32(c) + 1
-		for {
-			e := d.edge(i)
-			if l := e & labelMask; l == label {
-				final = e&finalBit != 0
-				i = e >> targetShift
-				break
-			} else if l > label || e&lastBit != 0 {
+		if k > 0 {
+			if p = e >> targetShift; p == 0 {
 				return false
 			}
-			i++
 		}
+		mask := binary.LittleEndian.Uint32(us[4*p:])
+		bit := uint32(1) << c
+		if mask&bit == 0 {
+			return false
+		}
+		e = binary.LittleEndian.Uint32(us[4*(p+1+uint32(bits.OnesCount32(mask&(bit-1)))):])
 	}
-	return final
+	return e&finalBit != 0
 }
 
 // Len returns the number of words.
@@ -60,27 +59,24 @@ func (d *Dict) Size() int { return len(d.data) }
 // Words calls yield for every word in increasing byte order until yield
 // returns false. It fits range-over-func: for w := range d.Words { … }.
 func (d *Dict) Words(yield func(string) bool) {
-	if len(d.edges) <= 4 {
-		return
-	}
-	buf := make([]byte, 0, 32)
-	d.walk(1, buf, yield)
+	d.walk(0, make([]byte, 0, 32), yield)
 }
 
-func (d *Dict) walk(i uint32, prefix []byte, yield func(string) bool) bool {
-	for ; ; i++ {
-		e := d.edge(i)
-		w := append(prefix, byte(e&labelMask)-1+'A')
+func (d *Dict) walk(p uint32, prefix []byte, yield func(string) bool) bool {
+	mask := d.unit(p)
+	for q := p + 1; mask != 0; q++ {
+		c := bits.TrailingZeros32(mask)
+		mask &= mask - 1
+		e := d.unit(q)
+		w := append(prefix, 'A'+byte(c))
 		if e&finalBit != 0 && !yield(string(w)) {
 			return false
 		}
 		if t := e >> targetShift; t != 0 && !d.walk(t, w, yield) {
 			return false
 		}
-		if e&lastBit != 0 {
-			return true
-		}
 	}
+	return true
 }
 
 // WriteTo writes the compiled form, which Parse and Open load back.
@@ -92,14 +88,17 @@ func (d *Dict) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), nil
 }
 
-// stateCount is the number of states with outgoing edges (the sentinel
-// aside): the size of the automaton for the minimality tests.
-func (d *Dict) stateCount() int {
-	n := 0
-	for i := uint32(1); i < uint32(len(d.edges)/4); i++ {
-		if d.edge(i)&lastBit != 0 {
-			n++
+// counts returns the number of states with edges and of edges: the size
+// of the automaton, for the minimality tests.
+func (d *Dict) counts() (states, edges int) {
+	n := uint32(len(d.units) / 4)
+	for p := uint32(0); p < n; {
+		k := uint32(bits.OnesCount32(d.unit(p)))
+		if k > 0 {
+			states++
+			edges += int(k)
 		}
+		p += 1 + k
 	}
-	return n
+	return states, edges
 }

@@ -251,11 +251,9 @@ func TestMinimal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		d, _ := buildString(t, strings.Join(tt.words, "\n"))
-		if got := d.stateCount(); got != tt.states {
-			t.Errorf("%q: %d states, want %d", tt.words, got, tt.states)
-		}
-		if got := len(d.edges)/4 - 1; got != tt.edges {
-			t.Errorf("%q: %d edges, want %d", tt.words, got, tt.edges)
+		states, edges := d.counts()
+		if states != tt.states || edges != tt.edges {
+			t.Errorf("%q: %d states, %d edges; want %d, %d", tt.words, states, edges, tt.states, tt.edges)
 		}
 		if got := minimalStates(tt.words); got != tt.states {
 			t.Errorf("%q: reference count %d, table says %d", tt.words, got, tt.states)
@@ -266,16 +264,16 @@ func TestMinimal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := d.stateCount(), minimalStates(smallWords); got != want {
-		t.Errorf("testdata/words.txt: %d states, minimal is %d", got, want)
+	if got, _ := d.counts(); got != minimalStates(smallWords) {
+		t.Errorf("testdata/words.txt: %d states, minimal is %d", got, minimalStates(smallWords))
 	}
 
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 200 {
 		words := randomWords(rng, 1+rng.IntN(200), 2+rng.IntN(4), 1+rng.IntN(8))
 		d, _ := buildString(t, strings.Join(words, "\n"))
-		if got, want := d.stateCount(), minimalStates(words); got != want {
-			t.Fatalf("%q: %d states, minimal is %d", words, got, want)
+		if got, _ := d.counts(); got != minimalStates(words) {
+			t.Fatalf("%q: %d states, minimal is %d", words, got, minimalStates(words))
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math/bits"
 )
 
 // Compiled form, version 1. All integers are little-endian.
@@ -14,18 +15,21 @@ import (
 //	8       2     version (1)
 //	10      2     flags (0)
 //	12      4     number of words
-//	16      4     number of edges E (≥ 1)
-//	20      4·E   edges
-//	20+4·E  4     CRC-32C (Castagnoli) of every byte before it
+//	16      4     number of units U (≥ 1)
+//	20      4·U   states, one uint32 unit after another
+//	20+4·U  4     CRC-32C (Castagnoli) of every byte before it
 //
-// Each edge is a uint32: bits 0–4 the letter (1 = A … 26 = Z), bit 5 set
-// on the last edge of a state, bit 6 set when the letter ends a word,
-// bits 7–31 the index of the first edge of the target state, or 0 when
-// the target has no edges. A state is the run of edges up to and
-// including one with bit 5; its letters strictly increase. Edge 0 is a
-// sentinel (bit 5 only); the root's edges start at index 1. Every target
-// lies after the edge that leads to it, so the automaton is acyclic by
-// construction and checking one inequality per edge proves it.
+// A state is a mask unit — bit c set (c = 0 for A … 25 for Z) when the
+// state has an edge for that letter, bits 26–31 zero — followed by one
+// edge unit per letter of the mask, in letter order. An edge unit holds in
+// bit 0 whether its letter ends a word and in bits 1–31 the unit where
+// the target state starts, or 0 when the target has no edges. The root
+// starts at unit 0, and is the only state that may have no edges (in an
+// empty dictionary). Every target lies after the edge that leads to it,
+// so the automaton is acyclic and one inequality per edge proves it.
+//
+// The letter's edge is found in constant time: it is edge number
+// popcount(mask & (bit−1)) of the state.
 //
 // The magic starts with a byte that cannot begin UTF-8 text, so a word
 // list is never taken for a compiled file, and holds CR LF and ^Z to
@@ -36,11 +40,10 @@ const (
 	headerSize    = 20
 	trailerSize   = 4
 
-	labelMask   = 0x1f
-	lastBit     = 1 << 5
-	finalBit    = 1 << 6
-	targetShift = 7
-	maxEdges    = 1 << (32 - targetShift)
+	letterMask  = 1<<26 - 1
+	finalBit    = 1
+	targetShift = 1
+	maxUnits    = 1 << (32 - targetShift)
 )
 
 // Errors from Parse (and Open on a compiled file). Each is wrapped with
@@ -58,12 +61,12 @@ var (
 	ErrCorrupt = errors.New("dict: compiled dictionary corrupt")
 )
 
-func putHeader(out []byte, words, edges int) {
+func putHeader(out []byte, words, units int) {
 	copy(out, magic)
 	binary.LittleEndian.PutUint16(out[8:], formatVersion)
 	binary.LittleEndian.PutUint16(out[10:], 0)
 	binary.LittleEndian.PutUint32(out[12:], uint32(words))
-	binary.LittleEndian.PutUint32(out[16:], uint32(edges))
+	binary.LittleEndian.PutUint32(out[16:], uint32(units))
 }
 
 func checksum(b []byte) uint32 {
@@ -93,8 +96,8 @@ func Parse(data []byte) (*Dict, error) {
 		return nil, fmt.Errorf("%w: version %d, this build reads %d", ErrVersion, v, formatVersion)
 	}
 	words := binary.LittleEndian.Uint32(data[12:])
-	nEdges := binary.LittleEndian.Uint32(data[16:])
-	want := uint64(headerSize) + 4*uint64(nEdges) + trailerSize
+	units := binary.LittleEndian.Uint32(data[16:])
+	want := uint64(headerSize) + 4*uint64(units) + trailerSize
 	switch {
 	case uint64(len(data)) < want:
 		return nil, fmt.Errorf("%w: %d bytes, the header declares %d", ErrTruncated, len(data), want)
@@ -108,49 +111,64 @@ func Parse(data []byte) (*Dict, error) {
 	if f := binary.LittleEndian.Uint16(data[10:]); f != 0 {
 		return nil, fmt.Errorf("%w: unknown flags %#04x", ErrCorrupt, f)
 	}
-	d := &Dict{data: data, edges: body[headerSize:], words: int(words)}
-	if err := d.validate(); err != nil {
+	if err := validate(body[headerSize:], int(words)); err != nil {
 		return nil, err
 	}
-	return d, nil
+	return newDict(data, int(words)), nil
 }
 
 // validate checks the structure so that no lookup or walk can index out
-// of range or loop: see the format comment.
-func (d *Dict) validate() error {
-	n := uint32(len(d.edges) / 4)
+// of range or loop (see the format comment): one pass over the units in
+// order, with a bitmap of the units that edges lead to, each of which must
+// turn out to start a state.
+func validate(us []byte, words int) error {
+	n := uint32(len(us) / 4)
 	if n == 0 {
-		return fmt.Errorf("%w: no sentinel edge", ErrCorrupt)
+		return fmt.Errorf("%w: no root state", ErrCorrupt)
 	}
-	if e := d.edge(0); e != lastBit {
-		return fmt.Errorf("%w: sentinel edge is %#x", ErrCorrupt, e)
+	if root := binary.LittleEndian.Uint32(us); (root == 0) != (words == 0) || (root == 0) != (n == 1) {
+		return fmt.Errorf("%w: %d words, root mask %#x, %d units", ErrCorrupt, words, root, n)
 	}
-	if (n == 1) != (d.words == 0) {
-		return fmt.Errorf("%w: %d words in %d edges", ErrCorrupt, d.words, n)
-	}
-	for i := uint32(1); i < n; i++ {
-		e := d.edge(i)
-		label := e & labelMask
-		target := e >> targetShift
-		switch {
-		case label < 1 || label > 26:
-			return fmt.Errorf("%w: edge %d: letter %d out of range", ErrCorrupt, i, label)
-		case target == 0 && e&finalBit == 0:
-			return fmt.Errorf("%w: edge %d leads nowhere", ErrCorrupt, i)
-		case target != 0 && (target <= i || target >= n):
-			return fmt.Errorf("%w: edge %d: target %d not after it and below %d", ErrCorrupt, i, target, n)
-		case target != 0 && d.edge(target-1)&lastBit == 0:
-			return fmt.Errorf("%w: edge %d: target %d is not the start of a state", ErrCorrupt, i, target)
+	targets := make([]uint64, (n+63)/64+1) // one spare word for into
+	for p := uint32(0); p < n; {
+		mask := binary.LittleEndian.Uint32(us[4*p:])
+		if mask&^letterMask != 0 || (mask == 0 && p != 0) {
+			return fmt.Errorf("%w: unit %d: bad state mask %#x", ErrCorrupt, p, mask)
 		}
-		if e&lastBit != 0 {
-			continue
+		k := uint32(bits.OnesCount32(mask))
+		if k >= n-p {
+			return fmt.Errorf("%w: unit %d: state of %d edges runs past the end", ErrCorrupt, p, k)
 		}
-		if i == n-1 {
-			return fmt.Errorf("%w: last state not terminated", ErrCorrupt)
+		for q := p + 1; q <= p+k; q++ {
+			e := binary.LittleEndian.Uint32(us[4*q:])
+			t := e >> targetShift
+			if t == 0 {
+				if e&finalBit == 0 {
+					return fmt.Errorf("%w: unit %d: edge leads nowhere", ErrCorrupt, q)
+				}
+				continue
+			}
+			if t <= q || t >= n {
+				return fmt.Errorf("%w: unit %d: target %d not after it and below %d", ErrCorrupt, q, t, n)
+			}
+			targets[t/64] |= 1 << (t % 64)
 		}
-		if next := d.edge(i+1) & labelMask; next <= label {
-			return fmt.Errorf("%w: edge %d: letters not increasing", ErrCorrupt, i+1)
+		// Every edge that could lead into this state's edges comes before
+		// them, so it has been seen.
+		if into(targets, p+1, k) {
+			return fmt.Errorf("%w: an edge leads into the middle of the state at unit %d", ErrCorrupt, p)
 		}
+		p += 1 + k
 	}
 	return nil
+}
+
+// into reports whether any of the k ≤ 32 bits from bit lo of set is set.
+func into(set []uint64, lo, k uint32) bool {
+	w, off := lo/64, lo%64
+	x := set[w] >> off
+	if off+k > 64 {
+		x |= set[w+1] << (64 - off)
+	}
+	return x&(1<<k-1) != 0
 }

@@ -31,50 +31,69 @@ func reseal(b []byte) []byte {
 }
 
 // compiled lays out a compiled form by hand: words in the header, then the
-// edges (the sentinel included) and a valid checksum.
-func compiled(words uint32, edges ...uint32) []byte {
+// units and a valid checksum.
+func compiled(words uint32, units ...uint32) []byte {
 	b := make([]byte, headerSize)
-	putHeader(b, int(words), len(edges))
-	for _, e := range edges {
-		b = binary.LittleEndian.AppendUint32(b, e)
+	putHeader(b, int(words), len(units))
+	for _, u := range units {
+		b = binary.LittleEndian.AppendUint32(b, u)
 	}
 	return appendChecksum(b)
 }
 
-func edgeOf(letter byte, final, last bool, target uint32) uint32 {
-	v := uint32(letter-'A'+1) | target<<targetShift
+// mask is the mask unit of a state with edges for letters.
+func mask(letters string) uint32 {
+	var m uint32
+	for _, c := range letters {
+		m |= 1 << (c - 'A')
+	}
+	return m
+}
+
+// edge is an edge unit.
+func edge(final bool, target uint32) uint32 {
+	v := target << targetShift
 	if final {
 		v |= finalBit
-	}
-	if last {
-		v |= lastBit
 	}
 	return v
 }
 
-func TestParseHandMade(t *testing.T) {
-	// CHAT, CHATS, CAT laid out by hand as the format comment describes.
-	b := compiled(3,
-		lastBit,                     // 0 sentinel
-		edgeOf('C', false, true, 2), // 1 root
-		edgeOf('A', false, false, 4),
-		edgeOf('H', false, true, 5), // 3
-		edgeOf('T', true, true, 0),  // 4: CAT
-		edgeOf('A', false, true, 6), // 5
-		edgeOf('T', true, true, 7),  // 6: CHAT
-		edgeOf('S', true, true, 0),  // 7: CHATS
+// handMade holds CAT, CHAT and CHATS, laid out by hand as the format
+// comment describes.
+func handMade() []byte {
+	return compiled(3,
+		mask("C"), edge(false, 2), // 0 root
+		mask("AH"), edge(false, 5), edge(false, 7), // 2
+		mask("T"), edge(true, 0), // 5: CAT
+		mask("A"), edge(false, 9), // 7
+		mask("T"), edge(true, 11), // 9: CHAT
+		mask("S"), edge(true, 0), // 11: CHATS
 	)
-	d, err := Parse(b)
+}
+
+func TestParseHandMade(t *testing.T) {
+	d, err := Parse(handMade())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := allWords(d); !slices.Equal(got, []string{"CAT", "CHAT", "CHATS"}) {
 		t.Errorf("words = %q", got)
 	}
-	for w, want := range map[string]bool{"CAT": true, "CHAT": true, "CHATS": true, "CHA": false, "CATS": false, "C": false} {
+	for w, want := range map[string]bool{"CAT": true, "CHAT": true, "CHATS": true,
+		"CHA": false, "CATS": false, "C": false, "": false, "CHATSS": false, "HAT": false} {
 		if d.Contains(w) != want {
 			t.Errorf("Contains(%q) = %v", w, !want)
 		}
+	}
+
+	// The empty dictionary: a root without edges.
+	e, err := Parse(compiled(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Len() != 0 || e.Contains("A") || e.Contains("") || len(allWords(e)) != 0 {
+		t.Errorf("empty dictionary: Len %d, words %q", e.Len(), allWords(e))
 	}
 }
 
@@ -95,35 +114,28 @@ func TestParseErrors(t *testing.T) {
 		}), ErrNotCompiled, "bad magic"},
 		{"magic only", good[:len(magic)], ErrTruncated, "header alone"},
 		{"header cut", good[:headerSize], ErrTruncated, "header alone"},
-		{"edges cut", good[:len(good)-9], ErrTruncated, "header declares"},
+		{"units cut", good[:len(good)-9], ErrTruncated, "header declares"},
 		{"trailer cut", good[:len(good)-1], ErrTruncated, "header declares"},
 		{"trailing bytes", append(slices.Clone(good), 0), ErrCorrupt, "header declares"},
 		{"version 2", edit(func(b []byte) []byte { b[8] = 2; return reseal(b) }), ErrVersion, "version 2, this build reads 1"},
 		{"version 0", edit(func(b []byte) []byte { b[8] = 0; return b }), ErrVersion, "version 0"},
-		{"edge count too big", edit(func(b []byte) []byte { b[19] = 0xff; return b }), ErrTruncated, "header declares"},
+		{"unit count too big", edit(func(b []byte) []byte { b[19] = 0xff; return b }), ErrTruncated, "header declares"},
 		{"checksum field", edit(func(b []byte) []byte { b[len(b)-1] ^= 1; return b }), ErrChecksum, "stored"},
-		{"edge flipped", edit(func(b []byte) []byte { b[headerSize+20] ^= 4; return b }), ErrChecksum, "computed"},
+		{"unit flipped", edit(func(b []byte) []byte { b[headerSize+20] ^= 4; return b }), ErrChecksum, "computed"},
 		{"word count changed", edit(func(b []byte) []byte { b[12]++; return b }), ErrChecksum, ""},
 		{"flags", edit(func(b []byte) []byte { b[10] = 1; return reseal(b) }), ErrCorrupt, "flags"},
-		{"no edges", compiled(0), ErrCorrupt, "sentinel"},
-		{"bad sentinel", compiled(0, 0), ErrCorrupt, "sentinel"},
-		{"words but no edges", compiled(5, lastBit), ErrCorrupt, "5 words in 1 edges"},
-		{"edges but no words", compiled(0, lastBit, edgeOf('A', true, true, 0)), ErrCorrupt, "0 words"},
-		{"letter 0", compiled(1, lastBit, finalBit|lastBit), ErrCorrupt, "letter 0"},
-		{"letter 27", compiled(1, lastBit, 27|finalBit|lastBit), ErrCorrupt, "letter 27"},
-		{"dead end", compiled(1, lastBit, edgeOf('A', false, true, 0)), ErrCorrupt, "leads nowhere"},
-		{"self loop", compiled(1, lastBit, edgeOf('A', true, true, 1)), ErrCorrupt, "not after it"},
-		{"backward edge", compiled(1, lastBit, edgeOf('A', false, true, 2), edgeOf('B', true, true, 1)),
-			ErrCorrupt, "not after it"},
-		{"target past the end", compiled(1, lastBit, edgeOf('A', false, true, 9)), ErrCorrupt, "not after it"},
-		{"target inside a state", compiled(1, lastBit,
-			edgeOf('A', false, true, 3), edgeOf('B', true, false, 0), edgeOf('C', true, true, 0)),
-			ErrCorrupt, "not the start of a state"},
-		{"unterminated", compiled(1, lastBit, edgeOf('A', true, false, 0)), ErrCorrupt, "not terminated"},
-		{"letters out of order", compiled(2, lastBit, edgeOf('B', true, false, 0), edgeOf('A', true, true, 0)),
-			ErrCorrupt, "not increasing"},
-		{"letter repeated", compiled(2, lastBit, edgeOf('A', true, false, 0), edgeOf('A', true, true, 0)),
-			ErrCorrupt, "not increasing"},
+		{"no units", compiled(0), ErrCorrupt, "no root"},
+		{"words but no edges", compiled(5, 0), ErrCorrupt, "5 words"},
+		{"edges but no words", compiled(0, mask("A"), edge(true, 0)), ErrCorrupt, "0 words"},
+		{"mask beyond Z", compiled(1, mask("A")|1<<26, edge(true, 0)), ErrCorrupt, "bad state mask"},
+		{"inner state without edges", compiled(1, mask("A"), edge(false, 2), 0), ErrCorrupt, "bad state mask"},
+		{"state past the end", compiled(1, mask("AB"), edge(true, 0)), ErrCorrupt, "runs past the end"},
+		{"dead end", compiled(1, mask("A"), edge(false, 0)), ErrCorrupt, "leads nowhere"},
+		{"self loop", compiled(1, mask("A"), edge(true, 1)), ErrCorrupt, "not after it"},
+		{"backward edge", compiled(1, mask("A"), edge(false, 2), mask("B"), edge(true, 2)), ErrCorrupt, "not after it"},
+		{"target past the end", compiled(1, mask("A"), edge(false, 9)), ErrCorrupt, "not after it"},
+		{"target inside a state", compiled(1, mask("A"), edge(false, 3), mask("B"), edge(true, 0)),
+			ErrCorrupt, "into the middle of the state at unit 2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,7 +150,6 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// Every truncation and every single-bit flip of a valid file is refused.
 func TestParseEveryDamage(t *testing.T) {
 	good := goldenBytes(t)
 	if _, err := Parse(good); err != nil {
@@ -166,10 +177,9 @@ func FuzzParse(f *testing.F) {
 	f.Add(good[:len(good)/2])
 	f.Add([]byte{})
 	f.Add([]byte(magic))
-	f.Add(compiled(1, lastBit, edgeOf('A', true, true, 0)))
-	f.Add(compiled(3, lastBit, edgeOf('C', false, true, 2), edgeOf('A', false, false, 4),
-		edgeOf('H', false, true, 5), edgeOf('T', true, true, 0), edgeOf('A', false, true, 6),
-		edgeOf('T', true, true, 7), edgeOf('S', true, true, 0)))
+	f.Add(compiled(1, mask("A"), edge(true, 0)))
+	f.Add(compiled(0, 0))
+	f.Add(handMade())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// As given (the checksum stops nearly everything), then with the
 		// header's sizes and the checksum made consistent, so that the

@@ -91,7 +91,7 @@ func fromSorted(words []string) (*Dict, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Dict{data: data, edges: data[headerSize : len(data)-trailerSize], words: len(words)}, nil
+	return newDict(data, len(words)), nil
 }
 
 // Open loads the file at path, either a compiled dictionary (recognised
