@@ -43,6 +43,9 @@ func commands() []command {
 	return []command{
 		{"help", "help [COMMAND]", "list the commands, or explain one", nil},
 		{"check-config", "check-config [-c FILE]", "read the configuration and name every problem", runCheckConfig},
+		{"replay", "replay [--variant lexio|lexico] [--plain] [--dict FILE] [--check] GAME.gcg", "replay a game record (GCG) through the rules and check its scores", runReplay},
+		{"parse", "parse [--json] [--service ADDRESS] FILE.eml...", "show how messages are read: sender, token, command or error", runParse},
+		{"dict build", "dict build WORDLIST OUT", "compile a word list into a dictionary that loads fast", runDictBuild},
 	}
 }
 

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// lexio runs one command line in-process and returns its status and output.
+func lexio(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	code := run(context.Background(), e, args)
+	return code, out.String(), errOut.String()
+}
+
+func TestHelpListsEveryCommand(t *testing.T) {
+	code, out, _ := lexio(t, "help")
+	if code != 0 {
+		t.Fatalf("help: status %d", code)
+	}
+	for _, c := range commands() {
+		if !strings.Contains(out, "  "+c.usage) {
+			t.Errorf("help does not list %q", c.usage)
+		}
+	}
+	if code, _, errOut := lexio(t, "frobnicate"); code != 2 || !strings.Contains(errOut, "unknown command") {
+		t.Errorf("unknown command: %d %q", code, errOut)
+	}
+}
+
+func TestReplayCommand(t *testing.T) {
+	words := filepath.Join("..", "..", "gcg", "testdata", "words.txt")
+	game := filepath.Join("..", "..", "gcg", "testdata", "idle.gcg")
+	code, out, errOut := lexio(t, "replay", "--check", "--dict", words, game)
+	if code != 0 || !strings.Contains(out, "alice           22") || !strings.Contains(out, "HAI 12, HA 5, AI 4") {
+		t.Fatalf("status %d\n%s\n%s", code, out, errOut)
+	}
+
+	// A wrong score: --check exits 1 naming the line and the reason.
+	data, err := os.ReadFile(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.gcg")
+	if err := os.WriteFile(bad, bytes.Replace(data, []byte(".AI +21 29"), []byte(".AI +20 28"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = lexio(t, "replay", "--check", "--dict", words, bad)
+	if code != 1 || !strings.Contains(errOut, "line 10: score +20 in the record, +21 computed") {
+		t.Fatalf("status %d, stderr %q", code, errOut)
+	}
+	// Without --check the replay goes on and counts the problem.
+	code, out, _ = lexio(t, "replay", "--dict", words, bad)
+	if code != 0 || !strings.Contains(out, "1 problems") {
+		t.Fatalf("status %d\n%s", code, out)
+	}
+	if code, _, errOut := lexio(t, "replay", "--variant", "scrabble", "--dict", words, game); code != 2 || !strings.Contains(errOut, "unknown variant") {
+		t.Fatalf("bad variant: %d %q", code, errOut)
+	}
+}
+
+func TestDictBuildCommand(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "words.txt")
+	if err := os.WriteFile(list, []byte("chat\nÉté\nete\naujourd'hui\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "words.dawg")
+	code, stdout, errOut := lexio(t, "dict", "build", list, out)
+	if code != 0 || !strings.Contains(stdout, "2 words kept, 1 dropped") || !strings.Contains(stdout, "1 duplicates") {
+		t.Fatalf("status %d\n%s%s", code, stdout, errOut)
+	}
+	// The compiled file is a dictionary: CHAT is in it, ECHO is not.
+	game := filepath.Join("..", "..", "gcg", "testdata", "idle.gcg")
+	if code, _, errOut := lexio(t, "replay", "--check", "--dict", out, game); code != 1 || !strings.Contains(errOut, "line 8: not in the dictionary: ECHO") {
+		t.Fatalf("replay with a two-word list: %d %q", code, errOut)
+	}
+}
+
+func TestParseJSON(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "parser", "testdata", "corpus", "*.eml"))
+	if len(files) < 40 {
+		t.Fatalf("%d corpus files", len(files))
+	}
+	code, out, errOut := lexio(t, append([]string{"parse", "--json"}, files...)...)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != len(files) {
+		t.Fatalf("%d lines for %d files", len(lines), len(files))
+	}
+	for _, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		for _, k := range []string{"message_id", "from", "token", "ignored", "command", "error"} {
+			if _, ok := m[k].(string); !ok {
+				t.Errorf("key %q missing or not a string in %s", k, l)
+			}
+		}
+	}
+	// An unreadable file is named, the others are still read.
+	code, out, errOut = lexio(t, "parse", "--json", "/nonexistent.eml", files[0])
+	if code != 1 || !strings.Contains(errOut, "nonexistent.eml") || strings.Count(out, "\n") != 1 {
+		t.Fatalf("status %d, %q, %q", code, out, errOut)
+	}
+}

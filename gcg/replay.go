@@ -1,0 +1,373 @@
+package gcg
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/lexio-mail/lexio/engine"
+)
+
+// Options set how a record is replayed.
+type Options struct {
+	Rules engine.Rules
+	// Dict checks every word a placement forms. Required.
+	Dict engine.Dictionary
+	// Check stops at the first illegal move or score mismatch.
+	Check bool
+}
+
+// Problem is a line whose move is illegal or whose figures are wrong.
+type Problem struct {
+	Line   int
+	Reason string
+}
+
+func (p Problem) Error() string { return fmt.Sprintf("line %d: %s", p.Line, p.Reason) }
+
+// Summary is the outcome of a replay.
+type Summary struct {
+	Board    engine.Board
+	Scores   []int // computed
+	Over     bool
+	Problems []Problem
+}
+
+// ErrCheck is wrapped by Replay's error when Check found a problem.
+var ErrCheck = errors.New("gcg: check failed")
+
+// replayer holds what a record lets us know of the game: the board, the
+// scores, how many tiles each rack and the bag hold (racks refill to 7
+// while the bag has tiles), and the turn order.
+type replayer struct {
+	rec     *Record
+	opt     Options
+	out     io.Writer
+	board   engine.Board
+	seat    map[string]int
+	scores  []int
+	racks   []int // tiles held
+	bag     int
+	turn    int
+	idle    int // consecutive turns without a placement (RULES §11.2)
+	passes  int // lexico: consecutive passes (RULES §12)
+	turns   []int
+	over    bool
+	ending  engine.EndReason
+	out1    int    // the player who went out, -1
+	lost    []int  // adjustments seen: points lost per player
+	gained  int    // points gained by the finisher
+	adjusts []bool // players whose loss line was seen
+	sum     Summary
+}
+
+// Replay plays every event of rec through the engine's rules and writes a
+// line per event to out: the move, its words and computed score. Problems
+// are written and collected; with opt.Check the first one ends the replay
+// with an error wrapping ErrCheck.
+func Replay(rec *Record, opt Options, out io.Writer) (Summary, error) {
+	if opt.Dict == nil {
+		return Summary{}, errors.New("gcg: replay needs a dictionary")
+	}
+	if err := opt.Rules.Validate(); err != nil {
+		return Summary{}, err
+	}
+	n := len(rec.Players)
+	if opt.Rules.Variant == engine.Lexico && n != 2 {
+		return Summary{}, fmt.Errorf("gcg: lexico is for 2 players, the record has %d (RULES §12)", n)
+	}
+	r := &replayer{
+		rec: rec, opt: opt, out: out,
+		seat:    map[string]int{},
+		scores:  make([]int, n),
+		racks:   make([]int, n),
+		turns:   make([]int, n),
+		lost:    make([]int, n),
+		adjusts: make([]bool, n),
+		bag:     opt.Rules.TileCount() - engine.RackSize*n,
+		out1:    -1,
+	}
+	for i, p := range rec.Players {
+		r.seat[p.Nick] = i
+		r.racks[i] = engine.RackSize
+	}
+	for _, ev := range rec.Events {
+		if err := r.event(ev); err != nil {
+			var p Problem
+			if !errors.As(err, &p) {
+				p = Problem{Line: ev.Line, Reason: err.Error()}
+			}
+			r.sum.Problems = append(r.sum.Problems, p)
+			fmt.Fprintf(out, "line %d: ! %s\n", p.Line, p.Reason)
+			if opt.Check {
+				return r.summary(), fmt.Errorf("%w: %w", ErrCheck, p)
+			}
+		}
+	}
+	if err := r.finish(); err != nil {
+		p := Problem{Line: 0, Reason: err.Error()}
+		if len(rec.Events) > 0 {
+			p.Line = rec.Events[len(rec.Events)-1].Line
+		}
+		r.sum.Problems = append(r.sum.Problems, p)
+		fmt.Fprintf(out, "end: ! %s\n", p.Reason)
+		if opt.Check {
+			return r.summary(), fmt.Errorf("%w: %w", ErrCheck, p)
+		}
+	}
+	return r.summary(), nil
+}
+
+func (r *replayer) summary() Summary {
+	s := r.sum
+	s.Board, s.Scores, s.Over = r.board, slices.Clone(r.scores), r.over
+	return s
+}
+
+func (r *replayer) problem(ev Event, format string, args ...any) error {
+	return Problem{Line: ev.Line, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (r *replayer) event(ev Event) error {
+	p := r.seat[ev.Nick]
+	if ev.Kind == EndGain || ev.Kind == EndLoss {
+		return r.adjust(ev, p)
+	}
+	if r.over {
+		return r.problem(ev, "the game is over: no move after it (RULES §11)")
+	}
+	if p != r.turn {
+		return r.problem(ev, "%s plays out of turn: it is %s's turn (RULES §1.2)", ev.Nick, r.rec.Players[r.turn].Nick)
+	}
+	rack := []byte(strings.ToUpper(ev.Rack))
+	if len(rack) > engine.RackSize {
+		return r.problem(ev, "rack %s holds more than %d tiles", ev.Rack, engine.RackSize)
+	}
+	var score int
+	var desc string
+	switch ev.Kind {
+	case Place:
+		play, err := r.place(ev, rack)
+		if err != nil {
+			return err
+		}
+		score = play.Score
+		desc = describe(ev, play)
+	case Exchange:
+		if err := r.exchange(ev, rack); err != nil {
+			return err
+		}
+		desc = fmt.Sprintf("exchanges %d", ev.Count)
+		if ev.Tiles != "" {
+			desc += " (" + ev.Tiles + ")"
+		}
+	case Pass:
+		r.noPlacement(true)
+		desc = "passes"
+	}
+	r.scores[p] += score
+	r.turns[p]++
+	r.turn = (r.turn + 1) % len(r.scores)
+	fmt.Fprintf(r.out, "line %d: %-10s %-36s %+4d %5d\n", ev.Line, ev.Nick, desc, score, r.scores[p])
+	if r.over {
+		fmt.Fprintf(r.out, "game over (%s)\n", r.ending)
+	}
+	if ev.Score != score {
+		return r.problem(ev, "score %+d in the record, %+d computed", ev.Score, score)
+	}
+	if ev.Total != r.scores[p] {
+		return r.problem(ev, "cumulative %d in the record, %d computed", ev.Total, r.scores[p])
+	}
+	return nil
+}
+
+func describe(ev Event, play engine.Play) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", ev.Pos(), ev.Word)
+	for i, w := range play.Words {
+		if i == 0 {
+			b.WriteString(" =")
+		} else {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %s %d", w.Text, w.Score)
+	}
+	if play.AllTiles > 0 {
+		fmt.Fprintf(&b, " +%d", play.AllTiles)
+	}
+	return b.String()
+}
+
+// place validates and applies a placement: shape, rack, words, score.
+func (r *replayer) place(ev Event, rack []byte) (engine.Play, error) {
+	m := engine.Move{Start: engine.Cell{Col: ev.Col, Row: ev.Row}, Dir: engine.Across}
+	if ev.Down {
+		m.Dir = engine.Down
+	}
+	for i := 0; i < len(ev.Word); i++ {
+		c := ev.Word[i]
+		switch {
+		case c == '.':
+			cell := m.Start.Next(m.Dir, i)
+			sq := r.board.At(cell)
+			if sq.Empty() {
+				return engine.Play{}, r.problem(ev, "'.' at %s stands for a letter on the board, but the cell is empty", cell)
+			}
+			m.Word = append(m.Word, engine.Letter{Char: sq.Letter, Through: true})
+		case c >= 'a' && c <= 'z':
+			if !r.opt.Rules.Blanks() {
+				return engine.Play{}, r.problem(ev, "%q is a blank, and plain lexico has none (RULES §12)", c)
+			}
+			m.Word = append(m.Word, engine.Letter{Char: c - 'a' + 'A', Blank: true})
+		default:
+			m.Word = append(m.Word, engine.Letter{Char: c})
+		}
+	}
+	ps, err := r.board.Resolve(m)
+	if err != nil {
+		return engine.Play{}, r.problem(ev, "%v", err)
+	}
+	play, err := engine.Evaluate(&r.board, ps, r.opt.Rules)
+	if err != nil {
+		return engine.Play{}, r.problem(ev, "%v", err)
+	}
+	if _, err := engine.TakeTiles(rack, ps); err != nil {
+		return engine.Play{}, r.problem(ev, "tiles not on the rack %s: %v", ev.Rack, err)
+	}
+	var unknown []string
+	for _, w := range play.Words {
+		if !r.opt.Dict.Contains(w.Text) && !slices.Contains(unknown, w.Text) {
+			unknown = append(unknown, w.Text)
+		}
+	}
+	if len(unknown) > 0 {
+		return engine.Play{}, r.problem(ev, "not in the dictionary: %s (RULES §4.4)", strings.Join(unknown, ", "))
+	}
+	if err := r.board.Apply(ps); err != nil {
+		return engine.Play{}, r.problem(ev, "%v", err)
+	}
+	p := r.seat[ev.Nick]
+	drawn := min(len(ps), r.bag)
+	r.bag -= drawn
+	r.racks[p] += drawn - len(ps)
+	r.idle, r.passes = 0, 0
+	if r.racks[p] == 0 && r.bag == 0 {
+		r.end(engine.EndOut, p) // RULES §11.1, §12
+	}
+	return play, nil
+}
+
+func (r *replayer) exchange(ev Event, rack []byte) error {
+	p := r.seat[ev.Nick]
+	if r.opt.Rules.Variant == engine.Lexico {
+		if r.turns[p] == 0 {
+			return r.problem(ev, "no exchange on a player's first turn in lexico (RULES §12)")
+		}
+		if r.bag < engine.RackSize {
+			return r.problem(ev, "no exchange in lexico while the bag holds fewer than 7 tiles; it holds %d (RULES §12)", r.bag)
+		}
+	}
+	if ev.Count > r.bag {
+		return r.problem(ev, "exchange of %d tiles, the bag holds %d (RULES §7.1)", ev.Count, r.bag)
+	}
+	if ev.Tiles != "" {
+		left := slices.Clone(rack)
+		for _, t := range []byte(strings.ToUpper(ev.Tiles)) {
+			i := slices.Index(left, t)
+			if i < 0 {
+				return r.problem(ev, "exchanged tile %c is not on the rack %s", t, ev.Rack)
+			}
+			left = slices.Delete(left, i, i+1)
+		}
+	}
+	if ev.Score != 0 {
+		return r.problem(ev, "an exchange scores 0, the record says %+d (RULES §7.3)", ev.Score)
+	}
+	r.noPlacement(false)
+	return nil
+}
+
+// noPlacement counts a turn without a placement towards the endings of
+// RULES §11.2 (lexio) and §12 (lexico: two passes in a row).
+func (r *replayer) noPlacement(pass bool) {
+	r.idle++
+	if pass {
+		r.passes++
+	} else {
+		r.passes = 0
+	}
+	n := len(r.scores)
+	if r.opt.Rules.Variant == engine.Lexico {
+		if r.passes >= 2 {
+			r.end(engine.EndPasses, -1)
+		}
+		return
+	}
+	if r.idle >= 2*n {
+		r.end(engine.EndIdle, -1)
+	}
+}
+
+func (r *replayer) end(reason engine.EndReason, out int) {
+	r.over, r.ending, r.out1 = true, reason, out
+}
+
+// adjust checks an end-of-game line: "(TILES) -N" for a player losing their
+// rack's value, "(TILES) +N" for the finisher gaining the others' (RULES §11).
+func (r *replayer) adjust(ev Event, p int) error {
+	if !r.over {
+		return r.problem(ev, "an end-of-game adjustment before the game is over")
+	}
+	if r.opt.Rules.Variant == engine.Lexico {
+		return r.problem(ev, "lexico has no rack adjustments (RULES §12)")
+	}
+	value := 0
+	for _, t := range []byte(strings.ToUpper(ev.Rack)) {
+		value += engine.TileValue(t)
+	}
+	switch ev.Kind {
+	case EndLoss:
+		if r.adjusts[p] {
+			return r.problem(ev, "%s loses their rack twice", ev.Nick)
+		}
+		r.adjusts[p] = true
+		if p == r.out1 {
+			return r.problem(ev, "%s went out and has no rack to lose (RULES §11.1)", ev.Nick)
+		}
+		if -ev.Score != value {
+			return r.problem(ev, "the rack %s is worth %d, the record says %d (RULES §11.3)", ev.Rack, value, ev.Score)
+		}
+		r.lost[p] = value
+	case EndGain:
+		if p != r.out1 {
+			return r.problem(ev, "only the player who went out gains points at the end (RULES §11.1, §11.2)")
+		}
+		if ev.Score != value {
+			return r.problem(ev, "the tiles %s are worth %d, the record says %+d (RULES §11.1)", ev.Rack, value, ev.Score)
+		}
+		r.gained += value
+	}
+	r.scores[p] += ev.Score
+	fmt.Fprintf(r.out, "line %d: %-10s %-36s %+4d %5d\n", ev.Line, ev.Nick, "end: rack ("+ev.Rack+")", ev.Score, r.scores[p])
+	if ev.Total != r.scores[p] {
+		return r.problem(ev, "cumulative %d in the record, %d computed", ev.Total, r.scores[p])
+	}
+	return nil
+}
+
+// finish checks that the adjustments of the record add up.
+func (r *replayer) finish() error {
+	if !r.over || r.out1 < 0 || r.gained == 0 {
+		return nil
+	}
+	total := 0
+	for _, v := range r.lost {
+		total += v
+	}
+	if r.gained != total {
+		return fmt.Errorf("the finisher gained %d, the others lost %d (RULES §11.1)", r.gained, total)
+	}
+	return nil
+}
