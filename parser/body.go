@@ -103,6 +103,9 @@ func (w *walker) walk(e *message.Entity, entErr error, depth int) error {
 // are read as Windows-1252, the usual mislabelling).
 func readText(e *message.Entity, entErr error, charset string) (string, error) {
 	b, err := io.ReadAll(e.Body)
+	if err == io.ErrUnexpectedEOF {
+		err = nil // a part cut short (no closing boundary): read what came
+	}
 	if err != nil {
 		return "", newError(Malformed, "reading the text: %v", err)
 	}

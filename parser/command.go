@@ -189,6 +189,10 @@ func (c *Command) String() string {
 			}
 			return b.String()
 		}
+		if isAllWord(c.Exchange.Letters) {
+			// The letters A L L spelled together would read as ALL.
+			return kw + " " + strings.Join(strings.Split(c.Exchange.Letters, ""), " ")
+		}
 		return kw + " " + c.Exchange.Letters
 	case KindLang:
 		return kw + " " + c.Lang
@@ -547,11 +551,8 @@ func parseExchange(args []string) (Exchange, error) {
 	if len(parts) == 0 {
 		return Exchange{}, newError(MissingArgument, "say which tiles to exchange, e.g. EXCHANGE QX?, EXCHANGE 1 4 7 or EXCHANGE ALL")
 	}
-	if len(parts) == 1 {
-		switch fold(parts[0]) {
-		case "ALL", "TODO", "TODOS", "TODAS", "TOUT", "TOUTES", "TOUS":
-			return Exchange{All: true}, nil
-		}
+	if len(parts) == 1 && isAllWord(fold(parts[0])) {
+		return Exchange{All: true}, nil
 	}
 	if hasDigit(parts[0]) {
 		var slots []int
@@ -589,6 +590,15 @@ func parseExchange(args []string) (Exchange, error) {
 		return Exchange{}, newError(BadExchange, "a rack holds 7 tiles, found %d to exchange", b.Len())
 	}
 	return Exchange{Letters: b.String()}, nil
+}
+
+// isAllWord tells whether a folded word means "all tiles" after EXCHANGE.
+func isAllWord(w string) bool {
+	switch w {
+	case "ALL", "TODO", "TODOS", "TODAS", "TOUT", "TOUTES", "TOUS":
+		return true
+	}
+	return false
 }
 
 func parseLang(args []string) (string, error) {

@@ -77,7 +77,8 @@ func TestParseCommandCanonical(t *testing.T) {
 		{"ÉCHANGER TOUT", "EXCHANGE ALL", "fr"},
 		{"echanger toutes", "EXCHANGE ALL", "fr"},
 		{"Échanger ée", "EXCHANGE EE", "fr"},
-		{"EXCHANGE A L L", "EXCHANGE ALL", "en"},
+		{"EXCHANGE A L L", "EXCHANGE A L L", "en"},
+		{"ECHANGER T O U T", "EXCHANGE T O U T", "fr"},
 		// PASS.
 		{"PASS", "PASS", "en"},
 		{"pass.", "PASS", "en"},

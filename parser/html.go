@@ -45,7 +45,9 @@ func htmlToText(s string) string {
 					lineStart = true
 				}
 				if lineStart {
-					part = strings.TrimLeftFunc(part, unicode.IsSpace)
+					if pre == 0 {
+						part = strings.TrimLeftFunc(part, unicode.IsSpace)
+					}
 					if part == "" {
 						continue
 					}

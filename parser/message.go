@@ -154,11 +154,11 @@ func parse(m *Message, raw []byte, opt Options) {
 		m.Err = newError(Malformed, "no valid From address")
 		return
 	}
+	m.Token = findToken(h, m.Subject, opt)
 	if int64(len(raw)) > opt.MaxBytes {
 		m.Err = newError(TooLarge, "%d bytes, the limit is %d", len(raw), opt.MaxBytes)
 		return
 	}
-	m.Token = findToken(h, m.Subject, opt)
 
 	text, bodyErr := bodyText(ent, err)
 	if bodyErr == nil {

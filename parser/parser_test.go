@@ -1,0 +1,457 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// msg builds a raw message from header lines and a body.
+func msg(headers, body string) []byte {
+	h := strings.TrimSpace(headers)
+	if !strings.Contains(strings.ToLower(h), "from:") {
+		h = "From: Alice <alice@example.net>\n" + h
+	}
+	if !strings.Contains(strings.ToLower(h), "message-id:") {
+		h += "\nMessage-ID: <m1@example.net>"
+	}
+	return []byte(strings.ReplaceAll(h+"\n\n"+body, "\n", "\r\n"))
+}
+
+var testOpts = Options{ServiceAddress: testService}
+
+func TestParseTooLarge(t *testing.T) { // EMAIL §2.5
+	raw := msg("To: lexio+TOK@example.org\nSubject: big", "PASS\n"+strings.Repeat("x", 3000))
+	m := Parse(raw, Options{ServiceAddress: testService, MaxBytes: 2000})
+	if !errors.Is(m.Err, ErrTooLarge) {
+		t.Fatalf("Err = %v, want too large", m.Err)
+	}
+	if m.Command != nil || m.From != "alice@example.net" || m.MessageID != "m1@example.net" || m.Token != "TOK" {
+		t.Errorf("a too large message keeps its identity for the notice: %+v", m)
+	}
+	// Under the default limit of 1 MiB the same message is read.
+	if m := Parse(raw, testOpts); m.Command.String() != "PASS" {
+		t.Errorf("under the limit: command %v, err %v", m.Command, m.Err)
+	}
+	// Over the default limit.
+	big := msg("Subject: big", "PASS\n"+strings.Repeat("y", DefaultMaxBytes))
+	if m := Parse(big, testOpts); !errors.Is(m.Err, ErrTooLarge) {
+		t.Errorf("over 1 MiB: Err = %v, want too large", m.Err)
+	}
+	// An auto-reply over the limit is ignored, not answered.
+	auto := msg("Auto-Submitted: auto-replied", strings.Repeat("z", 3000))
+	if m := Parse(auto, Options{MaxBytes: 2000}); m.Ignored != IgnoreAutoSubmitted || m.Err != nil {
+		t.Errorf("large auto-reply: ignored %q, err %v", m.Ignored, m.Err)
+	}
+}
+
+// TestParseLargeTextUnderLimit reads a body of almost 1 MiB; the time it
+// takes is measured by BenchmarkParseLarge.
+func TestParseLargeTextUnderLimit(t *testing.T) {
+	raw := largeMessage()
+	m := Parse(raw, testOpts)
+	if m.Err != nil || m.Command.String() != "PLACE H7 ACROSS CHAT" {
+		t.Fatalf("command %v, err %v", m.Command, m.Err)
+	}
+	if len(m.Body) > maxBodyKept {
+		t.Errorf("Body keeps %d bytes, want at most %d", len(m.Body), maxBodyKept)
+	}
+}
+
+func largeMessage() []byte {
+	var b strings.Builder
+	b.WriteString("Some chatter first, and a long quote after.\n\nPLACE H7 ACROSS CHAT\n\n")
+	line := "> Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod.\n"
+	for b.Len() < DefaultMaxBytes*9/10 {
+		b.WriteString(line)
+	}
+	return msg("Subject: long", b.String())
+}
+
+func TestParseDeepNesting(t *testing.T) {
+	var head, tail strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&head, "--b%d\nContent-Type: multipart/mixed; boundary=\"b%d\"\n\n", i, i+1)
+		fmt.Fprintf(&tail, "\n--b%d--\n", 40-i)
+	}
+	body := head.String() + "--b40\nContent-Type: text/plain\n\nPASS\n" + tail.String() + "--b0--\n"
+	raw := msg(`Content-Type: multipart/mixed; boundary="b0"`, body)
+	m := Parse(raw, testOpts)
+	if !errors.Is(m.Err, ErrTooDeep) {
+		t.Fatalf("Err = %v, want too deep", m.Err)
+	}
+	if m.Command != nil {
+		t.Errorf("a too deep message yields no command, got %v", m.Command)
+	}
+}
+
+func TestParseTooManyParts(t *testing.T) {
+	var b strings.Builder
+	for range maxParts + 5 {
+		b.WriteString("--b\nContent-Type: image/png\n\nxx\n")
+	}
+	b.WriteString("--b\nContent-Type: text/plain\n\nPASS\n--b--\n")
+	m := Parse(msg(`Content-Type: multipart/mixed; boundary="b"`, b.String()), testOpts)
+	if !errors.Is(m.Err, ErrTooDeep) {
+		t.Fatalf("Err = %v, want too many parts", m.Err)
+	}
+}
+
+func TestParseHugeHeader(t *testing.T) {
+	h := "Subject: x\nX-Junk: " + strings.Repeat("a", maxHeaderBytes+10)
+	m := Parse(msg(h, "PASS\n"), testOpts)
+	if !errors.Is(m.Err, ErrHeaderTooLarge) {
+		t.Fatalf("Err = %v, want header too large", m.Err)
+	}
+	// Many folded lines count too.
+	h = "Subject: x\nX-Junk: a" + strings.Repeat("\n b", maxHeaderBytes/3)
+	if m := Parse(msg(h, "PASS\n"), testOpts); !errors.Is(m.Err, ErrHeaderTooLarge) {
+		t.Errorf("folded: Err = %v, want header too large", m.Err)
+	}
+}
+
+func TestParseJunk(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  string
+		want *Error
+	}{
+		{"empty", "", ErrMalformed},
+		{"no header", "just some text\r\nPASS\r\n", ErrMalformed},
+		{"no from", "Subject: x\r\n\r\nPASS\r\n", ErrMalformed},
+		{"binary", "From: a@b.c\r\nContent-Type: text/plain\r\n\r\n\x00\x01\x02\x03PASS", ErrBinaryJunk},
+		{"controls", "From: a@b.c\r\nContent-Type: text/plain\r\n\r\n\x01\x02\x03\x04\x05\x06PASS", ErrBinaryJunk},
+		{"bad base64", "From: a@b.c\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!!****\r\n", ErrMalformed},
+		{"open multipart", "From: a@b.c\r\nContent-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\nContent-Type: text/plain\r\n", ErrNoCommand},
+		{"header junk", "From: a@b.c\r\n\x00\x01: x\r\n\r\nPASS", ErrMalformed},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := Parse([]byte(tc.raw), testOpts)
+			if !errors.Is(m.Err, tc.want) {
+				t.Errorf("Err = %v, want %v", m.Err, tc.want.Kind)
+			}
+		})
+	}
+}
+
+func TestParseCharsets(t *testing.T) {
+	tests := []struct {
+		name, charset, cte string
+		body               []byte
+		want               string
+	}{
+		{"latin1", "iso-8859-1", "8bit", []byte("jouer h7 bas \xe9t\xe9\n"), "PLACE H7 DOWN ETE"},
+		{"latin9 oe", "iso-8859-15", "8bit", []byte("poser h7 h \xbcUF\n"), "PLACE H7 ACROSS OEUF"},
+		{"cp1252", "windows-1252", "quoted-printable", []byte("=C9CHANGER =E9=E9\n"), "EXCHANGE EE"},
+		{"utf-8 mislabelled latin1", "utf-8", "8bit", []byte("\xc9CHANGER TOUT\n"), "EXCHANGE ALL"},
+		{"unknown charset ascii", "x-unknown", "7bit", []byte("PASS\n"), "PASS"},
+		{"no charset", "", "7bit", []byte("PASS\n"), "PASS"},
+		{"utf-16", "utf-16le", "base64", []byte("UABBAFMAUwAKAA==\n"), "PASS"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ct := "text/plain"
+			if tc.charset != "" {
+				ct += "; charset=" + tc.charset
+			}
+			raw := append(msg("Content-Type: "+ct+"\nContent-Transfer-Encoding: "+tc.cte, ""), tc.body...)
+			m := Parse(raw, testOpts)
+			if got := m.Command.String(); got != tc.want {
+				t.Errorf("command %q (err %v), want %q", got, m.Err, tc.want)
+			}
+		})
+	}
+}
+
+func TestIgnoreReasons(t *testing.T) { // EMAIL §2.3
+	tests := []struct {
+		headers, want string
+	}{
+		{"Auto-Submitted: auto-replied", IgnoreAutoSubmitted},
+		{"Auto-Submitted: auto-generated", IgnoreAutoSubmitted},
+		{"Auto-Submitted: no", ""},
+		{"Auto-Submitted: No", ""},
+		{"X-Autoreply: yes", IgnoreAutoReply},
+		{"X-Autorespond: yes", IgnoreAutoReply},
+		{"Precedence: bulk", IgnorePrecedence},
+		{"Precedence: junk", IgnorePrecedence},
+		{"Precedence: list", IgnorePrecedence},
+		{"Precedence: first-class", ""},
+		{"List-Id: <club.example.net>", IgnoreList},
+		{"Content-Type: multipart/report; report-type=delivery-status; boundary=x", IgnoreDeliveryReport},
+		{"Content-Type: message/delivery-status", IgnoreDeliveryReport},
+		{"Return-Path: <>", IgnoreDeliveryReport},
+		{"From: MAILER-DAEMON@mx.example.net (Mail Delivery System)", IgnoreDaemon},
+		{"From: Mail Delivery Subsystem <mailer-daemon@googlemail.com>", IgnoreDaemon},
+		{"From: MAILER-DAEMON", IgnoreDaemon},
+		{"From: postmaster@example.net", IgnoreDaemon},
+		{"From: no-reply@example.com", IgnoreNoReply},
+		{"From: NoReply <noreply@example.com>", IgnoreNoReply},
+		{"From: do_not_reply@example.com", IgnoreNoReply},
+		{"From: alerts-noreply@example.com", IgnoreNoReply},
+		{"From: Lexio <LEXIO@example.org>", IgnoreOwnAddress},
+		{"From: lexio+T42@example.org", IgnoreOwnAddress},
+		{"From: lexio@other.example", ""},
+		{"From: Norah <norah@example.com>", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.headers, func(t *testing.T) {
+			m := Parse(msg(tc.headers, "PASS\n"), testOpts)
+			if m.Ignored != tc.want {
+				t.Errorf("Ignored = %q, want %q", m.Ignored, tc.want)
+			}
+			if tc.want != "" && (m.Command != nil || m.Err != nil) {
+				t.Errorf("an ignored message has no command and no error: %v, %v", m.Command, m.Err)
+			}
+			if tc.want == "" && m.Command.String() != "PASS" {
+				t.Errorf("not ignored: command %v, err %v", m.Command, m.Err)
+			}
+		})
+	}
+}
+
+func TestToken(t *testing.T) { // EMAIL §1.2
+	tests := []struct {
+		name, headers string
+		opt           Options
+		want          string
+	}{
+		{"to", "To: lexio+ABC@example.org", testOpts, "ABC"},
+		{"to with name", `To: "Lexio" <lexio+ABC@example.org>`, testOpts, "ABC"},
+		{"case of local part", "To: LEXIO+ABC@example.org", testOpts, "ABC"},
+		{"other domain", "To: lexio+ABC@mail.example.org", testOpts, "ABC"},
+		{"cc", "To: bob@example.net\nCc: lexio+ABC@example.org", testOpts, "ABC"},
+		{"delivered-to", "To: lexio@example.org\nDelivered-To: lexio+ABC@example.org", testOpts, "ABC"},
+		{"x-original-to", "To: undisclosed-recipients:;\nX-Original-To: lexio+ABC@example.org", testOpts, "ABC"},
+		{"service wins over first", "To: bob+x@example.net, lexio+ABC@example.org", testOpts, "ABC"},
+		{"other plus only", "To: bob+x@example.net", testOpts, ""},
+		{"no service: first plus", "To: bob@example.net, game+XYZ@example.org", Options{}, "XYZ"},
+		{"none", "To: lexio@example.org", testOpts, ""},
+		{"junk token", "To: lexio+a<b@example.org", testOpts, ""},
+		{"subject tag", "To: lexio@example.org\nSubject: Re: [Lexio t42 ABC] Your turn", Options{ServiceAddress: testService, TokenInSubject: true}, "ABC"},
+		{"subject tag without token", "To: lexio+XYZ@example.org\nSubject: Re: [Lexio t42] Your turn", Options{ServiceAddress: testService, TokenInSubject: true}, ""},
+		{"subject tag ignored by default", "To: lexio+XYZ@example.org\nSubject: Re: [Lexio t42 ABC] Your turn", testOpts, "XYZ"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := Parse(msg(tc.headers, "PASS\n"), tc.opt)
+			if m.Token != tc.want {
+				t.Errorf("Token = %q, want %q", m.Token, tc.want)
+			}
+		})
+	}
+}
+
+func TestSubjectCommandText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"PASS", "PASS"},
+		{"Re: PASS", "PASS"},
+		{"RE: AW: Fwd: SV: TR: RV: pass", "pass"},
+		{"Re: [Lexio t42] PASS", "PASS"},
+		{"Re:[Lexio t42 TOK] ÉCHANGER QX?", "ÉCHANGER QX?"},
+		{"Re[2]: [Lexio t42] Your turn", "Your turn"},
+		{"[Lexio t42] Re: board", "board"},
+		{"Réponse: x", "Réponse: x"},
+		{"Relax: PASS", "Relax: PASS"},
+	}
+	for _, tc := range tests {
+		if got := subjectCommandText(tc.in); got != tc.want {
+			t.Errorf("subjectCommandText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSubjectFallback(t *testing.T) { // EMAIL §2.4
+	// No command in the body: the subject's is taken.
+	m := Parse(msg("Subject: Re: [Lexio t42] board", "Thanks!\n"), testOpts)
+	if m.Command.String() != "BOARD" || m.CommandSource != "subject" {
+		t.Errorf("command %v from %q, want BOARD from the subject", m.Command, m.CommandSource)
+	}
+	// A failed attempt in the body wins over the subject.
+	m = Parse(msg("Subject: Re: PASS", "PLACE Z9 ACROSS CHAT\n"), testOpts)
+	if !errors.Is(m.Err, ErrBadCell) || m.CommandSource != "body" {
+		t.Errorf("err %v from %q, want a bad cell from the body", m.Err, m.CommandSource)
+	}
+	// A failed attempt in the subject is reported.
+	m = Parse(msg("Subject: LANG de", ""), testOpts)
+	if !errors.Is(m.Err, ErrBadLang) {
+		t.Errorf("err %v, want bad lang", m.Err)
+	}
+	// Prose in the subject is no command.
+	m = Parse(msg("Subject: Help me please", "hi\n"), testOpts)
+	if !errors.Is(m.Err, ErrNoCommand) {
+		t.Errorf("err %v, want no command", m.Err)
+	}
+	var pe *Error
+	if !errors.As(m.Err, &pe) || !strings.Contains(pe.Hint(), "PLACE H7 ACROSS CHAT") {
+		t.Errorf("the no-command error hints at an example, got %v", m.Err)
+	}
+}
+
+func TestPlayerLines(t *testing.T) { // EMAIL §2.4
+	tests := []struct {
+		name, in, want string
+	}{
+		{"quote", "PASS\n> BOARD\n>> LOG", "PASS"},
+		{"bottom-posted", "> BOARD\n> LOG\n\nPASS", "PASS"},
+		{"signature", "PASS\n-- \nBOARD", "PASS"},
+		{"signature no space", "PASS\n--\nBOARD", "PASS"},
+		{"en attribution", "PASS\nOn Mon, 3 Jun 2024, Lexio <l@x> wrote:\n> BOARD", "PASS"},
+		{"en attribution 2 lines", "PASS\nOn Mon, 3 Jun 2024 at 10:12, Lexio <l@x>\nwrote:\n> BOARD", "PASS"},
+		{"en attribution 3 lines", "PASS\nOn Mon, 3 Jun 2024 at 10:12, A Very Long Name\n<lexio+abc@example.org>\nwrote:\n> BOARD", "PASS"},
+		{"es attribution", "PASS\nEl lun, 3 jun 2024 a las 10:12, Lexio (<l@x>) escribió:\n> BOARD", "PASS"},
+		{"fr attribution", "PASS\nLe lun. 3 juin 2024 à 10:12, Lexio <l@x> a écrit :\n> BOARD", "PASS"},
+		{"de attribution", "PASS\nAm Mo., 3. Juni 2024 um 10:12 Uhr schrieb Lexio <l@x>:\n> BOARD", "PASS"},
+		{"unquoted original", "PASS\nOn Mon, 3 Jun 2024, Lexio <l@x> wrote:\nBOARD", "PASS"},
+		{"outlook en", "PASS\n-----Original Message-----\nFrom: Lexio\nBOARD", "PASS"},
+		{"outlook fr", "PASS\n-----Message d'origine-----\nBOARD", "PASS"},
+		{"outlook es", "PASS\n-----Mensaje original-----\nBOARD", "PASS"},
+		{"outlook de", "PASS\n-----Ursprüngliche Nachricht-----\nBOARD", "PASS"},
+		{"gmail forward", "PASS\n---------- Forwarded message ---------\nBOARD", "PASS"},
+		{"apple forward", "PASS\nBegin forwarded message:\nBOARD", "PASS"},
+		{"header block en", "PASS\nFrom: Lexio <l@x>\nSent: Monday\nTo: me\nSubject: x\nBOARD", "PASS"},
+		{"header block fr", "PASS\nDe : Lexio <l@x>\nEnvoyé : lundi\nÀ : moi\nObjet : x\nBOARD", "PASS"},
+		{"header block es", "PASS\nDe: Lexio <l@x>\nEnviado: lunes\nPara: yo\nAsunto: x\nBOARD", "PASS"},
+		{"header block de", "PASS\nVon: Lexio <l@x>\nGesendet: Montag\nAn: ich\nBetreff: x\nBOARD", "PASS"},
+		{"header block bold", "PASS\n*From:* Lexio <l@x>\n*Date:* Monday\nBOARD", "PASS"},
+		{"a lone From: line is text", "PASS\nFrom: the heart", "PASS\nFrom: the heart"},
+		{"iphone en", "PASS\nSent from my iPhone", "PASS"},
+		{"iphone es", "PASS\nEnviado desde mi iPhone", "PASS"},
+		{"iphone fr", "PASS\nEnvoyé de mon iPhone", "PASS"},
+		{"android", "PASS\nSent from my Android device", "PASS"},
+		{"galaxy fr", "PASS\nEnvoyé depuis mon appareil Galaxy", "PASS"},
+		{"outlook mobile", "PASS\nGet Outlook for iOS<https://aka.ms/o0ukef>", "PASS"},
+		{"outlook mobile fr", "PASS\nTélécharger Outlook pour Android", "PASS"},
+		{"german phone", "PASS\nVon meinem iPhone gesendet", "PASS"},
+		{"rule", "PASS\n________________________________", "PASS"},
+		{"blank lines squeezed", "\n\nPASS\n\n\n\nBob\n\n", "PASS\n\nBob"},
+		{"crlf", "PASS\r\n> x\r\n", "PASS"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := strings.Join(playerLines(tc.in), "\n"); got != tc.want {
+				t.Errorf("playerLines(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestHTMLToText(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"paragraphs", "<p>PASS</p><p>Bob</p>", "PASS\nBob"},
+		{"br and entities", "PLACE&nbsp;H7&nbsp;ACROSS CH&#65;T<br>x", "PLACE H7 ACROSS CHAT\nx"},
+		{"inline tags", "<div>PLACE <b>H7</b> <i>ACROSS</i> CHAT</div>", "PLACE H7 ACROSS CHAT"},
+		{"blockquote", "PASS<blockquote>BOARD<blockquote>LOG</blockquote></blockquote>after", "PASS\n> BOARD\n> > LOG\nafter"},
+		{"gmail quote", `<div>PASS</div><div class="gmail_quote">On x wrote:<br>BOARD</div>`, "PASS\n> On x wrote:\n> BOARD"},
+		{"skipped", "<head><title>PASS</title><style>p{}</style></head><script>BOARD</script>LOG", "LOG"},
+		{"pre", "<pre>PASS\n  BOARD</pre>", "PASS\n  BOARD"},
+		{"broken", "<div><p>PASS<div", "PASS"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := strings.TrimSpace(htmlToText(tc.in))
+			if got != tc.want {
+				t.Errorf("htmlToText(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestUnflow(t *testing.T) { // RFC 3676
+	tests := []struct {
+		name  string
+		in    string
+		delsp bool
+		want  string
+	}{
+		{"joined", "PLACE H7 \r\nACROSS CHAT\r\n", false, "PLACE H7 ACROSS CHAT\n"},
+		{"delsp", "PLACE H7 ACR\r\nOSS CHAT\r\n", true, "PLACE H7 ACR\nOSS CHAT\n"},
+		{"delsp joined", "PLACE H7 ACR \r\nOSS CHAT\r\n", true, "PLACE H7 ACROSS CHAT\n"},
+		{"stuffed", " From here\r\n", false, "From here\n"},
+		{"quoted", "> a \r\n> b\r\nc\r\n", false, "> a b\nc\n"},
+		{"depth change", "> a \r\nb\r\n", false, "> a \nb\n"},
+		{"signature", "-- \r\nBob\r\n", false, "-- \nBob\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := unflow(tc.in, tc.delsp); strings.TrimRight(got, "\n") != strings.TrimRight(tc.want, "\n") {
+				t.Errorf("unflow(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestHeaders(t *testing.T) {
+	raw := msg(`From: =?ISO-8859-1?Q?Ren=E9e_Dupr=E9?= <Renee.Dupre@Example.FR>
+To: Lexio <lexio+T1@example.org>, Bob <bob@example.net>
+Cc: carol@example.net
+Subject: =?UTF-8?Q?Re=3A_=5BLexio_t1=5D_=C3=A0_vous?=
+Message-ID: <abc@example.fr>
+In-Reply-To: <t1.turn3@lexio.example.org>
+References: <t1.start@lexio.example.org>
+ <t1.turn3@lexio.example.org>
+Authentication-Results: mx.example.org; dkim=pass header.d=example.fr
+Authentication-Results: mx.example.org; dmarc=pass header.from=example.fr`, "PASS\n")
+	m := Parse(raw, testOpts)
+	if m.From != "renee.dupre@example.fr" || m.FromName != "Renée Dupré" {
+		t.Errorf("From %q name %q", m.From, m.FromName)
+	}
+	if m.Subject != "Re: [Lexio t1] à vous" || m.Table != "t1" {
+		t.Errorf("Subject %q table %q", m.Subject, m.Table)
+	}
+	if m.MessageID != "abc@example.fr" || m.InReplyTo != "t1.turn3@lexio.example.org" ||
+		len(m.References) != 2 || m.References[1] != "t1.turn3@lexio.example.org" {
+		t.Errorf("ids %q %q %q", m.MessageID, m.InReplyTo, m.References)
+	}
+	if strings.Join(m.To, ",") != "lexio+t1@example.org,bob@example.net,carol@example.net" {
+		t.Errorf("To %q", m.To)
+	}
+	if len(m.AuthResults) != 2 || !strings.Contains(m.AuthResults[1], "dmarc=pass") {
+		t.Errorf("AuthResults %q", m.AuthResults)
+	}
+}
+
+func TestParseMboxLine(t *testing.T) {
+	raw := append([]byte("From alice@example.net Mon Jun  3 10:31:07 2024\r\n"), msg("Subject: x", "PASS\n")...)
+	if m := Parse(raw, testOpts); m.Command.String() != "PASS" {
+		t.Errorf("command %v, err %v", m.Command, m.Err)
+	}
+}
+
+func BenchmarkParseGmailReply(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "corpus", "gmail-top-posted-en.eml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if m := Parse(raw, testOpts); m.Command == nil {
+			b.Fatal(m.Err)
+		}
+	}
+}
+
+func BenchmarkParseLarge(b *testing.B) {
+	raw := largeMessage()
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if m := Parse(raw, testOpts); m.Command == nil {
+			b.Fatal(m.Err)
+		}
+	}
+}
+
+func BenchmarkParseCommand(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseCommand("Poser 7H bas C(HA)[T]é"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
