@@ -8,14 +8,16 @@ import (
 	"gorm.io/gorm"
 )
 
-// OutMail is an outbox row as the mailer's dispatcher needs it. Attempt is
-// the number of attempts recorded so far.
+// OutMail is an outbox row as the mailer's dispatcher needs it (the same
+// fields as mailer.Outgoing). Attempt is the number of attempts recorded so
+// far; Created is when the row was written.
 type OutMail struct {
 	ID      int64
 	From    string
 	To      []string
 	Raw     []byte
 	Attempt int
+	Created time.Time
 }
 
 // Outbox is the sending side of the outbox, for the mailer's dispatcher.
@@ -32,7 +34,7 @@ func (s *Store) Outbox() *Outbox { return &Outbox{s: s} }
 func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]OutMail, error) {
 	var rows []OutboxMail
 	err := o.s.db.WithContext(ctx).
-		Select("id", "env_from", "env_to", "raw", "attempts").
+		Select("id", "env_from", "env_to", "raw", "attempts", "created_at").
 		Where("sent_at IS NULL AND failed_at IS NULL AND next_attempt <= ?", now.UTC()).
 		Order("next_attempt, id").
 		Limit(limit).
@@ -42,7 +44,7 @@ func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]OutMail, 
 	}
 	out := make([]OutMail, len(rows))
 	for i, r := range rows {
-		out[i] = OutMail{ID: r.ID, From: r.From, To: r.To, Raw: r.Raw, Attempt: r.Attempts}
+		out[i] = OutMail{ID: r.ID, From: r.From, To: r.To, Raw: r.Raw, Attempt: r.Attempts, Created: r.CreatedAt}
 	}
 	return out, nil
 }

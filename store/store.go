@@ -88,10 +88,15 @@ type Store struct {
 }
 
 // sqliteDSN builds the glebarez DSN for path: WAL, a busy timeout, foreign
-// keys, synchronous NORMAL, BEGIN IMMEDIATE for write transactions.
+// keys, synchronous NORMAL, BEGIN IMMEDIATE for write transactions. Pages
+// of 16 KiB (set before WAL, effective for a new file) suit the outbox's
+// ~20 KB messages better than 4 KiB (fewer overflow pages); 16 MB of cache
+// per connection.
 func sqliteDSN(path string) string {
 	return "file:" + path +
-		"?_pragma=journal_mode(WAL)" +
+		"?_pragma=page_size(16384)" +
+		"&_pragma=cache_size(-16000)" +
+		"&_pragma=journal_mode(WAL)" +
 		"&_pragma=busy_timeout(10000)" +
 		"&_pragma=foreign_keys(1)" +
 		"&_pragma=synchronous(NORMAL)" +

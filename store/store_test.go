@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 func TestOpenRejectsBadOptions(t *testing.T) {
@@ -520,7 +522,8 @@ func TestOutboxLifecycle(t *testing.T) {
 		if len(due) != 3 || due[0].ID != rows[1].ID || due[1].ID != rows[2].ID || due[2].ID != rows[3].ID {
 			t.Fatalf("Due = %s, want first, second, third (oldest first; late not yet)", ids(due))
 		}
-		if !bytes.Equal(due[0].Raw, raw) || strings.Join(due[0].To, " ") != "a@x b@x" || due[0].From != "lexio@x" || due[0].Attempt != 0 {
+		if !bytes.Equal(due[0].Raw, raw) || strings.Join(due[0].To, " ") != "a@x b@x" || due[0].From != "lexio@x" || due[0].Attempt != 0 ||
+			!due[0].Created.Equal(t0.Add(-time.Minute)) {
 			t.Errorf("Due[0] = %+v", due[0])
 		}
 		if due, _ := ob.Due(ctx, t0.Add(time.Second), 1); len(due) != 1 || due[0].ID != rows[1].ID {
@@ -581,6 +584,29 @@ func TestOutboxLifecycle(t *testing.T) {
 		if m.FailedAt == nil || m.LastError != "550 no such user" || m.SentAt != nil {
 			t.Errorf("third after failing: %+v", m)
 		}
+	})
+}
+
+func TestEnqueueMails(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ms := []*OutboxMail{
+			{From: "lexio@x", To: []string{"a@x"}, Raw: []byte("one"), CreatedAt: t0},
+			{From: "lexio@x", To: []string{"b@x"}, Raw: []byte("two")}, // created now (the store's clock: t0)
+			{From: "lexio@x", To: []string{"c@x"}, Raw: []byte("three"), CreatedAt: t0, NextAttempt: t0.Add(time.Hour)},
+		}
+		mustTx(t, s, func(tx *Tx) error { return tx.EnqueueMails(ms) })
+		if ms[0].ID == 0 || ms[1].ID == 0 || ms[2].ID == 0 || ms[0].ID == ms[1].ID || ms[1].ID == ms[2].ID {
+			t.Fatalf("ids %d %d %d", ms[0].ID, ms[1].ID, ms[2].ID)
+		}
+		due, err := s.Outbox().Due(context.Background(), t0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(due) != 2 || string(due[0].Raw) != "one" || string(due[1].Raw) != "two" || !due[1].Created.Equal(t0) {
+			t.Errorf("Due = %+v, want one, two", due)
+		}
+		mustTx(t, s, func(tx *Tx) error { return tx.EnqueueMails(nil) })
 	})
 }
 
@@ -806,5 +832,75 @@ func TestTxHonoursContextWhileWaiting(t *testing.T) {
 	close(hold)
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTwoStoresOneFile: two Stores on one SQLite file stand for two
+// processes (the daemon and a CLI command). Their writers do not share the
+// in-process slot; BEGIN IMMEDIATE and busy_timeout must still keep them
+// from "database is locked".
+func TestTwoStoresOneFile(t *testing.T) {
+	open := sqliteOpener(t)
+	a, b := open(t), open(t)
+	tab := newTable(t, a, "shared", 2)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for k, s := range []*Store{a, b} {
+		wg.Go(func() {
+			for i := range 40 {
+				err := s.Tx(ctx, func(tx *Tx) error {
+					cur, err := tx.TableByID(tab.ID)
+					if err != nil {
+						return err
+					}
+					return applyMove(tx, cur, fmt.Sprintf("<s%d.%d@x>", k, i), t0, `{}`, 1)
+				})
+				if err != nil {
+					errs <- fmt.Errorf("store %d move %d: %w", k, i, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	err := a.View(ctx, func(tx *Tx) error {
+		got, err := tx.TableByID(tab.ID)
+		if err == nil && got.Seq != 80 {
+			t.Errorf("seq %d after 80 moves", got.Seq)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMapErr(t *testing.T) {
+	other := errors.New("disk full")
+	tests := []struct {
+		name string
+		in   error
+		want error
+	}{
+		{"gorm duplicate", gorm.ErrDuplicatedKey, ErrDuplicate},
+		{"sqlite text", errors.New("constraint failed: UNIQUE constraint failed: players.address (2067)"), ErrDuplicate},
+		{"postgres text", errors.New(`ERROR: duplicate key value violates unique constraint "idx_players_address" (SQLSTATE 23505)`), ErrDuplicate},
+		{"not found", fmt.Errorf("take: %w", gorm.ErrRecordNotFound), ErrNotFound},
+		{"other", other, other},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := mapErr(tc.in); !errors.Is(got, tc.want) {
+				t.Errorf("mapErr(%v) = %v, want %v", tc.in, got, tc.want)
+			}
+		})
+	}
+	if mapErr(nil) != nil {
+		t.Error("mapErr(nil) != nil")
 	}
 }

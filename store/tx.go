@@ -319,18 +319,29 @@ func (tx *Tx) MessageByID(messageID string) (*Message, error) {
 // EnqueueMail adds a message to the outbox. CreatedAt defaults to now and
 // NextAttempt to CreatedAt (due at once); ID is set.
 func (tx *Tx) EnqueueMail(m *OutboxMail) error {
-	if len(m.To) == 0 {
-		return errors.New("store: outbox: no recipients")
+	return tx.EnqueueMails([]*OutboxMail{m})
+}
+
+// EnqueueMails adds several messages to the outbox in one statement, as
+// EnqueueMail does for one.
+func (tx *Tx) EnqueueMails(ms []*OutboxMail) error {
+	if len(ms) == 0 {
+		return nil
 	}
-	if m.CreatedAt.IsZero() {
-		m.CreatedAt = tx.now()
+	for _, m := range ms {
+		if len(m.To) == 0 {
+			return errors.New("store: outbox: no recipients")
+		}
+		if m.CreatedAt.IsZero() {
+			m.CreatedAt = tx.now()
+		}
+		m.CreatedAt = m.CreatedAt.UTC()
+		if m.NextAttempt.IsZero() {
+			m.NextAttempt = m.CreatedAt
+		}
+		m.NextAttempt = m.NextAttempt.UTC()
 	}
-	m.CreatedAt = m.CreatedAt.UTC()
-	if m.NextAttempt.IsZero() {
-		m.NextAttempt = m.CreatedAt
-	}
-	m.NextAttempt = m.NextAttempt.UTC()
-	if err := tx.db.Create(m).Error; err != nil {
+	if err := tx.db.Create(ms).Error; err != nil {
 		return fmt.Errorf("store: outbox: %w", mapErr(err))
 	}
 	return nil
