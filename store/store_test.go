@@ -904,3 +904,39 @@ func TestMapErr(t *testing.T) {
 		t.Error("mapErr(nil) != nil")
 	}
 }
+
+// TestTakeRateConcurrent: goroutines racing for the same key get exactly
+// limit slots in one window, on the first event (no row yet) included.
+func TestTakeRateConcurrent(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		const workers, tries, limit = 6, 10, 25
+		var mu sync.Mutex
+		taken := 0
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for range tries {
+					var ok bool
+					err := s.Tx(context.Background(), func(tx *Tx) (err error) {
+						ok, err = tx.TakeRate("race@example.org/replies", limit, time.Hour, t0)
+						return err
+					})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if ok {
+						mu.Lock()
+						taken++
+						mu.Unlock()
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if taken != limit {
+			t.Errorf("%d slots taken, want %d", taken, limit)
+		}
+	})
+}
