@@ -1,10 +1,8 @@
 package parser
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
-	"io"
 	"strings"
 
 	"github.com/emersion/go-message"
@@ -135,8 +133,8 @@ func parse(m *Message, raw []byte, opt Options) {
 		opt.MaxBytes = DefaultMaxBytes
 	}
 	raw = skipMboxLine(raw)
-	br := bufio.NewReaderSize(io.LimitReader(bytes.NewReader(raw), opt.MaxBytes+1), 4096)
-	ent, err := message.ReadWithOptions(br, &message.ReadOptions{MaxHeaderBytes: maxHeaderBytes})
+	// The body is read only when raw is within opt.MaxBytes (below).
+	ent, err := message.ReadWithOptions(bytes.NewReader(raw), &message.ReadOptions{MaxHeaderBytes: maxHeaderBytes})
 	if ent == nil {
 		if err != nil && strings.Contains(err.Error(), "header exceeds maximum size") {
 			m.Err = newError(HeaderTooLarge, "the header is over %d bytes", maxHeaderBytes)
@@ -309,7 +307,12 @@ func ignoreReason(h mail.Header, from, service string) string {
 	case "mailer-daemon", "postmaster":
 		return IgnoreDaemon
 	}
-	l := strings.NewReplacer("-", "", "_", "", ".", "").Replace(local)
+	l := strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' {
+			return -1
+		}
+		return r
+	}, local)
 	if strings.HasPrefix(l, "noreply") || strings.HasPrefix(l, "donotreply") || strings.HasPrefix(l, "dontreply") ||
 		strings.HasSuffix(l, "noreply") {
 		return IgnoreNoReply

@@ -1,0 +1,105 @@
+// Package parser turns one raw email into one typed command, or a reason
+// why not (EMAIL §2.3–2.6, §3). It does no I/O and knows nothing of games:
+// whether a token is valid, a move legal or a command allowed is for the
+// service and the engine.
+//
+// # Reading a message
+//
+// Parse reads the header (Message-ID, In-Reply-To, References, From, To,
+// Cc, Subject with encoded words, Authentication-Results), decides whether
+// the message must be ignored (EMAIL §2.3: Auto-Submitted other than "no",
+// X-Autoreply/X-Autorespond, Precedence bulk/junk/list/auto_reply, List-Id,
+// multipart/report and message/delivery-status, Return-Path <>,
+// MAILER-DAEMON, postmaster and no-reply senders, the service's own
+// address), then, if the message is within Options.MaxBytes, reads the
+// first inline text/plain part of the MIME tree (else the first text/html
+// part, turned into text), decoding quoted-printable, base64,
+// format=flowed and any charset golang.org/x/text knows. Text labelled
+// UTF-8 that is not is read as Windows-1252. Attachments and attached
+// messages (message/rfc822) are not read.
+//
+// From the text it keeps the lines the player wrote: quoted lines ('>'),
+// attribution lines ("On … wrote:", "El … escribió:", "Le … a écrit :",
+// "Am … schrieb …:", also wrapped over two or three lines) and phone
+// footers ("Sent from my iPhone", "Enviado desde mi …", "Envoyé de mon …",
+// "Get Outlook for …", "Von meinem … gesendet" …) are dropped; a signature
+// delimiter ("-- "), an Outlook separator ("-----Original Message-----",
+// "-----Message d'origine-----", "-----Mensaje original-----", "-------- Original message --------"),
+// a forwarded-message marker, a quoted header block (From:/De:/Von:
+// followed by Sent:/Envoyé :/Enviado:/Date:/To: …) and an attribution
+// not followed by quoted lines end it. Lines below a quote are kept, so a
+// bottom-posted command is found. In HTML, <blockquote> and the quote
+// containers of Gmail, Yahoo, Proton and Thunderbird count as quoted.
+//
+// The first of those lines that is a command is the command; only it
+// counts. A line that starts with a keyword but reads as prose ("Pass the
+// salt", "Play nice", "Help me with …") is skipped; a line that is clearly
+// meant as a command but is wrong ("PLACE N7 ACROSS CHAT") ends the search
+// with its error. With no command in the body, the subject is tried,
+// without its Re:/RE:/Fwd:/AW:/SV:/TR:/RV:/WG:… prefixes (repeated) and
+// its [Lexio …] tag.
+//
+// # Tokens
+//
+// The reply token is the plus part of the service's local part in To, Cc,
+// Delivered-To or X-Original-To ("lexio+TOKEN@…": the domain is not
+// compared, as providers have aliases), or of the first plus-address when
+// Options.ServiceAddress is empty. With Options.TokenInSubject the token is
+// instead the last word of the subject tag "[Lexio <table> <token>]", and
+// recipients are not looked at. Tokens are returned as written: compare
+// them case-insensitively if the MTA may change case. The table of the tag
+// "[Lexio <table> …]" is in Message.Table either way.
+//
+// # Commands (EMAIL §3)
+//
+// Keywords are case-insensitive, accents optional. The synonyms read are
+// those of EMAIL §3 plus a few natural forms (marked +):
+//
+//	PLACE     PLAY; COLOCAR, JUGAR; POSER, JOUER, +PLACER
+//	EXCHANGE  SWAP; CAMBIAR, +INTERCAMBIAR; ÉCHANGER, +CHANGER
+//	PASS      PASAR, +PASO; PASSER, +PASSE
+//	PREVIEW   SCORE; VALOR; APERÇU
+//	BOARD     STATUS; TABLERO, +ESTADO; PLATEAU, +ÉTAT
+//	LOG       HISTORY; REGISTRO, +HISTORIAL; HISTORIQUE, +JOURNAL
+//	GAMES     PARTIDAS; PARTIES
+//	LANG      +LANGUAGE; IDIOMA; LANGUE
+//	HELP      AYUDA; AIDE
+//	NEW       NUEVA; NOUVELLE
+//	JOIN      UNIRSE; REJOINDRE
+//	START     EMPEZAR, +COMENZAR; COMMENCER, +DÉMARRER
+//
+// Placement (PLACE and PREVIEW): cell, direction, word; the word may also
+// come before the direction. The cell is a column A–M and a row 1–13,
+// either way round (H7, 7H). An arrow may be glued to the cell (H7→).
+// Directions:
+//
+//	across  ACROSS A H HORIZONTAL HORIZ RIGHT → -> ; HORIZONTALMENTE DERECHA ; HORIZONTALEMENT DROITE
+//	down    DOWN D V VERTICAL VERT ↓ ; VERTICALMENTE ABAJO ; VERTICALEMENT BAS
+//
+// The word is written whole, at most 13 letters; letters already on the
+// board may be put in parentheses, C(HA)T; a blank is a letter in square
+// brackets, CH[A]T, or a lowercase letter in a word that also has
+// capitals, CHaT (an all-lowercase word is ordinary tiles). Accents and
+// ligatures are folded by dict.Normalize (été → ETE, cœur → COEUR).
+//
+// EXCHANGE takes letters with ? for a blank (QX?, Q X ?, Q,X,?), rack
+// slots 1–7 (3, 1 4 7, 1,4,7) or ALL (TODO, TODOS, TODAS, TOUT, TOUTES,
+// TOUS). A single word that is one of those means all tiles: to exchange
+// the letters A, L, L write them apart, A L L. LANG takes en, es, fr or a
+// language's name (english, español, français …). NEW takes an optional
+// word GAME/PARTIDA/PARTIE/TABLE/MESA and an optional variant lexio or
+// lexico. JOIN takes a table name of letters, digits, '-', '_', '.'.
+//
+// Command.String gives the canonical English form (PLACE H7 ACROSS CHaT,
+// EXCHANGE 1 4 7, NEW lexico …), a contract of `lexio parse --json`, and
+// always parses back to the same command.
+//
+// # Errors
+//
+// Every error is an *Error with a Kind (stable snake_case names) and a
+// Detail naming the offending input; errors.Is matches the sentinels
+// (ErrNoCommand, ErrBadCell …) by kind. Hint gives an English sentence for
+// the player; the service translates by Kind. A note for the templates:
+// the service's own notices should never start a line with a command
+// keyword outside quotes, since some clients quote without '>'.
+package parser
