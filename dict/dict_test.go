@@ -401,3 +401,49 @@ func TestConcurrentContains(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// FuzzBuild: any input loads or says why, the stats add up, and the
+// dictionary holds exactly the entries that normalise to A–Z.
+func FuzzBuild(f *testing.F) {
+	seed, err := os.ReadFile(filepath.Join("testdata", "words.txt"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(seed))
+	f.Add("été\r\nÉTÉ\n\ncœur\n")
+	f.Add("a\nab\nabc\nb\n")
+	f.Add("\uFEFFchat\n\uFEFFchien\n")
+	f.Fuzz(func(t *testing.T, list string) {
+		d, st, err := Build(strings.NewReader(list))
+		if st.Lines != st.Blank+st.Dropped+st.Duplicates+st.Kept {
+			t.Fatalf("stats do not add up: %+v", st)
+		}
+		want := map[string]bool{}
+		for line := range strings.Lines(strings.TrimPrefix(list, "\uFEFF")) {
+			if w, ok := normalizeReference(strings.TrimSpace(line)); ok {
+				want[w] = true
+			}
+		}
+		if err != nil {
+			if !errors.Is(err, ErrNoWords) || len(want) != 0 {
+				t.Fatalf("Build: %v (%d words expected)", err, len(want))
+			}
+			return
+		}
+		if d.Len() != len(want) || st.Kept != len(want) {
+			t.Fatalf("Len %d, Kept %d, want %d", d.Len(), st.Kept, len(want))
+		}
+		for w := range d.Words {
+			if !want[w] || !d.Contains(w) {
+				t.Fatalf("word %q: expected %v, Contains %v", w, want[w], d.Contains(w))
+			}
+		}
+		var buf bytes.Buffer
+		if _, err := d.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Parse(buf.Bytes()); err != nil {
+			t.Fatalf("compiled form does not load: %v", err)
+		}
+	})
+}

@@ -139,17 +139,14 @@ func validate(us []byte, words int) error {
 		if k >= n-p {
 			return fmt.Errorf("%w: unit %d: state of %d edges runs past the end", ErrCorrupt, p, k)
 		}
-		for q := p + 1; q <= p+k; q++ {
-			e := binary.LittleEndian.Uint32(us[4*q:])
-			t := e >> targetShift
-			if t == 0 {
-				if e&finalBit == 0 {
-					return fmt.Errorf("%w: unit %d: edge leads nowhere", ErrCorrupt, q)
-				}
-				continue
-			}
-			if t <= q || t >= n {
-				return fmt.Errorf("%w: unit %d: target %d not after it and below %d", ErrCorrupt, q, t, n)
+		edges := us[4*(p+1) : 4*(p+1+k)]
+		for j := 0; j+4 <= len(edges); j += 4 {
+			e := binary.LittleEndian.Uint32(edges[j:])
+			q, t := p+1+uint32(j/4), e>>targetShift
+			// t after q and below n, or no target but a word's end. The
+			// root (bit 0) is no state's edge, so t = 0 is marked freely.
+			if t-(q+1) >= n-(q+1) && (t != 0 || e&finalBit == 0) {
+				return edgeError(q, e, n)
 			}
 			targets[t/64] |= 1 << (t % 64)
 		}
@@ -161,6 +158,13 @@ func validate(us []byte, words int) error {
 		p += 1 + k
 	}
 	return nil
+}
+
+func edgeError(q, e, n uint32) error {
+	if t := e >> targetShift; t != 0 {
+		return fmt.Errorf("%w: unit %d: target %d not after it and below %d", ErrCorrupt, q, t, n)
+	}
+	return fmt.Errorf("%w: unit %d: edge leads nowhere", ErrCorrupt, q)
 }
 
 // into reports whether any of the k ≤ 32 bits from bit lo of set is set.
