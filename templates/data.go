@@ -1,0 +1,463 @@
+package templates
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Size is the side of the board (RULES §2.1).
+const Size = 13
+
+// CellKind is what a board cell is, as the engine's layout says. The caller
+// fills the kinds; this package only draws them.
+type CellKind int
+
+// The kinds of cell (RULES §2.2–2.4). The zero CellKind is Plain.
+const (
+	Plain    CellKind = iota
+	Wall              // walled corner
+	Fountain          // G7
+	TW                // word ×3
+	DW                // word ×2
+	TL                // letter ×3
+	DL                // letter ×2
+	Cross             // doubles both words through it
+)
+
+// String returns the kind's stable name: "plain", "wall", "fountain",
+// "TW", "DW", "TL", "DL", "cross".
+func (k CellKind) String() string {
+	const names = "plain wall fountain TW DW TL DL cross"
+	ns := strings.Fields(names)
+	if k < 0 || int(k) >= len(ns) {
+		return "cellkind(" + strconv.Itoa(int(k)) + ")"
+	}
+	return ns[k]
+}
+
+// Pos is a cell, 0-based: Row 0 is row 1, Col 0 is column A.
+type Pos struct{ Row, Col int }
+
+// String writes the cell as players do, column then row: "G7".
+func (p Pos) String() string {
+	if p.Row < 0 || p.Row >= Size || p.Col < 0 || p.Col >= Size {
+		return "?"
+	}
+	return string(rune('A'+p.Col)) + strconv.Itoa(p.Row+1)
+}
+
+// Cell is one square of the board.
+type Cell struct {
+	Kind   CellKind
+	Letter byte // 'A'–'Z'; 0 when the cell is empty
+	Blank  bool // the tile is a blank standing for Letter
+	Last   bool // placed by the last move
+}
+
+// Board is the board as the recipient sees it. A cell is highlighted as
+// part of the last move when its Last is set or it is listed in Last.
+type Board struct {
+	Cells [Size][Size]Cell // [row][col]
+	Last  []Pos
+}
+
+// isLast reports whether the cell at r, c belongs to the last move.
+func (b *Board) isLast(r, c int) bool {
+	if b.Cells[r][c].Last {
+		return true
+	}
+	for _, p := range b.Last {
+		if p.Row == r && p.Col == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Head is what every message needs: whom it is for, which table it is
+// about, and the clock it is read against.
+type Head struct {
+	To    string         // the recipient's name, for the greeting
+	Table string         // the table the message is about; "" for none
+	Tag   string         // subject tag; default "[Lexio <Table>]" or "[Lexio]"
+	Now   time.Time      // reference for "in 2 h" and "2 h ago"
+	TZ    *time.Location // the recipient's zone for absolute times; nil is UTC
+}
+
+// PlayerLine is one seat at a table as everyone may see it: never the rack.
+type PlayerLine struct {
+	Name    string
+	Address string
+	Score   int
+	Tiles   int  // tiles held (RULES §3.2)
+	Away    bool // let a turn expire (RULES §9.2)
+	ToMove  bool
+	You     bool // the recipient
+}
+
+// Table is the public state of a game.
+type Table struct {
+	Variant  string // "lexio" or "lexico"
+	Players  []PlayerLine
+	Bag      int       // tiles left in the bag
+	Turn     string    // name of the player to move; "" when the game is over
+	Deadline time.Time // when the current turn ends
+}
+
+// RackTile is one tile of the recipient's rack.
+type RackTile struct {
+	Slot   int  // 1–7
+	Letter byte // 'A'–'Z'; ignored for a blank
+	Blank  bool
+	Value  int
+}
+
+// Rack is the recipient's own rack, in slot order.
+type Rack []RackTile
+
+// LogKind is what a log entry records (RULES §10).
+type LogKind int
+
+// The kinds of log entry.
+const (
+	LogPlace    LogKind = iota + 1 // a placement: Words, Pos, Down, Score, Bonus
+	LogExchange                    // Count tiles exchanged
+	LogPass                        // a pass
+	LogExpire                      // the turn expired and was passed (RULES §9.1)
+	LogEnd                         // the game ended: End, Adjustments
+	LogRejected                    // a rejected placement, told only to its author
+)
+
+// EndReason says why a game ended (RULES §11, §12).
+type EndReason int
+
+// The reasons a game ends.
+const (
+	EndOut     EndReason = iota + 1 // Player placed their last tile with the bag empty
+	EndStalled                      // two rounds without a placement
+	EndAbandon                      // closed by the server's administrator
+)
+
+// Word is a word a placement formed and what it scored.
+type Word struct {
+	Word   string // uppercase; a blank's letter lowercase
+	Points int
+}
+
+// Adjustment is an end-of-game change to a player's score (RULES §11).
+type Adjustment struct {
+	Player string
+	Points int // negative for the rack's value lost
+}
+
+// LogLine is one event of a table's log in neutral form; the templates
+// write it as a sentence in the reader's language.
+type LogLine struct {
+	Turn        int // 1-based turn number; 0 to leave it out
+	At          time.Time
+	Kind        LogKind
+	Player      string
+	Words       []Word // LogPlace, LogRejected
+	Pos         Pos    // first cell of the placement
+	Down        bool
+	Score       int // points of the placement
+	Bonus       int // bonus for using every tile (RULES §5.6), included in Score
+	Count       int // tiles exchanged
+	End         EndReason
+	Adjustments []Adjustment
+}
+
+// Probe is the recipient's probe reserve (RULES §6.2).
+type Probe struct {
+	Left int
+	Max  int
+	Next time.Time // when the next attempt returns; zero when full
+}
+
+// ReasonKind names why a command was refused. The engine's kinds share
+// their codes with engine.Kind; the others come from the parser and the
+// table service.
+type ReasonKind string
+
+// The reasons a command is refused.
+const (
+	// Placement shape and tiles (RULES §4, §6.4).
+	ReasonNoTiles        ReasonKind = "no-tiles"
+	ReasonTooManyTiles   ReasonKind = "too-many-tiles"   // Have, Need
+	ReasonOffBoard       ReasonKind = "off-board"        // Cells
+	ReasonWalled         ReasonKind = "walled"           // Cells
+	ReasonOccupied       ReasonKind = "occupied"         // Cells
+	ReasonDuplicateCell  ReasonKind = "duplicate-cell"   // Cells
+	ReasonBadLetter      ReasonKind = "bad-letter"       // Letters
+	ReasonMismatch       ReasonKind = "board-mismatch"   // Cells, Letters (on the board)
+	ReasonNotThrough     ReasonKind = "not-on-board"     // Cells
+	ReasonNotInLine      ReasonKind = "not-in-line"      // Cells
+	ReasonGap            ReasonKind = "gap"              // Cells
+	ReasonNotTouching    ReasonKind = "not-touching"     // Cells
+	ReasonFirstNotCentre ReasonKind = "first-not-centre" // Cells
+	ReasonFirstTooShort  ReasonKind = "first-too-short"  // Have, Need
+	ReasonNotOnRack      ReasonKind = "not-on-rack"      // Letters ('?' blank)
+	// Dictionary and probe reserve (RULES §6).
+	ReasonUnknownWords ReasonKind = "unknown-words" // Words
+	ReasonReserveEmpty ReasonKind = "reserve-empty"
+	// Turn and game state.
+	ReasonNotYourTurn        ReasonKind = "not-your-turn" // Detail: whose turn
+	ReasonGameOver           ReasonKind = "game-over"
+	ReasonExchangeNotAllowed ReasonKind = "exchange-not-allowed" // Have: bag
+	ReasonBagTooSmall        ReasonKind = "bag-too-small"        // Need, Have
+	ReasonBadSlot            ReasonKind = "bad-slot"             // Slots
+	// Mail and tables (EMAIL §1, §3).
+	ReasonStale          ReasonKind = "stale"
+	ReasonNotAPlayer     ReasonKind = "not-a-player"
+	ReasonBadToken       ReasonKind = "bad-token"
+	ReasonNotAuth        ReasonKind = "not-authenticated"
+	ReasonNoSuchTable    ReasonKind = "no-such-table" // Detail: name
+	ReasonTableFull      ReasonKind = "table-full"
+	ReasonAlreadyStarted ReasonKind = "already-started"
+	ReasonTooFewPlayers  ReasonKind = "too-few-players" // Have, Need
+	ReasonNotOwner       ReasonKind = "not-owner"
+	ReasonNoOpening      ReasonKind = "opening-disabled"
+	// Reading the message (the parser's kinds).
+	ReasonNoCommand    ReasonKind = "no-command"
+	ReasonBadCell      ReasonKind = "bad-cell"      // Detail
+	ReasonBadDirection ReasonKind = "bad-direction" // Detail
+	ReasonBadWord      ReasonKind = "bad-word"      // Detail
+	ReasonWordTooLong  ReasonKind = "word-too-long" // Detail
+	ReasonBadExchange  ReasonKind = "bad-exchange"  // Detail
+	ReasonBadLang      ReasonKind = "bad-lang"      // Detail
+	ReasonBadVariant   ReasonKind = "bad-variant"   // Detail
+	ReasonBadTable     ReasonKind = "bad-table"     // Detail
+	ReasonMissingArg   ReasonKind = "missing-argument"
+	ReasonExtraArg     ReasonKind = "extra-argument" // Detail
+	ReasonTooLarge     ReasonKind = "too-large"
+	ReasonUnreadable   ReasonKind = "unreadable" // malformed MIME, too deep, internal
+	ReasonBadCharset   ReasonKind = "bad-charset"
+	ReasonBinary       ReasonKind = "binary-junk"
+)
+
+// ReasonKinds lists every ReasonKind the templates write a sentence for.
+func ReasonKinds() []ReasonKind {
+	return []ReasonKind{
+		ReasonNoTiles, ReasonTooManyTiles, ReasonOffBoard, ReasonWalled, ReasonOccupied,
+		ReasonDuplicateCell, ReasonBadLetter, ReasonMismatch, ReasonNotThrough,
+		ReasonNotInLine, ReasonGap, ReasonNotTouching, ReasonFirstNotCentre,
+		ReasonFirstTooShort, ReasonNotOnRack, ReasonUnknownWords, ReasonReserveEmpty,
+		ReasonNotYourTurn, ReasonGameOver, ReasonExchangeNotAllowed, ReasonBagTooSmall,
+		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
+		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
+		ReasonNotOwner, ReasonNoOpening, ReasonNoCommand, ReasonBadCell,
+		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
+		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonMissingArg,
+		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
+	}
+}
+
+// Reason is one reason a command was refused; fields that do not apply to
+// the Kind are empty.
+type Reason struct {
+	Kind    ReasonKind
+	Cells   []Pos
+	Letters string   // letters involved ('?' a blank)
+	Words   []string // unknown words
+	Slots   []int    // rack slots, 1-based
+	Need    int
+	Have    int
+	Detail  string // the offending input, quoted back as is
+}
+
+// NoticeMsg is the state of a table for one player: the data of
+// TurnNotice, BoardReply and Reminder.
+type NoticeMsg struct {
+	Head
+	State Table
+	Board Board
+	Rack  Rack      // the recipient's rack, and nobody else's
+	Log   []LogLine // the latest entries, oldest first
+}
+
+// AcceptedMsg tells the author that their move was played.
+type AcceptedMsg struct {
+	Head
+	Move  LogLine // what was played, as the log records it
+	Total int     // the author's score now
+	Rack  Rack    // the author's rack after drawing
+}
+
+// RejectedMsg tells the author why a command was refused.
+type RejectedMsg struct {
+	Head
+	Command string   // the command as read, if any
+	Reasons []Reason // every reason
+	Probe   *Probe   // the probe reserve, for placements; nil to leave out
+	Rack    Rack     // the author's rack, for hints; may be nil
+}
+
+// PreviewMsg says what a placement would score (RULES §5.8).
+type PreviewMsg struct {
+	Head
+	Command string
+	Words   []Word
+	Bonus   int
+	Score   int
+	Reasons []Reason // shape problems found, if any
+}
+
+// LogMsg is a table's whole log.
+type LogMsg struct {
+	Head
+	Log []LogLine
+}
+
+// GameStatus is where a table stands.
+type GameStatus int
+
+// The statuses of a table.
+const (
+	StatusWaiting GameStatus = iota + 1 // open, waiting for players or START
+	StatusPlaying
+	StatusOver
+)
+
+// GameLine is one of the recipient's tables.
+type GameLine struct {
+	Table    string
+	Variant  string
+	Status   GameStatus
+	Players  []string
+	Turn     string // whose turn, when playing
+	YourTurn bool
+	Deadline time.Time
+	Score    int // the recipient's score
+}
+
+// GamesMsg lists the recipient's tables.
+type GamesMsg struct {
+	Head
+	Games []GameLine
+}
+
+// HelpMsg is how to play by mail.
+type HelpMsg struct {
+	Head
+	Address string // the address to write to for NEW and JOIN; may be ""
+}
+
+// LangMsg confirms a new interface language; it is rendered in that language.
+type LangMsg struct {
+	Head
+}
+
+// ExpiredMsg tells a player their turn passed for them.
+type ExpiredMsg struct {
+	Head
+	Deadline time.Time     // when the turn ended
+	Grace    time.Duration // how long the table now waits for them (RULES §9.2)
+	Next     string        // whose turn it is now
+}
+
+// FinalLine is one player's result.
+type FinalLine struct {
+	Name   string
+	Before int // score before the adjustments
+	Adjust int // RULES §11.1–11.2
+	Score  int // final score
+	Winner bool
+	You    bool
+}
+
+// RevealedRack is a rack shown to everyone at the end (RULES §11.4).
+type RevealedRack struct {
+	Player string
+	Tiles  Rack
+}
+
+// GameOverMsg is the end of a game.
+type GameOverMsg struct {
+	Head
+	End      EndReason
+	Finisher string // who placed their last tile, for EndOut
+	Final    []FinalLine
+	Revealed []RevealedRack
+	Board    Board
+	Log      []LogLine
+}
+
+// OpenedMsg confirms NEW: a table was opened.
+type OpenedMsg struct {
+	Head
+	Variant    string
+	MinPlayers int
+	MaxPlayers int
+}
+
+// JoinedMsg tells the table that someone sat down (JOIN).
+type JoinedMsg struct {
+	Head
+	Player  string   // who joined
+	You     bool     // the recipient is the one who joined
+	Players []string // everyone seated, in join order
+	Max     int
+}
+
+// StartedMsg tells the table that the game began (START).
+type StartedMsg struct {
+	Head
+	Variant  string
+	Players  []string // turn order (RULES §1.2)
+	First    string
+	Deadline time.Time
+	TurnTime time.Duration
+}
+
+// TooLargeMsg answers a message too large to read (EMAIL §2.5).
+type TooLargeMsg struct {
+	Head
+	Size  int64 // bytes received
+	Limit int64 // bytes allowed
+}
+
+// String returns the kind's stable name, e.g. "place".
+func (k LogKind) String() string {
+	switch k {
+	case LogPlace:
+		return "place"
+	case LogExchange:
+		return "exchange"
+	case LogPass:
+		return "pass"
+	case LogExpire:
+		return "expire"
+	case LogEnd:
+		return "end"
+	case LogRejected:
+		return "rejected"
+	}
+	return "unknown"
+}
+
+// String returns the reason's stable name: "out", "stalled", "abandon".
+func (e EndReason) String() string {
+	switch e {
+	case EndOut:
+		return "out"
+	case EndStalled:
+		return "stalled"
+	case EndAbandon:
+		return "abandon"
+	}
+	return "unknown"
+}
+
+// String returns the status's stable name: "waiting", "playing", "over".
+func (s GameStatus) String() string {
+	switch s {
+	case StatusWaiting:
+		return "waiting"
+	case StatusPlaying:
+		return "playing"
+	case StatusOver:
+		return "over"
+	}
+	return "unknown"
+}

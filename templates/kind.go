@@ -1,0 +1,104 @@
+package templates
+
+import (
+	"reflect"
+	"strconv"
+)
+
+// Kind is a message the service sends.
+type Kind int
+
+// The messages. Each names the data type Render expects.
+const (
+	TurnNotice   Kind = iota + 1 // NoticeMsg: to every player after a turn ends (EMAIL §4.2)
+	Accepted                     // AcceptedMsg: to the author of an accepted move
+	Rejected                     // RejectedMsg: every reason a command was refused (EMAIL §4.1)
+	Preview                      // PreviewMsg: what a placement would score (RULES §5.8)
+	BoardReply                   // NoticeMsg: the state, on BOARD
+	LogReply                     // LogMsg: the whole log, on LOG
+	GamesReply                   // GamesMsg: the sender's tables, on GAMES
+	Help                         // HelpMsg: how to play by mail
+	LangChanged                  // LangMsg: LANG confirmed, in the new language
+	Reminder                     // NoticeMsg: the turn ends soon (EMAIL §5.1)
+	Expired                      // ExpiredMsg: the turn passed, you are away (RULES §9)
+	GameOver                     // GameOverMsg: final scores and racks (EMAIL §4.3)
+	TableOpened                  // OpenedMsg: NEW
+	TableJoined                  // JoinedMsg: JOIN
+	TableStarted                 // StartedMsg: START
+	TooLarge                     // TooLargeMsg: the message was too big (EMAIL §2.5)
+)
+
+// kindNames is read-only.
+var kindNames = [...]string{
+	TurnNotice:   "turn-notice",
+	Accepted:     "accepted",
+	Rejected:     "rejected",
+	Preview:      "preview",
+	BoardReply:   "board-reply",
+	LogReply:     "log-reply",
+	GamesReply:   "games-reply",
+	Help:         "help",
+	LangChanged:  "lang-changed",
+	Reminder:     "reminder",
+	Expired:      "expired",
+	GameOver:     "game-over",
+	TableOpened:  "table-opened",
+	TableJoined:  "table-joined",
+	TableStarted: "table-started",
+	TooLarge:     "too-large",
+}
+
+// String returns the kind's stable name, e.g. "turn-notice"; it is also
+// the name of the message's block in the templates.
+func (k Kind) String() string {
+	if k <= 0 || int(k) >= len(kindNames) {
+		return "kind(" + strconv.Itoa(int(k)) + ")"
+	}
+	return kindNames[k]
+}
+
+// Kinds returns every message kind, in order.
+func Kinds() []Kind {
+	ks := make([]Kind, 0, len(kindNames)-1)
+	for k := TurnNotice; k <= TooLarge; k++ {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+func (k Kind) valid() bool { return k >= TurnNotice && k <= TooLarge }
+
+// dataType is the struct type Render expects for the kind.
+func (k Kind) dataType() reflect.Type {
+	switch k {
+	case TurnNotice, BoardReply, Reminder:
+		return reflect.TypeFor[NoticeMsg]()
+	case Accepted:
+		return reflect.TypeFor[AcceptedMsg]()
+	case Rejected:
+		return reflect.TypeFor[RejectedMsg]()
+	case Preview:
+		return reflect.TypeFor[PreviewMsg]()
+	case LogReply:
+		return reflect.TypeFor[LogMsg]()
+	case GamesReply:
+		return reflect.TypeFor[GamesMsg]()
+	case Help:
+		return reflect.TypeFor[HelpMsg]()
+	case LangChanged:
+		return reflect.TypeFor[LangMsg]()
+	case Expired:
+		return reflect.TypeFor[ExpiredMsg]()
+	case GameOver:
+		return reflect.TypeFor[GameOverMsg]()
+	case TableOpened:
+		return reflect.TypeFor[OpenedMsg]()
+	case TableJoined:
+		return reflect.TypeFor[JoinedMsg]()
+	case TableStarted:
+		return reflect.TypeFor[StartedMsg]()
+	case TooLarge:
+		return reflect.TypeFor[TooLargeMsg]()
+	}
+	return nil
+}

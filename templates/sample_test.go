@@ -1,0 +1,182 @@
+package templates
+
+import (
+	"time"
+)
+
+// layout fills the kinds of RULES §2.2–2.4's board.
+func layout(b *Board) {
+	put := func(k CellKind, cells ...string) {
+		for _, c := range cells {
+			p := pos(c)
+			b.Cells[p.Row][p.Col].Kind = k
+		}
+	}
+	put(Wall, "A1", "B1", "A2", "B2", "L1", "M1", "L2", "M2", "A12", "B12", "A13", "B13", "L12", "M12", "L13", "M13")
+	put(Fountain, "G7")
+	put(TW, "D1", "J1", "A4", "M4", "A10", "M10", "D13", "J13")
+	put(DW, "C2", "K2", "B3", "L3", "B11", "L11", "C12", "K12")
+	put(TL, "F2", "H2", "B6", "L6", "B8", "L8", "F12", "H12")
+	put(DL, "F4", "H4", "D6", "J6", "D8", "J8", "F10", "H10")
+	put(Cross, "F6", "H6", "F8", "H8")
+}
+
+// pos reads "G7".
+func pos(s string) Pos {
+	n := 0
+	for _, r := range s[1:] {
+		n = n*10 + int(r-'0')
+	}
+	return Pos{Row: n - 1, Col: int(s[0] - 'A')}
+}
+
+// word puts letters from a cell; lowercase letters are blanks.
+func word(b *Board, start string, down bool, letters string, last bool) {
+	p := pos(start)
+	for _, r := range letters {
+		c := &b.Cells[p.Row][p.Col]
+		c.Letter = byte(r)
+		if r >= 'a' && r <= 'z' {
+			c.Letter = byte(r - 'a' + 'A')
+			c.Blank = true
+		}
+		if last {
+			b.Last = append(b.Last, p)
+		}
+		if down {
+			p.Row++
+		} else {
+			p.Col++
+		}
+	}
+}
+
+// sampleBoard is a mid-game board: every kind of cell, a blank, a last
+// move (MiEL down from E7, its I a blank).
+func sampleBoard() Board {
+	var b Board
+	layout(&b)
+	word(&b, "E7", false, "MAISON", false) // turn 1
+	word(&b, "H5", true, "VA", false)      // turn 2: VASE through H7
+	word(&b, "H8", true, "E", false)
+	word(&b, "E8", true, "iEL", true) // turn 4, the last move
+	b.Cells[6][4].Last = false
+	return b
+}
+
+var (
+	sampleNow      = time.Date(2026, 3, 4, 12, 0, 0, 0, time.UTC)
+	sampleDeadline = time.Date(2026, 3, 6, 15, 4, 0, 0, time.UTC)
+	sampleTZ       = time.FixedZone("CET", 3600)
+)
+
+func sampleHead(to string) Head {
+	return Head{To: to, Table: "t42", Now: sampleNow, TZ: sampleTZ}
+}
+
+func sampleLog() []LogLine {
+	at := sampleNow.Add(-50 * time.Hour)
+	return []LogLine{
+		{Turn: 1, At: at, Kind: LogPlace, Player: "Alice", Pos: pos("E7"), Words: []Word{{"MAISON", 16}}, Score: 16},
+		{Turn: 2, At: at.Add(5 * time.Hour), Kind: LogPlace, Player: "Bob", Pos: pos("H5"), Down: true, Words: []Word{{"VASE", 28}}, Score: 28},
+		{Turn: 3, At: at.Add(20 * time.Hour), Kind: LogExchange, Player: "Chloé", Count: 3},
+		{Turn: 4, At: at.Add(30 * time.Hour), Kind: LogPlace, Player: "Alice", Pos: pos("E7"), Down: true, Words: []Word{{"MiEL", 6}}, Score: 6},
+	}
+}
+
+func sampleTable(you string) Table {
+	ps := []PlayerLine{
+		{Name: "Alice", Address: "alice@example.org", Score: 22, Tiles: 7},
+		{Name: "Bob", Address: "bob@example.org", Score: 28, Tiles: 7, ToMove: true},
+		{Name: "Chloé", Address: "chloe@example.org", Score: 0, Tiles: 7, Away: true},
+	}
+	for i := range ps {
+		ps[i].You = ps[i].Name == you
+	}
+	return Table{Variant: "lexio", Players: ps, Bag: 71, Turn: "Bob", Deadline: sampleDeadline}
+}
+
+func sampleRack(letters string) Rack {
+	var r Rack
+	for i, c := range []byte(letters) {
+		t := RackTile{Slot: i + 1, Letter: c, Value: LetterValue(c)}
+		if c == '?' {
+			t = RackTile{Slot: i + 1, Blank: true}
+		}
+		r = append(r, t)
+	}
+	return r
+}
+
+func sampleNotice(to, rack string) NoticeMsg {
+	return NoticeMsg{Head: sampleHead(to), State: sampleTable(to), Board: sampleBoard(),
+		Rack: sampleRack(rack), Log: sampleLog()}
+}
+
+// sample returns the golden data of each kind, addressed to Bob.
+func sample(k Kind) any {
+	h := sampleHead("Bob")
+	switch k {
+	case TurnNotice, BoardReply, Reminder:
+		n := sampleNotice("Bob", "QUARTZ?")
+		if k == Reminder {
+			n.Now = sampleDeadline.Add(-2 * time.Hour)
+		}
+		return n
+	case Accepted:
+		return AcceptedMsg{Head: h, Move: LogLine{Turn: 5, Kind: LogPlace, Player: "Bob", Pos: pos("D9"), Words: []Word{{"QUE", 12}, {"UE", 2}}, Score: 14},
+			Total: 42, Rack: sampleRack("ARTZ?NE")}
+	case Rejected:
+		return RejectedMsg{Head: h, Command: "PLACE D9 ACROSS QUEUX",
+			Reasons: []Reason{
+				{Kind: ReasonUnknownWords, Words: []string{"QUEUX", "XE"}},
+				{Kind: ReasonNotOnRack, Letters: "UX"},
+				{Kind: ReasonGap, Cells: []Pos{pos("F9"), pos("G9")}},
+			},
+			Probe: &Probe{Left: 7, Max: 10, Next: sampleNow.Add(12 * time.Second)},
+			Rack:  sampleRack("QUARTZ?")}
+	case Preview:
+		return PreviewMsg{Head: h, Command: "PREVIEW D9 ACROSS QUE", Words: []Word{{"QUE", 12}, {"UE", 2}}, Score: 14}
+	case LogReply:
+		l := sampleLog()
+		l = append(l, LogLine{Turn: 5, Kind: LogPass, Player: "Bob"},
+			LogLine{Turn: 6, Kind: LogExpire, Player: "Chloé"},
+			LogLine{Kind: LogRejected, Player: "Bob", Pos: pos("D9"), Words: []Word{{"QUEUX", 0}}})
+		return LogMsg{Head: h, Log: l}
+	case GamesReply:
+		return GamesMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Games: []GameLine{
+			{Table: "t42", Variant: "lexio", Status: StatusPlaying, Players: []string{"Alice", "Bob", "Chloé"}, Turn: "Bob", YourTurn: true, Deadline: sampleDeadline, Score: 28},
+			{Table: "t7", Variant: "lexico", Status: StatusPlaying, Players: []string{"Bob", "Dan"}, Turn: "Dan", Deadline: sampleNow.Add(45 * time.Minute), Score: 103},
+			{Table: "t50", Variant: "lexio", Status: StatusWaiting, Players: []string{"Bob"}},
+			{Table: "t3", Variant: "lexio", Status: StatusOver, Players: []string{"Bob", "Alice"}, Score: 311},
+		}}
+	case Help:
+		return HelpMsg{Head: Head{To: "Bob", Now: sampleNow}, Address: "lexio@example.org"}
+	case LangChanged:
+		return LangMsg{Head: Head{To: "Bob", Now: sampleNow}}
+	case Expired:
+		return ExpiredMsg{Head: h, Deadline: sampleNow.Add(-2 * time.Hour), Grace: 2 * time.Hour, Next: "Chloé"}
+	case GameOver:
+		l := sampleLog()
+		l = append(l, LogLine{Turn: 5, Kind: LogPlace, Player: "Bob", Pos: pos("D9"), Words: []Word{{"QUARTZ", 40}}, Score: 70, Bonus: 30},
+			LogLine{Kind: LogEnd, Player: "Bob", End: EndOut, Adjustments: []Adjustment{{"Alice", -5}, {"Chloé", -7}, {"Bob", 12}}})
+		return GameOverMsg{Head: h, End: EndOut, Finisher: "Bob",
+			Final: []FinalLine{
+				{Name: "Bob", Before: 98, Adjust: 12, Score: 110, Winner: true, You: true},
+				{Name: "Alice", Before: 75, Adjust: -5, Score: 70},
+				{Name: "Chloé", Before: 40, Adjust: -7, Score: 33},
+			},
+			Revealed: []RevealedRack{{Player: "Bob"}, {Player: "Alice", Tiles: sampleRack("EE?")}, {Player: "Chloé", Tiles: sampleRack("KU")}},
+			Board:    sampleBoard(), Log: l}
+	case TableOpened:
+		return OpenedMsg{Head: h, Variant: "lexio", MinPlayers: 2, MaxPlayers: 4}
+	case TableJoined:
+		return JoinedMsg{Head: h, Player: "Chloé", Players: []string{"Alice", "Bob", "Chloé"}, Max: 4}
+	case TableStarted:
+		return StartedMsg{Head: h, Variant: "lexio", Players: []string{"Alice", "Bob", "Chloé"}, First: "Alice",
+			Deadline: sampleNow.Add(72 * time.Hour), TurnTime: 72 * time.Hour}
+	case TooLarge:
+		return TooLargeMsg{Head: Head{To: "Bob", Now: sampleNow}, Size: 3 << 20, Limit: 1 << 20}
+	}
+	return nil
+}

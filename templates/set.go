@@ -1,0 +1,467 @@
+// Package templates renders every mail lexio sends, in English, Spanish and
+// French, as text/plain and text/html, from plain data structs.
+//
+// The templates are embedded: layout/ holds one base layout per format,
+// shared/ the structure of each message and the partials (board, rack,
+// scores, log), and each language folder (en/, es/, fr/) only words: one
+// block per phrase, used by both formats. The package knows nothing of the
+// engine or the store; the table service fills the data types below.
+package templates
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	htmltemplate "html/template"
+	"io/fs"
+	"reflect"
+	"slices"
+	"strings"
+	texttemplate "text/template"
+	"time"
+)
+
+//go:embed layout shared en es fr
+var files embed.FS
+
+// Sentinel errors.
+var (
+	ErrKind = errors.New("templates: unknown message kind")
+	ErrData = errors.New("templates: wrong data for message kind")
+)
+
+// Rendered is one message ready to send.
+type Rendered struct {
+	Subject string
+	Text    string
+	HTML    string
+}
+
+// Set holds every template, parsed once. It is safe for concurrent use.
+type Set struct {
+	langs map[string]*langSet
+}
+
+type langSet struct {
+	l       *lang
+	subject *texttemplate.Template
+	text    map[Kind]*texttemplate.Template
+	html    map[Kind]*htmltemplate.Template
+}
+
+// New parses every template of every language. An error names the template.
+func New() (*Set, error) {
+	s := &Set{langs: make(map[string]*langSet)}
+	var ref []string
+	for _, code := range Langs() {
+		ls, err := parseLang(code)
+		if err != nil {
+			return nil, err
+		}
+		names := phraseNames(ls.subject)
+		if ref == nil {
+			ref = names
+		} else if d := diff(ref, names); d != "" {
+			return nil, fmt.Errorf("templates: %s/: phrases differ from en/: %s", code, d)
+		}
+		s.langs[code] = ls
+	}
+	return s, nil
+}
+
+func parseLang(code string) (*langSet, error) {
+	l := newLang(code)
+	tr := &translator{}
+	funcs := funcMap(l)
+	funcs["t"] = tr.t
+	funcs["has"] = tr.has
+	funcs["tor"] = tr.tor
+	wordFiles, err := fs.Glob(files, code+"/*.tmpl")
+	if err != nil || len(wordFiles) == 0 {
+		return nil, fmt.Errorf("templates: no templates for %s: %v", code, err)
+	}
+	textFiles := append([]string{"layout/base.txt.tmpl", "shared/*.txt.tmpl"}, wordFiles...)
+	htmlFiles := []string{"layout/base.html.tmpl", "shared/*.html.tmpl"}
+
+	text, err := texttemplate.New("root").Option("missingkey=error").Funcs(funcs).ParseFS(files, textFiles...)
+	if err != nil {
+		return nil, fmt.Errorf("templates: parse %s text: %w", code, err)
+	}
+	html, err := htmltemplate.New("root").Option("missingkey=error").Funcs(funcs).ParseFS(files, htmlFiles...)
+	if err != nil {
+		return nil, fmt.Errorf("templates: parse %s html: %w", code, err)
+	}
+	tr.set = text
+	ls := &langSet{l: l, subject: text,
+		text: make(map[Kind]*texttemplate.Template), html: make(map[Kind]*htmltemplate.Template)}
+	for _, k := range Kinds() {
+		for _, name := range []string{"msg." + k.String(), k.String() + ".subject"} {
+			if text.Lookup(name) == nil {
+				return nil, fmt.Errorf("templates: %s: text template %q is missing", code, name)
+			}
+		}
+		if html.Lookup("msg."+k.String()) == nil {
+			return nil, fmt.Errorf("templates: html template %q is missing", "msg."+k.String())
+		}
+		body := `{{define "body"}}{{template "msg.` + k.String() + `" .}}{{end}}`
+		t, err := text.Clone()
+		if err == nil {
+			_, err = t.Parse(body)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("templates: %s text %s: %w", code, k, err)
+		}
+		h, err := html.Clone()
+		if err == nil {
+			_, err = h.Parse(body)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("templates: %s html %s: %w", code, k, err)
+		}
+		ls.text[k], ls.html[k] = t, h
+	}
+	return ls, nil
+}
+
+// translator renders a language's phrases by name for both formats: the
+// HTML templates receive them as text, and escape them.
+type translator struct {
+	set *texttemplate.Template
+}
+
+func (tr *translator) t(name string, data ...any) (string, error) {
+	var d any
+	if len(data) > 0 {
+		d = data[0]
+	}
+	var b strings.Builder
+	if err := tr.set.ExecuteTemplate(&b, name, d); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+func (tr *translator) has(name string) bool { return tr.set.Lookup(name) != nil }
+
+// tor renders name, or fallback when the language has no such phrase.
+func (tr *translator) tor(name, fallback string, data any) (string, error) {
+	if !tr.has(name) {
+		name = fallback
+	}
+	return tr.t(name, data)
+}
+
+// phraseNames lists the templates a language folder defines.
+func phraseNames(t *texttemplate.Template) []string {
+	var names []string
+	for _, x := range t.Templates() {
+		if !strings.HasPrefix(x.Name(), "msg.") && !strings.HasPrefix(x.Name(), "part.") &&
+			!strings.HasPrefix(x.Name(), "base.") && !strings.HasSuffix(x.Name(), ".tmpl") && x.Name() != "root" {
+			names = append(names, x.Name())
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+func diff(a, b []string) string {
+	var out []string
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			out = append(out, "missing "+x)
+		}
+	}
+	for _, x := range b {
+		if _, ok := slices.BinarySearch(a, x); !ok {
+			out = append(out, "extra "+x)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// Render writes the message kind in lang ("en", "es", "fr"; anything else
+// falls back to English). data is the kind's data type (see Kind), as a
+// value or a pointer.
+func (s *Set) Render(lang string, kind Kind, data any) (Rendered, error) {
+	if !kind.valid() {
+		return Rendered{}, fmt.Errorf("%w: %d", ErrKind, int(kind))
+	}
+	ls, ok := s.langs[lang]
+	if !ok {
+		ls = s.langs["en"]
+	}
+	v := reflect.ValueOf(data)
+	if v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if !v.IsValid() || v.Type() != kind.dataType() {
+		return Rendered{}, fmt.Errorf("%w: %s wants %s, got %T", ErrData, kind, kind.dataType(), data)
+	}
+	head := v.FieldByName("Head").Interface().(Head)
+	data = v.Interface()
+
+	var buf bytes.Buffer
+	if err := ls.subject.ExecuteTemplate(&buf, kind.String()+".subject", data); err != nil {
+		return Rendered{}, fmt.Errorf("templates: render %s %s subject: %w", ls.l.code, kind, err)
+	}
+	var out Rendered
+	out.Subject = subjectTag(head) + " " + strings.Join(strings.Fields(buf.String()), " ")
+
+	buf.Reset()
+	if err := ls.text[kind].ExecuteTemplate(&buf, "base.txt", data); err != nil {
+		return Rendered{}, fmt.Errorf("templates: render %s %s text: %w", ls.l.code, kind, err)
+	}
+	out.Text = tidyText(buf.String(), 78)
+
+	buf.Reset()
+	if err := ls.html[kind].ExecuteTemplate(&buf, "base.html", data); err != nil {
+		return Rendered{}, fmt.Errorf("templates: render %s %s html: %w", ls.l.code, kind, err)
+	}
+	out.HTML = tidyHTML(buf.String())
+	return out, nil
+}
+
+func subjectTag(h Head) string {
+	switch {
+	case h.Tag != "":
+		return h.Tag
+	case h.Table != "":
+		return "[Lexio " + h.Table + "]"
+	}
+	return "[Lexio]"
+}
+
+// funcMap is the functions templates call, bound to a language.
+func funcMap(l *lang) map[string]any {
+	return map[string]any{
+		"rel":  l.rel,
+		"when": l.when,
+		"span": l.span,
+		"past": func(now, t time.Time) bool { return t.Before(now) },
+		"pl":   l.plural,
+		"list": l.list,
+		"cells": func(ps []Pos) string {
+			xs := make([]string, len(ps))
+			for i, p := range ps {
+				xs[i] = p.String()
+			}
+			return l.list(xs)
+		},
+		"slots": func(ns []int) string {
+			xs := make([]string, len(ns))
+			for i, n := range ns {
+				xs[i] = fmt.Sprint(n)
+			}
+			return l.list(xs)
+		},
+		"words": func(ws []string) string { return l.list(ws) },
+		"letters": func(s string) string {
+			xs := make([]string, 0, len(s))
+			for _, r := range s {
+				xs = append(xs, string(r))
+			}
+			return l.list(xs)
+		},
+		"wordList": func(ws []Word) string {
+			xs := make([]string, len(ws))
+			for i, w := range ws {
+				xs[i] = w.Word
+			}
+			return l.list(xs)
+		},
+		"grid":   func(b Board) string { return Grid(&b) },
+		"rows":   func(b Board) [][]cellView { return rows(&b, &l.labels) },
+		"legend": func() []legendItem { return legend(&l.labels) },
+		"label":  func(k CellKind) string { return l.labels[k] },
+		"tile":   tileText,
+		"signed": func(n int) string { return fmt.Sprintf("%+d", n) },
+		"add":    func(a, b int) int { return a + b },
+		"pad":    pad,
+		"rpad":   func(n int, s string) string { return strings.Repeat(" ", max(0, n-len([]rune(s)))) + s },
+		"args":   args,
+		"lower":  strings.ToLower,
+		"upper":  strings.ToUpper,
+		"lang":   func() string { return l.code },
+		"size":   l.size,
+		"lines": func(s string) []string {
+			var out []string
+			for l := range strings.SplitSeq(s, "\n") {
+				if l = strings.TrimSpace(l); l != "" {
+					out = append(out, l)
+				}
+			}
+			return out
+		},
+		"split2": func(s string) []string {
+			a, b, _ := strings.Cut(s, "|")
+			return []string{strings.TrimSpace(a), strings.TrimSpace(b)}
+		},
+		"cols": func() []string {
+			cs := make([]string, Size)
+			for i := range cs {
+				cs[i] = string(rune('A' + i))
+			}
+			return cs
+		},
+		"winners": func(fs []FinalLine) []string {
+			var ws []string
+			for _, f := range fs {
+				if f.Winner {
+					ws = append(ws, f.Name)
+				}
+			}
+			return ws
+		},
+		"winScore": func(fs []FinalLine) int {
+			for _, f := range fs {
+				if f.Winner {
+					return f.Score
+				}
+			}
+			return 0
+		},
+		"hasAdjust": func(fs []FinalLine) bool {
+			for _, f := range fs {
+				if f.Adjust != 0 {
+					return true
+				}
+			}
+			return false
+		},
+		"rackLetters": func(r Rack) string {
+			xs := make([]string, len(r))
+			for i, t := range r {
+				xs[i] = tileText(t)
+			}
+			return strings.Join(xs, " ")
+		},
+		"rackValue": func(r Rack) int {
+			n := 0
+			for _, t := range r {
+				n += t.Value
+			}
+			return n
+		},
+	}
+}
+
+// tileText is a rack tile as players write it: its letter, or ? for a blank.
+func tileText(t RackTile) string {
+	if t.Blank || t.Letter == 0 {
+		return "?"
+	}
+	return string(upper(t.Letter))
+}
+
+// pad left-aligns s in n columns.
+func pad(n int, s string) string {
+	return s + strings.Repeat(" ", max(0, n-len([]rune(s))))
+}
+
+// args builds a map from key, value pairs, to pass several values to a
+// template: {{template "x" (args "N" 3 "Who" .Name)}}.
+func args(kv ...any) (map[string]any, error) {
+	if len(kv)%2 != 0 {
+		return nil, errors.New("templates: args wants key, value pairs")
+	}
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i < len(kv); i += 2 {
+		k, ok := kv[i].(string)
+		if !ok {
+			return nil, fmt.Errorf("templates: args key %v is not a string", kv[i])
+		}
+		m[k] = kv[i+1]
+	}
+	return m, nil
+}
+
+// tidyText trims trailing spaces, squeezes runs of blank lines and wraps
+// lines longer than width at spaces, continuing with the line's indent
+// (plus two for a "- " list item).
+func tidyText(s string, width int) string {
+	var out []string
+	blank := 0
+	for line := range strings.SplitSeq(s, "\n") {
+		if line != "-- " { // the signature separator keeps its space
+			line = strings.TrimRight(line, " \t\r")
+		}
+		if line == "" {
+			blank++
+			if blank > 1 || len(out) == 0 {
+				continue
+			}
+			out = append(out, "")
+			continue
+		}
+		blank = 0
+		out = append(out, wrap(line, width)...)
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+func wrap(line string, width int) []string {
+	if len([]rune(line)) <= width {
+		return []string{line}
+	}
+	indent := len(line) - len(strings.TrimLeft(line, " "))
+	rest := line[indent:]
+	cont := indent + markerLen(rest)
+	var out []string
+	prefix := strings.Repeat(" ", indent)
+	for {
+		avail := width - len([]rune(prefix))
+		r := []rune(rest)
+		if len(r) <= avail {
+			out = append(out, prefix+rest)
+			return out
+		}
+		cut := -1
+		for i := avail; i > 0; i-- {
+			if r[i] == ' ' {
+				cut = i
+				break
+			}
+		}
+		if cut <= 0 { // one unbreakable word: break it after it
+			cut = slices.Index(r[avail:], ' ')
+			if cut < 0 {
+				out = append(out, prefix+rest)
+				return out
+			}
+			cut += avail
+		}
+		out = append(out, prefix+strings.TrimRight(string(r[:cut]), " "))
+		rest = strings.TrimLeft(string(r[cut:]), " ")
+		prefix = strings.Repeat(" ", cont)
+	}
+}
+
+// markerLen is the width of a list marker opening s: "- ", "* ", "12. ".
+func markerLen(s string) int {
+	if strings.HasPrefix(s, "- ") || strings.HasPrefix(s, "* ") {
+		return 2
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i > 0 && strings.HasPrefix(s[i:], ". ") {
+		return i + 2
+	}
+	return 0
+}
+
+// tidyHTML drops the blank lines the templates leave.
+func tidyHTML(s string) string {
+	var out []string
+	for line := range strings.SplitSeq(s, "\n") {
+		if strings.TrimSpace(line) != "" {
+			out = append(out, strings.TrimRight(line, " \t"))
+		}
+	}
+	return strings.Join(out, "\n") + "\n"
+}

@@ -1,0 +1,555 @@
+package templates
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+func newSet(t testing.TB) *Set {
+	t.Helper()
+	s, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestGolden renders every kind in every language from the sample data and
+// compares subject, text and HTML with testdata/golden/<lang>/<kind>.*.
+func TestGolden(t *testing.T) {
+	s := newSet(t)
+	for _, lang := range Langs() {
+		for _, k := range Kinds() {
+			t.Run(lang+"/"+k.String(), func(t *testing.T) {
+				r, err := s.Render(lang, k, sample(k))
+				if err != nil {
+					t.Fatal(err)
+				}
+				base := filepath.Join("testdata", "golden", lang, k.String())
+				for ext, got := range map[string]string{".subject": r.Subject + "\n", ".txt": r.Text, ".html": r.HTML} {
+					path := base + ext
+					if *update {
+						if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+							t.Fatal(err)
+						}
+						if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+							t.Fatal(err)
+						}
+						continue
+					}
+					want, err := os.ReadFile(path)
+					if err != nil {
+						t.Fatalf("%v (run go test -update)", err)
+					}
+					if got != string(want) {
+						t.Errorf("%s differs from the golden file (run go test -update and review the diff)\n%s", path, firstDiff(string(want), got))
+					}
+				}
+			})
+		}
+	}
+}
+
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(wl), len(gl)) {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return "line " + string(rune('0'+i%10)) + ":\nwant: " + w + "\ngot:  " + g
+		}
+	}
+	return ""
+}
+
+// TestEveryKindEveryLang checks what must hold of every message: no
+// template leftovers, a subject with the tag, text lines of at most 78
+// characters, and sound HTML with inline styles only.
+func TestEveryKindEveryLang(t *testing.T) {
+	s := newSet(t)
+	for _, lang := range Langs() {
+		for _, k := range Kinds() {
+			t.Run(lang+"/"+k.String(), func(t *testing.T) {
+				r, err := s.Render(lang, k, sample(k))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for part, text := range map[string]string{"subject": r.Subject, "text": r.Text, "html": r.HTML} {
+					for _, bad := range []string{"<no value>", "{{", "}}", "%!", "ZgotmplZ", "<nil>", "map["} {
+						if strings.Contains(text, bad) {
+							t.Errorf("%s holds %q", part, bad)
+						}
+					}
+					if !utf8.ValidString(text) {
+						t.Errorf("%s is not UTF-8", part)
+					}
+				}
+				if !strings.HasPrefix(r.Subject, "[Lexio") || strings.ContainsAny(r.Subject, "\r\n") {
+					t.Errorf("subject %q", r.Subject)
+				}
+				checkTextLines(t, r.Text)
+				checkHTML(t, r.HTML, k)
+			})
+		}
+	}
+}
+
+func checkTextLines(t *testing.T, text string) {
+	t.Helper()
+	for i, line := range strings.Split(text, "\n") {
+		if n := utf8.RuneCountInString(line); n > 78 {
+			t.Errorf("text line %d has %d characters: %q", i+1, n, line)
+		}
+		if strings.ContainsRune(line, '\t') {
+			t.Errorf("text line %d holds a tab", i+1)
+		}
+	}
+}
+
+// checkHTML parses the HTML and checks: no script, no class, no style
+// element, no external resources; every element of the body styled inline
+// where it draws; tags balanced; a board of 13 rows of 13 cells where the
+// message shows the board.
+func checkHTML(t *testing.T, doc string, k Kind) {
+	t.Helper()
+	low := strings.ToLower(doc)
+	for _, bad := range []string{"<script", "class=", "<style", "<link", "src=", "url(", "javascript:", "@import", "position:"} {
+		if strings.Contains(low, bad) {
+			t.Errorf("html holds %q", bad)
+		}
+	}
+	checkBalanced(t, doc)
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		t.Fatalf("html does not parse: %v", err)
+	}
+	var tables []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			if n.Data == "table" {
+				tables = append(tables, n)
+			}
+			for _, a := range n.Attr {
+				if a.Key == "class" || a.Key == "id" || strings.HasPrefix(a.Key, "on") {
+					t.Errorf("<%s> has attribute %s", n.Data, a.Key)
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
+	wantBoard := k == TurnNotice || k == BoardReply || k == Reminder || k == GameOver
+	boards := 0
+	for _, tb := range tables {
+		rows := rowsOf(tb)
+		if len(rows) == 0 || cellsOf(rows[0], "th") != Size+1 {
+			continue // not a board: a board opens with its column letters
+		}
+		if len(rows) != Size+1 {
+			t.Errorf("board has %d rows of cells, want 13", len(rows)-1)
+		}
+		ok := true
+		for i, r := range rows[1:] {
+			if n := cellsOf(r, "td"); n != Size {
+				t.Errorf("board row %d has %d cells", i+1, n)
+				ok = false
+			}
+		}
+		if ok {
+			boards++
+		}
+	}
+	if wantBoard && boards != 1 {
+		t.Errorf("found %d boards of 13 × 13 cells, want 1", boards)
+	}
+	if !wantBoard && boards != 0 {
+		t.Errorf("found %d boards in a message without one", boards)
+	}
+}
+
+// rowsOf returns the rows of a table, not those of nested tables.
+func rowsOf(tb *html.Node) []*html.Node {
+	var rows []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.Data {
+			case "tr":
+				rows = append(rows, c)
+			case "tbody", "thead", "tfoot":
+				walk(c)
+			}
+		}
+	}
+	walk(tb)
+	return rows
+}
+
+func cellsOf(tr *html.Node, tag string) int {
+	n := 0
+	for c := tr.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data == tag {
+			n++
+		}
+	}
+	return n
+}
+
+// checkBalanced tokenizes the HTML and checks that every opened element is
+// closed in order (void elements aside), which html.Parse would forgive.
+func checkBalanced(t *testing.T, doc string) {
+	t.Helper()
+	void := map[string]bool{"br": true, "meta": true, "img": true, "hr": true, "link": true, "input": true}
+	z := html.NewTokenizer(strings.NewReader(doc))
+	var stack []string
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			if len(stack) != 0 {
+				t.Errorf("unclosed elements: %v", stack)
+			}
+			return
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			if !void[string(name)] {
+				stack = append(stack, string(name))
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			if len(stack) == 0 || stack[len(stack)-1] != string(name) {
+				t.Fatalf("</%s> closes %v", name, stack)
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
+
+// TestNoOtherRack: a player's rack reaches that player only (EMAIL §1.4).
+// Structurally, no data type but GameOverMsg holds more than the
+// recipient's Rack; and rendering two players' notices with distinctive
+// racks shows each rack in its owner's mail only.
+func TestNoOtherRack(t *testing.T) {
+	rackType := reflect.TypeFor[Rack]()
+	for _, k := range Kinds() {
+		typ := k.dataType()
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			if f.Type == rackType && f.Name != "Rack" {
+				t.Errorf("%s: field %s holds a rack that is not the recipient's", typ, f.Name)
+			}
+			if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct && typ != reflect.TypeFor[GameOverMsg]() {
+				for j := range f.Type.Elem().NumField() {
+					if f.Type.Elem().Field(j).Type == rackType {
+						t.Errorf("%s: %s holds racks of several players", typ, f.Name)
+					}
+				}
+			}
+		}
+	}
+
+	s := newSet(t)
+	alice := sampleNotice("Alice", "WKYJXQZ")
+	bob := sampleNotice("Bob", "EEAIOUS")
+	for _, lang := range Langs() {
+		ra, err := s.Render(lang, TurnNotice, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rb, err := s.Render(lang, TurnNotice, bob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			mail, own, other string
+		}{{ra.Text + ra.HTML, "W  K  Y  J  X  Q  Z", "E  E  A  I  O  U  S"}, {rb.Text + rb.HTML, "E  E  A  I  O  U  S", "W  K  Y  J  X  Q  Z"}} {
+			if !strings.Contains(c.mail, c.own) {
+				t.Errorf("%s: the recipient's rack %q is missing", lang, c.own)
+			}
+			if strings.Contains(c.mail, c.other) {
+				t.Errorf("%s: another player's rack %q appears", lang, c.other)
+			}
+		}
+		// In HTML the rack's tiles are cells; the distinctive W K Y J
+		// sequence must not occur in Bob's mail in any form.
+		if strings.Contains(rb.HTML, ">W<span") || strings.Contains(rb.HTML, ">K<span") {
+			t.Errorf("%s: Alice's tiles appear in Bob's HTML", lang)
+		}
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	s := newSet(t)
+	if _, err := s.Render("en", Kind(99), HelpMsg{}); !errors.Is(err, ErrKind) {
+		t.Errorf("unknown kind: %v, want ErrKind", err)
+	}
+	if _, err := s.Render("en", TurnNotice, HelpMsg{}); !errors.Is(err, ErrData) {
+		t.Errorf("wrong data: %v, want ErrData", err)
+	}
+	if _, err := s.Render("en", Help, nil); !errors.Is(err, ErrData) {
+		t.Errorf("nil data: %v, want ErrData", err)
+	}
+	// A pointer works as well as a value.
+	h := sample(Help).(HelpMsg)
+	if _, err := s.Render("en", Help, &h); err != nil {
+		t.Errorf("pointer data: %v", err)
+	}
+}
+
+func TestFallbackLang(t *testing.T) {
+	s := newSet(t)
+	en, err := s.Render("en", Help, sample(Help))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"", "de", "EN-gb", "xx"} {
+		r, err := s.Render(lang, Help, sample(Help))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r != en {
+			t.Errorf("lang %q does not fall back to en", lang)
+		}
+	}
+	fr, _ := s.Render("fr", Help, sample(Help))
+	es, _ := s.Render("es", Help, sample(Help))
+	if fr.Text == en.Text || es.Text == en.Text || fr.Text == es.Text {
+		t.Error("languages render alike")
+	}
+}
+
+// TestEveryReason renders every reason kind in every language, and checks
+// that none falls back to the generic sentence and that unknown words are
+// all named (RULES §6.1) while a reserve-empty refusal names none (§6.3).
+func TestEveryReason(t *testing.T) {
+	s := newSet(t)
+	for _, lang := range Langs() {
+		other, err := s.Render(lang, Rejected, RejectedMsg{Head: sampleHead("Bob"), Reasons: []Reason{{Kind: "no-such-kind"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(other.Text, "no-such-kind") {
+			t.Errorf("%s: an unknown reason kind is not named:\n%s", lang, other.Text)
+		}
+		generic := strings.SplitN(strings.Split(other.Text, "- ")[1], "(", 2)[0]
+		for _, rk := range ReasonKinds() {
+			m := RejectedMsg{Head: sampleHead("Bob"), Command: "PLACE H7 ACROSS CHAT", Reasons: []Reason{{
+				Kind: rk, Cells: []Pos{pos("H7"), pos("I7")}, Letters: "X?", Words: []string{"CHATX", "XA"},
+				Slots: []int{8}, Need: 7, Have: 3, Detail: "ZZ9"}}}
+			if rk == ReasonReserveEmpty {
+				m.Reasons[0].Words = nil
+				m.Probe = &Probe{Left: 0, Max: 10, Next: sampleNow.Add(15 * time.Second)}
+			}
+			r, err := s.Render(lang, Rejected, m)
+			if err != nil {
+				t.Fatalf("%s %s: %v", lang, rk, err)
+			}
+			if strings.Contains(r.Text, generic) {
+				t.Errorf("%s %s: no sentence of its own", lang, rk)
+			}
+			if rk == ReasonUnknownWords && (!strings.Contains(r.Text, "CHATX") || !strings.Contains(r.Text, "XA")) {
+				t.Errorf("%s: not every unknown word is named:\n%s", lang, r.Text)
+			}
+			if rk == ReasonReserveEmpty && !strings.Contains(r.Text, "0 ") {
+				t.Errorf("%s: reserve-empty does not show the reserve:\n%s", lang, r.Text)
+			}
+			checkTextLines(t, r.Text)
+		}
+	}
+}
+
+func TestRelative(t *testing.T) {
+	now := time.Date(2026, 3, 4, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		d          time.Duration
+		en, es, fr string
+	}{
+		{2*24*time.Hour + 3*time.Hour + 4*time.Minute, "in 2 days 3 h", "en 2 días 3 h", "dans 2 jours 3 h"},
+		{24 * time.Hour, "in 1 day", "en 1 día", "dans 1 jour"},
+		{3*time.Hour + 20*time.Minute, "in 3 h 20 min", "en 3 h 20 min", "dans 3 h 20 min"},
+		{2 * time.Hour, "in 2 h", "en 2 h", "dans 2 h"},
+		{45 * time.Minute, "in 45 min", "en 45 min", "dans 45 min"},
+		{59*time.Minute + 50*time.Second, "in 1 h", "en 1 h", "dans 1 h"},
+		{30 * time.Second, "in less than a minute", "en menos de un minuto", "dans moins d’une minute"},
+		{0, "in less than a minute", "en menos de un minuto", "dans moins d’une minute"},
+		{-2 * time.Hour, "2 h ago", "hace 2 h", "il y a 2 h"},
+		{-(3*24*time.Hour + time.Hour), "3 days 1 h ago", "hace 3 días 1 h", "il y a 3 jours 1 h"},
+	}
+	for _, tc := range tests {
+		for lang, want := range map[string]string{"en": tc.en, "es": tc.es, "fr": tc.fr} {
+			if got := newLang(lang).rel(now, now.Add(tc.d)); got != want {
+				t.Errorf("%s rel(%v) = %q, want %q", lang, tc.d, got, want)
+			}
+		}
+	}
+}
+
+func TestWhen(t *testing.T) {
+	at := time.Date(2026, 3, 1, 15, 4, 0, 0, time.UTC)
+	tz := time.FixedZone("CET", 3600)
+	for lang, want := range map[string]string{
+		"en": "Sunday 1 March 2026 at 16:04 CET",
+		"es": "domingo 1 de marzo de 2026 a las 16:04 CET",
+		"fr": "dimanche 1er mars 2026 à 16:04 CET",
+	} {
+		if got := newLang(lang).when(tz, at); got != want {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
+	}
+	if got := newLang("en").when(nil, at); got != "Sunday 1 March 2026 at 15:04 UTC" {
+		t.Errorf("nil zone: %q", got)
+	}
+	if got := newLang("en").when(time.FixedZone("", 5*3600+1800), at); !strings.HasSuffix(got, "20:34 UTC+05:30") {
+		t.Errorf("unnamed zone: %q", got)
+	}
+}
+
+// TestGrid checks the text board against RULES §2.4's drawing.
+func TestGrid(t *testing.T) {
+	var b Board
+	layout(&b)
+	const want = `     A  B  C  D  E  F  G  H  I  J  K  L  M
+  1  #  #  .  T  .  .  .  .  .  T  .  #  #
+  2  #  #  D  .  .  t  .  t  .  .  D  #  #
+  3  .  D  .  .  .  .  .  .  .  .  .  D  .
+  4  T  .  .  .  .  d  .  d  .  .  .  .  T
+  5  .  .  .  .  .  .  .  .  .  .  .  .  .
+  6  .  t  .  d  .  x  .  x  .  d  .  t  .
+  7  .  .  .  .  .  .  *  .  .  .  .  .  .
+  8  .  t  .  d  .  x  .  x  .  d  .  t  .
+  9  .  .  .  .  .  .  .  .  .  .  .  .  .
+ 10  T  .  .  .  .  d  .  d  .  .  .  .  T
+ 11  .  D  .  .  .  .  .  .  .  .  .  D  .
+ 12  #  #  D  .  .  t  .  t  .  .  D  #  #
+ 13  #  #  .  T  .  .  .  .  .  T  .  #  #`
+	got := Grid(&b)
+	norm := func(s string) string {
+		var out []string
+		for l := range strings.SplitSeq(s, "\n") {
+			out = append(out, strings.TrimRight(l, " "))
+		}
+		return strings.Join(out, "\n")
+	}
+	if norm(got) != want { // RULES §2.4
+		t.Errorf("empty board:\n%s\nwant:\n%s", got, want)
+	}
+	word(&b, "F7", false, "CHaT", true)
+	line := strings.Split(Grid(&b), "\n")[7]
+	if !strings.Contains(line, "[C][H][a][T]") {
+		t.Errorf("last move with a blank: %q", line)
+	}
+}
+
+func TestTidyText(t *testing.T) {
+	long := strings.Repeat("word ", 30)
+	got := tidyText("a  \n\n\n\nb\n   12. "+long+"\n-- \nsig\n\n", 40)
+	lines := strings.Split(got, "\n")
+	if lines[0] != "a" || lines[1] != "" || lines[2] != "b" {
+		t.Errorf("blank lines: %q", got)
+	}
+	if !strings.HasPrefix(lines[3], "   12. word") || !strings.HasPrefix(lines[4], "       word") {
+		t.Errorf("numbered continuation: %q / %q", lines[3], lines[4])
+	}
+	if !strings.Contains(got, "\n-- \nsig\n") {
+		t.Errorf("signature separator lost: %q", got)
+	}
+	for _, l := range lines {
+		if utf8.RuneCountInString(l) > 40 {
+			t.Errorf("line over 40: %q", l)
+		}
+	}
+}
+
+func TestCalendar(t *testing.T) {
+	deadline := time.Date(2026, 3, 6, 16, 4, 0, 0, time.FixedZone("CET", 3600))
+	ics := Calendar(deadline, "t42", "turn-12.t42@lexio.example.org")
+	s := string(ics)
+	for _, want := range []string{
+		"BEGIN:VCALENDAR\r\n", "VERSION:2.0\r\n", "PRODID:", "BEGIN:VEVENT\r\n",
+		"UID:turn-12.t42@lexio.example.org\r\n", "DTSTAMP:20260306T150400Z\r\n",
+		"DTSTART:20260306T143400Z\r\n", "DTEND:20260306T150400Z\r\n",
+		"SUMMARY:Lexio: your turn at t42 ends\r\n", "END:VEVENT\r\n", "END:VCALENDAR\r\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("missing %q in\n%s", want, s)
+		}
+	}
+	if strings.Count(s, "\n") != strings.Count(s, "\r\n") {
+		t.Error("a line does not end with CRLF")
+	}
+	// Long values fold at 75 octets without splitting a character.
+	long := Calendar(deadline, strings.Repeat("é", 60)+",;", "u")
+	for _, l := range bytes.Split(long, []byte("\r\n")) {
+		if len(l) > 75 {
+			t.Errorf("line of %d octets", len(l))
+		}
+		if !utf8.Valid(l) {
+			t.Errorf("folding split a character: %q", l)
+		}
+	}
+	unfolded := strings.ReplaceAll(string(long), "\r\n ", "")
+	if !strings.Contains(unfolded, "SUMMARY:Lexio: your turn at "+strings.Repeat("é", 60)+`\,\; ends`) {
+		t.Errorf("unfolded summary wrong:\n%s", unfolded)
+	}
+}
+
+func TestLetterValue(t *testing.T) {
+	// RULES §3.1: the sum over the bag's 100 letters.
+	counts := map[byte]int{'E': 14, 'A': 9, 'I': 8, 'O': 6, 'N': 6, 'R': 6, 'S': 6, 'T': 6, 'U': 6, 'L': 5,
+		'C': 3, 'D': 3, 'M': 3, 'P': 2, 'B': 2, 'G': 2, 'F': 2, 'H': 2, 'V': 2,
+		'J': 1, 'Q': 1, 'X': 1, 'K': 1, 'W': 1, 'Y': 1, 'Z': 1}
+	for c := byte('A'); c <= 'Z'; c++ {
+		if counts[c] == 0 {
+			t.Errorf("letter %c missing from the table", c)
+		}
+		if LetterValue(c) == 0 || LetterValue(c) != LetterValue(c+'a'-'A') {
+			t.Errorf("value of %c: %d", c, LetterValue(c))
+		}
+	}
+	for c, want := range map[byte]int{'E': 1, 'C': 2, 'B': 3, 'F': 4, 'J': 8, 'Z': 10, '?': 0} {
+		if got := LetterValue(c); got != want {
+			t.Errorf("LetterValue(%c) = %d, want %d", c, got, want)
+		}
+	}
+}
+
+func BenchmarkRenderTurnNotice(b *testing.B) {
+	s := newSet(b)
+	d := sample(TurnNotice)
+	for b.Loop() {
+		if _, err := s.Render("fr", TurnNotice, d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkNew(b *testing.B) {
+	for b.Loop() {
+		if _, err := New(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
