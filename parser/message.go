@@ -436,6 +436,7 @@ func subjectCommandText(s string) string {
 
 // replyPrefix returns the length of a leading "Re:", "Fwd:", "AW:", "SV:",
 // "TR:", "RV:" … prefix (with an optional "[2]" or "(2)" counter), or 0.
+// A full-width colon (Chinese and Japanese clients) counts as a colon.
 func replyPrefix(s string) int {
 	colon := strings.IndexAny(s, ":：")
 	if colon <= 0 || colon > 12 {
@@ -447,15 +448,10 @@ func replyPrefix(s string) int {
 	}
 	switch strings.ToUpper(word) {
 	case "RE", "RES", "FW", "FWD", "AW", "WG", "SV", "VS", "TR", "RV", "REF", "ENC", "ANTW", "R", "I", "RIF":
-		_, size := decodeColon(s[colon:])
-		return colon + size
+		if strings.HasPrefix(s[colon:], "：") {
+			return colon + len("：")
+		}
+		return colon + 1
 	}
 	return 0
-}
-
-func decodeColon(s string) (rune, int) {
-	if strings.HasPrefix(s, "：") {
-		return '：', len("：")
-	}
-	return ':', 1
 }

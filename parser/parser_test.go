@@ -436,14 +436,37 @@ func BenchmarkParseGmailReply(b *testing.B) {
 	}
 }
 
+// BenchmarkParseLarge measures messages of about 1 MiB, the default limit:
+// a long quote, HTML nested deep, and prose whose every line starts with
+// a keyword (each line is parsed).
 func BenchmarkParseLarge(b *testing.B) {
-	raw := largeMessage()
-	b.SetBytes(int64(len(raw)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if m := Parse(raw, testOpts); m.Command == nil {
-			b.Fatal(m.Err)
+	fill := func(prefix, unit, suffix string) string {
+		var s strings.Builder
+		s.WriteString(prefix)
+		for s.Len() < DefaultMaxBytes*9/10 {
+			s.WriteString(unit)
 		}
+		s.WriteString(suffix)
+		return s.String()
+	}
+	cases := []struct {
+		name string
+		raw  []byte
+	}{
+		{"quote", largeMessage()},
+		{"html", msg("Content-Type: text/html", fill("", "<div><span>Play nice</span>", "<p>PASS</p>"))},
+		{"keyword prose", msg("Subject: x", fill("", "Play nice and help everyone\n", "PASS\n"))},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if m := Parse(tc.raw, testOpts); m.Command == nil {
+					b.Fatal(m.Err)
+				}
+			}
+		})
 	}
 }
 
