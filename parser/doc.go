@@ -37,7 +37,9 @@
 // meant as a command but is wrong ("PLACE N7 ACROSS CHAT") ends the search
 // with its error. With no command in the body, the subject is tried,
 // without its Re:/RE:/Fwd:/AW:/SV:/TR:/RV:/WG:… prefixes (repeated) and
-// its [Lexio …] tag.
+// its [Lexio …] tag. A body that cannot be read (an unknown charset,
+// binary junk, broken MIME) still lets a command in the subject through;
+// otherwise its error is reported.
 //
 // # Tokens
 //

@@ -133,14 +133,14 @@ func parse(m *Message, raw []byte, opt Options) {
 		opt.MaxBytes = DefaultMaxBytes
 	}
 	raw = skipMboxLine(raw)
+	if len(raw) > maxHeaderBytes && !hasHeaderEnd(raw[:maxHeaderBytes]) {
+		m.Err = newError(HeaderTooLarge, "the header is over %d bytes", maxHeaderBytes)
+		return
+	}
 	// The body is read only when raw is within opt.MaxBytes (below).
 	ent, err := message.ReadWithOptions(bytes.NewReader(raw), &message.ReadOptions{MaxHeaderBytes: maxHeaderBytes})
 	if ent == nil {
-		if err != nil && strings.Contains(err.Error(), "header exceeds maximum size") {
-			m.Err = newError(HeaderTooLarge, "the header is over %d bytes", maxHeaderBytes)
-		} else {
-			m.Err = newError(Malformed, "header: %v", err)
-		}
+		m.Err = newError(Malformed, "header: %v", err)
 		return
 	}
 	h := mail.Header{Header: ent.Header}
@@ -193,6 +193,11 @@ func parse(m *Message, raw []byte, opt Options) {
 
 func (m *Message) setCommand(c *Command, source string) {
 	m.Command, m.Lang, m.CommandSource = c, c.Language, source
+}
+
+// hasHeaderEnd tells whether b holds the empty line that ends a header.
+func hasHeaderEnd(b []byte) bool {
+	return bytes.Contains(b, []byte("\n\n")) || bytes.Contains(b, []byte("\n\r\n"))
 }
 
 // skipMboxLine drops an mbox "From " separator line if the message starts
