@@ -8,7 +8,8 @@ import (
 )
 
 // Dict is an immutable dictionary: a minimal acyclic automaton kept in
-// its compiled form. It is safe for concurrent use.
+// its compiled form. It is safe for concurrent use. Make one with Build,
+// Open or Parse; the zero Dict holds no word.
 type Dict struct {
 	data  []byte // the whole compiled form, as WriteTo writes it
 	units []byte // the states inside data
@@ -29,6 +30,9 @@ func (d *Dict) unit(i uint32) uint32 {
 // of A–Z is simply not a word.
 func (d *Dict) Contains(word string) bool {
 	us := d.units
+	if len(us) == 0 {
+		return false // the zero Dict
+	}
 	p, e := uint32(0), uint32(0) // the root; no edge taken yet
 	for k := 0; k < len(word); k++ {
 		c := word[k] - 'A'
@@ -59,6 +63,9 @@ func (d *Dict) Size() int { return len(d.data) }
 // Words calls yield for every word in increasing byte order until yield
 // returns false. It fits range-over-func: for w := range d.Words { … }.
 func (d *Dict) Words(yield func(string) bool) {
+	if len(d.units) == 0 {
+		return // the zero Dict
+	}
 	d.walk(0, make([]byte, 0, 32), yield)
 }
 
@@ -79,7 +86,8 @@ func (d *Dict) walk(p uint32, prefix []byte, yield func(string) bool) bool {
 	return true
 }
 
-// WriteTo writes the compiled form, which Parse and Open load back.
+// WriteTo writes the compiled form, which Parse and Open load back. The
+// zero Dict writes nothing.
 func (d *Dict) WriteTo(w io.Writer) (int64, error) {
 	n, err := w.Write(d.data)
 	if err != nil {

@@ -108,6 +108,13 @@ func TestBuildLines(t *testing.T) {
 	}
 }
 
+func TestZeroDict(t *testing.T) {
+	var d Dict
+	if d.Contains("A") || d.Contains("") || d.Len() != 0 || len(allWords(&d)) != 0 {
+		t.Error("the zero Dict is not empty")
+	}
+}
+
 func TestBuildNoWords(t *testing.T) {
 	for _, list := range []string{"", "\n\n", "peut-être\n2CV\n"} {
 		d, _, err := Build(strings.NewReader(list))

@@ -26,7 +26,8 @@ import (
 // the target state starts, or 0 when the target has no edges. The root
 // starts at unit 0, and is the only state that may have no edges (in an
 // empty dictionary). Every target lies after the edge that leads to it,
-// so the automaton is acyclic and one inequality per edge proves it.
+// so the automaton is acyclic, and starts a state; Parse checks both in
+// one pass over the units.
 //
 // The letter's edge is found in constant time: it is edge number
 // popcount(mask & (bit−1)) of the state.
