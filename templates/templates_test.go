@@ -553,3 +553,36 @@ func BenchmarkNew(b *testing.B) {
 		}
 	}
 }
+
+// TestConcurrentRender: one Set serves every goroutine (run with -race).
+func TestConcurrentRender(t *testing.T) {
+	s := newSet(t)
+	want, err := s.Render("es", TurnNotice, sample(TurnNotice))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			var err error
+			for j := range 5 {
+				k := Kinds()[(i+j)%len(Kinds())]
+				if _, err = s.Render(Langs()[i%3], k, sample(k)); err != nil {
+					break
+				}
+			}
+			if err == nil {
+				var r Rendered
+				if r, err = s.Render("es", TurnNotice, sample(TurnNotice)); err == nil && r != want {
+					err = errors.New("concurrent render differs")
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
