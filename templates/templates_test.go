@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -73,7 +74,7 @@ func firstDiff(want, got string) string {
 			g = gl[i]
 		}
 		if w != g {
-			return "line " + string(rune('0'+i%10)) + ":\nwant: " + w + "\ngot:  " + g
+			return fmt.Sprintf("line %d:\nwant: %s\ngot:  %s", i+1, w, g)
 		}
 	}
 	return ""
