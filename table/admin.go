@@ -1,0 +1,161 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/store"
+)
+
+// ErrExists is returned by CreateTable for a name already taken.
+var ErrExists = errors.New("table: a table of that name exists")
+
+// CreateTable opens a table for players, in join order, under a league's
+// rules, deals the tiles and queues every player's first notice. A seed of
+// 0 is chosen at random.
+func (s *Service) CreateTable(ctx context.Context, name, league string, players []string, seed uint64) error {
+	l := s.cfg.League(league)
+	switch {
+	case l == nil:
+		return fmt.Errorf("table: no league %q in the configuration", league)
+	case !mailer.ValidTable(name) || len(name) > 32:
+		return fmt.Errorf("table: name %q: 1-32 of a-z, 0-9 and '-'", name)
+	case len(players) < 2 || len(players) > maxPlayers(l.Variant):
+		return fmt.Errorf("table: %d players; %s takes 2 to %d (RULES §1.1, §12)", len(players), l.Variant, maxPlayers(l.Variant))
+	}
+	now := s.now()
+	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		row := tableRow(name, l, l.Variant)
+		if err := tx.CreateTable(row); err != nil {
+			if errors.Is(err, store.ErrDuplicate) {
+				return ErrExists
+			}
+			return err
+		}
+		for i, addr := range players {
+			pl, err := tx.EnsurePlayer(addr, s.cfg.Language)
+			if err != nil {
+				return err
+			}
+			if err := tx.AddSeat(&store.Seat{TableID: row.ID, Position: i, PlayerID: pl.ID, CreatedAt: now}); err != nil {
+				return fmt.Errorf("table: seat %s: %w", addr, err)
+			}
+		}
+		t, err := s.loadRow(tx, row)
+		if err != nil {
+			return err
+		}
+		var out []*store.OutboxMail
+		if err := s.startGame(tx, t, seed, now, &out); err != nil {
+			return err
+		}
+		return tx.EnqueueMails(out)
+	})
+	if err != nil {
+		return err
+	}
+	s.log.Info("table created", "table", name, "players", len(players))
+	s.poke()
+	return nil
+}
+
+// EnsureTables creates the tables of the configuration that do not exist
+// yet; existing ones are left as they are.
+func (s *Service) EnsureTables(ctx context.Context) error {
+	for _, t := range s.cfg.Tables {
+		err := s.CreateTable(ctx, t.Name, t.League, t.Players, t.Seed)
+		if err != nil && !errors.Is(err, ErrExists) {
+			return err
+		}
+	}
+	return nil
+}
+
+// Summary is a table as the admin sees it.
+type Summary struct {
+	Name, League, Variant string
+	Status                store.TableStatus
+	Players               []string // addresses, in join order
+	Scores                []int
+	Turn                  int // -1 when not playing
+	Deadline              *time.Time
+	Moves                 int64
+	Board                 string // text grid, "" before the start
+	Log                   []engine.LogEntry
+	Actions               []engine.Action
+	Rules                 engine.Rules
+}
+
+// Tables lists every table.
+func (s *Service) Tables(ctx context.Context) ([]Summary, error) {
+	var out []Summary
+	err := s.store.View(ctx, func(tx *store.Tx) error {
+		rows, err := tx.Tables("")
+		if err != nil {
+			return err
+		}
+		for i := range rows {
+			t, err := s.loadRow(tx, &rows[i])
+			if err != nil {
+				return err
+			}
+			out = append(out, summary(t))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Table describes one table, its log included.
+func (s *Service) Table(ctx context.Context, name string) (Summary, error) {
+	var sum Summary
+	err := s.store.View(ctx, func(tx *store.Tx) error {
+		t, err := s.load(tx, name)
+		if err != nil {
+			return err
+		}
+		sum = summary(t)
+		return nil
+	})
+	return sum, err
+}
+
+func summary(t *tableCtx) Summary {
+	sum := Summary{Name: t.row.Name, League: t.row.League, Variant: t.row.Variant, Status: t.row.Status,
+		Turn: -1, Deadline: t.row.Deadline, Moves: t.row.Seq}
+	for _, st := range t.seats {
+		sum.Players = append(sum.Players, st.Player.Address)
+	}
+	if g := t.game; g != nil {
+		b := g.Board()
+		sum.Board, sum.Log, sum.Actions, sum.Rules = b.String(), g.Log(), g.Actions(), g.Rules()
+		sum.Scores = g.Result().Scores
+		if !g.Over() {
+			sum.Turn = g.Turn()
+		}
+	}
+	return sum
+}
+
+// LeagueOf returns the configured league of a name (for the CLI).
+func (s *Service) LeagueOf(name string) *config.League { return s.cfg.League(name) }
+
+// Game rebuilds the game of a table, for the admin's tools; nil before the
+// game starts.
+func (s *Service) Game(ctx context.Context, name string) (*engine.Game, error) {
+	var g *engine.Game
+	err := s.store.View(ctx, func(tx *store.Tx) error {
+		t, err := s.load(tx, name)
+		if err != nil {
+			return err
+		}
+		g = t.game
+		return nil
+	})
+	return g, err
+}

@@ -1,0 +1,404 @@
+package table
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// tableCommand applies a command that needs a table: moves and the
+// information about one game.
+func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
+	p := t.seatOf(h.msg.From)
+	if t.game == nil {
+		return h.refuse(t, c.String(), []templates.Reason{{Kind: templates.ReasonTooFewPlayers,
+			Have: len(t.seats), Need: 2, Detail: "START"}}, false)
+	}
+	g := t.game
+	before := len(g.Actions())
+	// RULES §9.2: any message from an away player makes them present.
+	if err := g.Present(p, h.now); err != nil {
+		return permanent(err)
+	}
+	h.outcome(store.OutcomeApplied, c.Kind.String())
+	var moveErr error
+	switch c.Kind {
+	case parser.KindPlace, parser.KindExchange, parser.KindPass:
+		if h.stale(t, p) {
+			// EMAIL §1.5: a reply to an earlier turn's notice from a
+			// player who has acted since: a resent or doubled message.
+			h.log.Info("stale move refused", "in_reply_to", h.msg.InReplyTo)
+			if err := h.saveIfChanged(t, before); err != nil {
+				return err
+			}
+			return h.refuse(t, c.String(), []templates.Reason{{Kind: templates.ReasonStale}}, false)
+		}
+		switch c.Kind {
+		case parser.KindPlace:
+			_, moveErr = g.Place(p, move(c.Place), h.s.dict, h.now)
+		case parser.KindExchange:
+			_, moveErr = g.Exchange(p, engine.Selection{All: c.Exchange.All, Slots: c.Exchange.Slots, Letters: c.Exchange.Letters}, h.now)
+		case parser.KindPass:
+			moveErr = g.Pass(p, h.now)
+		}
+	}
+	if err := h.saveIfChanged(t, before); err != nil {
+		return err
+	}
+	if moveErr != nil {
+		var me *engine.MoveError
+		if !errors.As(moveErr, &me) {
+			return permanent(moveErr)
+		}
+		rs := reasons(moveErr)
+		if me.Kind == engine.KindNotYourTurn {
+			rs[0].Detail = names(t.seats)[g.Turn()]
+		}
+		return h.refuse(t, c.String(), rs, false)
+	}
+
+	switch c.Kind {
+	case parser.KindPlace, parser.KindExchange, parser.KindPass:
+		if err := h.accepted(t, p); err != nil {
+			return err
+		}
+		return h.s.announce(t, h.now, &h.out)
+	case parser.KindPreview:
+		return h.preview(t, p, c)
+	case parser.KindBoard:
+		msg, err := h.s.noticeData(t, p, h.now)
+		if err != nil {
+			return err
+		}
+		return h.reply(t, templates.BoardReply, msg)
+	case parser.KindLog:
+		v, err := g.View(p, h.now)
+		if err != nil {
+			return permanent(err)
+		}
+		b := v.Board
+		return h.reply(t, templates.LogReply, templates.LogMsg{
+			Head: h.s.head(t.row.Name, t.recipient(p), h.now), Log: logLines(v.Log, names(t.seats), &b)})
+	}
+	return permanent(fmt.Errorf("table: command %s not routed", c.Kind))
+}
+
+func (h *handling) saveIfChanged(t *tableCtx, before int) error {
+	if len(t.game.Actions()) == before {
+		return nil
+	}
+	return h.s.save(h.tx, t, h.now)
+}
+
+// stale reports whether the message answers the notice of an earlier turn
+// while its author has moved since (EMAIL §1.5). A message that answers
+// none of our notices is taken as meant for now.
+func (h *handling) stale(t *tableCtx, p int) bool {
+	ids := append([]string{h.msg.InReplyTo}, h.msg.References...)
+	seq, ok := int64(0), false
+	for _, id := range ids {
+		// The first of our IDs found: In-Reply-To, else the latest
+		// reference (clients list references oldest first).
+		if seq, ok = h.s.noticeSeq(id, t.row.Name); ok && id == h.msg.InReplyTo {
+			break
+		}
+	}
+	if !ok {
+		return false
+	}
+	acts := t.game.Actions()
+	for _, a := range acts[min(int(seq), len(acts)):] {
+		if a.Player == p && (a.Kind == engine.ActPlace || a.Kind == engine.ActExchange || a.Kind == engine.ActPass) {
+			return true
+		}
+	}
+	return false
+}
+
+func move(p *parser.Placement) engine.Move {
+	m := engine.Move{Start: engine.Cell{Col: p.Col, Row: p.Row}, Dir: engine.Across}
+	if p.Dir == parser.Down {
+		m.Dir = engine.Down
+	}
+	for _, l := range p.Letters {
+		m.Word = append(m.Word, engine.Letter{Char: l.Ch, Blank: l.Blank, Through: l.Through})
+	}
+	return m
+}
+
+// accepted tells the author what their move did (EMAIL §4.1).
+func (h *handling) accepted(t *tableCtx, p int) error {
+	v, err := t.game.View(p, h.now)
+	if err != nil {
+		return permanent(err)
+	}
+	b := v.Board
+	lines := logLines(v.Log, names(t.seats), &b)
+	var last templates.LogLine
+	for i := len(lines) - 1; i >= 0; i-- {
+		if lines[i].Kind != templates.LogEnd && lines[i].Kind != templates.LogRejected {
+			last = lines[i]
+			break
+		}
+	}
+	return h.reply(t, templates.Accepted, templates.AcceptedMsg{
+		Head: h.s.head(t.row.Name, t.recipient(p), h.now), Move: last, Total: v.Scores[p], Rack: rackData(v.Rack)})
+}
+
+// preview says what a placement would score, without the dictionary
+// (RULES §5.8).
+func (h *handling) preview(t *tableCtx, p int, c *parser.Command) error {
+	msg := templates.PreviewMsg{Head: h.s.head(t.row.Name, t.recipient(p), h.now), Command: c.String()}
+	play, err := t.game.Preview(p, move(c.Place))
+	var me *engine.MoveError
+	switch {
+	case errors.As(err, &me):
+		msg.Reasons = reasons(err)
+	case err != nil:
+		return permanent(err)
+	default:
+		b := t.game.Board()
+		if err := b.Apply(play.Tiles); err != nil {
+			return permanent(err)
+		}
+		msg.Words, msg.Bonus, msg.Score = playWords(&b, &play), play.AllTiles, play.Score
+	}
+	return h.reply(t, templates.Preview, msg)
+}
+
+func (h *handling) help(t *tableCtx) error {
+	h.outcome(store.OutcomeApplied, "HELP")
+	to := h.sender(t)
+	return h.reply(t, templates.Help, templates.HelpMsg{Head: h.s.head(tableName(t), to, h.now), Address: h.s.cfg.Mail.Address})
+}
+
+func (h *handling) games() error {
+	h.outcome(store.OutcomeApplied, "GAMES")
+	rows, err := h.tx.TablesOfPlayer(h.msg.From)
+	if err != nil {
+		return err
+	}
+	msg := templates.GamesMsg{Head: h.s.head("", h.sender(nil), h.now)}
+	for i := range rows {
+		t, err := h.s.loadRow(h.tx, &rows[i])
+		if err != nil {
+			return err
+		}
+		p := t.seatOf(h.msg.From)
+		line := templates.GameLine{Table: t.row.Name, Variant: t.row.Variant, Players: names(t.seats), Status: templates.StatusWaiting}
+		if t.game != nil {
+			line.Status, line.Score = templates.StatusPlaying, t.game.Score(p)
+			if t.game.Over() {
+				line.Status = templates.StatusOver
+			} else {
+				line.Turn, line.YourTurn = names(t.seats)[t.game.Turn()], t.game.Turn() == p
+				if t.row.Deadline != nil {
+					line.Deadline = *t.row.Deadline
+				}
+			}
+		}
+		msg.Games = append(msg.Games, line)
+	}
+	return h.reply(nil, templates.GamesReply, msg)
+}
+
+func (h *handling) lang(t *tableCtx, lang string) error {
+	h.outcome(store.OutcomeApplied, "LANG "+lang)
+	if _, err := h.tx.EnsurePlayer(h.msg.From, lang); err != nil {
+		return err
+	}
+	if err := h.tx.SetPlayerLang(h.msg.From, lang); err != nil {
+		return err
+	}
+	if t != nil {
+		if p := t.seatOf(h.msg.From); p >= 0 {
+			t.langs[p] = lang
+		}
+	}
+	to := h.sender(t)
+	to.lang = lang
+	e := envelope{kind: templates.LangChanged, to: to, reply: h.rec.MessageID}
+	mail, err := h.s.render(e, templates.LangMsg{Head: h.s.head("", to, h.now)}, h.now)
+	if err != nil {
+		return err
+	}
+	h.out = append(h.out, mail)
+	return nil
+}
+
+// maxPlayers is the size of a table of that variant (RULES §1.1, §12).
+func maxPlayers(variant string) int {
+	if variant == string(engine.Lexico) {
+		return 2
+	}
+	return 4
+}
+
+// newTable opens a table by mail (NEW), where the configuration allows.
+func (h *handling) newTable(variant string) error {
+	if !h.s.cfg.Open.Allow {
+		return h.refuse(nil, "NEW", []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
+	}
+	league := h.s.cfg.League(h.s.cfg.Open.League)
+	if variant == "" {
+		variant = league.Variant
+	}
+	if variant == string(engine.Lexio) && !*league.Multipliers {
+		variant = string(engine.Lexico) // a plain league's tables are plain lexico
+	}
+	// The name comes from the message, so that a redelivered NEW could
+	// never open a second table.
+	name := "t" + shortHash(h.rec.MessageID)[:7]
+	row := tableRow(name, league, variant)
+	if err := h.tx.CreateTable(row); err != nil {
+		return err
+	}
+	pl, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(nil))
+	if err != nil {
+		return err
+	}
+	if err := h.tx.AddSeat(&store.Seat{TableID: row.ID, Position: 0, PlayerID: pl.ID, CreatedAt: h.now}); err != nil {
+		return err
+	}
+	t, err := h.s.loadRow(h.tx, row)
+	if err != nil {
+		return err
+	}
+	h.rec.TableID = &row.ID
+	h.outcome(store.OutcomeApplied, "NEW "+name)
+	return h.reply(t, templates.TableOpened, templates.OpenedMsg{
+		Head: h.s.head(name, t.recipient(0), h.now), Variant: variant, MinPlayers: 2, MaxPlayers: maxPlayers(variant)})
+}
+
+// tableRow is a new table's row with its league's rules and times.
+func tableRow(name string, l *config.League, variant string) *store.Table {
+	return &store.Table{
+		Name: name, League: l.Name, Variant: variant, Multipliers: *l.Multipliers,
+		TurnTime: l.TurnTime, Reminders: slices.Clone(l.Reminders), AwayGrace: l.AwayGrace,
+		ReserveSize: l.ReserveSize, ReserveRefill: l.ReserveRefill, Status: store.StatusOpen,
+	}
+}
+
+func (h *handling) join(name string) error {
+	if !h.s.cfg.Open.Allow {
+		return h.refuse(nil, "JOIN "+name, []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
+	}
+	t, err := h.load(name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return h.refuse(nil, "JOIN "+name, []templates.Reason{{Kind: templates.ReasonNoSuchTable, Detail: name}}, true)
+	case err != nil:
+		return err
+	}
+	h.rec.TableID = &t.row.ID
+	cmd := "JOIN " + name
+	switch {
+	case t.seatOf(h.msg.From) >= 0:
+		h.outcome(store.OutcomeApplied, cmd+" (already seated)")
+		return nil
+	case t.row.Status != store.StatusOpen:
+		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonAlreadyStarted}}, true)
+	case len(t.seats) >= maxPlayers(t.row.Variant):
+		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonTableFull}}, true)
+	}
+	pl, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(nil))
+	if err != nil {
+		return err
+	}
+	if err := h.tx.AddSeat(&store.Seat{TableID: t.row.ID, Position: len(t.seats), PlayerID: pl.ID, CreatedAt: h.now}); err != nil {
+		return err
+	}
+	if t, err = h.s.loadRow(h.tx, t.row); err != nil {
+		return err
+	}
+	h.outcome(store.OutcomeApplied, cmd)
+	joined := len(t.seats) - 1
+	for p := range t.seats {
+		msg := templates.JoinedMsg{Head: h.s.head(name, t.recipient(p), h.now), Player: names(t.seats)[joined],
+			You: p == joined, Players: names(t.seats), Max: maxPlayers(t.row.Variant)}
+		e := envelope{table: name, kind: templates.TableJoined, to: t.recipient(p), tableID: &t.row.ID}
+		if p == joined {
+			e.reply = h.rec.MessageID
+		}
+		mail, err := h.s.render(e, msg, h.now)
+		if err != nil {
+			return err
+		}
+		h.out = append(h.out, mail)
+	}
+	return nil
+}
+
+// start begins the game of an open table (START): the table named by the
+// token, else the one open table the sender opened.
+func (h *handling) start(t *tableCtx) error {
+	if t == nil {
+		rows, err := h.tx.TablesOfPlayer(h.msg.From)
+		if err != nil {
+			return err
+		}
+		for i := range rows {
+			if rows[i].Status != store.StatusOpen {
+				continue
+			}
+			c, err := h.s.loadRow(h.tx, &rows[i])
+			if err != nil {
+				return err
+			}
+			if c.seatOf(h.msg.From) == 0 {
+				if t != nil {
+					t = nil // two candidates: the token must say which
+					break
+				}
+				t = c
+			}
+		}
+		if t == nil {
+			return h.refuse(nil, "START", []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
+		}
+	}
+	h.rec.TableID = &t.row.ID
+	switch {
+	case t.row.Status != store.StatusOpen:
+		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonAlreadyStarted}}, true)
+	case t.seatOf(h.msg.From) != 0:
+		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonNotOwner}}, true)
+	case len(t.seats) < 2:
+		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonTooFewPlayers, Have: len(t.seats), Need: 2}}, true)
+	}
+	h.outcome(store.OutcomeApplied, "START")
+	return h.s.startGame(h.tx, t, 0, h.now, &h.out)
+}
+
+// startGame deals the tiles of an open table and tells every player.
+func (s *Service) startGame(tx *store.Tx, t *tableCtx, seed uint64, now time.Time, out *[]*store.OutboxMail) error {
+	if seed == 0 {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return err
+		}
+		seed = binary.LittleEndian.Uint64(b[:]) | 1
+	}
+	g, err := engine.New(engine.Config{
+		Rules:   engine.Rules{Variant: engine.Variant(t.row.Variant), Plain: !t.row.Multipliers},
+		Players: len(t.seats), Seed: seed, Start: now,
+		ReserveSize: t.row.ReserveSize, ReserveRefill: t.row.ReserveRefill,
+	})
+	if err != nil {
+		return permanent(err)
+	}
+	t.game, t.row.Seed = g, int64(seed)
+	if err := s.save(tx, t, now); err != nil {
+		return err
+	}
+	return s.announce(t, now, out)
+}

@@ -1,0 +1,299 @@
+package table_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/lexio-mail/lexio/engine"
+)
+
+// findMove returns a legal placement for player p written as a player
+// would write it (through letters in parentheses, blanks in brackets), or
+// "" when it finds none. It tries the longest runs of rack tiles first
+// from every empty cell next to a tile.
+func findMove(g *engine.Game, p int) string {
+	b := g.Board()
+	rack := g.Rack(p)
+	rules := g.Rules()
+	var starts []engine.Cell
+	if b.Empty() {
+		for i := 0; i < 7; i++ {
+			starts = append(starts, engine.Cell{Col: engine.Fountain().Col - i, Row: engine.Fountain().Row})
+		}
+	} else {
+		for r := range engine.Size {
+			for c := range engine.Size {
+				cell := engine.Cell{Col: c, Row: r}
+				if !engine.Playable(cell) || !b.At(cell).Empty() {
+					continue
+				}
+				for _, n := range []engine.Cell{{Col: c - 1, Row: r}, {Col: c + 1, Row: r}, {Col: c, Row: r - 1}, {Col: c, Row: r + 1}} {
+					if n.OnBoard() && !b.At(n).Empty() {
+						starts = append(starts, cell)
+						break
+					}
+				}
+			}
+		}
+	}
+	for k := min(len(rack), engine.RackSize); k >= 1; k-- {
+		for _, start := range starts {
+			for _, dir := range []engine.Dir{engine.Across, engine.Down} {
+				var ps []engine.Placement
+				cur := start
+				for i := 0; i < k && cur.OnBoard() && engine.Playable(cur); cur = cur.Next(dir, 1) {
+					if !b.At(cur).Empty() {
+						continue
+					}
+					t := rack[i]
+					pl := engine.Placement{Cell: cur, Letter: t}
+					if t == engine.BlankTile {
+						pl.Letter, pl.Blank = 'E', true
+					}
+					ps = append(ps, pl)
+					i++
+				}
+				if len(ps) != k {
+					continue
+				}
+				play, err := engine.Evaluate(&b, ps, rules)
+				if err != nil {
+					continue
+				}
+				return write(&b, play)
+			}
+		}
+	}
+	return ""
+}
+
+// write is the PLACE command of a play: its main word from its first cell.
+func write(b *engine.Board, play engine.Play) string {
+	w := play.Words[0]
+	placed := map[engine.Cell]engine.Placement{}
+	for _, p := range play.Tiles {
+		placed[p.Cell] = p
+	}
+	var sb strings.Builder
+	open := false
+	for i, c := range w.Cells {
+		p, isPlaced := placed[c]
+		if !isPlaced != open {
+			if open {
+				sb.WriteByte(')')
+			} else {
+				sb.WriteByte('(')
+			}
+			open = !isPlaced
+		}
+		switch {
+		case isPlaced && p.Blank:
+			fmt.Fprintf(&sb, "[%c]", p.Letter)
+		default:
+			sb.WriteByte(w.Text[i])
+		}
+	}
+	if open {
+		sb.WriteByte(')')
+	}
+	dir := "ACROSS"
+	if w.Dir == engine.Down {
+		dir = "DOWN"
+	}
+	return fmt.Sprintf("PLACE %s %s %s", w.Start, dir, sb.String())
+}
+
+// nextCommand chooses what the player to move does: a placement if one
+// is found, else an exchange while the bag allows, else a pass.
+func nextCommand(g *engine.Game, idle bool) string {
+	p := g.Turn()
+	if idle {
+		return "PASS"
+	}
+	if cmd := findMove(g, p); cmd != "" {
+		return cmd
+	}
+	// RULES §7.1: the bag holds enough; §12: lexico wants 7 in the bag
+	// (and no exchange on a first turn, which a placement always is here).
+	need := len(g.Rack(p))
+	if g.Rules().Variant == engine.Lexico {
+		need = engine.RackSize
+	}
+	if g.BagCount() >= need {
+		return "EXCHANGE ALL"
+	}
+	return "PASS"
+}
+
+// playGame plays a table to its end by mail; players are the mailbox
+// names in seat order. After idleAfter turns (if > 0) everyone passes, to
+// end the game by RULES §11.2.
+func (h *harness) playGame(name string, players []string, idleAfter int) *engine.Game {
+	h.t.Helper()
+	for turn := 0; turn < 400; turn++ {
+		g := h.game(name)
+		if g.Over() {
+			return g
+		}
+		who := players[g.Turn()]
+		cmd := nextCommand(g, idleAfter > 0 && turn >= idleAfter)
+		before := len(g.Actions())
+		id := h.send(who, cmd)
+		rec := h.handled(id)
+		if rec.Outcome != "applied" {
+			h.t.Fatalf("turn %d: %s sent %q: %s %s", turn, who, cmd, rec.Outcome, rec.Reason)
+		}
+		if after := len(h.game(name).Actions()); after <= before {
+			h.t.Fatalf("turn %d: %q by %s was not played", turn, cmd, who)
+		}
+		h.outboxEmpty()
+	}
+	h.t.Fatalf("table %s: no end after 400 turns", name)
+	return nil
+}
+
+// rackLine reads the tiles of the "Your rack" section of an English
+// notice.
+func rackLine(text string) string {
+	_, after, ok := strings.Cut(text, "== Your rack ==")
+	if !ok {
+		return "(none)"
+	}
+	for _, l := range strings.Split(after, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 0 && f[0] == "Tile" {
+			return strings.Join(f[1:], "")
+		}
+	}
+	return ""
+}
+
+// checkMailboxes checks what each player received during a whole game:
+// a notice after every turn with their own rack as it was then, one
+// game-over mail with the final scores and every rack, one thread, no
+// Message-ID twice.
+func (h *harness) checkMailboxes(name string, players []string, g *engine.Game) {
+	h.t.Helper()
+	acts := g.Actions()
+	turns := 0
+	for _, a := range acts {
+		switch a.Kind {
+		case engine.ActPlace, engine.ActExchange, engine.ActPass, engine.ActExpire:
+			turns++
+		}
+	}
+	res := g.Result()
+	cfg := g.Config()
+	for p, who := range players {
+		msgs := h.inbox(who)
+		seen := map[string]bool{}
+		for _, m := range msgs {
+			if seen[m.MessageID] {
+				h.t.Errorf("%s: Message-ID %s twice", who, m.MessageID)
+			}
+			seen[m.MessageID] = true
+			if !strings.Contains(strings.Join(m.References, " "), "lexio."+name+"@localhost") {
+				h.t.Errorf("%s: %s is outside the table's thread: %v", who, m.MessageID, m.References)
+			}
+		}
+		notices := ofKind(msgs, "turn-notice")
+		// The start, then every turn but the last, which ends the game.
+		if len(notices) != turns {
+			h.t.Errorf("%s: %d turn notices, want %d", who, len(notices), turns)
+		}
+		for _, m := range notices {
+			past, err := engine.Rebuild(cfg, acts[:seqOf(m)])
+			if err != nil {
+				h.t.Fatal(err)
+			}
+			if got, want := rackLine(m.Text), string(past.Rack(p)); got != want {
+				h.t.Errorf("%s: notice %s shows rack %q, the rack was %q", who, m.MessageID, got, want)
+			}
+			if len(m.Attachments) != 1 || m.Attachments[0] != "deadline.ics" {
+				h.t.Errorf("%s: notice %s attachments %v", who, m.MessageID, m.Attachments)
+			}
+			if !strings.Contains(m.HTML, "<table") {
+				h.t.Errorf("%s: notice without an HTML board", who)
+			}
+		}
+		over := ofKind(msgs, "game-over")
+		if len(over) != 1 {
+			h.t.Fatalf("%s: %d game-over mails", who, len(over))
+		}
+		text := over[0].Text
+		for q, other := range players {
+			if !hasScoreLine(text, displayName(other), res.Scores[q]) {
+				h.t.Errorf("%s: game-over mail lacks %s's final score %d:\n%s", who, other, res.Scores[q], text)
+			}
+		}
+		for _, r := range res.Racks {
+			if r != "" && !strings.Contains(strings.ReplaceAll(text, " ", ""), r) {
+				h.t.Errorf("%s: game-over mail does not reveal rack %q", who, r)
+			}
+		}
+	}
+}
+
+func displayName(addr string) string {
+	local, _, _ := strings.Cut(addr, "@")
+	return strings.ToUpper(local[:1]) + local[1:]
+}
+
+// hasScoreLine finds "Name [(you)] before adjust final" in the final
+// scores.
+func hasScoreLine(text, name string, final int) bool {
+	_, after, _ := strings.Cut(text, "== Final scores ==")
+	for _, l := range strings.Split(after, "\n") {
+		f := strings.Fields(strings.TrimLeft(l, " *"))
+		if len(f) >= 4 && f[0] == name && f[len(f)-1] == fmt.Sprint(final) {
+			return true
+		}
+	}
+	return false
+}
+
+func emails(names ...string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n + "@localhost"
+	}
+	return out
+}
+
+// TestFullGames plays whole games by mail: 2, 3 and 4 players, both
+// endings (RULES §11.1, §11.2), both variants (RULES §12).
+func TestFullGames(t *testing.T) {
+	tests := []struct {
+		name, league string
+		players      []string
+		seed         uint64
+		idleAfter    int
+		reason       engine.EndReason
+	}{
+		{"duel", "main", []string{"alice", "bob"}, 7, 0, engine.EndOut},
+		{"trio-idle", "main", []string{"alice", "bob", "carol"}, 11, 4, engine.EndIdle},
+		{"four", "main", []string{"alice", "bob", "carol", "dave"}, 3, 0, engine.EndOut},
+		{"lexico", "duo", []string{"alice", "bob"}, 5, 0, engine.EndOut},
+		{"lexico-plain-passes", "plain", []string{"carol", "dave"}, 9, 3, engine.EndPasses},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			if err := h.svc.CreateTable(h.ctx, tt.name, tt.league, emails(tt.players...), tt.seed); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range tt.players {
+				h.waitMail(p, 1)
+			}
+			g := h.playGame(tt.name, tt.players, tt.idleAfter)
+			t.Logf("%s: %d actions, ended by %s, scores %v, racks %q", tt.name, len(g.Actions()), g.Result().Reason, g.Result().Scores, g.Result().Racks)
+			if g.Result().Reason != tt.reason {
+				t.Errorf("ended by %s, want %s", g.Result().Reason, tt.reason)
+			}
+			h.outboxEmpty()
+			h.checkMailboxes(tt.name, tt.players, g)
+		})
+	}
+}
+

@@ -1,0 +1,329 @@
+package table
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// handling is one inbound message inside its transaction.
+type handling struct {
+	s    *Service
+	tx   *store.Tx
+	msg  *parser.Message
+	rec  *store.Message
+	now  time.Time
+	log  *slog.Logger
+	size int64
+	out  []*store.OutboxMail
+}
+
+// tableCtx is a table loaded in a transaction.
+type tableCtx struct {
+	row     *store.Table
+	seats   []store.Seat
+	game    *engine.Game // nil until the game starts
+	prevSeq int64
+	langs   []string
+}
+
+// recipient is seat p as a mail recipient.
+func (t *tableCtx) recipient(p int) recipient {
+	return recipient{addr: t.seats[p].Player.Address, lang: t.langs[p], pos: p}
+}
+
+// seatOf returns the seat of addr, or -1.
+func (t *tableCtx) seatOf(addr string) int {
+	for i, st := range t.seats {
+		if st.Player.Address == addr {
+			return i
+		}
+	}
+	return -1
+}
+
+func (h *handling) outcome(o store.Outcome, reason string) {
+	h.rec.Outcome, h.rec.Reason = o, reason
+}
+
+// run decides what the message does and fills h.out.
+func (h *handling) run() error {
+	m := h.msg
+	switch {
+	case m.Ignored != "":
+		// EMAIL §2.3: never answered, to prevent mail loops.
+		h.outcome(store.OutcomeIgnored, m.Ignored)
+		return nil
+	case m.From == "":
+		h.outcome(store.OutcomeIgnored, "no sender to answer: "+errText(m.Err))
+		return nil
+	}
+	if h.s.cfg.Mail.RequireAuth && !authenticated(m.AuthResults, h.s.cfg.Mail.AuthServID, m.From) {
+		// EMAIL §1.3: the From may be forged; answering it could reach a
+		// victim, so the message is only logged.
+		h.log.Warn("sender not authenticated", "auth_results", strings.Join(m.AuthResults, " | "))
+		h.outcome(store.OutcomeRejected, string(templates.ReasonNotAuth))
+		return nil
+	}
+
+	var t *tableCtx
+	if m.Token != "" {
+		name, ok := h.s.tokens.Verify(m.Token, m.From)
+		if !ok {
+			return h.badToken()
+		}
+		var err error
+		if t, err = h.load(name); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				h.log.Warn("token of an unknown table", "table", name)
+				h.outcome(store.OutcomeRejected, "no such table "+name)
+				return nil
+			}
+			return err
+		}
+		h.rec.TableID = &t.row.ID
+		h.log = h.log.With("table", name)
+		if t.seatOf(m.From) < 0 {
+			h.log.Warn("valid token from a player without a seat")
+			h.outcome(store.OutcomeRejected, string(templates.ReasonNotAPlayer))
+			return nil
+		}
+		// Deadlines that passed are enforced before the message is read:
+		// a move that comes after its turn expired is too late (RULES §9.1).
+		if err := h.s.enforce(h.tx, t, h.now, &h.out); err != nil {
+			return err
+		}
+	}
+
+	if m.Err != nil {
+		return h.refuse(t, "", reasons(m.Err), true)
+	}
+	c := m.Command
+	switch c.Kind {
+	case parser.KindHelp:
+		return h.help(t)
+	case parser.KindGames:
+		return h.games()
+	case parser.KindLang:
+		return h.lang(t, c.Lang)
+	case parser.KindNew:
+		return h.newTable(c.Variant)
+	case parser.KindJoin:
+		return h.join(c.Table)
+	case parser.KindStart:
+		return h.start(t)
+	}
+	if t == nil {
+		// EMAIL §1.3: a command acts on a table only through a valid token.
+		return h.refuse(nil, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
+	}
+	return h.tableCommand(t, c)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// badToken answers a token that does not match its sender. Only a player
+// of the table the token names is told (a forged From must not make us
+// write to a stranger); everything is logged.
+func (h *handling) badToken() error {
+	name, _, _ := strings.Cut(h.msg.Token, "-")
+	if i := strings.LastIndexByte(h.msg.Token, '-'); i > 0 {
+		name = strings.ToLower(h.msg.Token[:i])
+	}
+	h.log.Warn("forged or damaged reply token", "token_table", name)
+	h.outcome(store.OutcomeRejected, string(templates.ReasonBadToken))
+	t, err := h.load(name)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if t.seatOf(h.msg.From) < 0 {
+		return nil
+	}
+	return h.refuse(t, h.msg.Command.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
+}
+
+// senderLang is the language to answer the sender in.
+func (h *handling) senderLang(t *tableCtx) string {
+	if t != nil {
+		if p := t.seatOf(h.msg.From); p >= 0 {
+			return t.langs[p]
+		}
+	}
+	if p, err := h.tx.PlayerByAddress(h.msg.From); err == nil {
+		return p.Lang
+	}
+	if h.msg.Lang != "" {
+		return h.msg.Lang
+	}
+	return h.s.cfg.Language
+}
+
+// sender is the author of the message as a recipient.
+func (h *handling) sender(t *tableCtx) recipient {
+	r := recipient{addr: h.msg.From, lang: h.senderLang(t), pos: -1}
+	if t != nil {
+		r.pos = t.seatOf(h.msg.From)
+	}
+	return r
+}
+
+// reply queues an answer to the message's author.
+func (h *handling) reply(t *tableCtx, kind templates.Kind, data any) error {
+	e := envelope{kind: kind, to: h.sender(t), reply: h.rec.MessageID}
+	if t != nil {
+		e.table, e.seq, e.tableID = t.row.Name, int64(len(t.actions())), &t.row.ID
+	}
+	mail, err := h.s.render(e, data, h.now)
+	if err != nil {
+		return err
+	}
+	h.out = append(h.out, mail)
+	return nil
+}
+
+// refuse answers a command with every reason it was refused. limited
+// replies (about unreadable input or identity) are rate-limited per
+// sender (EMAIL §2.6); refusals of moves by a seated player are not: they
+// are the game's feedback, and the probe reserve bounds them.
+func (h *handling) refuse(t *tableCtx, command string, rs []templates.Reason, limited bool) error {
+	kinds := make([]string, len(rs))
+	for i, r := range rs {
+		kinds[i] = string(r.Kind)
+	}
+	h.outcome(store.OutcomeRejected, strings.Join(kinds, ","))
+	if limited {
+		ok, err := h.tx.TakeRate("reply:"+h.msg.From, h.s.cfg.Mail.ErrorReplies, time.Hour, h.now)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			h.log.Info("error reply rate-limited")
+			return nil
+		}
+	}
+	to := h.sender(t)
+	msg := templates.RejectedMsg{Head: h.s.head(tableName(t), to, h.now), Command: command, Reasons: rs}
+	if len(rs) == 1 && rs[0].Kind == templates.ReasonTooLarge {
+		return h.reply(t, templates.TooLarge, templates.TooLargeMsg{
+			Head: msg.Head, Size: h.size, Limit: h.s.cfg.Mail.MaxMessageBytes})
+	}
+	if t != nil && t.game != nil && to.pos >= 0 {
+		v, err := t.game.View(to.pos, h.now)
+		if err != nil {
+			return permanent(err)
+		}
+		msg.Rack = rackData(v.Rack)
+		if isPlacement(rs) {
+			msg.Probe = &templates.Probe{Left: v.Reserve, Max: t.row.ReserveSize, Next: v.NextAttempt}
+		}
+	}
+	return h.reply(t, templates.Rejected, msg)
+}
+
+func isPlacement(rs []templates.Reason) bool {
+	for _, r := range rs {
+		switch r.Kind {
+		case templates.ReasonNotYourTurn, templates.ReasonGameOver, templates.ReasonStale,
+			templates.ReasonExchangeNotAllowed, templates.ReasonBagTooSmall, templates.ReasonBadSlot:
+			return false
+		}
+	}
+	return true
+}
+
+func tableName(t *tableCtx) string {
+	if t == nil {
+		return ""
+	}
+	return t.row.Name
+}
+
+// load reads a table, its seats and its game.
+func (h *handling) load(name string) (*tableCtx, error) {
+	return h.s.load(h.tx, name)
+}
+
+func (s *Service) load(tx *store.Tx, name string) (*tableCtx, error) {
+	row, err := tx.TableByName(name)
+	if err != nil {
+		return nil, err
+	}
+	return s.loadRow(tx, row)
+}
+
+func (s *Service) loadRow(tx *store.Tx, row *store.Table) (*tableCtx, error) {
+	seats, err := tx.Seats(row.ID)
+	if err != nil {
+		return nil, err
+	}
+	t := &tableCtx{row: row, seats: seats, prevSeq: row.Seq, langs: make([]string, len(seats))}
+	for i, st := range seats {
+		t.langs[i] = st.Lang
+		if t.langs[i] == "" {
+			t.langs[i] = st.Player.Lang
+		}
+	}
+	if row.State != "" {
+		var g engine.Game
+		if err := json.Unmarshal([]byte(row.State), &g); err != nil {
+			return nil, permanent(fmt.Errorf("table %s: stored game: %w", row.Name, err))
+		}
+		if int64(len(g.Actions())) != row.Seq {
+			return nil, permanent(fmt.Errorf("table %s: stored game has %d actions, the log %d", row.Name, len(g.Actions()), row.Seq))
+		}
+		t.game = &g
+	}
+	return t, nil
+}
+
+func (t *tableCtx) actions() []engine.Action {
+	if t.game == nil {
+		return nil
+	}
+	return t.game.Actions()
+}
+
+// save appends the game's new actions to the log and writes the table
+// with its next deadline (optimistic locking on the last action's seq).
+func (s *Service) save(tx *store.Tx, t *tableCtx, now time.Time) error {
+	acts := t.actions()
+	for i := t.prevSeq; i < int64(len(acts)); i++ {
+		a := acts[i]
+		payload, err := json.Marshal(a)
+		if err != nil {
+			return permanent(err)
+		}
+		if _, err := tx.AppendAction(t.row.ID, i+1, string(a.Kind), string(payload), a.At); err != nil {
+			return err
+		}
+	}
+	if t.game != nil {
+		state, err := json.Marshal(t.game)
+		if err != nil {
+			return permanent(err)
+		}
+		t.row.State, t.row.Seq = string(state), int64(len(acts))
+		s.schedule(t, now)
+	}
+	if err := tx.SaveTable(t.row, t.prevSeq); err != nil {
+		return err
+	}
+	t.prevSeq = t.row.Seq
+	return nil
+}

@@ -1,0 +1,328 @@
+package table_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/mailer/localmail"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// clock is the injected time: tests move it, nothing sleeps for a deadline.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// anyWord accepts every word: full games test the mail, not French.
+type anyWord struct{}
+
+func (anyWord) Contains(string) bool { return true }
+
+// words accepts the listed words only.
+type words []string
+
+func (w words) Contains(s string) bool { return slices.Contains(w, s) }
+
+// harness is a whole service on real sockets: the local mail server, a
+// SQLite file, the receiver and the dispatcher.
+type harness struct {
+	t     *testing.T
+	ctx   context.Context
+	srv   *localmail.Server
+	store *store.Store
+	svc   *table.Service
+	clock *clock
+	cfg   *config.Config
+	disp  *mailer.Dispatcher
+	stop  func()
+}
+
+const testSecret = "0123456789abcdef0123456789abcdef"
+
+func baseConfig(extra string) string {
+	return `
+[mail]
+address = "lexio@localhost"
+secret = "` + testSecret + `"
+error_replies_per_hour = 100
+[embedded]
+enabled = true
+[[league]]
+name = "main"
+turn_time = "72h"
+reminders = ["24h", "2h"]
+away_grace = "2h"
+[[league]]
+name = "duo"
+variant = "lexico"
+[[league]]
+name = "plain"
+variant = "lexico"
+multipliers = false
+` + extra
+}
+
+type harnessOpts struct {
+	config string // appended to the base configuration
+	dict   engine.Dictionary
+	// dbPath reuses a database (a restart); "" makes a new one.
+	dbPath string
+	srv    *localmail.Server
+	clock  *clock
+}
+
+func newHarness(t *testing.T, o harnessOpts) *harness {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &harness{t: t, ctx: ctx, clock: o.clock, srv: o.srv}
+	if h.clock == nil {
+		h.clock = &clock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
+	}
+	if h.srv == nil {
+		srv, err := localmail.Start(ctx, localmail.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.srv = srv
+		for _, u := range []string{"lexio", "alice", "bob", "carol", "dave", "eve"} {
+			if err := srv.AddUser(u, u+"-pw"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Cleanup(func() { srv.Close() })
+	}
+	cfg, err := config.Parse([]byte(baseConfig(o.config)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.cfg = cfg
+	path := o.dbPath
+	if path == "" {
+		path = filepath.Join(t.TempDir(), "lexio.db")
+	}
+	st, err := store.Open(ctx, store.Options{Driver: store.DriverSQLite, SQLitePath: path, Now: h.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.store = st
+	tmpl, err := templates.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.dict == nil {
+		o.dict = anyWord{}
+	}
+	disp, err := mailer.NewDispatcher(mailer.DispatcherConfig{
+		Addr: h.srv.SMTPAddr(), TLS: mailer.TLSNone, Now: h.clock.Now, Interval: 50 * time.Millisecond,
+	}, table.Outbox(st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.disp = disp
+	svc, err := table.New(table.Options{Config: cfg, Store: st, Dict: o.dict, Templates: tmpl,
+		Secret: []byte(testSecret), Now: h.clock.Now, Poke: disp.Poke})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.svc = svc
+	recv, err := mailer.NewReceiver(mailer.ReceiverConfig{
+		Addr: h.srv.IMAPAddr(), TLS: mailer.TLSNone, Username: "lexio", Password: "lexio-pw",
+		PollInterval: time.Second, Retry: mailer.Backoff{Base: 50 * time.Millisecond, Max: 200 * time.Millisecond},
+	}, svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); recv.Run(ctx) }()
+	go func() { defer wg.Done(); disp.Run(ctx) }()
+	var once sync.Once
+	h.stop = func() {
+		once.Do(func() {
+			cancel()
+			wg.Wait()
+			st.Close()
+		})
+	}
+	t.Cleanup(h.stop)
+	return h
+}
+
+func (h *harness) account(name string) client.Account {
+	return client.Account{IMAPAddr: h.srv.IMAPAddr(), SMTPAddr: h.srv.SMTPAddr(),
+		Username: name, Password: name + "-pw", Address: name + "@localhost"}
+}
+
+func (h *harness) inbox(name string) []client.Message {
+	h.t.Helper()
+	msgs, err := h.account(name).Fetch(h.ctx)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return msgs
+}
+
+// waitFor polls until cond holds; the deadline only bounds a broken test.
+func (h *harness) waitFor(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitMail waits until name's inbox holds at least n messages.
+func (h *harness) waitMail(name string, n int) []client.Message {
+	h.t.Helper()
+	var msgs []client.Message
+	h.waitFor(fmt.Sprintf("%d messages for %s", n, name), func() bool {
+		msgs = h.inbox(name)
+		return len(msgs) >= n
+	})
+	return msgs
+}
+
+// kind reads the message kind out of one of the service's Message-IDs:
+// lexio.<table>.<seq>.<kind>.<seat>[...]@localhost.
+func kind(m client.Message) string {
+	parts := strings.Split(strings.TrimSuffix(m.MessageID, "@localhost"), ".")
+	if len(parts) < 5 {
+		return ""
+	}
+	return parts[3]
+}
+
+func seqOf(m client.Message) int {
+	parts := strings.Split(m.MessageID, ".")
+	var n int
+	if len(parts) > 2 {
+		fmt.Sscanf(parts[2], "%d", &n)
+	}
+	return n
+}
+
+func ofKind(msgs []client.Message, k string) []client.Message {
+	var out []client.Message
+	for _, m := range msgs {
+		if kind(m) == k {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// latestNotice is the newest message of the table that can be replied to.
+func latestNotice(msgs []client.Message) *client.Message {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if k := kind(msgs[i]); k == "turn-notice" || k == "reminder" || k == "expired" {
+			return &msgs[i]
+		}
+	}
+	return nil
+}
+
+// send replies to a player's latest notice with a command, as a mail
+// client would.
+func (h *harness) send(name, command string) string {
+	h.t.Helper()
+	m := latestNotice(h.inbox(name))
+	if m == nil {
+		h.t.Fatalf("%s has no notice to reply to", name)
+	}
+	return h.replyTo(name, m, command)
+}
+
+var msgCounter struct {
+	sync.Mutex
+	n int
+}
+
+func (h *harness) replyTo(name string, m *client.Message, command string) string {
+	h.t.Helper()
+	msgCounter.Lock()
+	msgCounter.n++
+	id := fmt.Sprintf("reply-%d-%s@localhost", msgCounter.n, name)
+	msgCounter.Unlock()
+	acc := h.account(name)
+	to, raw := acc.Reply(m, command, h.clock.Now(), id)
+	if err := acc.Send(h.ctx, []string{to}, raw); err != nil {
+		h.t.Fatal(err)
+	}
+	return id
+}
+
+// sendRaw delivers a message as written.
+func (h *harness) sendRaw(from string, to []string, raw string) {
+	h.t.Helper()
+	if err := h.account(from).Send(h.ctx, to, []byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// handled waits until the service recorded the message.
+func (h *harness) handled(messageID string) store.Message {
+	h.t.Helper()
+	var rec *store.Message
+	h.waitFor("message "+messageID+" handled", func() bool {
+		err := h.store.View(h.ctx, func(tx *store.Tx) error {
+			var err error
+			rec, err = tx.MessageByID(messageID)
+			return err
+		})
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			h.t.Fatal(err)
+		}
+		return err == nil
+	})
+	return *rec
+}
+
+// outboxEmpty waits until every queued mail was sent.
+func (h *harness) outboxEmpty() {
+	h.t.Helper()
+	h.waitFor("the outbox to drain", func() bool {
+		rows, err := h.store.Outbox().Due(h.ctx, h.clock.Now().Add(time.Hour), 1)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		return len(rows) == 0
+	})
+}
+
+func (h *harness) game(name string) *engine.Game {
+	h.t.Helper()
+	g, err := h.svc.Game(h.ctx, name)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return g
+}

@@ -1,0 +1,392 @@
+package table
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/mail"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// This file turns the engine's per-player views into the templates' data
+// and the templates' output into outbox rows. Only engine.View is read for
+// a player, so a message can hold no other player's rack before the end.
+
+// displayName is how a player is named to the table: the local part of
+// their address, capitalised.
+func displayName(addr string) string {
+	local, _, _ := strings.Cut(addr, "@")
+	if local == "" {
+		return addr
+	}
+	return strings.ToUpper(local[:1]) + local[1:]
+}
+
+var bonusKinds = map[engine.Bonus]templates.CellKind{
+	engine.NoBonus: templates.Plain, engine.Wall: templates.Wall, engine.FountainCell: templates.Fountain,
+	engine.TW: templates.TW, engine.DW: templates.DW, engine.TL: templates.TL, engine.DL: templates.DL,
+	engine.Cross: templates.Cross,
+}
+
+func pos(c engine.Cell) templates.Pos { return templates.Pos{Row: c.Row, Col: c.Col} }
+
+func boardData(b *engine.Board, r engine.Rules, last []engine.Cell) templates.Board {
+	var out templates.Board
+	for row := range engine.Size {
+		for col := range engine.Size {
+			c := engine.Cell{Col: col, Row: row}
+			sq := b.At(c)
+			out.Cells[row][col] = templates.Cell{Kind: bonusKinds[r.Bonus(c)], Letter: sq.Letter, Blank: sq.Blank}
+		}
+	}
+	for _, c := range last {
+		out.Last = append(out.Last, pos(c))
+	}
+	return out
+}
+
+func rackData(rack []engine.RackTile) templates.Rack {
+	out := make(templates.Rack, len(rack))
+	for i, t := range rack {
+		rt := templates.RackTile{Slot: t.Slot, Value: t.Value}
+		if t.Letter == "?" {
+			rt.Blank = true
+		} else if t.Letter != "" {
+			rt.Letter = t.Letter[0]
+		}
+		out[i] = rt
+	}
+	return out
+}
+
+// rackOf turns a revealed rack string ('?' a blank) into rack tiles.
+func rackOf(s string) templates.Rack {
+	out := make(templates.Rack, len(s))
+	for i := 0; i < len(s); i++ {
+		out[i] = templates.RackTile{Slot: i + 1, Value: engine.TileValue(s[i])}
+		if s[i] == engine.BlankTile {
+			out[i].Blank = true
+		} else {
+			out[i].Letter = s[i]
+		}
+	}
+	return out
+}
+
+// wordText writes a word with its blanks in lowercase, read off the board.
+func wordText(b *engine.Board, w engine.Word) string {
+	out := []byte(w.Text)
+	for i, c := range w.Cells {
+		if i < len(out) && b.At(c).Blank {
+			out[i] += 'a' - 'A'
+		}
+	}
+	return string(out)
+}
+
+func playWords(b *engine.Board, p *engine.Play) []templates.Word {
+	ws := make([]templates.Word, len(p.Words))
+	for i, w := range p.Words {
+		ws[i] = templates.Word{Word: wordText(b, w), Points: w.Score}
+	}
+	return ws
+}
+
+// logLines writes engine log entries as the templates' neutral lines.
+func logLines(entries []engine.LogEntry, names []string, b *engine.Board) []templates.LogLine {
+	var out []templates.LogLine
+	var adjust []templates.Adjustment
+	turn := 0
+	name := func(p int) string {
+		if p >= 0 && p < len(names) {
+			return names[p]
+		}
+		return ""
+	}
+	for _, e := range entries {
+		l := templates.LogLine{At: e.At, Player: name(e.Player)}
+		switch e.Kind {
+		case engine.LogPlace:
+			turn++
+			l.Kind, l.Turn = templates.LogPlace, turn
+			if e.Play != nil {
+				l.Words = playWords(b, e.Play)
+				l.Score, l.Bonus = e.Play.Score, e.Play.AllTiles
+				l.Down = e.Play.Dir == engine.Down
+				if len(e.Play.Words) > 0 {
+					l.Pos = pos(e.Play.Words[0].Start)
+				}
+			}
+		case engine.LogExchange:
+			turn++
+			l.Kind, l.Turn, l.Count = templates.LogExchange, turn, e.Count
+		case engine.LogPass:
+			turn++
+			l.Kind, l.Turn = templates.LogPass, turn
+		case engine.LogExpire:
+			turn++
+			l.Kind, l.Turn = templates.LogExpire, turn
+		case engine.LogRejected:
+			l.Kind = templates.LogRejected
+			for _, w := range e.Words {
+				l.Words = append(l.Words, templates.Word{Word: w})
+			}
+		case engine.LogAdjust:
+			adjust = append(adjust, templates.Adjustment{Player: name(e.Player), Points: e.Score})
+			continue
+		case engine.LogEnd:
+			l.Kind, l.Player, l.Adjustments = templates.LogEnd, "", adjust
+			l.End = templates.EndStalled
+			if e.Reason == engine.EndOut {
+				l.End = templates.EndOut
+			}
+		default:
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// latest keeps the last n lines.
+func latest(ls []templates.LogLine, n int) []templates.LogLine {
+	if len(ls) > n {
+		return ls[len(ls)-n:]
+	}
+	return ls
+}
+
+// reasons turns a refusal from the engine or the parser into the
+// templates' reasons.
+func reasons(err error) []templates.Reason {
+	var me *engine.MoveError
+	var pe *parser.Error
+	switch {
+	case errors.As(err, &me):
+		r := templates.Reason{Kind: templates.ReasonKind(me.Kind), Letters: me.Letters, Words: me.Words,
+			Slots: me.Slots, Need: me.Need, Have: me.Have}
+		for _, c := range me.Cells {
+			r.Cells = append(r.Cells, pos(c))
+		}
+		return []templates.Reason{r}
+	case errors.As(err, &pe):
+		return []templates.Reason{{Kind: parserReasons[pe.Kind], Detail: pe.Detail}}
+	}
+	return []templates.Reason{{Kind: templates.ReasonUnreadable}}
+}
+
+var parserReasons = map[parser.ErrorKind]templates.ReasonKind{
+	parser.Internal: templates.ReasonUnreadable, parser.TooLarge: templates.ReasonTooLarge,
+	parser.HeaderTooLarge: templates.ReasonUnreadable, parser.TooDeep: templates.ReasonUnreadable,
+	parser.Malformed: templates.ReasonUnreadable, parser.BadCharset: templates.ReasonBadCharset,
+	parser.BinaryJunk: templates.ReasonBinary, parser.NoCommand: templates.ReasonNoCommand,
+	parser.BadCell: templates.ReasonBadCell, parser.BadDirection: templates.ReasonBadDirection,
+	parser.BadWord: templates.ReasonBadWord, parser.WordTooLong: templates.ReasonWordTooLong,
+	parser.BadExchange: templates.ReasonBadExchange, parser.BadLang: templates.ReasonBadLang,
+	parser.BadVariant: templates.ReasonBadVariant, parser.BadTable: templates.ReasonBadTable,
+	parser.MissingArgument: templates.ReasonMissingArg, parser.ExtraArgument: templates.ReasonExtraArg,
+}
+
+// recipient is one player a message goes to.
+type recipient struct {
+	addr, lang string
+	pos        int // seat, -1 for none
+}
+
+// envelope is what a mail needs besides its template data.
+type envelope struct {
+	table   string // "" for a message about no table
+	seq     int64  // the table's last action when the mail was written
+	kind    templates.Kind
+	to      recipient
+	reply   string // the inbound Message-ID this answers, if any
+	ics     time.Time
+	tableID *int64
+	// extra tells apart messages of one kind to one player in one turn
+	// (the reminders).
+	extra string
+}
+
+// messageID names the table, the turn (the action count) and the message,
+// so that a reply to it can be recognised as stale (EMAIL §1.5). A reply
+// to a command also names that command, so that two BOARDs sent in one
+// turn get two answers.
+func (s *Service) messageID(e envelope) string {
+	t := e.table
+	if t == "" {
+		t = "-"
+	}
+	id := fmt.Sprintf("lexio.%s.%d.%s.%d", t, e.seq, e.kind, e.to.pos)
+	if e.reply != "" {
+		id += "." + shortHash(e.reply)
+	}
+	if e.extra != "" {
+		id += "." + e.extra
+	}
+	return "<" + id + "@" + s.domain + ">"
+}
+
+// rootID is the thread every message of a table refers to (EMAIL §4.4).
+func (s *Service) rootID(table string) string { return "<lexio." + table + "@" + s.domain + ">" }
+
+// noticeSeq reads the turn out of one of our Message-IDs for table; ok is
+// false for anything else.
+func (s *Service) noticeSeq(id, table string) (int64, bool) {
+	id = strings.Trim(strings.TrimSpace(id), "<>")
+	rest, ok := strings.CutPrefix(id, "lexio."+table+".")
+	if !ok || !strings.HasSuffix(id, "@"+s.domain) {
+		return 0, false
+	}
+	var seq int64
+	if _, err := fmt.Sscanf(rest, "%d.", &seq); err != nil {
+		return 0, false
+	}
+	return seq, true
+}
+
+// render writes one message through the templates and composes it into
+// an outbox row.
+func (s *Service) render(e envelope, data any, now time.Time) (*store.OutboxMail, error) {
+	r, err := s.tmpl.Render(e.to.lang, e.kind, data)
+	if err != nil {
+		return nil, permanent(fmt.Errorf("table: render %s: %w", e.kind, err))
+	}
+	env := mailer.Envelope{
+		From:          mail.Address{Name: s.cfg.Mail.Name, Address: s.cfg.Mail.Address},
+		To:            []mail.Address{{Address: e.to.addr}},
+		ReplyTo:       s.cfg.Mail.Address,
+		Subject:       r.Subject,
+		Date:          now,
+		MessageID:     s.messageID(e),
+		AutoSubmitted: "auto-generated",
+		Text:          r.Text,
+		HTML:          r.HTML,
+	}
+	if e.table != "" {
+		root := s.rootID(e.table)
+		env.InReplyTo, env.References = root, []string{root}
+		if !s.cfg.Mail.TokenInSubject {
+			env.ReplyTo = mailer.ReplyAddress(s.local, s.domain, s.tokens.Token(e.table, e.to.addr))
+		}
+	}
+	if e.reply != "" {
+		env.InReplyTo = "<" + strings.Trim(e.reply, "<>") + ">"
+		env.References = append(env.References, env.InReplyTo)
+		env.AutoSubmitted = "auto-replied"
+	}
+	if !e.ics.IsZero() {
+		uid := strings.Trim(env.MessageID, "<>")
+		env.Attachments = []mailer.Attachment{{
+			Filename:    "deadline.ics",
+			ContentType: "text/calendar; charset=utf-8; method=PUBLISH",
+			Data:        templates.Calendar(e.ics, e.table, uid),
+		}}
+	}
+	raw, err := mailer.Compose(env)
+	if err != nil {
+		return nil, permanent(fmt.Errorf("table: compose %s: %w", e.kind, err))
+	}
+	return &store.OutboxMail{
+		TableID: e.tableID, MessageID: env.MessageID, From: s.cfg.Mail.Address,
+		To: []string{e.to.addr}, Raw: raw, CreatedAt: now,
+	}, nil
+}
+
+// head fills what every message says about its recipient and table.
+func (s *Service) head(table string, to recipient, now time.Time) templates.Head {
+	h := templates.Head{To: displayName(to.addr), Table: table, Now: now}
+	if table != "" && s.cfg.Mail.TokenInSubject {
+		h.Tag = "[Lexio " + table + " " + s.tokens.Token(table, to.addr) + "]"
+	}
+	return h
+}
+
+// names lists the players of a table, in seat order.
+func names(seats []store.Seat) []string {
+	out := make([]string, len(seats))
+	for i, st := range seats {
+		out[i] = displayName(st.Player.Address)
+	}
+	return out
+}
+
+// noticeData is the state of a game for one player.
+func (s *Service) noticeData(t *tableCtx, p int, now time.Time) (templates.NoticeMsg, error) {
+	v, err := t.game.View(p, now)
+	if err != nil {
+		return templates.NoticeMsg{}, permanent(err)
+	}
+	ns := names(t.seats)
+	b := v.Board
+	msg := templates.NoticeMsg{
+		Head:  s.head(t.row.Name, t.recipient(p), now),
+		Board: boardData(&b, v.Rules, v.LastPlay),
+		Rack:  rackData(v.Rack),
+		Log:   latest(logLines(v.Log, ns, &b), 8),
+		State: templates.Table{Variant: t.row.Variant, Bag: v.Bag},
+	}
+	if !v.Over {
+		msg.State.Turn = ns[v.Turn]
+		if t.row.Deadline != nil {
+			msg.State.Deadline = *t.row.Deadline
+		}
+	}
+	for i, st := range t.seats {
+		msg.State.Players = append(msg.State.Players, templates.PlayerLine{
+			Name: ns[i], Address: st.Player.Address, Score: v.Scores[i], Tiles: v.TileCounts[i],
+			Away: v.Away[i], ToMove: !v.Over && v.Turn == i, You: i == p,
+		})
+	}
+	return msg, nil
+}
+
+// gameOverData is the end of a game, the same for everyone but the "You".
+func (s *Service) gameOverData(t *tableCtx, p int, now time.Time) (templates.GameOverMsg, error) {
+	v, err := t.game.View(p, now)
+	if err != nil || v.Result == nil {
+		return templates.GameOverMsg{}, permanent(fmt.Errorf("table: game over view: %v", err))
+	}
+	ns := names(t.seats)
+	b := v.Board
+	msg := templates.GameOverMsg{
+		Head:  s.head(t.row.Name, t.recipient(p), now),
+		Board: boardData(&b, v.Rules, v.LastPlay),
+		Log:   logLines(v.Log, ns, &b),
+		End:   templates.EndStalled,
+	}
+	adjust := make([]int, len(ns))
+	for _, e := range v.Log {
+		if e.Kind == engine.LogAdjust {
+			adjust[e.Player] += e.Score
+		}
+		if e.Kind == engine.LogPlace && v.Result.Reason == engine.EndOut {
+			msg.Finisher = ns[e.Player] // the last placement's author went out
+		}
+	}
+	if v.Result.Reason == engine.EndOut {
+		msg.End = templates.EndOut
+	}
+	for i := range ns {
+		msg.Final = append(msg.Final, templates.FinalLine{
+			Name: ns[i], Before: v.Result.Scores[i] - adjust[i], Adjust: adjust[i], Score: v.Result.Scores[i],
+			Winner: slices.Contains(v.Result.Winners, i), You: i == p,
+		})
+		msg.Revealed = append(msg.Revealed, templates.RevealedRack{Player: ns[i], Tiles: rackOf(v.Result.Racks[i])})
+	}
+	return msg, nil
+}
+
+// shortHash names a message in another's Message-ID.
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:6])
+}

@@ -1,0 +1,193 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// schedule sets the table's status and the deadline of the turn in
+// progress: turn_time from the turn's start, or the away grace when the
+// player to move is away (RULES §9, EMAIL §5.1); and the next reminder
+// after now.
+func (s *Service) schedule(t *tableCtx, now time.Time) {
+	g := t.game
+	if g.Over() {
+		t.row.Status = store.StatusOver
+		t.row.TurnStarted, t.row.Deadline, t.row.NextReminder = nil, nil, nil
+		return
+	}
+	t.row.Status = store.StatusPlaying
+	start := g.TurnStart()
+	limit := t.row.TurnTime
+	if g.Away(g.Turn()) {
+		limit = t.row.AwayGrace
+	}
+	deadline := start.Add(limit)
+	t.row.TurnStarted, t.row.Deadline = &start, &deadline
+	t.row.NextReminder = nextReminder(start, deadline, t.row.Reminders, now)
+}
+
+// nextReminder is the earliest reminder of the turn due after now, or nil.
+func nextReminder(start, deadline time.Time, reminders []time.Duration, now time.Time) *time.Time {
+	var next *time.Time
+	for _, r := range reminders {
+		at := deadline.Add(-r)
+		if at.After(now) && at.After(start) && (next == nil || at.Before(*next)) {
+			next = &at
+		}
+	}
+	return next
+}
+
+// enforce passes for every player whose turn ran out by now, in order, at
+// the time it ran out (RULES §9.1, EMAIL §5.2): deadlines missed while the
+// daemon was down are enforced one after the other.
+func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *[]*store.OutboxMail) error {
+	for t.game != nil && !t.game.Over() && t.row.Deadline != nil && !t.row.Deadline.After(now) {
+		deadline := *t.row.Deadline
+		p := t.game.Turn()
+		if err := t.game.Expire(p, deadline); err != nil {
+			return permanent(err)
+		}
+		if err := s.save(tx, t, deadline); err != nil {
+			return err
+		}
+		s.log.Info("turn expired", "table", t.row.Name, "player", p, "deadline", deadline)
+		if !t.game.Over() {
+			msg := templates.ExpiredMsg{Head: s.head(t.row.Name, t.recipient(p), now), Deadline: deadline,
+				Grace: t.row.AwayGrace, Next: names(t.seats)[t.game.Turn()]}
+			if err := s.queue(t, templates.Expired, p, msg, time.Time{}, now, out); err != nil {
+				return err
+			}
+		}
+		if err := s.announce(t, now, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// queue renders a message about table t for seat p.
+func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, ics time.Time, now time.Time, out *[]*store.OutboxMail) error {
+	e := envelope{table: t.row.Name, seq: t.row.Seq, kind: kind, to: t.recipient(p), ics: ics, tableID: &t.row.ID}
+	if kind == templates.Reminder {
+		e.extra = strconv.FormatInt(t.row.NextReminder.Unix(), 36)
+	}
+	m, err := s.render(e, data, now)
+	if err != nil {
+		return err
+	}
+	*out = append(*out, m)
+	return nil
+}
+
+// announce sends every player the state after a turn-ending action
+// (EMAIL §4.2), or the end of the game (EMAIL §4.3).
+func (s *Service) announce(t *tableCtx, now time.Time, out *[]*store.OutboxMail) error {
+	for p := range t.seats {
+		if t.game.Over() {
+			msg, err := s.gameOverData(t, p, now)
+			if err != nil {
+				return err
+			}
+			if err := s.queue(t, templates.GameOver, p, msg, time.Time{}, now, out); err != nil {
+				return err
+			}
+			continue
+		}
+		msg, err := s.noticeData(t, p, now)
+		if err != nil {
+			return err
+		}
+		if err := s.queue(t, templates.TurnNotice, p, msg, *t.row.Deadline, now, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Tick enforces what is due at now: expired turns, in deadline order
+// across tables, and reminders (EMAIL §5). Each table is handled in its own
+// transaction; a table that fails is logged and left for the next tick.
+// It returns how many tables it handled.
+func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
+	handled := 0
+	skip := map[int64]bool{}
+	for range 10000 {
+		var due []store.Table
+		err := s.store.View(ctx, func(tx *store.Tx) error {
+			var err error
+			due, err = tx.DueTables(now, len(skip)+1)
+			return err
+		})
+		if err != nil {
+			return handled, err
+		}
+		due = slices.DeleteFunc(due, func(t store.Table) bool { return skip[t.ID] })
+		if len(due) == 0 {
+			return handled, nil
+		}
+		id := due[0].ID
+		var sent int
+		err = s.store.Tx(ctx, func(tx *store.Tx) error {
+			var out []*store.OutboxMail
+			if err := s.tickTable(tx, id, now, &out); err != nil {
+				return err
+			}
+			sent = len(out)
+			return tx.EnqueueMails(out)
+		})
+		if err != nil {
+			if ctx.Err() != nil || isTemporary(err) && !errors.Is(err, store.ErrConflict) {
+				return handled, err
+			}
+			s.log.Error("deadline handling failed", "table_id", id, "err", err)
+			skip[id] = true
+			continue
+		}
+		handled++
+		if sent > 0 {
+			s.poke()
+		}
+	}
+	return handled, nil
+}
+
+// tickTable handles what is due at one table.
+func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *[]*store.OutboxMail) error {
+	row, err := tx.TableByID(id)
+	if err != nil {
+		return err
+	}
+	t, err := s.loadRow(tx, row)
+	if err != nil {
+		return err
+	}
+	if t.game == nil || t.game.Over() {
+		// Nothing can be due: clear the times so that the table is not
+		// found again.
+		t.row.Deadline, t.row.NextReminder = nil, nil
+		return tx.SaveTable(t.row, t.prevSeq)
+	}
+	if t.row.Deadline != nil && !t.row.Deadline.After(now) {
+		return s.enforce(tx, t, now, out)
+	}
+	if t.row.NextReminder != nil && !t.row.NextReminder.After(now) {
+		p := t.game.Turn()
+		msg, err := s.noticeData(t, p, now)
+		if err != nil {
+			return err
+		}
+		if err := s.queue(t, templates.Reminder, p, msg, time.Time{}, now, out); err != nil {
+			return err
+		}
+		t.row.NextReminder = nextReminder(*t.row.TurnStarted, *t.row.Deadline, t.row.Reminders, now)
+	}
+	return tx.SaveTable(t.row, t.prevSeq)
+}

@@ -1,0 +1,180 @@
+// Package table is the service that runs tables by mail: one inbound
+// message becomes one database transaction that dedupes it, authenticates
+// its sender (EMAIL §1), applies its command through the engine, appends
+// to the table's log and writes every outgoing mail to the outbox.
+package table
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// Options are the service's dependencies; all but Logger, Now and Poke
+// are required.
+type Options struct {
+	Config    *config.Config
+	Store     *store.Store
+	Dict      engine.Dictionary
+	Templates *templates.Set
+	Secret    []byte
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// Poke is called after a commit that wrote mail to the outbox, to wake
+	// the dispatcher.
+	Poke   func()
+	Logger *slog.Logger
+}
+
+// Service handles messages and deadlines. It is safe for concurrent use:
+// every change goes through one store transaction.
+type Service struct {
+	cfg    *config.Config
+	store  *store.Store
+	dict   engine.Dictionary
+	tmpl   *templates.Set
+	tokens *mailer.Tokens
+	now    func() time.Time
+	poke   func()
+	log    *slog.Logger
+	// local and domain split the service's address.
+	local, domain string
+}
+
+// New checks the options and returns a Service.
+func New(o Options) (*Service, error) {
+	if o.Config == nil || o.Store == nil || o.Dict == nil || o.Templates == nil {
+		return nil, errors.New("table: config, store, dictionary and templates are required")
+	}
+	if len(o.Secret) < 16 {
+		return nil, errors.New("table: the token secret must hold at least 16 bytes")
+	}
+	local, domain, ok := strings.Cut(o.Config.Mail.Address, "@")
+	if !ok {
+		return nil, fmt.Errorf("table: service address %q", o.Config.Mail.Address)
+	}
+	s := &Service{
+		cfg: o.Config, store: o.Store, dict: o.Dict, tmpl: o.Templates,
+		tokens: mailer.NewTokens(o.Secret),
+		now:    o.Now, poke: o.Poke, log: o.Logger,
+		local: local, domain: domain,
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.poke == nil {
+		s.poke = func() {}
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	return s, nil
+}
+
+// Tokens returns the service's reply tokens (the CLI's mail client and
+// tests use it to address a table).
+func (s *Service) Tokens() *mailer.Tokens { return s.tokens }
+
+func (s *Service) parserOptions() parser.Options {
+	return parser.Options{
+		ServiceAddress: s.cfg.Mail.Address,
+		MaxBytes:       s.cfg.Mail.MaxMessageBytes,
+		TokenInSubject: s.cfg.Mail.TokenInSubject,
+	}
+}
+
+// HandleMessage applies one inbound message exactly once (EMAIL §2.2). It
+// returns an error only when the message should be tried again later (the
+// database is unreachable); anything wrong with the message itself is
+// recorded, answered where useful, and gives nil so that the mailbox moves
+// on.
+func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
+	now := s.now()
+	m := parser.Parse(in.Raw, s.parserOptions())
+	if in.Truncated && m.Ignored == "" {
+		m.Command = nil
+		m.Err = &parser.Error{Kind: parser.TooLarge, Detail: fmt.Sprintf("%d bytes", in.Size)}
+	}
+	id := m.MessageID
+	if id == "" {
+		// No Message-ID: name the message by its content, so that a
+		// redelivered copy is still recognised.
+		sum := sha256.Sum256(in.Raw)
+		id = "sha256-" + hex.EncodeToString(sum[:16])
+	}
+	log := s.log.With("message_id", id, "from", m.From)
+	rec := &store.Message{MessageID: id, Mailbox: in.Mailbox, From: m.From, At: now}
+	if in.UID != 0 {
+		v, u := in.UIDValidity, in.UID
+		rec.UIDValidity, rec.UID = &v, &u
+	}
+
+	var sent int
+	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		h := &handling{s: s, tx: tx, msg: m, rec: rec, now: now, log: log, size: in.Size}
+		if err := h.run(); err != nil {
+			return err
+		}
+		if err := tx.RecordMessage(rec); err != nil {
+			return err
+		}
+		sent = len(h.out)
+		return tx.EnqueueMails(h.out)
+	})
+	switch {
+	case errors.Is(err, store.ErrDuplicate):
+		log.Info("message already handled")
+		return nil
+	case err != nil && ctx.Err() == nil && !isTemporary(err):
+		// A message we cannot handle must not block the mailbox: record
+		// it as an error, without any game change, and move on.
+		log.Error("message failed", "err", err)
+		rec.Outcome, rec.Reason, rec.TableID = store.OutcomeError, err.Error(), nil
+		err = s.store.Tx(ctx, func(tx *store.Tx) error { return tx.RecordMessage(rec) })
+		if errors.Is(err, store.ErrDuplicate) {
+			return nil
+		}
+		return err
+	case err != nil:
+		return err
+	}
+	log.Info("message handled", "outcome", rec.Outcome, "reason", rec.Reason, "mails", sent)
+	if sent > 0 {
+		s.poke()
+	}
+	return nil
+}
+
+// isTemporary reports whether err is worth retrying: anything but a
+// permanentError comes from the database (unreachable, busy, a concurrent
+// writer) or the context.
+func isTemporary(err error) bool {
+	var perm *permanentError
+	return !errors.As(err, &perm)
+}
+
+// permanentError marks a failure of the service's own (templates, a broken
+// stored game) that retrying will not mend.
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
+
+func permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &permanentError{err}
+}
