@@ -296,4 +296,3 @@ func TestFullGames(t *testing.T) {
 		})
 	}
 }
-
