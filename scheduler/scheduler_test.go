@@ -1,0 +1,89 @@
+package scheduler
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+type ticks struct {
+	mu    sync.Mutex
+	times []time.Time
+	busy  time.Duration
+}
+
+func (t *ticks) Tick(ctx context.Context, now time.Time) (int, error) {
+	t.mu.Lock()
+	t.times = append(t.times, now)
+	t.mu.Unlock()
+	time.Sleep(t.busy)
+	return 1, nil
+}
+
+func (t *ticks) count() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.times)
+}
+
+// The jobs fire as a real clock would: a catch-up tick at start, then one
+// every period; sweeps every minute. synctest's bubble makes the ten
+// minutes instant.
+func TestRunFiresOnSchedule(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tk := &ticks{}
+		sweeps := 0
+		var mu sync.Mutex
+		s, err := New(Options{Tables: tk, Every: 30 * time.Second, Sweep: func() { mu.Lock(); sweeps++; mu.Unlock() }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { s.Run(ctx); close(done) }()
+		synctest.Wait()
+		if n := tk.count(); n != 1 {
+			t.Fatalf("%d ticks at start, want the catch-up tick", n)
+		}
+		time.Sleep(10*time.Minute + time.Second)
+		synctest.Wait()
+		if n := tk.count(); n != 21 {
+			t.Errorf("%d ticks after 10 min, want 1 + 20", n)
+		}
+		mu.Lock()
+		if sweeps != 10 {
+			t.Errorf("%d sweeps after 10 min, want 10", sweeps)
+		}
+		mu.Unlock()
+		cancel()
+		<-done
+	})
+}
+
+// A tick that outlasts the period is not run twice at once.
+func TestSlowTickIsNotDoubled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tk := &ticks{busy: 95 * time.Second}
+		s, _ := New(Options{Tables: tk, Every: 30 * time.Second})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { s.Run(ctx); close(done) }()
+		time.Sleep(5 * time.Minute)
+		synctest.Wait()
+		// catch-up (0–95 s), then ticks that start at 120 s, 240 s: the
+		// ones at 30, 60, 90, 150, 180, 210, 270 s find a tick running.
+		if n := tk.count(); n > 4 {
+			t.Errorf("%d ticks in 5 min with 95 s each: overlapping", n)
+		}
+		cancel()
+		<-done
+	})
+}
+
+func TestNewNeedsTables(t *testing.T) {
+	if _, err := New(Options{}); err == nil {
+		t.Fatal("New without a table service succeeded")
+	}
+}
