@@ -1,0 +1,519 @@
+package mailer_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/mail"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/localmail"
+)
+
+// events is an ordered log shared by the fake outbox and the SMTP sink, to
+// check that attempts are recorded before the server sees the message.
+type events struct {
+	mu  sync.Mutex
+	log []string
+}
+
+func (e *events) add(format string, args ...any) {
+	e.mu.Lock()
+	e.log = append(e.log, fmt.Sprintf(format, args...))
+	e.mu.Unlock()
+}
+
+func (e *events) String() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return strings.Join(e.log, " ")
+}
+
+// sink is a go-smtp server that records what it receives and answers with
+// the errors its reply function chooses.
+type sink struct {
+	t      *testing.T
+	ev     *events
+	addr   string
+	mu     sync.Mutex
+	srv    *smtp.Server
+	ln     net.Listener
+	done   chan struct{}
+	got    []received
+	rcptFn func(to string) error // nil accepts
+	dataFn func(n int) error     // nil accepts; n counts DATA commands from 1
+	datas  int
+}
+
+type received struct {
+	from string
+	to   []string
+	raw  []byte
+}
+
+func newSink(t *testing.T, ev *events) *sink {
+	s := &sink{t: t, ev: ev, addr: "127.0.0.1:0"}
+	s.start()
+	t.Cleanup(s.stop)
+	return s
+}
+
+func (s *sink) start() {
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.addr = ln.Addr().String()
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		return &sinkSession{s: s}, nil
+	}))
+	srv.Domain = "sink.test"
+	srv.AllowInsecureAuth = true
+	done := make(chan struct{})
+	go func() { defer close(done); _ = srv.Serve(ln) }()
+	s.mu.Lock()
+	s.srv, s.done, s.ln = srv, done, ln
+	s.mu.Unlock()
+}
+
+func (s *sink) stop() {
+	s.mu.Lock()
+	srv, done, ln := s.srv, s.done, s.ln
+	s.srv = nil
+	s.mu.Unlock()
+	if srv != nil {
+		_ = srv.Close()
+		_ = ln.Close() // Close may run before Serve registered it
+		<-done
+	}
+}
+
+func (s *sink) received() []received {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]received(nil), s.got...)
+}
+
+type sinkSession struct {
+	s    *sink
+	from string
+	to   []string
+}
+
+func (ss *sinkSession) Mail(from string, _ *smtp.MailOptions) error { ss.from = from; return nil }
+func (ss *sinkSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	ss.s.mu.Lock()
+	fn := ss.s.rcptFn
+	ss.s.mu.Unlock()
+	if fn != nil {
+		if err := fn(to); err != nil {
+			return err
+		}
+	}
+	ss.to = append(ss.to, to)
+	return nil
+}
+func (ss *sinkSession) Data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	ss.s.mu.Lock()
+	ss.s.datas++
+	n, fn := ss.s.datas, ss.s.dataFn
+	ss.s.mu.Unlock()
+	if fn != nil {
+		if err := fn(n); err != nil {
+			ss.s.ev.add("smtp-refused:%s", header(raw, "Message-ID"))
+			return err
+		}
+	}
+	ss.s.mu.Lock()
+	ss.s.got = append(ss.s.got, received{ss.from, ss.to, raw})
+	ss.s.mu.Unlock()
+	ss.s.ev.add("smtp-data:%s", header(raw, "Message-ID"))
+	return nil
+}
+func (ss *sinkSession) Reset()        { ss.from, ss.to = "", nil }
+func (ss *sinkSession) Logout() error { return nil }
+
+// memOutbox is an Outbox in memory.
+type memOutbox struct {
+	mu   sync.Mutex
+	ev   *events
+	rows map[int64]*memRow
+}
+
+type memRow struct {
+	out       mailer.Outgoing
+	next      time.Time
+	sent      time.Time
+	failed    bool
+	reasons   []string
+	attemptAt []time.Time
+}
+
+func newOutbox(ev *events, rows ...mailer.Outgoing) *memOutbox {
+	o := &memOutbox{ev: ev, rows: map[int64]*memRow{}}
+	for _, r := range rows {
+		o.add(r)
+	}
+	return o
+}
+
+func (o *memOutbox) add(r mailer.Outgoing) {
+	o.mu.Lock()
+	o.rows[r.ID] = &memRow{out: r}
+	o.mu.Unlock()
+}
+
+func (o *memOutbox) Due(_ context.Context, now time.Time, limit int) ([]mailer.Outgoing, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []mailer.Outgoing
+	for _, r := range o.rows {
+		if r.sent.IsZero() && !r.failed && !r.next.After(now) {
+			out = append(out, r.out)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+func (o *memOutbox) Attempt(_ context.Context, id int64, attempt int, next time.Time) error {
+	o.mu.Lock()
+	r := o.rows[id]
+	r.out.Attempt, r.next = attempt, next
+	r.attemptAt = append(r.attemptAt, next)
+	o.mu.Unlock()
+	o.ev.add("attempt:%d#%d", id, attempt)
+	return nil
+}
+
+func (o *memOutbox) Sent(_ context.Context, id int64, at time.Time) error {
+	o.mu.Lock()
+	o.rows[id].sent = at
+	o.mu.Unlock()
+	o.ev.add("sent:%d", id)
+	return nil
+}
+
+func (o *memOutbox) Failed(_ context.Context, id int64, _ time.Time, reason string, permanent bool) error {
+	o.mu.Lock()
+	r := o.rows[id]
+	r.reasons = append(r.reasons, reason)
+	r.failed = r.failed || permanent
+	o.mu.Unlock()
+	o.ev.add("failed:%d:%v", id, permanent)
+	return nil
+}
+
+func (o *memOutbox) row(id int64) memRow {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return *o.rows[id]
+}
+
+// clock is an injected, manually advanced time.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// composed builds a real message with the threading headers that must
+// survive byte for byte.
+func composed(t *testing.T, id int64, to string) mailer.Outgoing {
+	t.Helper()
+	raw, err := mailer.Compose(mailer.Envelope{
+		From:          mail.Address{Name: "Lexio", Address: "lexio@example.org"},
+		To:            []mail.Address{{Address: to}},
+		ReplyTo:       "lexio+t1-aaaaaaaaaaaaaaaa@example.org",
+		Subject:       "[Lexio t1] Turn 12 — à vous",
+		Date:          time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC),
+		MessageID:     fmt.Sprintf("t1.turn12.%d@example.org", id),
+		InReplyTo:     "t1.turn11@example.org",
+		References:    []string{"t1.start@example.org", "t1.turn11@example.org"},
+		AutoSubmitted: "auto-replied",
+		Text:          "Board\n.\n..leading dots survive dot-stuffing\n",
+		HTML:          "<p>Board</p>\n",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mailer.Outgoing{ID: id, From: "lexio@example.org", To: []string{to}, Raw: raw,
+		Created: time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)}
+}
+
+func newTestDispatcher(t *testing.T, addr string, o mailer.Outbox, clk *clock) *mailer.Dispatcher {
+	t.Helper()
+	d, err := mailer.NewDispatcher(mailer.DispatcherConfig{
+		Addr:     addr,
+		TLS:      mailer.TLSNone,
+		Timeout:  5 * time.Second,
+		Interval: time.Hour,
+		Backoff:  mailer.Backoff{Base: 30 * time.Second, Max: time.Hour, Rand: func() float64 { return 0.5 }},
+		Now:      clk.Now,
+	}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func start2026() *clock { return &clock{t: time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC)} }
+
+func TestDispatcherSendsOnceAttemptFirstBytesPreserved(t *testing.T) {
+	ev := &events{}
+	sk := newSink(t, ev)
+	r1, r2 := composed(t, 1, "alice@example.org"), composed(t, 2, "bob@example.org")
+	o := newOutbox(ev, r1, r2)
+	clk := start2026()
+	d := newTestDispatcher(t, sk.addr, o, clk)
+
+	res, err := d.RunOnce(context.Background())
+	if err != nil || res != (mailer.Result{Sent: 2}) {
+		t.Fatalf("RunOnce = %+v, %v", res, err)
+	}
+	want := "attempt:1#1 smtp-data:<t1.turn12.1@example.org> sent:1 attempt:2#1 smtp-data:<t1.turn12.2@example.org> sent:2"
+	if got := ev.String(); got != want {
+		t.Errorf("events:\n got %s\nwant %s", got, want)
+	}
+	got := sk.received()
+	if len(got) != 2 {
+		t.Fatalf("server received %d messages", len(got))
+	}
+	for i, row := range []mailer.Outgoing{r1, r2} {
+		if !bytes.Equal(got[i].raw, row.Raw) {
+			t.Errorf("message %d changed in transit:\n got %q\nwant %q", row.ID, got[i].raw, row.Raw)
+		}
+		if got[i].from != "lexio@example.org" || len(got[i].to) != 1 || got[i].to[0] != row.To[0] {
+			t.Errorf("envelope %d: from %q to %v", row.ID, got[i].from, got[i].to)
+		}
+		for _, h := range []string{"Message-ID", "In-Reply-To", "References", "Auto-Submitted"} {
+			if header(got[i].raw, h) == "" || header(got[i].raw, h) != header(row.Raw, h) {
+				t.Errorf("%s: got %q want %q", h, header(got[i].raw, h), header(row.Raw, h))
+			}
+		}
+	}
+	// Nothing is due any more, even much later: each row went once.
+	clk.Add(48 * time.Hour)
+	if res, err := d.RunOnce(context.Background()); err != nil || res != (mailer.Result{}) {
+		t.Errorf("second RunOnce = %+v, %v", res, err)
+	}
+	if n := len(sk.received()); n != 2 {
+		t.Errorf("server received %d messages, want 2", n)
+	}
+}
+
+func TestDispatcherTemporaryFailureRetriesWithBackoff(t *testing.T) {
+	ev := &events{}
+	sk := newSink(t, ev)
+	sk.dataFn = func(n int) error {
+		if n <= 2 {
+			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try later"}
+		}
+		return nil
+	}
+	o := newOutbox(ev, composed(t, 7, "alice@example.org"))
+	clk := start2026()
+	t0 := clk.Now()
+	d := newTestDispatcher(t, sk.addr, o, clk)
+	ctx := context.Background()
+
+	// Backoff with Rand = 0.5: try n waits 30s·2^(n-1)·0.75.
+	wantNext := []time.Duration{22500 * time.Millisecond, 45 * time.Second, 90 * time.Second}
+	for try := 1; try <= 2; try++ {
+		res, err := d.RunOnce(ctx)
+		if err != nil || res != (mailer.Result{Retry: 1}) {
+			t.Fatalf("try %d: %+v, %v", try, res, err)
+		}
+		r := o.row(7)
+		if r.out.Attempt != try || !r.next.Equal(clk.Now().Add(wantNext[try-1])) || r.failed {
+			t.Fatalf("try %d: attempt %d next %v failed %v", try, r.out.Attempt, r.next.Sub(clk.Now()), r.failed)
+		}
+		if !strings.Contains(r.reasons[len(r.reasons)-1], "451") {
+			t.Errorf("reason %q lacks the reply", r.reasons[len(r.reasons)-1])
+		}
+		// Not due before its time.
+		clk.Add(wantNext[try-1] - time.Second)
+		if res, _ := d.RunOnce(ctx); res != (mailer.Result{}) {
+			t.Fatalf("retried before its time: %+v", res)
+		}
+		clk.Add(time.Second)
+	}
+	res, err := d.RunOnce(ctx)
+	if err != nil || res != (mailer.Result{Sent: 1}) {
+		t.Fatalf("third try: %+v, %v", res, err)
+	}
+	if got := sk.received(); len(got) != 1 || header(got[0].raw, "Message-ID") != "<t1.turn12.7@example.org>" {
+		t.Errorf("received %d messages", len(got))
+	}
+	if r := o.row(7); r.out.Attempt != 3 || r.sent.IsZero() || clk.Now().Sub(t0) != 22500*time.Millisecond+45*time.Second {
+		t.Errorf("row %+v at +%v", r.out.Attempt, clk.Now().Sub(t0))
+	}
+}
+
+func TestDispatcherServerDownIsTemporary(t *testing.T) {
+	ev := &events{}
+	sk := newSink(t, ev)
+	sk.stop() // down
+	o := newOutbox(ev, composed(t, 1, "a@example.org"), composed(t, 2, "b@example.org"))
+	clk := start2026()
+	d := newTestDispatcher(t, sk.addr, o, clk)
+	res, err := d.RunOnce(context.Background())
+	if err != nil || res != (mailer.Result{Retry: 2}) {
+		t.Fatalf("RunOnce with the server down = %+v, %v", res, err)
+	}
+	if got := ev.String(); got != "attempt:1#1 failed:1:false attempt:2#1 failed:2:false" {
+		t.Errorf("events %s", got)
+	}
+	sk.start() // back, same address
+	clk.Add(time.Minute)
+	res, err = d.RunOnce(context.Background())
+	if err != nil || res != (mailer.Result{Sent: 2}) {
+		t.Fatalf("RunOnce after recovery = %+v, %v", res, err)
+	}
+	if n := len(sk.received()); n != 2 {
+		t.Errorf("received %d", n)
+	}
+}
+
+func TestDispatcherPermanentFailures(t *testing.T) {
+	ev := &events{}
+	sk := newSink(t, ev)
+	sk.rcptFn = func(to string) error {
+		if strings.HasPrefix(to, "nobody@") {
+			return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
+		}
+		return nil
+	}
+	tooOld := composed(t, 3, "c@example.org")
+	tooOld.Created = start2026().Now().Add(-100 * time.Hour)
+	tooMany := composed(t, 4, "d@example.org")
+	tooMany.Attempt = 12
+	badAddr := composed(t, 5, "e@example.org")
+	badAddr.To = []string{"not an address"}
+	o := newOutbox(ev, composed(t, 1, "nobody@example.org"), composed(t, 2, "alice@example.org"), tooOld, tooMany, badAddr)
+	clk := start2026()
+	d := newTestDispatcher(t, sk.addr, o, clk)
+	res, err := d.RunOnce(context.Background())
+	if err != nil || res != (mailer.Result{Sent: 1, Failed: 4}) {
+		t.Fatalf("RunOnce = %+v, %v", res, err)
+	}
+	for _, id := range []int64{1, 3, 4, 5} {
+		if r := o.row(id); !r.failed || !r.sent.IsZero() {
+			t.Errorf("row %d: failed %v sent %v", id, r.failed, r.sent)
+		}
+	}
+	if r := o.row(1); !strings.Contains(r.reasons[0], "550") {
+		t.Errorf("reason %q", r.reasons[0])
+	}
+	// Rows given up for age or attempts were not even tried.
+	if r := o.row(3); r.out.Attempt != 0 {
+		t.Errorf("too old row was tried")
+	}
+	if r := o.row(4); r.out.Attempt != 12 {
+		t.Errorf("row over the attempt limit was tried")
+	}
+	// The refused recipient did not spoil the session for the next row.
+	if got := sk.received(); len(got) != 1 || got[0].to[0] != "alice@example.org" {
+		t.Errorf("received %+v", got)
+	}
+	clk.Add(48 * time.Hour)
+	if res, _ := d.RunOnce(context.Background()); res != (mailer.Result{}) {
+		t.Errorf("failed rows retried: %+v", res)
+	}
+}
+
+func TestDispatcherRunWakesOnPokeAndStops(t *testing.T) {
+	ev := &events{}
+	sk := newSink(t, ev)
+	o := newOutbox(ev)
+	clk := start2026()
+	d := newTestDispatcher(t, sk.addr, o, clk) // Interval: 1 h
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	time.Sleep(50 * time.Millisecond) // the first, immediate run finds nothing
+	o.add(composed(t, 1, "alice@example.org"))
+	d.Poke()
+	eventually(t, "poked send", func() bool { return len(sk.received()) == 1 })
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(waitFor):
+		t.Fatal("Run did not stop")
+	}
+}
+
+// End to end on loopback: Compose → outbox → Dispatcher (with AUTH) →
+// localmail SMTP → IMAP → Receiver → Handler, bytes unchanged.
+func TestDispatcherToReceiverThroughLocalmail(t *testing.T) {
+	srv := startLocal(t, localmail.Options{RequireSMTPAuth: true})
+	ev := &events{}
+	row := composed(t, 1, "lexio+t1-aaaaaaaaaaaaaaaa@localhost")
+	o := newOutbox(ev, row)
+	clk := start2026()
+	d, err := mailer.NewDispatcher(mailer.DispatcherConfig{
+		Addr: srv.SMTPAddr(), TLS: mailer.TLSNone, Username: "lexio", Password: "secret", Now: clk.Now,
+	}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := d.RunOnce(context.Background()); err != nil || res != (mailer.Result{Sent: 1}) {
+		t.Fatalf("RunOnce = %+v, %v (%v)", res, err, o.row(1).reasons)
+	}
+	h := newRecorder()
+	r, err := mailer.NewReceiver(receiverConfig(srv), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	eventually(t, "received", func() bool { return count(t, srv, "Processed") == 1 })
+	stop()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !bytes.Equal(h.seen[0].Raw, row.Raw) {
+		t.Errorf("raw changed between Compose and the Handler:\n got %q\nwant %q", h.seen[0].Raw, row.Raw)
+	}
+}
+
+func TestNewDispatcherRejectsBadConfig(t *testing.T) {
+	o := newOutbox(&events{})
+	for _, cfg := range []mailer.DispatcherConfig{
+		{},
+		{Addr: "localhost"},
+		{Addr: "localhost:smtp"},
+		{Addr: "localhost:25", TLS: "sometimes"},
+		{Addr: "localhost:25", CAFile: "/nonexistent/ca.pem"},
+	} {
+		if _, err := mailer.NewDispatcher(cfg, o); err == nil {
+			t.Errorf("accepted %+v", cfg)
+		}
+	}
+	if _, err := mailer.NewDispatcher(mailer.DispatcherConfig{Addr: "localhost:25"}, nil); err == nil {
+		t.Error("accepted a nil outbox")
+	}
+}
