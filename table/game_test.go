@@ -13,6 +13,12 @@ import (
 // "" when it finds none. It tries the longest runs of rack tiles first
 // from every empty cell next to a tile.
 func findMove(g *engine.Game, p int) string {
+	cmd, _ := findPlay(g, p)
+	return cmd
+}
+
+// findPlay is findMove with the play it found (its words and score).
+func findPlay(g *engine.Game, p int) (string, engine.Play) {
 	b := g.Board()
 	rack := g.Rack(p)
 	rules := g.Rules()
@@ -61,11 +67,11 @@ func findMove(g *engine.Game, p int) string {
 				if err != nil {
 					continue
 				}
-				return write(&b, play)
+				return write(&b, play), play
 			}
 		}
 	}
-	return ""
+	return "", engine.Play{}
 }
 
 // write is the PLACE command of a play: its main word from its first cell.

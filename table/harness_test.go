@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -61,16 +62,44 @@ type harness struct {
 	cfg   *config.Config
 	disp  *mailer.Dispatcher
 	stop  func()
+	// logs holds what the service logged.
+	logs *logBuffer
+	// dbPath is the SQLite file, for a restart on the same database.
+	dbPath string
+}
+
+// logBuffer collects log output; safe for concurrent writers.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 const testSecret = "0123456789abcdef0123456789abcdef"
 
-func baseConfig(extra string) string {
+// baseConfig is the test configuration; mail holds extra keys of the
+// [mail] section (error_replies_per_hour defaults to 100 unless given),
+// extra is appended after the leagues.
+func baseConfig(mail, extra string) string {
+	if !strings.Contains(mail, "error_replies_per_hour") {
+		mail += "\nerror_replies_per_hour = 100"
+	}
 	return `
 [mail]
 address = "lexio@localhost"
 secret = "` + testSecret + `"
-error_replies_per_hour = 100
+` + mail + `
 [embedded]
 enabled = true
 [[league]]
@@ -90,7 +119,10 @@ multipliers = false
 
 type harnessOpts struct {
 	config string // appended to the base configuration
-	dict   engine.Dictionary
+	mail   string // extra keys of the [mail] section
+	// smtpAddr is where the dispatcher sends ("" the local server).
+	smtpAddr string
+	dict     engine.Dictionary
 	// dbPath reuses a database (a restart); "" makes a new one.
 	dbPath string
 	srv    *localmail.Server
@@ -117,7 +149,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		}
 		t.Cleanup(func() { srv.Close() })
 	}
-	cfg, err := config.Parse([]byte(baseConfig(o.config)))
+	cfg, err := config.Parse([]byte(baseConfig(o.mail, o.config)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,6 +158,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "lexio.db")
 	}
+	h.dbPath = path
 	st, err := store.Open(ctx, store.Options{Driver: store.DriverSQLite, SQLitePath: path, Now: h.clock.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -138,22 +171,28 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if o.dict == nil {
 		o.dict = anyWord{}
 	}
+	smtpAddr := o.smtpAddr
+	if smtpAddr == "" {
+		smtpAddr = h.srv.SMTPAddr()
+	}
+	h.logs = &logBuffer{}
+	logger := slog.New(slog.NewTextHandler(h.logs, nil))
 	disp, err := mailer.NewDispatcher(mailer.DispatcherConfig{
-		Addr: h.srv.SMTPAddr(), TLS: mailer.TLSNone, Now: h.clock.Now, Interval: 50 * time.Millisecond,
+		Addr: smtpAddr, Timeout: 2 * time.Second, TLS: mailer.TLSNone, Now: h.clock.Now, Interval: 50 * time.Millisecond,
 	}, table.Outbox(st))
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.disp = disp
 	svc, err := table.New(table.Options{Config: cfg, Store: st, Dict: o.dict, Templates: tmpl,
-		Secret: []byte(testSecret), Now: h.clock.Now, Poke: disp.Poke})
+		Secret: []byte(testSecret), Now: h.clock.Now, Poke: disp.Poke, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.svc = svc
 	recv, err := mailer.NewReceiver(mailer.ReceiverConfig{
 		Addr: h.srv.IMAPAddr(), TLS: mailer.TLSNone, Username: "lexio", Password: "lexio-pw",
-		PollInterval: time.Second, Retry: mailer.Backoff{Base: 50 * time.Millisecond, Max: 200 * time.Millisecond},
+		PollInterval: time.Second, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Retry: mailer.Backoff{Base: 50 * time.Millisecond, Max: 200 * time.Millisecond},
 	}, svc)
 	if err != nil {
 		t.Fatal(err)

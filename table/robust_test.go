@@ -1,0 +1,316 @@
+package table_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/store"
+)
+
+// lexicon is a dictionary the test fills as it goes: a word is valid once
+// added (RULES §8.1).
+type lexicon struct {
+	mu sync.Mutex
+	w  words
+}
+
+func (l *lexicon) Contains(s string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Contains(s)
+}
+
+// add makes every word of a play valid.
+func (l *lexicon) add(p engine.Play) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, w := range p.Words {
+		l.w = append(l.w, w.Text)
+	}
+}
+
+// mailSpec is a message a player's mail client writes; zero fields take
+// defaults (From the account's address, To the service, a new Message-ID).
+type mailSpec struct {
+	From, To, Subject, ID string
+	Headers               []string // "Name: value"
+	Body                  string
+}
+
+// sendMail submits a message through the account's SMTP server and
+// returns its Message-ID (without brackets).
+func (h *harness) sendMail(account string, m mailSpec) string {
+	h.t.Helper()
+	if m.From == "" {
+		m.From = account + "@localhost"
+	}
+	if m.To == "" {
+		m.To = "lexio@localhost"
+	}
+	if m.Subject == "" {
+		m.Subject = "lexio"
+	}
+	if m.ID == "" {
+		msgCounter.Lock()
+		msgCounter.n++
+		m.ID = fmt.Sprintf("mail-%d-%s@localhost", msgCounter.n, account)
+		msgCounter.Unlock()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "From: %s\nTo: %s\nSubject: %s\nDate: %s\nMessage-ID: <%s>\n",
+		m.From, m.To, m.Subject, h.clock.Now().Format("Mon, 02 Jan 2006 15:04:05 -0700"), m.ID)
+	for _, hd := range m.Headers {
+		b.WriteString(hd + "\n")
+	}
+	if !strings.Contains(strings.ToLower(strings.Join(m.Headers, "\n")), "content-type:") {
+		b.WriteString("MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n")
+	}
+	b.WriteString("\n" + m.Body + "\n")
+	h.sendRaw(account, []string{m.To}, b.String())
+	return m.ID
+}
+
+// token is name's reply token at table.
+func (h *harness) token(table, name string) string {
+	return h.svc.Tokens().Token(table, name+"@localhost")
+}
+
+// fresh sends a new message (no In-Reply-To) to name's reply address at
+// table: EMAIL §1.5 takes it as meant for now.
+func (h *harness) fresh(name, table, body string) string {
+	h.t.Helper()
+	return h.sendMail(name, mailSpec{To: "lexio+" + h.token(table, name) + "@localhost", Body: body})
+}
+
+// expect waits for the message's record and checks its outcome and that
+// its reason holds reason.
+func (h *harness) expect(id string, outcome store.Outcome, reason string) store.Message {
+	h.t.Helper()
+	rec := h.handled(id)
+	if rec.Outcome != outcome || !strings.Contains(rec.Reason, reason) {
+		h.t.Fatalf("message %s: %s %q, want %s %q", id, rec.Outcome, rec.Reason, outcome, reason)
+	}
+	return rec
+}
+
+// lastOf waits for the outbox to drain and returns name's newest message
+// of kind k.
+func (h *harness) lastOf(name, k string) client.Message {
+	h.t.Helper()
+	h.outboxEmpty()
+	msgs := ofKind(h.inbox(name), k)
+	if len(msgs) == 0 {
+		h.t.Fatalf("%s received no %s", name, k)
+	}
+	return msgs[len(msgs)-1]
+}
+
+func mustContain(t *testing.T, what, text string, subs ...string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(text), " ")
+	for _, s := range subs {
+		if !strings.Contains(flat, s) {
+			t.Errorf("%s lacks %q:\n%s", what, s, text)
+		}
+	}
+}
+
+func mustNotContain(t *testing.T, what, text string, subs ...string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(text), " ")
+	for _, s := range subs {
+		if strings.Contains(flat, s) {
+			t.Errorf("%s holds %q:\n%s", what, s, text)
+		}
+	}
+}
+
+// absent returns n letters that are not on the rack.
+func absent(rack []byte, n int) string {
+	var out []byte
+	for c := byte('A'); c <= 'Z' && len(out) < n; c++ {
+		if !strings.ContainsRune(string(rack), rune(c)) {
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}
+
+// placements counts the turn-ending actions of a game.
+func turns(g *engine.Game) int {
+	n := 0
+	for _, a := range g.Actions() {
+		switch a.Kind {
+		case engine.ActPlace, engine.ActExchange, engine.ActPass, engine.ActExpire:
+			n++
+		}
+	}
+	return n
+}
+
+// TestRejections: refused moves by mail keep the turn and change nothing
+// but the probe reserve (RULES §1.3, §6, EMAIL §1.5, §4.1).
+func TestRejections(t *testing.T) {
+	lex := &lexicon{}
+	h := newHarness(t, harnessOpts{dict: lex, config: `
+[[league]]
+name = "tight"
+reserve_size = 2
+reserve_refill = "15s"
+`})
+	const name = "rej"
+	if err := h.svc.CreateTable(h.ctx, name, "tight", emails("alice", "bob"), 7); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	h.waitMail("bob", 1)
+	g := h.game(name)
+	cmd, play := findPlay(g, 0)
+	if cmd == "" {
+		t.Fatal("no first move")
+	}
+
+	// Not your turn: refused, naming whose turn it is.
+	id := h.send("bob", cmd)
+	h.expect(id, store.OutcomeRejected, "not-your-turn")
+	mustContain(t, "not-your-turn reply", h.lastOf("bob", "rejected").Text, "It is not your turn: it is Alice's")
+
+	// RULES §6.4: tiles not on the rack name the problem and spend nothing.
+	id = h.send("alice", "PLACE G7 ACROSS "+absent(g.Rack(0), 2))
+	h.expect(id, store.OutcomeRejected, "not-on-rack")
+	mustContain(t, "not-on-rack reply", h.lastOf("alice", "rejected").Text, "Your rack does not hold", "Probe reserve: 2 of 2")
+
+	// RULES §6.1–6.2: an unknown word keeps the turn, names every word,
+	// spends one attempt.
+	id = h.send("alice", cmd)
+	h.expect(id, store.OutcomeRejected, "unknown-words")
+	r := h.lastOf("alice", "rejected")
+	mustContain(t, "unknown-words reply", r.Text, "not in the dictionary", "Probe reserve: 1 of 2")
+	for _, w := range play.Words {
+		mustContain(t, "unknown-words reply", r.Text, w.Text)
+	}
+	g = h.game(name)
+	if turns(g) != 0 || g.Turn() != 0 {
+		t.Fatalf("after a rejection: %d turns, turn %d", turns(g), g.Turn())
+	}
+	if left, _ := g.Reserve(0, h.clock.Now()); left != 1 {
+		t.Errorf("alice's reserve %d, want 1", left)
+	}
+
+	// The next valid move is applied.
+	lex.add(play)
+	h.expect(h.send("alice", cmd), store.OutcomeApplied, "PLACE")
+	if g = h.game(name); turns(g) != 1 || g.Turn() != 1 {
+		t.Fatalf("alice's move: %d turns, turn %d", turns(g), g.Turn())
+	}
+
+	// RULES §6.3: bob spends his reserve; then even a valid word is
+	// refused without its words being checked, until the clock refills it.
+	cmd, play = findPlay(g, 1)
+	for i := 0; i < 2; i++ {
+		h.expect(h.send("bob", cmd), store.OutcomeRejected, "unknown-words")
+	}
+	mustContain(t, "second probe", h.lastOf("bob", "rejected").Text, "Probe reserve: 0 of 2")
+	lex.add(play)
+	h.expect(h.send("bob", cmd), store.OutcomeRejected, "reserve-empty")
+	r = h.lastOf("bob", "rejected")
+	mustContain(t, "reserve-empty reply", r.Text, "probe reserve is empty")
+	mustNotContain(t, "reserve-empty reply", r.Text, "not in the dictionary")
+	if g = h.game(name); turns(g) != 1 || g.Turn() != 1 {
+		t.Fatalf("after reserve-empty: %d turns, turn %d", turns(g), g.Turn())
+	}
+	h.clock.Add(15 * time.Second)
+	h.expect(h.send("bob", cmd), store.OutcomeApplied, "PLACE")
+
+	// EMAIL §1.5: alice answers her first notice although she has played
+	// since: refused as stale, nothing changes.
+	g = h.game(name)
+	cmd, play = findPlay(g, 0)
+	lex.add(play)
+	first := ofKind(h.inbox("alice"), "turn-notice")[0]
+	if seqOf(first) != 0 {
+		t.Fatalf("first notice %s", first.MessageID)
+	}
+	before := len(g.Actions())
+	h.expect(h.replyTo("alice", &first, cmd), store.OutcomeRejected, "stale")
+	mustContain(t, "stale reply", h.lastOf("alice", "rejected").Text, "replies to the notice of an earlier turn")
+	if g = h.game(name); len(g.Actions()) != before {
+		t.Fatalf("a stale move changed the game: %d actions, had %d", len(g.Actions()), before)
+	}
+	// A fresh message, with no In-Reply-To, is meant for now.
+	h.expect(h.fresh("alice", name, cmd), store.OutcomeApplied, "PLACE")
+	if g = h.game(name); turns(g) != 3 || g.Turn() != 1 {
+		t.Fatalf("fresh move: %d turns, turn %d", turns(g), g.Turn())
+	}
+}
+
+// TestInfoCommands: BOARD, PREVIEW, LANG, LOG, GAMES and HELP by mail
+// (EMAIL §3) answer the sender only and play nothing.
+func TestInfoCommands(t *testing.T) {
+	lex := &lexicon{}
+	h := newHarness(t, harnessOpts{dict: lex})
+	const name = "info"
+	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 3); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	h.waitMail("bob", 1)
+	g := h.game(name)
+
+	// BOARD: the state with the sender's own rack (EMAIL §1.4), to them
+	// alone.
+	h.expect(h.send("bob", "BOARD"), store.OutcomeApplied, "BOARD")
+	b := h.lastOf("bob", "board-reply")
+	if got, want := rackLine(b.Text), string(g.Rack(1)); got != want {
+		t.Errorf("BOARD shows rack %q, bob's is %q", got, want)
+	}
+	if n := len(h.inbox("alice")); n != 1 {
+		t.Errorf("alice received %d messages after bob's BOARD, want 1", n)
+	}
+
+	// PREVIEW: the score without the dictionary (RULES §5.8); nothing is
+	// played.
+	cmd, play := findPlay(g, 0)
+	h.expect(h.send("alice", strings.Replace(cmd, "PLACE", "PREVIEW", 1)), store.OutcomeApplied, "PREVIEW")
+	mustContain(t, "preview", h.lastOf("alice", "preview").Text, fmt.Sprintf("would score %d points", play.Score))
+	if g = h.game(name); turns(g) != 0 {
+		t.Fatalf("PREVIEW played: %d turns", turns(g))
+	}
+
+	// LANG fr: confirmed in French, then bob's notices are French.
+	h.expect(h.send("bob", "LANG fr"), store.OutcomeApplied, "LANG fr")
+	mustContain(t, "lang-changed", h.lastOf("bob", "lang-changed").Text, "Bonjour Bob", "en français")
+	lex.add(play)
+	h.expect(h.send("alice", cmd), store.OutcomeApplied, "PLACE")
+	n := h.lastOf("bob", "turn-notice")
+	if seqOf(n) != 1 || !strings.Contains(n.Subject, "À vous de jouer") {
+		t.Errorf("bob's notice after LANG fr: %s %q", n.MessageID, n.Subject)
+	}
+	mustContain(t, "alice's notice", h.lastOf("alice", "turn-notice").Text, "Hello Alice")
+
+	// LOG: the table's log.
+	h.expect(h.send("alice", "LOG"), store.OutcomeApplied, "LOG")
+	lg := h.lastOf("alice", "log-reply").Text
+	mustContain(t, "log", lg, "1. Alice played", fmt.Sprintf("%d points", play.Score))
+	// A blank is written in lowercase.
+	mustContain(t, "log", strings.ToUpper(lg), play.Words[0].Text)
+
+	// GAMES: the sender's tables, whoever's turn.
+	h.expect(h.send("alice", "GAMES"), store.OutcomeApplied, "GAMES")
+	mustContain(t, "games", h.lastOf("alice", "games-reply").Text, name+" (lexio)", "Bob's turn")
+
+	// HELP, from a player and from a stranger without a token.
+	h.expect(h.send("alice", "HELP"), store.OutcomeApplied, "HELP")
+	h.lastOf("alice", "help")
+	h.expect(h.sendMail("eve", mailSpec{Body: "HELP"}), store.OutcomeApplied, "HELP")
+	h.lastOf("eve", "help")
+
+	if g = h.game(name); turns(g) != 1 {
+		t.Errorf("info commands played: %d turns", turns(g))
+	}
+}
