@@ -1,0 +1,138 @@
+package table_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lexio-mail/lexio/store"
+)
+
+// logged checks that the service logged the message with its outcome.
+func (h *harness) logged(id, want string) {
+	h.t.Helper()
+	// The outcome is logged just after the commit: wait for it.
+	h.waitFor("a log line for "+id+" with "+want, func() bool {
+		for _, l := range strings.Split(h.logs.String(), "\n") {
+			if strings.Contains(l, "message_id="+id) && strings.Contains(l, want) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// TestIdentity: a command acts on a table only with a valid token from
+// that player's registered address (EMAIL §1.2–1.3). Nothing bad changes
+// a game; every attempt is recorded as rejected and logged.
+func TestIdentity(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	for name, players := range map[string][]string{"ida": {"alice", "bob"}, "idb": {"carol", "dave"}} {
+		if err := h.svc.CreateTable(h.ctx, name, "main", emails(players...), 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"alice", "bob", "carol", "dave"} {
+		h.waitMail(p, 1)
+	}
+	aliceTok := h.token("ida", "alice")
+	flipped := []byte(aliceTok)
+	if last := len(flipped) - 1; flipped[last] == 'a' {
+		flipped[last] = 'b'
+	} else {
+		flipped[last] = 'a'
+	}
+
+	tests := []struct {
+		name    string
+		account string // the SMTP sender
+		spec    mailSpec
+		reason  string
+		log     string
+		// answered: a seated player of the named table is told; a
+		// stranger (maybe the victim of a forged From) is not.
+		answered string
+	}{
+		{"forged From with alice's token", "bob", mailSpec{From: "bob@localhost", To: "lexio+" + aliceTok + "@localhost", Body: "PASS"},
+			"bad-token", "forged or damaged reply token", "bob"},
+		{"stranger with alice's token", "eve", mailSpec{To: "lexio+" + aliceTok + "@localhost", Body: "PASS"},
+			"bad-token", "forged or damaged reply token", ""},
+		{"another table's token", "alice", mailSpec{To: "lexio+" + h.token("idb", "carol") + "@localhost", Body: "PASS"},
+			"bad-token", "forged or damaged reply token", ""},
+		{"own token for a table without a seat", "alice", mailSpec{To: "lexio+" + h.token("idb", "alice") + "@localhost", Body: "PASS"},
+			"not-a-player", "valid token from a player without a seat", ""},
+		{"one character changed", "alice", mailSpec{To: "lexio+" + string(flipped) + "@localhost", Body: "PASS"},
+			"bad-token", "forged or damaged reply token", "alice"},
+		{"no token", "alice", mailSpec{Body: "PASS"}, "bad-token", "outcome=rejected", "alice"},
+	}
+	for _, tt := range tests {
+		before := map[string]int{}
+		for _, p := range []string{"alice", "bob", "carol", "dave", "eve"} {
+			before[p] = len(h.inbox(p))
+		}
+		id := h.sendMail(tt.account, tt.spec)
+		h.expect(id, store.OutcomeRejected, tt.reason)
+		h.logged(id, tt.log)
+		h.outboxEmpty()
+		for p, n := range before {
+			got := len(h.inbox(p)) - n
+			want := 0
+			if p == tt.answered {
+				want = 1
+			}
+			if got != want {
+				t.Errorf("%s: %s received %d messages, want %d", tt.name, p, got, want)
+			}
+		}
+		if tt.answered != "" {
+			mustContain(t, tt.name, h.lastOf(tt.answered, "rejected").Text, "not valid for you")
+		}
+		for _, table := range []string{"ida", "idb"} {
+			if g := h.game(table); len(g.Actions()) != 0 {
+				t.Errorf("%s changed %s: %v", tt.name, table, g.Actions())
+			}
+		}
+	}
+	// The real player's message still works.
+	h.expect(h.send("alice", "PASS"), store.OutcomeApplied, "PASS")
+}
+
+// TestRequireAuth: with require_auth, only an Authentication-Results
+// header of the configured server with dkim or dmarc pass for the From
+// domain lets a command act (EMAIL §1.3).
+func TestRequireAuth(t *testing.T) {
+	h := newHarness(t, harnessOpts{mail: "require_auth = true\nauth_serv_id = \"mx.localhost\""})
+	if err := h.svc.CreateTable(h.ctx, "auth", "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	to := "lexio+" + h.token("auth", "alice") + "@localhost"
+	bad := []struct{ name, header string }{
+		{"dmarc fail", "Authentication-Results: mx.localhost; dkim=pass header.d=localhost; dmarc=fail header.from=localhost"},
+		{"no header", ""},
+		{"another server's pass", "Authentication-Results: evil.example; dkim=pass header.d=localhost; dmarc=pass header.from=localhost"},
+		{"dkim pass for another domain", "Authentication-Results: mx.localhost; dkim=pass header.d=example.org"},
+	}
+	for _, b := range bad {
+		var hs []string
+		if b.header != "" {
+			hs = []string{b.header}
+		}
+		id := h.sendMail("alice", mailSpec{To: to, Headers: hs, Body: "PASS"})
+		h.expect(id, store.OutcomeRejected, "not-authenticated")
+		h.logged(id, "sender not authenticated")
+		if g := h.game("auth"); len(g.Actions()) != 0 {
+			t.Fatalf("%s: the game changed: %v", b.name, g.Actions())
+		}
+	}
+	h.outboxEmpty()
+	// The From may be forged: nobody is answered.
+	if n := len(h.inbox("alice")); n != 1 {
+		t.Errorf("alice received %d messages, want only her first notice", n)
+	}
+	id := h.sendMail("alice", mailSpec{To: to, Body: "PASS",
+		Headers: []string{"Authentication-Results: mx.localhost; spf=pass smtp.mailfrom=localhost; dkim=pass (good signature) header.d=localhost header.s=sel"}})
+	h.expect(id, store.OutcomeApplied, "PASS")
+	if g := h.game("auth"); turns(g) != 1 {
+		t.Errorf("the authenticated PASS was not played: %v", g.Actions())
+	}
+}
