@@ -18,6 +18,7 @@ package localmail
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -53,6 +54,9 @@ type Options struct {
 	RequireSMTPAuth bool
 	// NoMove advertises IMAP4rev1 without MOVE and UIDPLUS.
 	NoMove bool
+	// TLSConfig, when set, offers STARTTLS on both servers (plain
+	// connections stay allowed, for the demo).
+	TLSConfig *tls.Config
 	// MaxMessageBytes limits SMTP DATA (default 10 MiB).
 	MaxMessageBytes int64
 	// Logger receives server errors; nil discards them.
@@ -143,6 +147,7 @@ func (s *Server) startIMAP(ctx context.Context, addr string) error {
 			return s.mem.NewSession(), nil, nil
 		},
 		Caps:         s.imapCaps(),
+		TLSConfig:    s.opts.TLSConfig,
 		InsecureAuth: true,
 		Logger:       slogPrintf{s.log, "imap"},
 	})
@@ -166,6 +171,7 @@ func (s *Server) startSMTP(ctx context.Context) error {
 	}
 	srv := smtp.NewServer(smtpBackend{s})
 	srv.Domain = s.domain
+	srv.TLSConfig = s.opts.TLSConfig
 	srv.AllowInsecureAuth = true
 	srv.MaxMessageBytes = s.opts.MaxMessageBytes
 	srv.MaxRecipients = 100
