@@ -137,7 +137,8 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		h.clock = &clock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
 	}
 	if h.srv == nil {
-		srv, err := localmail.Start(ctx, localmail.Options{})
+		// The server outlives the harness: a restart reuses it.
+		srv, err := localmail.Start(context.Background(), localmail.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +179,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	h.logs = &logBuffer{}
 	logger := slog.New(slog.NewTextHandler(h.logs, nil))
 	disp, err := mailer.NewDispatcher(mailer.DispatcherConfig{
-		Addr: smtpAddr, Timeout: 2 * time.Second, TLS: mailer.TLSNone, Now: h.clock.Now, Interval: 50 * time.Millisecond,
+		Addr: smtpAddr, Timeout: 2 * time.Second, Logger: logger, TLS: mailer.TLSNone, Now: h.clock.Now, Interval: 50 * time.Millisecond,
 	}, table.Outbox(st))
 	if err != nil {
 		t.Fatal(err)
