@@ -72,7 +72,7 @@ type IMAP struct {
 	Mailbox          string        `toml:"mailbox"`
 	ProcessedMailbox string        `toml:"processed_mailbox"`
 	PollInterval     time.Duration `toml:"poll_interval"`
-	IDLE             bool          `toml:"idle"`
+	IDLE             *bool         `toml:"idle"` // default true
 }
 
 // SMTP is the outbound side.
@@ -209,6 +209,10 @@ func (c *Config) fill() {
 	}
 	if c.IMAP.ProcessedMailbox == "" {
 		c.IMAP.ProcessedMailbox = "Processed"
+	}
+	if c.IMAP.IDLE == nil {
+		t := true
+		c.IMAP.IDLE = &t
 	}
 	if c.IMAP.PollInterval == 0 {
 		c.IMAP.PollInterval = time.Minute

@@ -33,6 +33,9 @@ func TestDefaults(t *testing.T) {
 	if c.Dictionary != DefaultDictionary || c.Storage.SQLitePath != filepath.Join("data", "lexio.db") {
 		t.Errorf("defaults: %+v", c)
 	}
+	if !*c.IMAP.IDLE {
+		t.Error("IDLE is on unless the file says idle = false")
+	}
 	if len(c.Leagues) != 1 || c.Leagues[0].Variant != "lexio" || c.Leagues[0].TurnTime != DefaultTurnTime || !*c.Leagues[0].Multipliers {
 		t.Errorf("default league: %+v", c.Leagues)
 	}

@@ -188,8 +188,9 @@ func parseEvent(s string) (Event, error) {
 	if ev.Total, err = strconv.Atoi(f[len(f)-1]); err != nil {
 		return ev, fmt.Errorf("cumulative score %q is not a number", f[len(f)-1])
 	}
-	if ev.Score, err = strconv.Atoi(f[len(f)-2]); err != nil || (f[len(f)-2][0] != '+' && f[len(f)-2][0] != '-') {
-		return ev, fmt.Errorf("score %q: want +N or -N", f[len(f)-2])
+	scoreTok := f[len(f)-2]
+	if ev.Score, err = strconv.Atoi(scoreTok); err != nil || (scoreTok[0] != '+' && scoreTok[0] != '-') {
+		return ev, fmt.Errorf("score %q: want +N or -N", scoreTok)
 	}
 	f = f[:len(f)-2]
 
@@ -200,8 +201,8 @@ func parseEvent(s string) (Event, error) {
 			return ev, err
 		}
 		ev.Kind = EndGain
-		if ev.Score < 0 {
-			ev.Kind = EndLoss
+		if scoreTok[0] == '-' {
+			ev.Kind = EndLoss // "-0" too: a rack of blanks loses nothing
 		}
 		return ev, nil
 	}

@@ -123,11 +123,28 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 
 	var sent int
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		// The Message-ID decides (EMAIL §2.2): a redelivered copy, or the
+		// same message seen again after a crash, is not applied twice.
+		if seen, err := tx.MessageSeen(id); err != nil || seen {
+			if err == nil {
+				err = store.ErrDuplicate
+			}
+			return err
+		}
 		h := &handling{s: s, tx: tx, msg: m, rec: rec, now: now, log: log, size: in.Size}
 		if err := h.run(); err != nil {
 			return err
 		}
-		if err := tx.RecordMessage(rec); err != nil {
+		err := tx.RecordMessage(rec)
+		if errors.Is(err, store.ErrDuplicate) && rec.UID != nil {
+			// Another message had this UID: the server reused UIDs under
+			// the same UIDVALIDITY (the in-memory demo server does after
+			// a restart). The Message-ID is new, so this one is new.
+			log.Warn("the IMAP server reused a UID; recording the message without it", "uid", *rec.UID)
+			rec.UIDValidity, rec.UID = nil, nil
+			err = tx.RecordMessage(rec)
+		}
+		if err != nil {
 			return err
 		}
 		sent = len(h.out)

@@ -44,6 +44,13 @@ func commands() []command {
 		{"help", "help [COMMAND]", "list the commands, or explain one", nil},
 		{"check-config", "check-config [-c FILE]", "read the configuration and name every problem", runCheckConfig},
 		{"replay", "replay [--variant lexio|lexico] [--plain] [--dict FILE] [--check] GAME.gcg", "replay a game record (GCG) through the rules and check its scores", runReplay},
+		{"serve", "serve [-c FILE]", "run the daemon: read mail, apply moves, send notices, enforce deadlines", runServe},
+		{"demo", "demo [--data DIR] [--imap ADDR] [--smtp ADDR]", "the daemon with a built-in mail server and a table for alice and bob (make run)", runDemo},
+		{"mail read", "mail read --as ADDRESS [--list] [-n N] [--html]", "read a player's mailbox on the built-in mail server", runMailRead},
+		{"mail send", "mail send --as ADDRESS [--table NAME] [--to ADDRESS] COMMAND", "send a command as a player through the built-in mail server", runMailSend},
+		{"table new", "table new [--league L] [--seed N] NAME PLAYER...", "open a table: players in turn order, tiles dealt, notices queued", runTableNew},
+		{"table list", "table list", "list the tables", runTableList},
+		{"table show", "table show [--gcg] NAME", "show a table's board, scores and whole log (or its GCG record)", runTableShow},
 		{"parse", "parse [--json] [--service ADDRESS] FILE.eml...", "show how messages are read: sender, token, command or error", runParse},
 		{"dict build", "dict build WORDLIST OUT", "compile a word list into a dictionary that loads fast", runDictBuild},
 	}
@@ -115,7 +122,7 @@ func help(w io.Writer, args []string) {
 	fmt.Fprintln(w, "lexio — Lexio, the crossword tile game, played by email.")
 	fmt.Fprintln(w, "\nusage: lexio COMMAND [ARGS]\n\ncommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-58s %s\n", c.usage, c.summary)
+		fmt.Fprintf(w, "  lexio %s\n      %s\n", c.usage, c.summary)
 	}
 	fmt.Fprintln(w, "\nThe configuration file defaults to $LEXIO_CONFIG, else ./lexio.toml.")
 }

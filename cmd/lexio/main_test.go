@@ -25,7 +25,7 @@ func TestHelpListsEveryCommand(t *testing.T) {
 		t.Fatalf("help: status %d", code)
 	}
 	for _, c := range commands() {
-		if !strings.Contains(out, "  "+c.usage) {
+		if !strings.Contains(out, "  lexio "+c.usage+"\n") {
 			t.Errorf("help does not list %q", c.usage)
 		}
 	}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/dict"
+)
+
+// demoConfig is the configuration `make run` plays with: everything on
+// this machine, a table for alice and bob.
+const demoConfig = `# Written by "lexio demo": the embedded default. Edit freely; delete it to
+# get the default back. See config.example.toml for every key.
+data_dir = %[1]q
+dictionary = %[2]q
+log_level = "info"
+
+[storage]
+driver = "sqlite"
+sqlite_path = %[3]q
+
+[mail]
+address = "lexio@localhost"
+name = "Lexio demo"
+secret_file = %[4]q
+
+[embedded]
+enabled = true
+imap_listen = %[5]q
+smtp_listen = %[6]q
+domain = "localhost"
+users = ["alice", "bob", "carol", "dave"]
+
+[open_tables]
+allow = true
+league = "demo"
+
+[[league]]
+name = "demo"
+variant = "lexio"
+turn_time = "72h"
+reminders = ["24h", "2h"]
+away_grace = "2h"
+
+[[table]]
+name = "demo"
+league = "demo"
+players = ["alice@localhost", "bob@localhost"]
+`
+
+func runDemo(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "demo")
+	dir := fs.String("data", "data", "data `directory`")
+	imapAddr := fs.String("imap", "127.0.0.1:1143", "IMAP listen address of the embedded mail server")
+	smtpAddr := fs.String("smtp", "127.0.0.1:2525", "SMTP listen address of the embedded mail server")
+	words := fs.String("dict", config.DefaultDictionary, "word list to compile for the demo")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	path, err := prepareDemo(e, *dir, *words, *imapAddr, *smtpAddr)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, e, path, func(d *daemon) {
+		fmt.Fprintf(e.stdout, demoGuide, path, d.cfg.Embedded.IMAPListen, d.cfg.Embedded.SMTPListen)
+	})
+}
+
+const demoGuide = `
+lexio demo is running with %s. Ctrl-C stops it.
+The game is kept in data/; mail lives in memory until the demo stops.
+
+Play from a terminal, in another window (alice opens the game, at G7):
+  bin/lexio mail read --as alice@localhost
+  bin/lexio mail send --as alice@localhost 'PLACE G7 ACROSS CHAT'
+  bin/lexio mail read --as bob@localhost
+  bin/lexio mail send --as bob@localhost 'PASS'
+Commands: PLACE, EXCHANGE, PASS, PREVIEW, BOARD, LOG, GAMES, LANG fr, HELP.
+
+Or from a mail client (Thunderbird, mutt, aerc), one account per player:
+  incoming  IMAP %s, no encryption, user alice, password alice
+  outgoing  SMTP %s, no encryption, no authentication
+  address   alice@localhost  (likewise bob, carol, dave)
+Reply to the notice you received; carol and dave can open a new table by
+writing NEW to lexio@localhost, then JOIN <table>, then START.
+
+`
+
+// prepareDemo writes the demo's configuration, secret and compiled
+// dictionary under dir, once, and returns the configuration's path.
+func prepareDemo(e *env, dir, words, imapAddr, smtpAddr string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	secret := filepath.Join(dir, "secret")
+	if _, err := os.Stat(secret); errors.Is(err, fs.ErrNotExist) {
+		b := make([]byte, 32)
+		if _, err := rand.Read(b); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(secret, []byte(hex.EncodeToString(b)+"\n"), 0o600); err != nil {
+			return "", err
+		}
+	}
+	compiled := filepath.Join(dir, "french.dawg")
+	if _, err := os.Stat(compiled); errors.Is(err, fs.ErrNotExist) {
+		f, err := os.Open(words)
+		if err != nil {
+			return "", fmt.Errorf("%w: install Debian's French word list: apt-get install wfrench", err)
+		}
+		d, st, err := dict.Build(f)
+		f.Close()
+		if err != nil {
+			return "", err
+		}
+		out, err := os.Create(compiled)
+		if err != nil {
+			return "", err
+		}
+		if _, err := d.WriteTo(out); err != nil {
+			out.Close()
+			os.Remove(compiled)
+			return "", err
+		}
+		if err := out.Close(); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(e.stdout, "compiled %s: %d words into %s\n", words, st.Kept, compiled)
+	}
+	path := filepath.Join(dir, "demo.toml")
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		text := fmt.Sprintf(demoConfig, dir, compiled, filepath.Join(dir, "demo.db"), secret, imapAddr, smtpAddr)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return path, nil
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/client"
+)
+
+// mailConfig finds the configuration of the embedded mail server: -c,
+// else $LEXIO_CONFIG or ./lexio.toml when it exists, else the demo's.
+func mailConfig(e *env, flagPath string) (*config.Config, error) {
+	path := flagPath
+	if path == "" {
+		path = configPath(e)
+		if _, err := os.Stat(path); err != nil {
+			path = "data/demo.toml"
+		}
+	}
+	c, err := config.Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w (is `make run` running? it writes data/demo.toml)", err)
+	}
+	if !c.Embedded.Enabled {
+		return nil, fmt.Errorf("%s: the mail commands talk to the embedded mail server, and [embedded] is not enabled", path)
+	}
+	return c, nil
+}
+
+// account is a player's mailbox on the embedded server: the password is
+// the user's name (see config.example.toml, [embedded]).
+func account(c *config.Config, as string) (client.Account, error) {
+	as = strings.ToLower(strings.TrimSpace(as))
+	local, domain, ok := strings.Cut(as, "@")
+	if !ok || local == "" || domain != c.Embedded.Domain {
+		return client.Account{}, fmt.Errorf("%w: --as takes a player's address, like alice@%s", errUsage, c.Embedded.Domain)
+	}
+	return client.Account{IMAPAddr: c.Embedded.IMAPListen, SMTPAddr: c.Embedded.SMTPListen,
+		Username: local, Password: local, Address: as}, nil
+}
+
+func runMailRead(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "mail read")
+	as := fs.String("as", "", "the player's `address`, e.g. alice@localhost")
+	list := fs.Bool("list", false, "list the messages instead of showing one")
+	n := fs.Int("n", 0, "show message `N` of the list (default: the newest)")
+	html := fs.Bool("html", false, "show the HTML part instead of the text")
+	cfgPath := fs.String("c", "", "configuration `file` (default: ./lexio.toml, else data/demo.toml)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	c, err := mailConfig(e, *cfgPath)
+	if err != nil {
+		return err
+	}
+	acc, err := account(c, *as)
+	if err != nil {
+		return err
+	}
+	msgs, err := acc.Fetch(ctx)
+	if err != nil {
+		return err
+	}
+	if len(msgs) == 0 {
+		fmt.Fprintf(e.stdout, "%s has no mail yet.\n", acc.Address)
+		return nil
+	}
+	if *list {
+		for i, m := range msgs {
+			fmt.Fprintf(e.stdout, "%3d  %s  %s\n", i+1, m.Date.Local().Format("Jan 2 15:04"), m.Subject)
+		}
+		return nil
+	}
+	i := len(msgs)
+	if *n != 0 {
+		i = *n
+	}
+	if i < 1 || i > len(msgs) {
+		return fmt.Errorf("%w: -n %d: %s has %d messages", errUsage, i, acc.Address, len(msgs))
+	}
+	m := msgs[i-1]
+	fmt.Fprintf(e.stdout, "Message %d of %d\nFrom: %s\nDate: %s\nSubject: %s\n", i, len(msgs), m.From, m.Date.Local().Format(time.RFC1123), m.Subject)
+	if len(m.Attachments) > 0 {
+		fmt.Fprintf(e.stdout, "Attached: %s\n", strings.Join(m.Attachments, ", "))
+	}
+	body := m.Text
+	if *html {
+		body = m.HTML
+	}
+	fmt.Fprintf(e.stdout, "\n%s\n", strings.ReplaceAll(body, "\r\n", "\n"))
+	return nil
+}
+
+func runMailSend(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "mail send")
+	as := fs.String("as", "", "the player's `address`, e.g. alice@localhost")
+	tableName := fs.String("table", "", "the `table` to write to when there is no notice to reply to")
+	to := fs.String("to", "", "write to this `address` instead (e.g. lexio@localhost for NEW, JOIN, HELP)")
+	wait := fs.Duration("wait", 5*time.Second, "how long to wait for the answer")
+	cfgPath := fs.String("c", "", "configuration `file` (default: ./lexio.toml, else data/demo.toml)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	c, err := mailConfig(e, *cfgPath)
+	if err != nil {
+		return err
+	}
+	acc, err := account(c, *as)
+	if err != nil {
+		return err
+	}
+	body := strings.Join(fs.Args(), " ")
+	if body == "-" || body == "" {
+		b, err := io.ReadAll(io.LimitReader(e.stdin, 1<<20))
+		if err != nil {
+			return err
+		}
+		body = string(b)
+	}
+	if strings.TrimSpace(body) == "" {
+		return fmt.Errorf("%w: a command, e.g. 'PLACE G7 ACROSS CHAT' (or - to read it from standard input)", errUsage)
+	}
+	before, err := acc.Fetch(ctx)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	id := fmt.Sprintf("%d.%s@%s", now.UnixNano(), acc.Username, c.Embedded.Domain)
+	rcpt, raw, err := composeCommand(c, acc, before, body, *tableName, *to, now, id)
+	if err != nil {
+		return err
+	}
+	if err := acc.Send(ctx, []string{rcpt}, raw); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "sent to %s: %s\n", rcpt, firstLine(body))
+	deadline := time.Now().Add(*wait)
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(200 * time.Millisecond):
+		}
+		after, err := acc.Fetch(ctx)
+		if err != nil {
+			return err
+		}
+		if len(after) > len(before) {
+			time.Sleep(300 * time.Millisecond) // let the rest of the batch land
+			if after, err = acc.Fetch(ctx); err != nil {
+				return err
+			}
+			for _, m := range after[len(before):] {
+				fmt.Fprintf(e.stdout, "new mail: %s\n", m.Subject)
+			}
+			fmt.Fprintf(e.stdout, "read it with: lexio mail read --as %s\n", acc.Address)
+			return nil
+		}
+	}
+	fmt.Fprintf(e.stdout, "no answer yet; look later with: lexio mail read --as %s\n", acc.Address)
+	return nil
+}
+
+// composeCommand writes the player's message: a reply to the newest notice
+// from the service (as a mail client would), else a fresh message to the
+// table's reply address, else to the service's plain address.
+func composeCommand(c *config.Config, acc client.Account, inbox []client.Message, body, tableName, to string, now time.Time, id string) (string, []byte, error) {
+	if to == "" && tableName == "" {
+		for i := len(inbox) - 1; i >= 0; i-- {
+			m := inbox[i]
+			if m.From == c.Mail.Address {
+				rcpt, raw := acc.Reply(&m, body, now, id)
+				return rcpt, raw, nil
+			}
+		}
+	}
+	rcpt := to
+	if rcpt == "" {
+		rcpt = c.Mail.Address
+	}
+	if tableName != "" {
+		secret, err := c.Secret()
+		if err != nil {
+			return "", nil, err
+		}
+		if !mailer.ValidTable(tableName) {
+			return "", nil, fmt.Errorf("%w: --table %q", errUsage, tableName)
+		}
+		local, domain, _ := strings.Cut(c.Mail.Address, "@")
+		rcpt = mailer.ReplyAddress(local, domain, mailer.NewTokens(secret).Token(tableName, acc.Address))
+	}
+	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n%s\r\n",
+		acc.Address, rcpt, asciiSubject(firstLine(body)), now.Format(time.RFC1123Z), id, strings.ReplaceAll(body, "\n", "\r\n"))
+	return rcpt, []byte(raw), nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// asciiSubject keeps a subject that needs no encoding, else a plain one:
+// the command is in the body anyway.
+func asciiSubject(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] < 0x20 {
+			return "Lexio"
+		}
+	}
+	return s
+}

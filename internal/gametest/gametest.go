@@ -1,0 +1,84 @@
+// Package gametest plays games for tests: it finds placements that the
+// board's shape rules accept, without a dictionary, so that tests can
+// play whole games with a permissive word list.
+package gametest
+
+import "github.com/lexio-mail/lexio/engine"
+
+// AnyWord accepts every word.
+type AnyWord struct{}
+
+// Contains is always true.
+func (AnyWord) Contains(string) bool { return true }
+
+// FindPlay returns a placement of player p's tiles that the shape rules
+// accept, trying the longest runs first from every empty cell next to a
+// tile (from G7 leftwards on an empty board); ok is false when it finds
+// none. A blank is played as an E.
+func FindPlay(g *engine.Game, p int) (play engine.Play, ok bool) {
+	b := g.Board()
+	rack := g.Rack(p)
+	rules := g.Rules()
+	var starts []engine.Cell
+	if b.Empty() {
+		f := engine.Fountain()
+		for i := 0; i < engine.RackSize; i++ {
+			starts = append(starts, engine.Cell{Col: f.Col - i, Row: f.Row})
+		}
+	} else {
+		for r := range engine.Size {
+			for c := range engine.Size {
+				cell := engine.Cell{Col: c, Row: r}
+				if engine.Playable(cell) && b.At(cell).Empty() && touches(&b, cell) {
+					starts = append(starts, cell)
+				}
+			}
+		}
+	}
+	for k := min(len(rack), engine.RackSize); k >= 1; k-- {
+		for _, start := range starts {
+			for _, dir := range []engine.Dir{engine.Across, engine.Down} {
+				ps := run(&b, rack[:k], start, dir)
+				if ps == nil {
+					continue
+				}
+				if play, err := engine.Evaluate(&b, ps, rules); err == nil {
+					return play, true
+				}
+			}
+		}
+	}
+	return engine.Play{}, false
+}
+
+func touches(b *engine.Board, c engine.Cell) bool {
+	for _, d := range []engine.Dir{engine.Across, engine.Down} {
+		for _, n := range []engine.Cell{c.Next(d, -1), c.Next(d, 1)} {
+			if n.OnBoard() && !b.At(n).Empty() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// run lays tiles on the empty cells from start along dir, nil when the
+// line ends first.
+func run(b *engine.Board, tiles []byte, start engine.Cell, dir engine.Dir) []engine.Placement {
+	var ps []engine.Placement
+	for cur := start; len(ps) < len(tiles); cur = cur.Next(dir, 1) {
+		if !cur.OnBoard() || !engine.Playable(cur) {
+			return nil
+		}
+		if !b.At(cur).Empty() {
+			continue
+		}
+		t := tiles[len(ps)]
+		pl := engine.Placement{Cell: cur, Letter: t}
+		if t == engine.BlankTile {
+			pl.Letter, pl.Blank = 'E', true
+		}
+		ps = append(ps, pl)
+	}
+	return ps
+}
