@@ -17,9 +17,17 @@ build: deps
 run: build
 	$(BIN) demo
 
+# The store's suite runs on SQLite always and on a throwaway PostgreSQL
+# (installed from apt when missing) when one can be started; under CI it
+# must start.
 test: deps
 	$(GO) vet $(PKGS)
-	$(GO) test -race -shuffle=on -count=1 $(PKGS)
+	@dsn=$$(bash scripts/postgres.sh start) || { \
+	  if [ -n "$$CI" ]; then echo "make test: PostgreSQL did not start (see above)" >&2; exit 1; fi; \
+	  echo "make test: no PostgreSQL here; the store's PostgreSQL tests will be skipped" >&2; dsn=; }; \
+	rc=0; LEXIO_TEST_POSTGRES_DSN="$$dsn" $(GO) test -race -shuffle=on -count=1 $(PKGS) || rc=$$?; \
+	if [ -n "$$dsn" ]; then bash scripts/postgres.sh stop; fi; \
+	exit $$rc
 
 test-integration: deps
 	@echo "no integration suite yet (issue: real Dovecot and Postfix)"
