@@ -451,6 +451,17 @@ func (r *Receiver) wait(ctx context.Context, c *imapclient.Client, events chan s
 		}
 		return nil
 	}
+	// Some servers (go-imap's in-memory one among them) report in IDLE
+	// only what happens after it began: a NOOP first flushes anything
+	// queued since the last command.
+	if err := c.Noop().Wait(); err != nil {
+		return fmt.Errorf("mailer: imap noop: %w", err)
+	}
+	select {
+	case <-events:
+		return nil
+	default:
+	}
 	idle, err := c.Idle()
 	if err != nil {
 		return fmt.Errorf("mailer: imap idle: %w", err)

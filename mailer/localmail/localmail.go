@@ -144,7 +144,11 @@ func (s *Server) startIMAP(ctx context.Context, addr string) error {
 	tl := &trackingListener{Listener: ln, conns: make(map[net.Conn]struct{})}
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return s.mem.NewSession(), nil, nil
+			sess, ok := s.mem.NewSession().(imapserver.SessionIMAP4rev2)
+			if !ok {
+				return nil, nil, errors.New("localmail: in-memory session lacks IMAP4rev2")
+			}
+			return idleSession{sess}, nil, nil
 		},
 		Caps:         s.imapCaps(),
 		TLSConfig:    s.opts.TLSConfig,
@@ -398,6 +402,44 @@ func (c *trackedConn) Close() error {
 		c.l.mu.Unlock()
 	})
 	return c.Conn.Close()
+}
+
+// idleSession fixes a gap in imapmemserver's IDLE: it reports only updates
+// queued after IDLE began, so a message delivered between the client's
+// last command and its IDLE would wait for the next delivery. This IDLE
+// flushes pending updates first and re-checks every idleRecheck.
+type idleSession struct {
+	imapserver.SessionIMAP4rev2
+}
+
+const idleRecheck = 250 * time.Millisecond
+
+func (s idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	for {
+		if err := s.Poll(w, true); err != nil {
+			return err
+		}
+		round := make(chan struct{})
+		t := time.AfterFunc(idleRecheck, func() { close(round) })
+		inner := make(chan struct{})
+		go func() {
+			select {
+			case <-stop:
+			case <-round:
+			}
+			close(inner)
+		}()
+		err := s.SessionIMAP4rev2.Idle(w, inner)
+		t.Stop()
+		if err != nil {
+			return err
+		}
+		select {
+		case <-stop:
+			return nil
+		default:
+		}
+	}
 }
 
 // literal adapts a bytes.Reader to imap.LiteralReader.
