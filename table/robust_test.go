@@ -314,3 +314,122 @@ func TestInfoCommands(t *testing.T) {
 		t.Errorf("info commands played: %d turns", turns(g))
 	}
 }
+
+// TestBadInput: nothing a sender writes blocks the mailbox (EMAIL §2.3,
+// §2.5); error replies are rate-limited per sender (EMAIL §2.6).
+func TestBadInput(t *testing.T) {
+	h := newHarness(t, harnessOpts{mail: "max_message_bytes = 4096\nerror_replies_per_hour = 3"})
+	const name = "bad"
+	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	h.waitMail("bob", 1)
+	to := "lexio+" + h.token(name, "alice") + "@localhost"
+
+	// Answered: no command, too large (its PASS is not read), binary
+	// junk. Each is alice's error reply of the hour.
+	h.expect(h.sendMail("alice", mailSpec{To: to, Body: "Hello, how are you?"}), store.OutcomeRejected, "no-command")
+	mustContain(t, "no-command reply", h.lastOf("alice", "rejected").Text, "I found no command")
+	h.expect(h.sendMail("alice", mailSpec{To: to, Body: "PASS\n" + strings.Repeat("filler text\n", 1000)}), store.OutcomeRejected, "too-large")
+	mustContain(t, "too-large reply", h.lastOf("alice", "too-large").Text, "larger than the 4 KB I accept")
+	h.expect(h.sendMail("alice", mailSpec{To: to, Body: strings.Repeat("\x01\x02\x03\x04\x05", 100)}), store.OutcomeRejected, "binary")
+	mustContain(t, "binary reply", h.lastOf("alice", "rejected").Text, "could not be read as text")
+	// The fourth error reply of the hour is not sent.
+	id := h.sendMail("alice", mailSpec{To: to, Body: "What now?"})
+	h.expect(id, store.OutcomeRejected, "no-command")
+	h.logged(id, "error reply rate-limited")
+
+	// Ignored, never answered (no mail loop): an auto-reply, a bounce,
+	// bulk mail, the service's own address.
+	ignored := []struct {
+		account string
+		spec    mailSpec
+	}{
+		{"alice", mailSpec{To: to, Headers: []string{"Auto-Submitted: auto-replied"}, Body: "PASS"}},
+		{"alice", mailSpec{To: to, Headers: []string{"Precedence: bulk"}, Body: "PASS"}},
+		{"bob", mailSpec{From: "MAILER-DAEMON@localhost", To: to, Subject: "Undelivered Mail Returned to Sender",
+			Headers: []string{"MIME-Version: 1.0", `Content-Type: multipart/report; report-type=delivery-status; boundary="b1"`},
+			Body: "--b1\nContent-Type: text/plain\n\nPASS\n--b1\nContent-Type: message/delivery-status\n\nStatus: 5.1.1\n--b1--"}},
+		{"lexio", mailSpec{From: "lexio@localhost", To: to, Body: "PASS"}},
+	}
+	for _, ig := range ignored {
+		h.expect(h.sendMail(ig.account, ig.spec), store.OutcomeIgnored, "")
+	}
+	h.outboxEmpty()
+	msgs := h.inbox("alice")
+	if n := len(ofKind(msgs, "rejected")); n != 2 {
+		t.Errorf("alice got %d rejections, want 2", n)
+	}
+	if len(msgs) != 4 {
+		t.Errorf("alice got %d messages, want her notice and 3 error replies", len(msgs))
+	}
+	if n := len(h.inbox("bob")); n != 1 {
+		t.Errorf("bob got %d messages", n)
+	}
+	if g := h.game(name); len(g.Actions()) != 0 {
+		t.Fatalf("bad input changed the game: %+v", g.Actions())
+	}
+
+	// A good move is still applied; the mailbox is empty.
+	h.expect(h.send("alice", findMove(h.game(name), 0)), store.OutcomeApplied, "PLACE")
+	h.processed(9)
+
+	// Another sender has their own limit.
+	for i := 0; i < 5; i++ {
+		h.expect(h.sendMail("eve", mailSpec{Body: "hello?"}), store.OutcomeRejected, "no-command")
+	}
+	h.outboxEmpty()
+	if n := len(h.inbox("eve")); n != 3 {
+		t.Errorf("eve got %d replies to 5 bad messages, want 3", n)
+	}
+}
+
+// TestOpenTables: NEW, JOIN and START by mail where the configuration
+// allows (EMAIL §3).
+func TestOpenTables(t *testing.T) {
+	h := newHarness(t, harnessOpts{config: "[open_tables]\nallow = true\nleague = \"main\"\n"})
+	rec := h.expect(h.sendMail("alice", mailSpec{Body: "NEW"}), store.OutcomeApplied, "NEW ")
+	name := strings.TrimPrefix(rec.Reason, "NEW ")
+	mustContain(t, "table-opened", h.lastOf("alice", "table-opened").Text, "You opened table "+name)
+
+	h.expect(h.sendMail("bob", mailSpec{Body: "JOIN " + name}), store.OutcomeApplied, "JOIN")
+	h.expect(h.sendMail("carol", mailSpec{Body: "REJOINDRE " + name}), store.OutcomeApplied, "JOIN")
+	if n := len(ofKind(h.inbox("alice"), "table-joined")); n != 2 {
+		t.Errorf("alice was told of %d joins, want 2", n)
+	}
+	// Only the opener starts.
+	h.expect(h.fresh("bob", name, "START"), store.OutcomeRejected, "not-owner")
+	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), store.OutcomeApplied, "START")
+	for _, p := range []string{"alice", "bob", "carol"} {
+		if n := seqOf(h.lastOf(p, "turn-notice")); n != 0 {
+			t.Errorf("%s: first notice of turn %d", p, n)
+		}
+	}
+	h.expect(h.sendMail("dave", mailSpec{Body: "JOIN " + name}), store.OutcomeRejected, "already-started")
+	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), store.OutcomeRejected, "")
+
+	players := []string{"alice", "bob", "carol"}
+	for i := 0; i < 3; i++ {
+		g := h.game(name)
+		h.expect(h.send(players[g.Turn()], findMove(g, g.Turn())), store.OutcomeApplied, "PLACE")
+	}
+	if g := h.game(name); turns(g) != 3 || g.Players() != 3 {
+		t.Errorf("%d turns, %d players", turns(g), g.Players())
+	}
+
+	// A full table.
+	rec = h.expect(h.sendMail("dave", mailSpec{Body: "NEW"}), store.OutcomeApplied, "NEW ")
+	full := strings.TrimPrefix(rec.Reason, "NEW ")
+	for _, p := range []string{"alice", "bob", "carol"} {
+		h.expect(h.sendMail(p, mailSpec{Body: "JOIN " + full}), store.OutcomeApplied, "JOIN")
+	}
+	h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + full}), store.OutcomeRejected, "table-full")
+	mustContain(t, "table-full reply", h.lastOf("eve", "rejected").Text, "This table is full")
+
+	// Where the configuration does not allow it.
+	closed := newHarness(t, harnessOpts{})
+	closed.expect(closed.sendMail("alice", mailSpec{Body: "NEW"}), store.OutcomeRejected, "opening-disabled")
+	closed.expect(closed.sendMail("bob", mailSpec{Body: "JOIN " + name}), store.OutcomeRejected, "opening-disabled")
+	mustContain(t, "NEW refused", closed.lastOf("alice", "rejected").Text, "not enabled")
+}
