@@ -350,7 +350,7 @@ func TestBadInput(t *testing.T) {
 		{"alice", mailSpec{To: to, Headers: []string{"Precedence: bulk"}, Body: "PASS"}},
 		{"bob", mailSpec{From: "MAILER-DAEMON@localhost", To: to, Subject: "Undelivered Mail Returned to Sender",
 			Headers: []string{"MIME-Version: 1.0", `Content-Type: multipart/report; report-type=delivery-status; boundary="b1"`},
-			Body: "--b1\nContent-Type: text/plain\n\nPASS\n--b1\nContent-Type: message/delivery-status\n\nStatus: 5.1.1\n--b1--"}},
+			Body:    "--b1\nContent-Type: text/plain\n\nPASS\n--b1\nContent-Type: message/delivery-status\n\nStatus: 5.1.1\n--b1--"}},
 		{"lexio", mailSpec{From: "lexio@localhost", To: to, Body: "PASS"}},
 	}
 	for _, ig := range ignored {
