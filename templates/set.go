@@ -271,7 +271,7 @@ func funcMap(l *lang) map[string]any {
 			return l.list(xs)
 		},
 		"grid":   func(b Board) string { return Grid(&b) },
-		"rows":   func(b Board) [][]cellView { return rows(&b, &l.labels) },
+		"rows":   func(b Board) htmltemplate.HTML { return rowsHTML(&b, &l.labels) },
 		"legend": func() []legendItem { return legend(&l.labels) },
 		"label":  func(k CellKind) string { return l.labels[k] },
 		"tile":   tileText,
