@@ -123,4 +123,3 @@ func BenchmarkInbound(b *testing.B) {
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
 	})
 }
-
