@@ -395,6 +395,7 @@ func TestOpenTables(t *testing.T) {
 
 	h.expect(h.sendMail("bob", mailSpec{Body: "JOIN " + name}), store.OutcomeApplied, "JOIN")
 	h.expect(h.sendMail("carol", mailSpec{Body: "REJOINDRE " + name}), store.OutcomeApplied, "JOIN")
+	h.outboxEmpty()
 	if n := len(ofKind(h.inbox("alice"), "table-joined")); n != 2 {
 		t.Errorf("alice was told of %d joins, want 2", n)
 	}
