@@ -106,10 +106,14 @@ func (h *handling) stale(t *tableCtx, p int) bool {
 	ids := append([]string{h.msg.InReplyTo}, h.msg.References...)
 	seq, ok := int64(0), false
 	for _, id := range ids {
-		// The first of our IDs found: In-Reply-To, else the latest
-		// reference (clients list references oldest first).
-		if seq, ok = h.s.noticeSeq(id, t.row.Name); ok && id == h.msg.InReplyTo {
-			break
+		// The first of our IDs found: In-Reply-To, else the latest of our
+		// references (clients list references oldest first); a foreign
+		// ID after ours must not hide it.
+		if n, found := h.s.noticeSeq(id, t.row.Name); found {
+			seq, ok = n, true
+			if id == h.msg.InReplyTo {
+				break
+			}
 		}
 	}
 	if !ok {

@@ -434,3 +434,30 @@ func TestOpenTables(t *testing.T) {
 	closed.expect(closed.sendMail("bob", mailSpec{Body: "JOIN " + name}), store.OutcomeRejected, "opening-disabled")
 	mustContain(t, "NEW refused", closed.lastOf("alice", "rejected").Text, "not enabled")
 }
+
+// TestStaleThroughReferences: a reply to the player's own earlier message
+// (In-Reply-To is not ours) still answers, through its References, the
+// notice of a turn the player has played since: it is stale (EMAIL §1.5).
+func TestStaleThroughReferences(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	const name = "refs"
+	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	h.waitMail("bob", 1)
+	notice := latestNotice(h.inbox("alice"))
+	own := h.replyTo("alice", notice, findMove(h.game(name), 0))
+	h.expect(own, store.OutcomeApplied, "PLACE")
+	h.expect(h.send("bob", findMove(h.game(name), 1)), store.OutcomeApplied, "PLACE")
+
+	// Her client threads the new message under her own move.
+	refs := append(append([]string(nil), notice.References...), notice.MessageID, own)
+	id := h.sendMail("alice", mailSpec{To: "lexio+" + h.token(name, "alice") + "@localhost",
+		Headers: []string{"In-Reply-To: <" + own + ">", "References: <" + strings.Join(refs, "> <") + ">"},
+		Body:    findMove(h.game(name), 0)})
+	h.expect(id, store.OutcomeRejected, "stale")
+	if g := h.game(name); turns(g) != 2 {
+		t.Errorf("%d turns, want 2", turns(g))
+	}
+}
