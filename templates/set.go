@@ -18,6 +18,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	texttemplate "text/template"
 	"time"
 )
@@ -128,6 +129,9 @@ func parseLang(code string) (*langSet, error) {
 // HTML templates receive them as text, and escape them.
 type translator struct {
 	set *texttemplate.Template
+	// fixed caches the phrases called without data: they cannot change
+	// (a notice calls dozens of them, each a template execution).
+	fixed sync.Map // name → string
 }
 
 func (tr *translator) t(name string, data ...any) (string, error) {
@@ -135,9 +139,17 @@ func (tr *translator) t(name string, data ...any) (string, error) {
 	if len(data) > 0 {
 		d = data[0]
 	}
+	if d == nil {
+		if s, ok := tr.fixed.Load(name); ok {
+			return s.(string), nil
+		}
+	}
 	var b strings.Builder
 	if err := tr.set.ExecuteTemplate(&b, name, d); err != nil {
 		return "", err
+	}
+	if d == nil {
+		tr.fixed.Store(name, b.String())
 	}
 	return b.String(), nil
 }
