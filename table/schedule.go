@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/lexio-mail/lexio/store"
@@ -88,27 +89,37 @@ func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, ics t
 }
 
 // announce sends every player the state after a turn-ending action
-// (EMAIL §4.2), or the end of the game (EMAIL §4.3).
+// (EMAIL §4.2), or the end of the game (EMAIL §4.3). The data is read from
+// the game one player at a time; the mails, which are most of a move's
+// work, are rendered in parallel.
 func (s *Service) announce(t *tableCtx, now time.Time, out *[]*store.OutboxMail) error {
+	envs := make([]envelope, len(t.seats))
+	data := make([]any, len(t.seats))
 	for p := range t.seats {
+		envs[p] = envelope{table: t.row.Name, seq: t.row.Seq, kind: templates.TurnNotice, to: t.recipient(p), tableID: &t.row.ID}
+		var err error
 		if t.game.Over() {
-			msg, err := s.gameOverData(t, p, now)
-			if err != nil {
-				return err
-			}
-			if err := s.queue(t, templates.GameOver, p, msg, time.Time{}, now, out); err != nil {
-				return err
-			}
-			continue
+			envs[p].kind = templates.GameOver
+			data[p], err = s.gameOverData(t, p, now)
+		} else {
+			envs[p].ics = *t.row.Deadline
+			data[p], err = s.noticeData(t, p, now)
 		}
-		msg, err := s.noticeData(t, p, now)
 		if err != nil {
 			return err
 		}
-		if err := s.queue(t, templates.TurnNotice, p, msg, *t.row.Deadline, now, out); err != nil {
-			return err
-		}
 	}
+	mails := make([]*store.OutboxMail, len(envs))
+	errs := make([]error, len(envs))
+	var wg sync.WaitGroup
+	for p := range envs {
+		wg.Go(func() { mails[p], errs[p] = s.render(envs[p], data[p], now) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	*out = append(*out, mails...)
 	return nil
 }
 
