@@ -30,13 +30,15 @@ type Outbox struct {
 func (s *Store) Outbox() *Outbox { return &Outbox{s: s} }
 
 // Due returns up to limit pending rows (neither sent nor failed) whose next
-// attempt is at or before now, oldest first (by next attempt, then id).
+// attempt is at or before now, in the order they were written: after an
+// outage a table's notices go out in turn order, whatever the jitter of
+// their retries.
 func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]OutMail, error) {
 	var rows []OutboxMail
 	err := o.s.db.WithContext(ctx).
 		Select("id", "env_from", "env_to", "raw", "attempts", "created_at").
 		Where("sent_at IS NULL AND failed_at IS NULL AND next_attempt <= ?", now.UTC()).
-		Order("next_attempt, id").
+		Order("id").
 		Limit(limit).
 		Find(&rows).Error
 	if err != nil {
