@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/gametest"
 )
 
 // findMove returns a legal placement for player p written as a player
@@ -19,59 +20,12 @@ func findMove(g *engine.Game, p int) string {
 
 // findPlay is findMove with the play it found (its words and score).
 func findPlay(g *engine.Game, p int) (string, engine.Play) {
+	play, ok := gametest.FindPlay(g, p)
+	if !ok {
+		return "", engine.Play{}
+	}
 	b := g.Board()
-	rack := g.Rack(p)
-	rules := g.Rules()
-	var starts []engine.Cell
-	if b.Empty() {
-		for i := 0; i < 7; i++ {
-			starts = append(starts, engine.Cell{Col: engine.Fountain().Col - i, Row: engine.Fountain().Row})
-		}
-	} else {
-		for r := range engine.Size {
-			for c := range engine.Size {
-				cell := engine.Cell{Col: c, Row: r}
-				if !engine.Playable(cell) || !b.At(cell).Empty() {
-					continue
-				}
-				for _, n := range []engine.Cell{{Col: c - 1, Row: r}, {Col: c + 1, Row: r}, {Col: c, Row: r - 1}, {Col: c, Row: r + 1}} {
-					if n.OnBoard() && !b.At(n).Empty() {
-						starts = append(starts, cell)
-						break
-					}
-				}
-			}
-		}
-	}
-	for k := min(len(rack), engine.RackSize); k >= 1; k-- {
-		for _, start := range starts {
-			for _, dir := range []engine.Dir{engine.Across, engine.Down} {
-				var ps []engine.Placement
-				cur := start
-				for i := 0; i < k && cur.OnBoard() && engine.Playable(cur); cur = cur.Next(dir, 1) {
-					if !b.At(cur).Empty() {
-						continue
-					}
-					t := rack[i]
-					pl := engine.Placement{Cell: cur, Letter: t}
-					if t == engine.BlankTile {
-						pl.Letter, pl.Blank = 'E', true
-					}
-					ps = append(ps, pl)
-					i++
-				}
-				if len(ps) != k {
-					continue
-				}
-				play, err := engine.Evaluate(&b, ps, rules)
-				if err != nil {
-					continue
-				}
-				return write(&b, play), play
-			}
-		}
-	}
-	return "", engine.Play{}
+	return write(&b, play), play
 }
 
 // write is the PLACE command of a play: its main word from its first cell.

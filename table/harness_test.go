@@ -14,6 +14,7 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/gametest"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/localmail"
@@ -41,9 +42,7 @@ func (c *clock) Add(d time.Duration) {
 }
 
 // anyWord accepts every word: full games test the mail, not French.
-type anyWord struct{}
-
-func (anyWord) Contains(string) bool { return true }
+type anyWord = gametest.AnyWord
 
 // words accepts the listed words only.
 type words []string
