@@ -379,7 +379,20 @@ func tokens(line string) []string {
 	line = strings.TrimRightFunc(line, func(r rune) bool {
 		return unicode.IsSpace(r) || r == '.' || r == '!' || r == ';' || r == ','
 	})
-	return strings.Fields(line)
+	f := strings.Fields(line)
+	if len(f) == 2 && f[1] == "?" {
+		// French sets "?" apart: "Aide ?". Only EXCHANGE takes a "?" (a
+		// blank) as its argument.
+		if k, _ := keyword(fold(f[0])); k != KindExchange {
+			f = f[:1]
+		}
+	}
+	if len(f) == 1 {
+		// "Board?" and "Help?" are questions; in "EXCHANGE QX?" the
+		// question mark is a blank, so only a lone keyword loses it.
+		f[0] = strings.TrimRight(f[0], "?")
+	}
+	return f
 }
 
 func hasDigit(s string) bool {

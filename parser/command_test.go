@@ -88,6 +88,9 @@ func TestParseCommandCanonical(t *testing.T) {
 		{"Je passe", "", ""},
 		// BOARD, LOG, GAMES, HELP, START.
 		{"BOARD", "BOARD", "en"},
+		{"Board?", "BOARD", "en"},
+		{"aide ?", "HELP", "fr"},
+		{"EXCHANGE ?", "EXCHANGE ?", "en"},
 		{"status", "BOARD", "en"},
 		{"TABLERO", "BOARD", "es"},
 		{"plateau", "BOARD", "fr"},
