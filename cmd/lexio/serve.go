@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -54,6 +55,11 @@ func serve(ctx context.Context, e *env, path string, started func(*daemon)) erro
 	defer signal.Stop(hup)
 
 	log := newLogger(e, cfg.LogLevel)
+	if e.getenv("GOGC") == "" {
+		// The daemon's live heap is a few MB and each move allocates about
+		// 2 MB of mail: collecting less often saves a fifth of a move's CPU.
+		debug.SetGCPercent(400)
+	}
 	var mail *localmail.Server
 	if cfg.Embedded.Enabled {
 		// The embedded mail server outlives reloads: its mailboxes are in
