@@ -45,7 +45,7 @@ func boardData(b *engine.Board, r engine.Rules, last []engine.Cell) templates.Bo
 		for col := range engine.Size {
 			c := engine.Cell{Col: col, Row: row}
 			sq := b.At(c)
-			out.Cells[row][col] = templates.Cell{Kind: bonusKinds[r.Bonus(c)], Letter: sq.Letter, Blank: sq.Blank}
+			out.Cells[row][col] = templates.Cell{Kind: bonusKinds[r.Bonus(c)], Letter: sq.Letter, Blank: sq.Blank, Value: sq.Value()}
 		}
 	}
 	for _, c := range last {

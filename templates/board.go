@@ -7,28 +7,6 @@ import (
 	"strings"
 )
 
-// LetterValue is a letter's value (RULES §3.1); 0 for anything else.
-func LetterValue(c byte) int {
-	if c >= 'a' && c <= 'z' {
-		c -= 'a' - 'A'
-	}
-	switch c {
-	case 'E', 'A', 'I', 'O', 'N', 'R', 'S', 'T', 'U', 'L':
-		return 1
-	case 'C', 'D', 'M', 'P':
-		return 2
-	case 'B', 'G':
-		return 3
-	case 'F', 'H', 'V':
-		return 4
-	case 'J', 'Q', 'X':
-		return 8
-	case 'K', 'W', 'Y', 'Z':
-		return 10
-	}
-	return 0
-}
-
 // gridMarks are the text grid's markers for empty cells, indexed by
 // CellKind (RULES §2.4).
 const gridMarks = ".#*TDtdx"
@@ -161,7 +139,7 @@ func rows(b *Board, labels *[8]string) [][]cellView {
 					v.Letter = strings.ToLower(v.Letter)
 					v.Blank = true
 				} else {
-					v.Value = strconv.Itoa(LetterValue(cell.Letter))
+					v.Value = strconv.Itoa(cell.Value)
 				}
 				v.Last = last
 				v.Style = template.CSS(cellBase + "background-color:" + bg + ";color:" + ink +

@@ -52,6 +52,7 @@ type Cell struct {
 	Kind   CellKind
 	Letter byte // 'A'–'Z'; 0 when the cell is empty
 	Blank  bool // the tile is a blank standing for Letter
+	Value  int  // the tile's value (RULES §3.1), 0 for a blank; the caller fills it
 	Last   bool // placed by the last move
 }
 

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lexio-mail/lexio/engine"
 	"time"
 )
 
@@ -36,9 +37,10 @@ func word(b *Board, start string, down bool, letters string, last bool) {
 	for _, r := range letters {
 		c := &b.Cells[p.Row][p.Col]
 		c.Letter = byte(r)
+		c.Value = engine.LetterValue(c.Letter)
 		if r >= 'a' && r <= 'z' {
 			c.Letter = byte(r - 'a' + 'A')
-			c.Blank = true
+			c.Blank, c.Value = true, 0
 		}
 		if last {
 			b.Last = append(b.Last, p)
@@ -99,7 +101,7 @@ func sampleTable(you string) Table {
 func sampleRack(letters string) Rack {
 	var r Rack
 	for i, c := range []byte(letters) {
-		t := RackTile{Slot: i + 1, Letter: c, Value: LetterValue(c)}
+		t := RackTile{Slot: i + 1, Letter: c, Value: engine.LetterValue(c)}
 		if c == '?' {
 			t = RackTile{Slot: i + 1, Blank: true}
 		}

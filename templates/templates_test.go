@@ -517,26 +517,6 @@ func TestCalendar(t *testing.T) {
 	}
 }
 
-func TestLetterValue(t *testing.T) {
-	// RULES §3.1: the sum over the bag's 100 letters.
-	counts := map[byte]int{'E': 14, 'A': 9, 'I': 8, 'O': 6, 'N': 6, 'R': 6, 'S': 6, 'T': 6, 'U': 6, 'L': 5,
-		'C': 3, 'D': 3, 'M': 3, 'P': 2, 'B': 2, 'G': 2, 'F': 2, 'H': 2, 'V': 2,
-		'J': 1, 'Q': 1, 'X': 1, 'K': 1, 'W': 1, 'Y': 1, 'Z': 1}
-	for c := byte('A'); c <= 'Z'; c++ {
-		if counts[c] == 0 {
-			t.Errorf("letter %c missing from the table", c)
-		}
-		if LetterValue(c) == 0 || LetterValue(c) != LetterValue(c+'a'-'A') {
-			t.Errorf("value of %c: %d", c, LetterValue(c))
-		}
-	}
-	for c, want := range map[byte]int{'E': 1, 'C': 2, 'B': 3, 'F': 4, 'J': 8, 'Z': 10, '?': 0} {
-		if got := LetterValue(c); got != want {
-			t.Errorf("LetterValue(%c) = %d, want %d", c, got, want)
-		}
-	}
-}
-
 func BenchmarkRenderTurnNotice(b *testing.B) {
 	s := newSet(b)
 	d := sample(TurnNotice)
