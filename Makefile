@@ -3,6 +3,7 @@ GO      ?= go
 BIN     ?= bin/lexio
 PKGS    ?= ./...
 FUZZTIME ?= 20s
+STATICCHECK ?= v0.8.2
 
 .PHONY: all deps run test test-integration bench fuzz lint build clean
 
@@ -46,8 +47,7 @@ fuzz: deps
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt -l:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
-	@if command -v staticcheck >/dev/null 2>&1; then staticcheck $(PKGS); \
-	  else echo "staticcheck not installed: go install honnef.co/go/tools/cmd/staticcheck@latest"; fi
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK) $(PKGS)
 
 clean:
 	rm -rf bin data
