@@ -1,0 +1,306 @@
+#!/usr/bin/env bash
+# A real mail stack for `make test-integration`: Dovecot (IMAP + LMTP) and
+# Postfix from apt, on 127.0.0.1 only, run as plain processes (no systemd)
+# and stopped by PID. Needs root and apt (CI: a fresh Debian machine).
+#
+#   scripts/mailstack.sh start            install if needed, configure, start both
+#   scripts/mailstack.sh stop             stop both (by PID)
+#   scripts/mailstack.sh status           say what runs
+#   scripts/mailstack.sh stop-postfix | start-postfix | restart-dovecot
+#                                         (the outage tests)
+#
+# State lives under .mailstack/ (MAILSTACK_ROOT overrides it):
+#   env             what the tests read: ports, users, CA file (shell syntax)
+#   tls/            a test CA and a certificate for localhost and 127.0.0.1
+#   dovecot/        dovecot.conf, users (passwd-file), logs, run and state
+#   mail/<user>/    the maildirs
+#   postfix.log     Postfix's log
+# Users: lexio (the service) and the players alice, bob, carol, dave, plus
+# eve (a stranger, for the identity tests); each password is <user>-pw.
+# Ports: SMTP 25 (STARTTLS offered, relays for 127.0.0.0/8), submission
+# 587 (STARTTLS and SASL required), IMAP 143 (STARTTLS), LMTP 24.
+# Plus-addressing: recipient_delimiter = + in Postfix and Dovecot, so that
+# lexio+TOKEN@localhost lands in lexio's INBOX.
+# Postfix is configured in /etc/postfix (a throwaway machine's).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=${MAILSTACK_ROOT:-$PWD/.mailstack}
+USERS=(lexio alice bob carol dave eve)
+POSTFIX_PID=/var/spool/postfix/pid/master.pid
+
+say() { echo "mailstack: $*" >&2; }
+die() {
+  say "$*"
+  exit 1
+}
+
+need_root() { [ "$(id -u)" = 0 ] || die "must run as root (it installs packages and binds ports 25, 143, 587)"; }
+
+install() {
+  if command -v dovecot >/dev/null 2>&1 && command -v postfix >/dev/null 2>&1 &&
+    [ -x /usr/lib/dovecot/lmtp ] && command -v openssl >/dev/null 2>&1; then
+    return 0
+  fi
+  need_root
+  command -v apt-get >/dev/null 2>&1 || die "no apt-get: install dovecot-imapd, dovecot-lmtpd, postfix and openssl by hand"
+  export DEBIAN_FRONTEND=noninteractive
+  # apt must not start the daemons: a policy-rc.d exiting 101 says so.
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+    chmod +x /usr/sbin/policy-rc.d
+  fi
+  echo "postfix postfix/main_mailer_type select Local only" | debconf-set-selections
+  echo "postfix postfix/mailname string localhost" | debconf-set-selections
+  say "installing postfix, dovecot-imapd, dovecot-lmtpd, openssl with apt-get (about 80 s)"
+  local pkgs=(postfix dovecot-imapd dovecot-lmtpd openssl ca-certificates)
+  if ! apt-get install -y -q --no-install-recommends "${pkgs[@]}" >"$ROOT.apt.log" 2>&1; then
+    apt-get update -qq >>"$ROOT.apt.log" 2>&1 || true
+    apt-get install -y -q --no-install-recommends "${pkgs[@]}" >>"$ROOT.apt.log" 2>&1 ||
+      die "apt-get install failed; see $ROOT.apt.log"
+  fi
+  rm -f "$ROOT.apt.log"
+}
+
+# certs makes a test CA and a server certificate for localhost/127.0.0.1,
+# once; the daemon and the players verify the servers against ca.crt.
+certs() {
+  local d=$ROOT/tls
+  [ -s "$d/server.crt" ] && [ -s "$d/ca.crt" ] && return 0
+  mkdir -p "$d"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=lexio test CA" \
+    -keyout "$d/ca.key" -out "$d/ca.crt" \
+    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" \
+    -keyout "$d/server.key" -out "$d/server.csr" 2>/dev/null
+  printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n' >"$d/server.ext"
+  openssl x509 -req -in "$d/server.csr" -CA "$d/ca.crt" -CAkey "$d/ca.key" -CAcreateserial \
+    -days 3650 -extfile "$d/server.ext" -out "$d/server.crt" 2>/dev/null
+  chmod 600 "$d/ca.key" "$d/server.key"
+}
+
+configure_dovecot() {
+  local d=$ROOT/dovecot
+  mkdir -p "$d/run" "$d/state" "$ROOT/mail"
+  chown mail:mail "$ROOT/mail"
+  : >"$d/users"
+  for u in "${USERS[@]}"; do
+    echo "$u:{PLAIN}$u-pw:8:8::$ROOT/mail/$u::" >>"$d/users"
+  done
+  chmod 640 "$d/users"
+  chgrp dovecot "$d/users"
+  local dh=""
+  [ -s /usr/share/dovecot/dh.pem ] && dh="ssl_dh = </usr/share/dovecot/dh.pem"
+  cat >"$d/dovecot.conf" <<EOF
+# Written by scripts/mailstack.sh: loopback only, for tests.
+protocols = imap lmtp
+listen = 127.0.0.1
+base_dir = $d/run
+state_dir = $d/state
+log_path = $d/dovecot.log
+info_log_path = $d/dovecot.log
+ssl = yes
+ssl_cert = <$ROOT/tls/server.crt
+ssl_key = <$ROOT/tls/server.key
+$dh
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+auth_username_format = %Ln
+recipient_delimiter = +
+lmtp_save_to_detail_mailbox = no
+first_valid_uid = 8
+mail_location = maildir:~/Maildir
+mail_max_userip_connections = 200
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN $d/users
+}
+userdb {
+  driver = passwd-file
+  args = $d/users
+}
+service imap-login {
+  inet_listener imap {
+    address = 127.0.0.1
+    port = 143
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service lmtp {
+  inet_listener lmtp {
+    address = 127.0.0.1
+    port = 24
+  }
+}
+# Postfix's submission port authenticates through Dovecot.
+service auth {
+  unix_listener /var/spool/postfix/private/auth {
+    mode = 0660
+    user = postfix
+    group = postfix
+  }
+}
+EOF
+}
+
+configure_postfix() {
+  postconf -e \
+    'inet_interfaces = 127.0.0.1' 'inet_protocols = ipv4' \
+    'myhostname = localhost' 'myorigin = localhost' 'mydestination = localhost' \
+    'mynetworks = 127.0.0.0/8' 'relayhost =' \
+    'local_transport = lmtp:inet:127.0.0.1:24' 'local_recipient_maps =' \
+    'recipient_delimiter = +' \
+    'alias_maps =' 'alias_database =' \
+    "smtpd_tls_cert_file = $ROOT/tls/server.crt" "smtpd_tls_key_file = $ROOT/tls/server.key" \
+    'smtpd_tls_security_level = may' 'smtp_tls_security_level = none' \
+    'smtpd_sasl_type = dovecot' 'smtpd_sasl_path = private/auth' \
+    'message_size_limit = 52428800' 'in_flow_delay = 0' \
+    'smtpd_client_connection_count_limit = 0' 'smtpd_client_connection_rate_limit = 0' \
+    'lmtp_destination_concurrency_limit = 20' \
+    "maillog_file_prefixes = /var, /dev/stdout, $ROOT" "maillog_file = $ROOT/postfix.log"
+  postconf -F '*/*/chroot = n'
+  postconf -M 'submission/inet=submission inet n - n - - smtpd'
+  postconf -P 'submission/inet/syslog_name=postfix/submission' \
+    'submission/inet/smtpd_tls_security_level=encrypt' \
+    'submission/inet/smtpd_sasl_auth_enable=yes' \
+    'submission/inet/smtpd_tls_auth_only=yes' \
+    'submission/inet/smtpd_client_restrictions=permit_sasl_authenticated,reject' \
+    'submission/inet/smtpd_relay_restrictions=permit_sasl_authenticated,reject'
+  postfix check
+}
+
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_port() { # wait_port PORT WHAT
+  for _ in $(seq 1 100); do
+    listening "$1" && return 0
+    sleep 0.1
+  done
+  die "$2 does not listen on 127.0.0.1:$1 (logs under $ROOT)"
+}
+
+wait_gone() { # wait_gone PID
+  for _ in $(seq 1 100); do
+    kill -0 "$1" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  kill -9 "$1" 2>/dev/null || true
+}
+
+dovecot_pid() { cat "$ROOT/dovecot/run/master.pid" 2>/dev/null || true; }
+postfix_pid() { tr -d ' \n' 2>/dev/null <"$POSTFIX_PID" || true; }
+running() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null; }
+
+start_dovecot() {
+  running "$(dovecot_pid)" && return 0
+  dovecot -c "$ROOT/dovecot/dovecot.conf"
+  wait_port 143 dovecot
+  wait_port 24 "dovecot lmtp"
+}
+
+stop_dovecot() {
+  local pid
+  pid=$(dovecot_pid)
+  if running "$pid"; then
+    kill "$pid"
+    wait_gone "$pid"
+  fi
+}
+
+start_postfix() {
+  running "$(postfix_pid)" && return 0
+  postfix start >/dev/null 2>&1 || postfix start
+  wait_port 25 postfix
+  wait_port 587 "postfix submission"
+}
+
+stop_postfix() {
+  local pid
+  pid=$(postfix_pid)
+  if running "$pid"; then
+    kill "$pid"
+    wait_gone "$pid"
+  fi
+}
+
+write_env() {
+  cat >"$ROOT/env" <<EOF
+MAILSTACK_ROOT=$ROOT
+MAILSTACK_DOMAIN=localhost
+MAILSTACK_SMTP=127.0.0.1:25
+MAILSTACK_SUBMISSION=127.0.0.1:587
+MAILSTACK_IMAP=127.0.0.1:143
+MAILSTACK_CA=$ROOT/tls/ca.crt
+MAILSTACK_USERS="${USERS[*]}"
+MAILSTACK_PASSWORD_SUFFIX=-pw
+MAILSTACK_DOVECOT_PID=$(dovecot_pid)
+MAILSTACK_POSTFIX_PID=$(postfix_pid)
+EOF
+}
+
+start() {
+  install
+  need_root
+  mkdir -p "$ROOT"
+  for port in 24 25 143 587; do
+    if listening $port && ! running "$(dovecot_pid)" && ! running "$(postfix_pid)"; then
+      die "something else listens on 127.0.0.1:$port"
+    fi
+  done
+  certs
+  configure_dovecot
+  configure_postfix
+  # A clean slate: no mail left from an earlier run.
+  stop_postfix
+  stop_dovecot
+  postsuper -d ALL >/dev/null 2>&1 || true
+  rm -rf "${ROOT:?}/mail/"*
+  : >"$ROOT/postfix.log"
+  start_dovecot
+  start_postfix
+  write_env
+  say "dovecot pid $(dovecot_pid), postfix pid $(postfix_pid); state in $ROOT"
+}
+
+stop() {
+  stop_postfix
+  stop_dovecot
+  rm -f "$ROOT/env"
+  say "stopped"
+}
+
+status() {
+  local rc=0
+  if running "$(dovecot_pid)"; then say "dovecot runs, pid $(dovecot_pid)"; else
+    say "dovecot is stopped"
+    rc=1
+  fi
+  if running "$(postfix_pid)"; then say "postfix runs, pid $(postfix_pid)"; else
+    say "postfix is stopped"
+    rc=1
+  fi
+  return $rc
+}
+
+case "${1:-}" in
+install) install ;;
+start) start ;;
+stop) stop ;;
+status) status ;;
+stop-postfix) stop_postfix ;;
+start-postfix)
+  start_postfix
+  write_env
+  ;;
+restart-dovecot)
+  stop_dovecot
+  start_dovecot
+  write_env
+  ;;
+*)
+  echo "usage: $0 start|stop|status|install|stop-postfix|start-postfix|restart-dovecot" >&2
+  exit 2
+  ;;
+esac
