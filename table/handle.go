@@ -139,7 +139,8 @@ func errText(err error) string {
 // of the table the token names is told (a forged From must not make us
 // write to a stranger); everything is logged.
 func (h *handling) badToken() error {
-	name, _, _ := strings.Cut(h.msg.Token, "-")
+	// The token names its table before its last '-' (mailer.Tokens).
+	name := ""
 	if i := strings.LastIndexByte(h.msg.Token, '-'); i > 0 {
 		name = strings.ToLower(h.msg.Token[:i])
 	}
