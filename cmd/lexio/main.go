@@ -127,11 +127,47 @@ func help(w io.Writer, args []string) {
 	fmt.Fprintln(w, "\nThe configuration file defaults to $LEXIO_CONFIG, else ./lexio.toml.")
 }
 
-// newFlags makes a FlagSet that reports to env's stderr.
-func newFlags(e *env, name string) *flag.FlagSet {
+// flags is a FlagSet that takes flags after the arguments too
+// (`lexio table show demo -c FILE`), as admins type them.
+type flags struct {
+	*flag.FlagSet
+	args []string
+}
+
+// newFlags makes flags that report to env's stderr.
+func newFlags(e *env, name string) *flags {
 	fs := flag.NewFlagSet("lexio "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	return fs
+	return &flags{FlagSet: fs}
+}
+
+// Parse reads flags wherever they stand; "--" ends them.
+func (f *flags) Parse(args []string) error {
+	for {
+		if err := f.FlagSet.Parse(args); err != nil {
+			return err
+		}
+		rest := f.FlagSet.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			f.args = append(f.args, rest...) // after "--", nothing is a flag
+			return nil
+		}
+		if len(rest) == 0 {
+			return nil
+		}
+		f.args = append(f.args, rest[0])
+		args = rest[1:]
+	}
+}
+
+// Args, NArg and Arg give the arguments that are not flags.
+func (f *flags) Args() []string { return f.args }
+func (f *flags) NArg() int      { return len(f.args) }
+func (f *flags) Arg(i int) string {
+	if i < 0 || i >= len(f.args) {
+		return ""
+	}
+	return f.args[i]
 }
 
 // configPath is the -c flag's default.

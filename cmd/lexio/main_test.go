@@ -113,3 +113,28 @@ func TestParseJSON(t *testing.T) {
 		t.Fatalf("status %d, %q, %q", code, out, errOut)
 	}
 }
+
+// Flags may follow the arguments; "--" ends them.
+func TestFlagsAnywhere(t *testing.T) {
+	e := &env{stderr: &bytes.Buffer{}}
+	for _, tc := range []struct {
+		args []string
+		c    string
+		rest []string
+	}{
+		{[]string{"demo", "-c", "x.toml"}, "x.toml", []string{"demo"}},
+		{[]string{"-c", "x.toml", "a", "b"}, "x.toml", []string{"a", "b"}},
+		{[]string{"a", "-c", "x.toml", "b"}, "x.toml", []string{"a", "b"}},
+		{[]string{"a", "--", "-c", "b"}, "", []string{"a", "-c", "b"}},
+		{[]string{"-", "PASS"}, "", []string{"-", "PASS"}},
+	} {
+		fs := newFlags(e, "test")
+		c := fs.String("c", "", "")
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if *c != tc.c || strings.Join(fs.Args(), " ") != strings.Join(tc.rest, " ") || fs.NArg() != len(tc.rest) {
+			t.Errorf("%v: -c %q, args %q", tc.args, *c, fs.Args())
+		}
+	}
+}
