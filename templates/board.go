@@ -103,7 +103,8 @@ func cellColours(k CellKind) (bg, ink string) {
 
 // cellView is one cell of the HTML board, ready to draw.
 type cellView struct {
-	Style  template.CSS // the td's style
+	Bg     string       // the td's background colour (bgcolor)
+	Style  template.CSS // the rest of the td's style
 	Letter string       // the tile's letter; "" when empty
 	Value  string       // the tile's value, "" for a blank or an empty cell
 	Label  string       // the bonus label of an empty cell
@@ -111,8 +112,10 @@ type cellView struct {
 	Last   bool
 }
 
-const cellBase = "width:34px;height:34px;padding:0;text-align:center;vertical-align:middle;" +
-	"font-family:Arial,Helvetica,sans-serif;line-height:1;"
+// A cell's size and alignment are attributes, and the font is the table's,
+// so that the 169 cells' markup stays short: the board is most of a
+// notice, and Gmail clips messages over 102 KB.
+const cellAttrs = `width="34" height="34" align="center" valign="middle"`
 
 // rows prepares the HTML board; labels are the language's bonus labels.
 func rows(b *Board, labels *[8]string) [][]cellView {
@@ -142,16 +145,16 @@ func rows(b *Board, labels *[8]string) [][]cellView {
 					v.Value = strconv.Itoa(cell.Value)
 				}
 				v.Last = last
-				v.Style = template.CSS(cellBase + "background-color:" + bg + ";color:" + ink +
-					";border:2px solid " + edge + ";font-size:17px;font-weight:bold;")
+				v.Bg = bg
+				v.Style = template.CSS("color:" + ink + ";border:2px solid " + edge + ";font-size:17px;font-weight:bold;")
 				if cell.Blank {
 					v.Style += "font-style:italic;"
 				}
 			} else {
 				bg, ink := cellColours(k)
 				v.Label = labels[k]
-				v.Style = template.CSS(cellBase + "background-color:" + bg + ";color:" + ink +
-					";border:2px solid #ffffff;font-size:10px;font-weight:bold;")
+				v.Bg = bg
+				v.Style = template.CSS("color:" + ink + ";border:2px solid #ffffff;font-size:10px;font-weight:bold;")
 			}
 			out[r][c] = v
 		}
@@ -166,11 +169,13 @@ func rowsHTML(b *Board, labels *[8]string) template.HTML {
 	var sb strings.Builder
 	sb.Grow(Size * Size * 200)
 	for i, row := range rows(b, labels) {
-		sb.WriteString(`<tr><th style="width:20px;padding:0 4px 0 0;text-align:right;font-family:Arial,Helvetica,sans-serif;font-size:11px;font-weight:normal;color:#888888;">`)
+		sb.WriteString(`<tr><th style="width:20px;padding:0 4px 0 0;text-align:right;font-size:11px;font-weight:normal;color:#888888;">`)
 		sb.WriteString(strconv.Itoa(i + 1))
 		sb.WriteString(`</th>`)
 		for _, v := range row {
-			sb.WriteString(`<td style="`)
+			sb.WriteString(`<td ` + cellAttrs + ` bgcolor="`)
+			sb.WriteString(html.EscapeString(v.Bg))
+			sb.WriteString(`" style="`)
 			sb.WriteString(html.EscapeString(string(v.Style)))
 			sb.WriteString(`">`)
 			switch {
