@@ -6,7 +6,7 @@
 #   scripts/mailstack.sh start            install if needed, configure, start both
 #   scripts/mailstack.sh stop             stop both (by PID)
 #   scripts/mailstack.sh status           say what runs
-#   scripts/mailstack.sh stop-postfix | start-postfix | restart-dovecot
+#   scripts/mailstack.sh stop-postfix | start-postfix | stop-dovecot | restart-dovecot
 #                                         (the outage tests)
 #
 # State lives under .mailstack/ (MAILSTACK_ROOT overrides it):
@@ -21,6 +21,7 @@
 # 587 (STARTTLS and SASL required), IMAP 143 (STARTTLS), LMTP 24.
 # Plus-addressing: recipient_delimiter = + in Postfix and Dovecot, so that
 # lexio+TOKEN@localhost lands in lexio's INBOX.
+# Deferred mail is retried within 5-30 s (not minutes): the outage tests.
 # Postfix is configured in /etc/postfix (a throwaway machine's).
 set -euo pipefail
 
@@ -159,6 +160,7 @@ configure_postfix() {
     'message_size_limit = 52428800' 'in_flow_delay = 0' \
     'smtpd_client_connection_count_limit = 0' 'smtpd_client_connection_rate_limit = 0' \
     'lmtp_destination_concurrency_limit = 20' \
+    'queue_run_delay = 5s' 'minimal_backoff_time = 5s' 'maximal_backoff_time = 30s' \
     "maillog_file_prefixes = /var, /dev/stdout, $ROOT" "maillog_file = $ROOT/postfix.log"
   postconf -F '*/*/chroot = n'
   postconf -M 'submission/inet=submission inet n - n - - smtpd'
@@ -195,7 +197,10 @@ running() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null; }
 
 start_dovecot() {
   running "$(dovecot_pid)" && return 0
-  dovecot -c "$ROOT/dovecot/dovecot.conf"
+  # Daemons must not inherit our stdout/stderr: a caller reading them
+  # through a pipe would wait for ever.
+  dovecot -c "$ROOT/dovecot/dovecot.conf" </dev/null >"$ROOT/dovecot/start.log" 2>&1 ||
+    die "dovecot did not start: $(cat "$ROOT/dovecot/start.log")"
   wait_port 143 dovecot
   wait_port 24 "dovecot lmtp"
 }
@@ -211,7 +216,8 @@ stop_dovecot() {
 
 start_postfix() {
   running "$(postfix_pid)" && return 0
-  postfix start >/dev/null 2>&1 || postfix start
+  postfix start </dev/null >"$ROOT/postfix-start.log" 2>&1 ||
+    die "postfix did not start: $(cat "$ROOT/postfix-start.log")"
   wait_port 25 postfix
   wait_port 587 "postfix submission"
 }
@@ -294,13 +300,14 @@ start-postfix)
   start_postfix
   write_env
   ;;
+stop-dovecot) stop_dovecot ;;
 restart-dovecot)
   stop_dovecot
   start_dovecot
   write_env
   ;;
 *)
-  echo "usage: $0 start|stop|status|install|stop-postfix|start-postfix|restart-dovecot" >&2
+  echo "usage: $0 start|stop|status|install|stop-postfix|start-postfix|stop-dovecot|restart-dovecot" >&2
   exit 2
   ;;
 esac
