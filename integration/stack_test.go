@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -105,7 +106,16 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	stack.lexioBin = filepath.Join(dir, "lexio")
-	build := exec.Command("go", "build", "-o", stack.lexioBin, "./cmd/lexio")
+	// The overlay adds a pprof listener to the test binary only (see
+	// testdata/pprof.go.txt); the repository's cmd/lexio is unchanged.
+	overlay := filepath.Join(dir, "overlay.json")
+	o, _ := json.Marshal(map[string]map[string]string{"Replace": {
+		filepath.Join(repo, "cmd", "lexio", "zz_integration_pprof.go"): filepath.Join(repo, "integration", "testdata", "pprof.go.txt"),
+	}})
+	if err := os.WriteFile(overlay, o, 0o644); err != nil {
+		panic(err)
+	}
+	build := exec.Command("go", "build", "-overlay", overlay, "-o", stack.lexioBin, "./cmd/lexio")
 	build.Dir = repo
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
@@ -206,12 +216,14 @@ type daemonOpts struct {
 	requireAuth bool
 	league      string // extra keys of the league "main"
 	pollEvery   string // imap.poll_interval (default 30s: IDLE does the work)
+	env         []string
 }
 
 // daemon is one `lexio serve` process (and its restarts) on one data
 // directory.
 type daemon struct {
 	t       *testing.T
+	env     []string
 	dir     string
 	cfgPath string
 	dbPath  string
@@ -312,7 +324,7 @@ away_grace = "2h"
 func startDaemon(t *testing.T, o daemonOpts) *daemon {
 	t.Helper()
 	dir := t.TempDir()
-	d := &daemon{t: t, dir: dir, dbPath: filepath.Join(dir, "lexio.db"), logPath: filepath.Join(dir, "lexio.log")}
+	d := &daemon{t: t, env: o.env, dir: dir, dbPath: filepath.Join(dir, "lexio.db"), logPath: filepath.Join(dir, "lexio.log")}
 	d.cfgPath = writeConfig(t, dir, o)
 	t.Cleanup(func() {
 		d.stop()
@@ -342,7 +354,7 @@ func (d *daemon) start() {
 	before := d.countLog("lexio serving")
 	cmd := exec.Command(stack.lexioBin, "serve", "-c", d.cfgPath)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.Env = os.Environ()
+	cmd.Env = append(os.Environ(), d.env...)
 	// The daemon dies with the test process, even a killed one: a daemon
 	// left over would read the next test's mail.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
