@@ -23,6 +23,7 @@ type migration struct {
 func migrations() []migration {
 	return []migration{
 		{version: 1, name: "initial schema", up: func(*gorm.DB) error { return nil }},
+		{version: 2, name: "outbox messages apart from their rows", up: moveOutboxBodies},
 	}
 }
 
@@ -82,4 +83,19 @@ func (s *Store) schemaVersion(ctx context.Context) (int, error) {
 // SchemaVersionApplied returns the schema version recorded in the database.
 func (s *Store) SchemaVersionApplied(ctx context.Context) (int, error) {
 	return s.schemaVersion(ctx)
+}
+
+// moveOutboxBodies moves the messages of a version 1 outbox, kept in its
+// rows, into outbox_bodies (which AutoMigrate has created) and drops the
+// column.
+func moveOutboxBodies(tx *gorm.DB) error {
+	if !tx.Migrator().HasColumn("outbox", "raw") {
+		return nil
+	}
+	if err := tx.Exec("INSERT INTO outbox_bodies (mail_id, raw) SELECT id, raw FROM outbox").Error; err != nil {
+		return err
+	}
+	// Plain SQL: SQLite has DROP COLUMN since 3.35 (modernc ships 3.41),
+	// and the SQLite migrator's DropColumn wants a model.
+	return tx.Exec("ALTER TABLE outbox DROP COLUMN raw").Error
 }

@@ -153,8 +153,10 @@ type OutboxMail struct {
 	// From is the envelope sender; To the envelope recipients.
 	From string   `gorm:"column:env_from;size:320;not null;default:''"`
 	To   []string `gorm:"column:env_to;type:text;serializer:json;not null"`
-	// Raw is the whole rendered message (RFC 5322).
-	Raw       []byte    `gorm:"not null"`
+	// Raw is the whole rendered message (RFC 5322). It is stored apart,
+	// as an OutboxBody: SQLite rewrites a row whole on every UPDATE, and
+	// each attempt updates the row twice.
+	Raw       []byte    `gorm:"-"`
 	CreatedAt time.Time `gorm:"not null"`
 	Attempts  int       `gorm:"not null;default:0"`
 	// NextAttempt is when the row is due; pending rows are indexed on it.
@@ -166,6 +168,15 @@ type OutboxMail struct {
 
 // TableName names OutboxMail's table.
 func (OutboxMail) TableName() string { return "outbox" }
+
+// OutboxBody holds the bytes of an outbox row's message.
+type OutboxBody struct {
+	MailID int64  `gorm:"primaryKey;autoIncrement:false"`
+	Raw    []byte `gorm:"not null"`
+}
+
+// TableName names OutboxBody's table.
+func (OutboxBody) TableName() string { return "outbox_bodies" }
 
 // RateCounter counts the events of one key in the current window.
 type RateCounter struct {
@@ -185,7 +196,7 @@ func (schemaVersion) TableName() string { return "schema_version" }
 
 // models are migrated in this order (parents before children).
 func models() []any {
-	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &RateCounter{}}
+	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}}
 }
 
 func utcp(t *time.Time) *time.Time {

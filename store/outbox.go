@@ -36,7 +36,7 @@ func (s *Store) Outbox() *Outbox { return &Outbox{s: s} }
 func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]OutMail, error) {
 	var rows []OutboxMail
 	err := o.s.db.WithContext(ctx).
-		Select("id", "env_from", "env_to", "raw", "attempts", "created_at").
+		Select("id", "env_from", "env_to", "attempts", "created_at").
 		Where("sent_at IS NULL AND failed_at IS NULL AND next_attempt <= ?", now.UTC()).
 		Order("id").
 		Limit(limit).
@@ -44,9 +44,33 @@ func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]OutMail, 
 	if err != nil {
 		return nil, fmt.Errorf("store: outbox due: %w", mapErr(err))
 	}
+	raws, err := o.bodies(ctx, rows)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]OutMail, len(rows))
 	for i, r := range rows {
-		out[i] = OutMail{ID: r.ID, From: r.From, To: r.To, Raw: r.Raw, Attempt: r.Attempts, Created: r.CreatedAt}
+		out[i] = OutMail{ID: r.ID, From: r.From, To: r.To, Raw: raws[r.ID], Attempt: r.Attempts, Created: r.CreatedAt}
+	}
+	return out, nil
+}
+
+// bodies reads the messages of rows, by row id.
+func (o *Outbox) bodies(ctx context.Context, rows []OutboxMail) (map[int64][]byte, error) {
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	var bs []OutboxBody
+	if err := o.s.db.WithContext(ctx).Where("mail_id IN ?", ids).Find(&bs).Error; err != nil {
+		return nil, fmt.Errorf("store: outbox bodies: %w", mapErr(err))
+	}
+	out := make(map[int64][]byte, len(bs))
+	for _, b := range bs {
+		out[b.MailID] = b.Raw
 	}
 	return out, nil
 }
@@ -102,5 +126,10 @@ func (o *Outbox) Mail(ctx context.Context, id int64) (*OutboxMail, error) {
 	if err := o.s.db.WithContext(ctx).Where("id = ?", id).Take(&m).Error; err != nil {
 		return nil, fmt.Errorf("store: outbox %d: %w", id, mapErr(err))
 	}
+	raws, err := o.bodies(ctx, []OutboxMail{m})
+	if err != nil {
+		return nil, err
+	}
+	m.Raw = raws[m.ID]
 	return &m, nil
 }

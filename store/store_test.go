@@ -942,3 +942,45 @@ func TestTakeRateConcurrent(t *testing.T) {
 		}
 	})
 }
+
+// Migration 2: an outbox written by version 1, with the messages in its
+// rows, keeps every message once they move to outbox_bodies.
+func TestMigrationMovesOutboxBodies(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(t)
+		// Make the database look like version 1: a raw column holding the
+		// message, no bodies, no step 2.
+		blob := "BLOB"
+		if s.Driver() == DriverPostgres {
+			blob = "BYTEA"
+		}
+		for _, q := range []string{
+			"ALTER TABLE outbox ADD COLUMN raw " + blob,
+			"INSERT INTO outbox (message_id, env_from, env_to, raw, created_at, attempts, next_attempt, last_error) " +
+				"VALUES ('<v1@x>', 'lexio@x', '[\"a@x\"]', 'Subject: v1', '2026-03-01 12:00:00', 0, '2026-03-01 12:00:00', '')",
+			"DELETE FROM schema_version WHERE version = 2",
+		} {
+			if err := s.db.Exec(q).Error; err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s = open(t)
+		if s.db.Migrator().HasColumn("outbox", "raw") {
+			t.Error("the raw column is still there")
+		}
+		due, err := s.Outbox().Due(ctx, t0.Add(time.Hour), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(due) != 1 || string(due[0].Raw) != "Subject: v1" || due[0].To[0] != "a@x" {
+			t.Fatalf("after migration: %+v", due)
+		}
+		if v, _ := s.SchemaVersionApplied(ctx); v != 2 {
+			t.Errorf("schema version %d", v)
+		}
+	})
+}

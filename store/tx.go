@@ -344,6 +344,16 @@ func (tx *Tx) EnqueueMails(ms []*OutboxMail) error {
 	if err := tx.db.Create(ms).Error; err != nil {
 		return fmt.Errorf("store: outbox: %w", mapErr(err))
 	}
+	bodies := make([]OutboxBody, len(ms))
+	for i, m := range ms {
+		bodies[i] = OutboxBody{MailID: m.ID, Raw: m.Raw}
+		if bodies[i].Raw == nil {
+			bodies[i].Raw = []byte{}
+		}
+	}
+	if err := tx.db.Create(&bodies).Error; err != nil {
+		return fmt.Errorf("store: outbox bodies: %w", mapErr(err))
+	}
 	return nil
 }
 
