@@ -206,11 +206,20 @@ start_dovecot() {
 }
 
 stop_dovecot() {
-  local pid
+  local pid children c
   pid=$(dovecot_pid)
   if running "$pid"; then
+    # The master does not always end its IMAP processes (an IDLE session
+    # outlived it here): end them too, by PID, as a real restart would.
+    children=$(pgrep -P "$pid" || true)
     kill "$pid"
     wait_gone "$pid"
+    for c in $children; do
+      kill "$c" 2>/dev/null || true
+    done
+    for c in $children; do
+      wait_gone "$c"
+    done
   fi
 }
 
