@@ -187,6 +187,16 @@ func (h *harness) checkMailboxes(name string, players []string, g *engine.Game) 
 				h.t.Errorf("%s: game-over mail lacks %s's final score %d:\n%s", who, other, res.Scores[q], text)
 			}
 		}
+		// RULES §11.1: each player's adjustment once; the finisher's empty
+		// rack is no "+0" line beside their gain.
+		if _, racks, ok := strings.Cut(text, "Racks:"); ok {
+			racks, _, _ = strings.Cut(racks, ".")
+			for _, other := range players {
+				if n := strings.Count(racks, displayName(other)+" "); n > 1 {
+					h.t.Errorf("%s: %s adjusted %d times: %s", who, other, n, racks)
+				}
+			}
+		}
 		for _, r := range res.Racks {
 			if r != "" && !strings.Contains(strings.ReplaceAll(text, " ", ""), r) {
 				h.t.Errorf("%s: game-over mail does not reveal rack %q", who, r)

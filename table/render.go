@@ -141,7 +141,11 @@ func logLines(entries []engine.LogEntry, names []string, b *engine.Board) []temp
 				l.Words = append(l.Words, templates.Word{Word: w})
 			}
 		case engine.LogAdjust:
-			adjust = append(adjust, templates.Adjustment{Player: name(e.Player), Points: e.Score})
+			// The finisher's empty rack costs nothing: only their gain
+			// is worth a line.
+			if e.Score != 0 || e.Rack != "" {
+				adjust = append(adjust, templates.Adjustment{Player: name(e.Player), Points: e.Score})
+			}
 			continue
 		case engine.LogEnd:
 			l.Kind, l.Player, l.Adjustments = templates.LogEnd, "", adjust
