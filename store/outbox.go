@@ -82,7 +82,27 @@ func (o *Outbox) Attempt(ctx context.Context, id int64, attempt int, next time.T
 	return o.update(ctx, "attempt", id, map[string]any{
 		"attempts":     attempt,
 		"next_attempt": next.UTC(),
+		"last_error":   "", // until this attempt ends (Sent or Failed)
 	})
+}
+
+// Resume makes due at now the rows whose last attempt never ended — the
+// process stopped between Attempt and Sent or Failed — so that a restarted
+// daemon sends them at once instead of after their backoff. It returns how
+// many rows it resumed. Call it before the dispatcher starts.
+func (o *Outbox) Resume(ctx context.Context, now time.Time) (int, error) {
+	var n int64
+	err := o.s.write(ctx, func(db *gorm.DB) error {
+		res := db.Model(&OutboxMail{}).
+			Where("sent_at IS NULL AND failed_at IS NULL AND attempts > 0 AND last_error = '' AND next_attempt > ?", now.UTC()).
+			Update("next_attempt", now.UTC())
+		n = res.RowsAffected
+		return res.Error
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: outbox resume: %w", mapErr(err))
+	}
+	return int(n), nil
 }
 
 // Sent marks a row sent. It returns ErrNotFound if the row is not pending.

@@ -984,3 +984,45 @@ func TestMigrationMovesOutboxBodies(t *testing.T) {
 		}
 	})
 }
+
+// A row whose attempt never ended (the process died mid-send) is due again
+// at once after Resume; one that failed for now keeps its backoff.
+func TestOutboxResume(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(t)
+		rows := []*OutboxMail{
+			{From: "lexio@x", To: []string{"a@x"}, Raw: []byte("interrupted"), CreatedAt: t0},
+			{From: "lexio@x", To: []string{"b@x"}, Raw: []byte("failed"), CreatedAt: t0},
+			{From: "lexio@x", To: []string{"c@x"}, Raw: []byte("fresh"), CreatedAt: t0},
+		}
+		if err := s.Tx(ctx, func(tx *Tx) error { return tx.EnqueueMails(rows) }); err != nil {
+			t.Fatal(err)
+		}
+		ob := s.Outbox()
+		later := t0.Add(30 * time.Minute)
+		for _, r := range rows[:2] {
+			if err := ob.Attempt(ctx, r.ID, 1, later); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := ob.Failed(ctx, rows[1].ID, t0, "451 later", false); err != nil {
+			t.Fatal(err)
+		}
+		n, err := ob.Resume(ctx, t0.Add(time.Minute))
+		if err != nil || n != 1 {
+			t.Fatalf("Resume: %d, %v; want 1", n, err)
+		}
+		due, err := ob.Due(ctx, t0.Add(time.Minute), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range due {
+			got = append(got, string(d.Raw))
+		}
+		if strings.Join(got, " ") != "interrupted fresh" {
+			t.Errorf("due after Resume: %v, want interrupted and fresh (failed waits its backoff)", got)
+		}
+	})
+}

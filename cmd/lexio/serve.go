@@ -235,6 +235,12 @@ func (d *daemon) run(ctx context.Context) error {
 	if err := d.svc.EnsureTables(ctx); err != nil {
 		return err
 	}
+	// Mail whose sending was cut short by a stop or a crash goes first.
+	if n, err := d.store.Outbox().Resume(ctx, time.Now()); err != nil {
+		return err
+	} else if n > 0 {
+		d.log.Info("resuming interrupted mail", "mails", n)
+	}
 	d.log.Info("lexio serving", "address", d.cfg.Mail.Address, "storage", d.cfg.Storage.Driver)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
