@@ -24,7 +24,7 @@ func playRandom(t *testing.T, cfg engine.Config, r *rand.Rand) *engine.Game {
 	for i := 0; i < 500 && !g.Over(); i++ {
 		at = at.Add(time.Hour)
 		p := g.Turn()
-		play, ok := gametest.FindPlay(g, p)
+		play, ok := gametest.FindPlay(g, p, 0)
 		switch x := r.IntN(10); {
 		case ok && x < 7:
 			if _, err := g.PlaceTiles(p, play.Tiles, gametest.AnyWord{}, at); err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/gametest"
 	"github.com/lexio-mail/lexio/mailer/client"
 )
 
@@ -154,7 +155,7 @@ func checkMailboxes(t *testing.T, boxes map[string]*mailbox, p *plan, g *engine.
 		}
 		text := over[0].Text
 		for q, other := range p.spec.players {
-			if !hasScoreLine(text, displayName(other), res.Scores[q]) {
+			if !gametest.HasScoreLine(text, gametest.DisplayName(other), res.Scores[q]) {
 				t.Errorf("%s: game-over mail lacks %s's final score %d:\n%s", who, other, res.Scores[q], text)
 			}
 		}
@@ -215,24 +216,6 @@ func boardShown(text string, b *engine.Board) bool {
 		}
 	}
 	return true
-}
-
-func displayName(a string) string {
-	local, _, _ := strings.Cut(a, "@")
-	return strings.ToUpper(local[:1]) + local[1:]
-}
-
-// hasScoreLine finds "Name [(you)] before adjust final" in the final
-// scores.
-func hasScoreLine(text, name string, final int) bool {
-	_, after, _ := strings.Cut(text, "== Final scores ==")
-	for _, l := range strings.Split(after, "\n") {
-		f := strings.Fields(strings.TrimLeft(l, " *"))
-		if len(f) >= 4 && f[0] == name && f[len(f)-1] == fmt.Sprint(final) {
-			return true
-		}
-	}
-	return false
 }
 
 // checkNoForeignRacks checks EMAIL §1.4 on every mailbox: while a game

@@ -3,7 +3,6 @@
 package integration
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,11 +52,10 @@ func simulate(t *testing.T, spec tableSpec, maxTiles, idleAfter, maxTurns int) *
 		var play engine.Play
 		var ok bool
 		if idleAfter <= 0 || len(p.turns) < idleAfter {
-			play, ok = findPlay(g, seat, maxTiles)
+			play, ok = gametest.FindPlay(g, seat, maxTiles)
 		}
 		if ok {
-			b := g.Board()
-			tr.cmd = writePlace(&b, play)
+			tr.cmd = gametest.Command(play)
 			if _, err := g.PlaceTiles(seat, play.Tiles, gametest.AnyWord{}, time.Now()); err != nil {
 				t.Fatalf("simulate %s: %s: %v", spec.name, tr.cmd, err)
 			}
@@ -88,102 +86,6 @@ func wordsOf(plans ...*plan) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// findPlay is gametest.FindPlay with at most maxTiles tiles (0: no limit).
-func findPlay(g *engine.Game, seat, maxTiles int) (engine.Play, bool) {
-	if maxTiles <= 0 {
-		return gametest.FindPlay(g, seat)
-	}
-	b := g.Board()
-	rack := g.Rack(seat)
-	var starts []engine.Cell
-	if b.Empty() {
-		f := engine.Fountain()
-		for i := 0; i < engine.RackSize; i++ {
-			starts = append(starts, engine.Cell{Col: f.Col - i, Row: f.Row})
-		}
-	} else {
-		for r := range engine.Size {
-			for c := range engine.Size {
-				cell := engine.Cell{Col: c, Row: r}
-				if !engine.Playable(cell) || !b.At(cell).Empty() {
-					continue
-				}
-				for _, n := range []engine.Cell{{Col: c - 1, Row: r}, {Col: c + 1, Row: r}, {Col: c, Row: r - 1}, {Col: c, Row: r + 1}} {
-					if n.OnBoard() && !b.At(n).Empty() {
-						starts = append(starts, cell)
-						break
-					}
-				}
-			}
-		}
-	}
-	for k := min(len(rack), maxTiles); k >= 1; k-- {
-		for _, start := range starts {
-			for _, dir := range []engine.Dir{engine.Across, engine.Down} {
-				var ps []engine.Placement
-				for cur := start; len(ps) < k; cur = cur.Next(dir, 1) {
-					if !cur.OnBoard() || !engine.Playable(cur) {
-						break
-					}
-					if !b.At(cur).Empty() {
-						continue
-					}
-					tile := rack[len(ps)]
-					pl := engine.Placement{Cell: cur, Letter: tile}
-					if tile == engine.BlankTile {
-						pl.Letter, pl.Blank = 'E', true
-					}
-					ps = append(ps, pl)
-				}
-				if len(ps) != k {
-					continue
-				}
-				if play, err := engine.Evaluate(&b, ps, g.Rules()); err == nil {
-					return play, true
-				}
-			}
-		}
-	}
-	return engine.Play{}, false
-}
-
-// writePlace is the PLACE command of a play as a player writes it: the
-// main word from its first cell, tiles already on the board in
-// parentheses, blanks in brackets.
-func writePlace(b *engine.Board, play engine.Play) string {
-	w := play.Words[0]
-	placed := map[engine.Cell]engine.Placement{}
-	for _, p := range play.Tiles {
-		placed[p.Cell] = p
-	}
-	var sb strings.Builder
-	open := false
-	for i, c := range w.Cells {
-		p, isPlaced := placed[c]
-		if !isPlaced != open {
-			if open {
-				sb.WriteByte(')')
-			} else {
-				sb.WriteByte('(')
-			}
-			open = !isPlaced
-		}
-		if isPlaced && p.Blank {
-			fmt.Fprintf(&sb, "[%c]", p.Letter)
-		} else {
-			sb.WriteByte(w.Text[i])
-		}
-	}
-	if open {
-		sb.WriteByte(')')
-	}
-	dir := "ACROSS"
-	if w.Dir == engine.Down {
-		dir = "DOWN"
-	}
-	return fmt.Sprintf("PLACE %s %s %s", w.Start, dir, sb.String())
 }
 
 // idParts splits one of the service's Message-IDs,

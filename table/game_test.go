@@ -1,7 +1,6 @@
 package table_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -20,48 +19,11 @@ func findMove(g *engine.Game, p int) string {
 
 // findPlay is findMove with the play it found (its words and score).
 func findPlay(g *engine.Game, p int) (string, engine.Play) {
-	play, ok := gametest.FindPlay(g, p)
+	play, ok := gametest.FindPlay(g, p, 0)
 	if !ok {
 		return "", engine.Play{}
 	}
-	b := g.Board()
-	return write(&b, play), play
-}
-
-// write is the PLACE command of a play: its main word from its first cell.
-func write(b *engine.Board, play engine.Play) string {
-	w := play.Words[0]
-	placed := map[engine.Cell]engine.Placement{}
-	for _, p := range play.Tiles {
-		placed[p.Cell] = p
-	}
-	var sb strings.Builder
-	open := false
-	for i, c := range w.Cells {
-		p, isPlaced := placed[c]
-		if !isPlaced != open {
-			if open {
-				sb.WriteByte(')')
-			} else {
-				sb.WriteByte('(')
-			}
-			open = !isPlaced
-		}
-		switch {
-		case isPlaced && p.Blank:
-			fmt.Fprintf(&sb, "[%c]", p.Letter)
-		default:
-			sb.WriteByte(w.Text[i])
-		}
-	}
-	if open {
-		sb.WriteByte(')')
-	}
-	dir := "ACROSS"
-	if w.Dir == engine.Down {
-		dir = "DOWN"
-	}
-	return fmt.Sprintf("PLACE %s %s %s", w.Start, dir, sb.String())
+	return gametest.Command(play), play
 }
 
 // nextCommand chooses what the player to move does: a placement if one
@@ -183,7 +145,7 @@ func (h *harness) checkMailboxes(name string, players []string, g *engine.Game) 
 		}
 		text := over[0].Text
 		for q, other := range players {
-			if !hasScoreLine(text, displayName(other), res.Scores[q]) {
+			if !gametest.HasScoreLine(text, gametest.DisplayName(other), res.Scores[q]) {
 				h.t.Errorf("%s: game-over mail lacks %s's final score %d:\n%s", who, other, res.Scores[q], text)
 			}
 		}
@@ -192,7 +154,7 @@ func (h *harness) checkMailboxes(name string, players []string, g *engine.Game) 
 		if _, racks, ok := strings.Cut(text, "Racks:"); ok {
 			racks, _, _ = strings.Cut(racks, ".")
 			for _, other := range players {
-				if n := strings.Count(racks, displayName(other)+" "); n > 1 {
+				if n := strings.Count(racks, gametest.DisplayName(other)+" "); n > 1 {
 					h.t.Errorf("%s: %s adjusted %d times: %s", who, other, n, racks)
 				}
 			}
@@ -203,24 +165,6 @@ func (h *harness) checkMailboxes(name string, players []string, g *engine.Game) 
 			}
 		}
 	}
-}
-
-func displayName(addr string) string {
-	local, _, _ := strings.Cut(addr, "@")
-	return strings.ToUpper(local[:1]) + local[1:]
-}
-
-// hasScoreLine finds "Name [(you)] before adjust final" in the final
-// scores.
-func hasScoreLine(text, name string, final int) bool {
-	_, after, _ := strings.Cut(text, "== Final scores ==")
-	for _, l := range strings.Split(after, "\n") {
-		f := strings.Fields(strings.TrimLeft(l, " *"))
-		if len(f) >= 4 && f[0] == name && f[len(f)-1] == fmt.Sprint(final) {
-			return true
-		}
-	}
-	return false
 }
 
 func emails(names ...string) []string {

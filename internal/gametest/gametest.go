@@ -1,9 +1,15 @@
 // Package gametest plays games for tests: it finds placements that the
 // board's shape rules accept, without a dictionary, so that tests can
-// play whole games with a permissive word list.
+// play whole games with a permissive word list, writes them as players
+// do, and reads back what the English notices say.
 package gametest
 
-import "github.com/lexio-mail/lexio/engine"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lexio-mail/lexio/engine"
+)
 
 // AnyWord accepts every word.
 type AnyWord struct{}
@@ -12,10 +18,10 @@ type AnyWord struct{}
 func (AnyWord) Contains(string) bool { return true }
 
 // FindPlay returns a placement of player p's tiles that the shape rules
-// accept, trying the longest runs first from every empty cell next to a
-// tile (from G7 leftwards on an empty board); ok is false when it finds
-// none. A blank is played as an E.
-func FindPlay(g *engine.Game, p int) (play engine.Play, ok bool) {
+// accept, trying the longest runs first (at most maxTiles tiles; 0 for no
+// limit) from every empty cell next to a tile (from G7 leftwards on an
+// empty board); ok is false when it finds none. A blank is played as an E.
+func FindPlay(g *engine.Game, p, maxTiles int) (play engine.Play, ok bool) {
 	b := g.Board()
 	rack := g.Rack(p)
 	rules := g.Rules()
@@ -35,7 +41,10 @@ func FindPlay(g *engine.Game, p int) (play engine.Play, ok bool) {
 			}
 		}
 	}
-	for k := min(len(rack), engine.RackSize); k >= 1; k-- {
+	if maxTiles <= 0 {
+		maxTiles = engine.RackSize
+	}
+	for k := min(len(rack), maxTiles); k >= 1; k-- {
 		for _, start := range starts {
 			for _, dir := range []engine.Dir{engine.Across, engine.Down} {
 				ps := run(&b, rack[:k], start, dir)
@@ -81,4 +90,61 @@ func run(b *engine.Board, tiles []byte, start engine.Cell, dir engine.Dir) []eng
 		ps = append(ps, pl)
 	}
 	return ps
+}
+
+// Command writes a play as a player does: PLACE, the main word's first
+// cell and direction, the word with the tiles already on the board in
+// parentheses and blanks in brackets.
+func Command(play engine.Play) string {
+	w := play.Words[0]
+	placed := map[engine.Cell]engine.Placement{}
+	for _, p := range play.Tiles {
+		placed[p.Cell] = p
+	}
+	var sb strings.Builder
+	open := false
+	for i, c := range w.Cells {
+		p, isPlaced := placed[c]
+		if !isPlaced != open {
+			if open {
+				sb.WriteByte(')')
+			} else {
+				sb.WriteByte('(')
+			}
+			open = !isPlaced
+		}
+		if isPlaced && p.Blank {
+			fmt.Fprintf(&sb, "[%c]", p.Letter)
+		} else {
+			sb.WriteByte(w.Text[i])
+		}
+	}
+	if open {
+		sb.WriteByte(')')
+	}
+	dir := "ACROSS"
+	if w.Dir == engine.Down {
+		dir = "DOWN"
+	}
+	return fmt.Sprintf("PLACE %s %s %s", w.Start, dir, sb.String())
+}
+
+// DisplayName is how the notices name the player of an address: the local
+// part, capitalised.
+func DisplayName(addr string) string {
+	local, _, _ := strings.Cut(addr, "@")
+	return strings.ToUpper(local[:1]) + local[1:]
+}
+
+// HasScoreLine finds "Name [(you)] before adjust final" in the final
+// scores of an English game-over mail.
+func HasScoreLine(text, name string, final int) bool {
+	_, after, _ := strings.Cut(text, "== Final scores ==")
+	for _, l := range strings.Split(after, "\n") {
+		f := strings.Fields(strings.TrimLeft(l, " *"))
+		if len(f) >= 4 && f[0] == name && f[len(f)-1] == fmt.Sprint(final) {
+			return true
+		}
+	}
+	return false
 }
