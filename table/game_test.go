@@ -129,6 +129,9 @@ func (h *harness) checkMailboxes(name string, players []string, g *engine.Game) 
 			if err != nil {
 				h.t.Fatal(err)
 			}
+			if b := past.Board(); !gametest.BoardShown(m.Text, &b) {
+				h.t.Errorf("%s: notice %s does not show the board as it was:\n%s", who, m.MessageID, m.Text)
+			}
 			if got, want := rackLine(m.Text), string(past.Rack(p)); got != want {
 				h.t.Errorf("%s: notice %s shows rack %q, the rack was %q", who, m.MessageID, got, want)
 			}

@@ -1,0 +1,38 @@
+package gametest
+
+import (
+	"testing"
+
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// BoardShown finds a board drawn by the templates' text grid, and sees a
+// tile that is missing, moved or not a blank.
+func TestBoardShown(t *testing.T) {
+	var b engine.Board
+	g7, h7 := engine.Fountain(), engine.Fountain().Next(engine.Across, 1)
+	if err := b.Apply([]engine.Placement{{Cell: g7, Letter: 'A'}, {Cell: h7, Letter: 'B', Blank: true}}); err != nil {
+		t.Fatal(err)
+	}
+	draw := func(cells map[engine.Cell]templates.Cell) string {
+		var tb templates.Board
+		for c, v := range cells {
+			tb.Cells[c.Row][c.Col] = v
+		}
+		return "== Board ==\n\n" + templates.Grid(&tb)
+	}
+	good := draw(map[engine.Cell]templates.Cell{g7: {Letter: 'A'}, h7: {Letter: 'B', Blank: true}})
+	if !BoardShown(good, &b) {
+		t.Fatalf("the board is not found in:\n%s", good)
+	}
+	for name, cells := range map[string]map[engine.Cell]templates.Cell{
+		"missing":   {g7: {Letter: 'A'}},
+		"moved":     {g7: {Letter: 'A'}, h7.Next(engine.Down, 1): {Letter: 'B', Blank: true}},
+		"not blank": {g7: {Letter: 'A'}, h7: {Letter: 'B'}},
+	} {
+		if BoardShown(draw(cells), &b) {
+			t.Errorf("%s: BoardShown is true", name)
+		}
+	}
+}
