@@ -50,11 +50,15 @@ func (s *Service) CreateTable(ctx context.Context, name, league string, players 
 		if err != nil {
 			return err
 		}
-		var out []*store.OutboxMail
+		var out outgoing
 		if err := s.startGame(tx, t, seed, now, &out); err != nil {
 			return err
 		}
-		return tx.EnqueueMails(out)
+		mails, err := out.wait()
+		if err != nil {
+			return err
+		}
+		return tx.EnqueueMails(mails)
 	})
 	if err != nil {
 		return err

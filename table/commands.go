@@ -51,6 +51,19 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 			moveErr = g.Pass(p, h.now)
 		}
 	}
+	if moveErr == nil && isMove(c.Kind) {
+		// The turn is over: the mails start rendering, from the game and
+		// the next deadline, while the log and the snapshot are written.
+		h.s.schedule(t, h.now)
+		t.row.Seq = int64(len(g.Actions()))
+		if err := h.accepted(t, p); err != nil {
+			return err
+		}
+		if err := h.s.announce(t, h.now, &h.out); err != nil {
+			return err
+		}
+		return h.saveIfChanged(t, before)
+	}
 	if err := h.saveIfChanged(t, before); err != nil {
 		return err
 	}
@@ -67,11 +80,6 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 	}
 
 	switch c.Kind {
-	case parser.KindPlace, parser.KindExchange, parser.KindPass:
-		if err := h.accepted(t, p); err != nil {
-			return err
-		}
-		return h.s.announce(t, h.now, &h.out)
 	case parser.KindPreview:
 		return h.preview(t, p, c)
 	case parser.KindBoard:
@@ -90,6 +98,10 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 			Head: h.s.head(t.row.Name, t.recipient(p), h.now), Log: logLines(v.Log, names(t.seats), &b)})
 	}
 	return permanent(fmt.Errorf("table: command %s not routed", c.Kind))
+}
+
+func isMove(k parser.Kind) bool {
+	return k == parser.KindPlace || k == parser.KindExchange || k == parser.KindPass
 }
 
 func (h *handling) saveIfChanged(t *tableCtx, before int) error {
@@ -231,11 +243,7 @@ func (h *handling) lang(t *tableCtx, lang string) error {
 	to := h.sender(t)
 	to.lang = lang
 	e := envelope{kind: templates.LangChanged, to: to, reply: h.rec.MessageID}
-	mail, err := h.s.render(e, templates.LangMsg{Head: h.s.head("", to, h.now)}, h.now)
-	if err != nil {
-		return err
-	}
-	h.out = append(h.out, mail)
+	h.out.add(h.s, e, templates.LangMsg{Head: h.s.head("", to, h.now)}, h.now)
 	return nil
 }
 
@@ -333,11 +341,7 @@ func (h *handling) join(name string) error {
 		if p == joined {
 			e.reply = h.rec.MessageID
 		}
-		mail, err := h.s.render(e, msg, h.now)
-		if err != nil {
-			return err
-		}
-		h.out = append(h.out, mail)
+		h.out.add(h.s, e, msg, h.now)
 	}
 	return nil
 }
@@ -384,7 +388,7 @@ func (h *handling) start(t *tableCtx) error {
 }
 
 // startGame deals the tiles of an open table and tells every player.
-func (s *Service) startGame(tx *store.Tx, t *tableCtx, seed uint64, now time.Time, out *[]*store.OutboxMail) error {
+func (s *Service) startGame(tx *store.Tx, t *tableCtx, seed uint64, now time.Time, out *outgoing) error {
 	if seed == 0 {
 		var b [8]byte
 		if _, err := rand.Read(b[:]); err != nil {

@@ -23,7 +23,7 @@ type handling struct {
 	now  time.Time
 	log  *slog.Logger
 	size int64
-	out  []*store.OutboxMail
+	out  outgoing
 }
 
 // tableCtx is a table loaded in a transaction.
@@ -190,11 +190,7 @@ func (h *handling) reply(t *tableCtx, kind templates.Kind, data any) error {
 	if t != nil {
 		e.table, e.seq, e.tableID = t.row.Name, int64(len(t.actions())), &t.row.ID
 	}
-	mail, err := h.s.render(e, data, h.now)
-	if err != nil {
-		return err
-	}
-	h.out = append(h.out, mail)
+	h.out.add(h.s, e, data, h.now)
 	return nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/lexio-mail/lexio/store"
@@ -49,7 +48,7 @@ func nextReminder(start, deadline time.Time, reminders []time.Duration, now time
 // enforce passes for every player whose turn ran out by now, in order, at
 // the time it ran out (RULES §9.1, EMAIL §5.2): deadlines missed while the
 // daemon was down are enforced one after the other.
-func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *[]*store.OutboxMail) error {
+func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing) error {
 	for t.game != nil && !t.game.Over() && t.row.Deadline != nil && !t.row.Deadline.After(now) {
 		deadline := *t.row.Deadline
 		p := t.game.Turn()
@@ -63,9 +62,7 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *[]*stor
 		if !t.game.Over() {
 			msg := templates.ExpiredMsg{Head: s.head(t.row.Name, t.recipient(p), now), Deadline: deadline,
 				Grace: t.row.AwayGrace, Next: names(t.seats)[t.game.Turn()]}
-			if err := s.queue(t, templates.Expired, p, msg, time.Time{}, now, out); err != nil {
-				return err
-			}
+			s.queue(t, templates.Expired, p, msg, time.Time{}, now, out)
 		}
 		if err := s.announce(t, now, out); err != nil {
 			return err
@@ -75,51 +72,33 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *[]*stor
 }
 
 // queue renders a message about table t for seat p.
-func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, ics time.Time, now time.Time, out *[]*store.OutboxMail) error {
+func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, ics time.Time, now time.Time, out *outgoing) {
 	e := envelope{table: t.row.Name, seq: t.row.Seq, kind: kind, to: t.recipient(p), ics: ics, tableID: &t.row.ID}
 	if kind == templates.Reminder {
 		e.extra = strconv.FormatInt(t.row.NextReminder.Unix(), 36)
 	}
-	m, err := s.render(e, data, now)
-	if err != nil {
-		return err
-	}
-	*out = append(*out, m)
-	return nil
+	out.add(s, e, data, now)
 }
 
 // announce sends every player the state after a turn-ending action
 // (EMAIL §4.2), or the end of the game (EMAIL §4.3). The data is read from
-// the game one player at a time; the mails, which are most of a move's
-// work, are rendered in parallel.
-func (s *Service) announce(t *tableCtx, now time.Time, out *[]*store.OutboxMail) error {
-	envs := make([]envelope, len(t.seats))
-	data := make([]any, len(t.seats))
+// the game one player at a time; the mails render in parallel.
+func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing) error {
 	for p := range t.seats {
-		envs[p] = envelope{table: t.row.Name, seq: t.row.Seq, kind: templates.TurnNotice, to: t.recipient(p), tableID: &t.row.ID}
-		var err error
 		if t.game.Over() {
-			envs[p].kind = templates.GameOver
-			data[p], err = s.gameOverData(t, p, now)
-		} else {
-			envs[p].ics = *t.row.Deadline
-			data[p], err = s.noticeData(t, p, now)
+			msg, err := s.gameOverData(t, p, now)
+			if err != nil {
+				return err
+			}
+			s.queue(t, templates.GameOver, p, msg, time.Time{}, now, out)
+			continue
 		}
+		msg, err := s.noticeData(t, p, now)
 		if err != nil {
 			return err
 		}
+		s.queue(t, templates.TurnNotice, p, msg, *t.row.Deadline, now, out)
 	}
-	mails := make([]*store.OutboxMail, len(envs))
-	errs := make([]error, len(envs))
-	var wg sync.WaitGroup
-	for p := range envs {
-		wg.Go(func() { mails[p], errs[p] = s.render(envs[p], data[p], now) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	*out = append(*out, mails...)
 	return nil
 }
 
@@ -147,12 +126,16 @@ func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 		id := due[0].ID
 		var sent int
 		err = s.store.Tx(ctx, func(tx *store.Tx) error {
-			var out []*store.OutboxMail
+			var out outgoing
 			if err := s.tickTable(tx, id, now, &out); err != nil {
 				return err
 			}
-			sent = len(out)
-			return tx.EnqueueMails(out)
+			mails, err := out.wait()
+			if err != nil {
+				return err
+			}
+			sent = len(mails)
+			return tx.EnqueueMails(mails)
 		})
 		if err != nil {
 			if ctx.Err() != nil || isTemporary(err) && !errors.Is(err, store.ErrConflict) {
@@ -171,7 +154,7 @@ func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 }
 
 // tickTable handles what is due at one table.
-func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *[]*store.OutboxMail) error {
+func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *outgoing) error {
 	row, err := tx.TableByID(id)
 	if err != nil {
 		return err
@@ -195,9 +178,7 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *[]*store
 		if err != nil {
 			return err
 		}
-		if err := s.queue(t, templates.Reminder, p, msg, time.Time{}, now, out); err != nil {
-			return err
-		}
+		s.queue(t, templates.Reminder, p, msg, time.Time{}, now, out)
 		t.row.NextReminder = nextReminder(*t.row.TurnStarted, *t.row.Deadline, t.row.Reminders, now)
 	}
 	return tx.SaveTable(t.row, t.prevSeq)

@@ -147,8 +147,12 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 		if err != nil {
 			return err
 		}
-		sent = len(h.out)
-		return tx.EnqueueMails(h.out)
+		mails, err := h.out.wait()
+		if err != nil {
+			return err
+		}
+		sent = len(mails)
+		return tx.EnqueueMails(mails)
 	})
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
