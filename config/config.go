@@ -36,8 +36,6 @@ type Config struct {
 	Open     Open     `toml:"open_tables"`
 	Leagues  []League `toml:"league"`
 	Tables   []Table  `toml:"table"`
-
-	path string
 }
 
 // Storage selects the database.
@@ -148,7 +146,6 @@ func Load(path string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: %s: %w", path, errors.Unwrap(err))
 	}
-	c.path = path
 	return c, nil
 }
 
@@ -411,9 +408,6 @@ func (c *Config) League(name string) *League {
 	}
 	return nil
 }
-
-// Path is the file the configuration was loaded from ("" when parsed).
-func (c *Config) Path() string { return c.path }
 
 // Secret returns the MAC secret from LEXIO_SECRET, mail.secret_file or,
 // for the embedded demo only, mail.secret.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/store"
@@ -145,9 +144,6 @@ func summary(t *tableCtx) Summary {
 	}
 	return sum
 }
-
-// LeagueOf returns the configured league of a name (for the CLI).
-func (s *Service) LeagueOf(name string) *config.League { return s.cfg.League(name) }
 
 // Game rebuilds the game of a table, for the admin's tools; nil before the
 // game starts.

@@ -54,8 +54,7 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 	if moveErr == nil && isMove(c.Kind) {
 		// The turn is over: the mails start rendering, from the game and
 		// the next deadline, while the log and the snapshot are written.
-		h.s.schedule(t, h.now)
-		t.row.Seq = int64(len(g.Actions()))
+		h.s.settle(t, h.now)
 		if err := h.accepted(t, p); err != nil {
 			return err
 		}

@@ -296,6 +296,15 @@ func (t *tableCtx) actions() []engine.Action {
 	return t.game.Actions()
 }
 
+// settle sets what the table row derives from the game: the number of
+// actions (which the mails' Message-IDs name) and the turn's deadline and
+// next reminder. save does it too; a move calls it first so that its mails
+// can render while save writes.
+func (s *Service) settle(t *tableCtx, now time.Time) {
+	t.row.Seq = int64(len(t.game.Actions()))
+	s.schedule(t, now)
+}
+
 // save appends the game's new actions to the log and writes the table
 // with its next deadline (optimistic locking on the last action's seq).
 func (s *Service) save(tx *store.Tx, t *tableCtx, now time.Time) error {
@@ -315,8 +324,8 @@ func (s *Service) save(tx *store.Tx, t *tableCtx, now time.Time) error {
 		if err != nil {
 			return permanent(err)
 		}
-		t.row.State, t.row.Seq = string(state), int64(len(acts))
-		s.schedule(t, now)
+		t.row.State = string(state)
+		s.settle(t, now)
 	}
 	if err := tx.SaveTable(t.row, t.prevSeq); err != nil {
 		return err

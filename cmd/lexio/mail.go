@@ -195,26 +195,13 @@ func composeCommand(c *config.Config, acc client.Account, inbox []client.Message
 		local, domain, _ := strings.Cut(c.Mail.Address, "@")
 		rcpt = mailer.ReplyAddress(local, domain, mailer.NewTokens(secret).Token(tableName, acc.Address))
 	}
-	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <%s>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n%s\r\n",
-		acc.Address, rcpt, asciiSubject(firstLine(body)), now.Format(time.RFC1123Z), id, strings.ReplaceAll(body, "\n", "\r\n"))
-	return rcpt, []byte(raw), nil
+	return rcpt, acc.Message(rcpt, firstLine(body), body, now, id), nil
 }
 
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
-	}
-	return s
-}
-
-// asciiSubject keeps a subject that needs no encoding, else a plain one:
-// the command is in the body anyway.
-func asciiSubject(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 || s[i] < 0x20 {
-			return "Lexio"
-		}
 	}
 	return s
 }

@@ -79,8 +79,11 @@ func loadDict(e *env, flagPath, cfgPath string) (*dict.Dict, error) {
 		}
 	}
 	d, _, err := dict.Open(path)
-	if err != nil {
+	if err != nil && path == config.DefaultDictionary {
 		return nil, fmt.Errorf("%w (install Debian's list with: apt-get install wfrench)", err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return d, nil
 }

@@ -220,16 +220,30 @@ func (a Account) Reply(m *Message, body string, now time.Time, messageID string)
 		subject = "Re: " + subject
 	}
 	refs := append(append([]string(nil), m.References...), m.MessageID)
+	var quote strings.Builder
+	fmt.Fprintf(&quote, "%s\n\nOn %s, %s wrote:\n", body, m.Date.Format("Mon, 2 Jan 2006 at 15:04"), m.From)
+	for _, l := range strings.Split(strings.TrimRight(m.Text, "\r\n"), "\n") {
+		quote.WriteString("> " + strings.TrimRight(l, "\r") + "\n")
+	}
+	return to, a.compose(to, subject, quote.String(), now, messageID, m.MessageID, refs)
+}
+
+// Message writes a new plain-text message from the account, as a mail
+// client does for a fresh mail.
+func (a Account) Message(to, subject, body string, now time.Time, messageID string) []byte {
+	return a.compose(to, subject, body, now, messageID, "", nil)
+}
+
+func (a Account) compose(to, subject, body string, now time.Time, messageID, inReplyTo string, refs []string) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <%s>\r\n", a.Address, to, mime(subject), now.Format(time.RFC1123Z), messageID)
-	fmt.Fprintf(&b, "In-Reply-To: <%s>\r\nReferences: <%s>\r\n", m.MessageID, strings.Join(refs, "> <"))
-	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n")
-	b.WriteString(strings.ReplaceAll(body, "\n", "\r\n"))
-	fmt.Fprintf(&b, "\r\n\r\nOn %s, %s wrote:\r\n", m.Date.Format("Mon, 2 Jan 2006 at 15:04"), m.From)
-	for _, l := range strings.Split(strings.TrimRight(m.Text, "\r\n"), "\n") {
-		b.WriteString("> " + strings.TrimRight(l, "\r") + "\r\n")
+	if inReplyTo != "" {
+		fmt.Fprintf(&b, "In-Reply-To: <%s>\r\nReferences: <%s>\r\n", inReplyTo, strings.Join(refs, "> <"))
 	}
-	return to, []byte(b.String())
+	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n")
+	b.WriteString(strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\n", "\r\n"))
+	b.WriteString("\r\n")
+	return []byte(b.String())
 }
 
 // mime encodes a header value as an encoded-word when it is not ASCII.
