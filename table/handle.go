@@ -226,22 +226,12 @@ func (h *handling) refuse(t *tableCtx, command string, rs []templates.Reason, li
 			return permanent(err)
 		}
 		msg.Rack = rackData(v.Rack)
-		if isPlacement(rs) {
+		// The reserve matters to a placement (RULES §6.2), and only there.
+		if c := h.msg.Command; c != nil && c.Kind == parser.KindPlace {
 			msg.Probe = &templates.Probe{Left: v.Reserve, Max: t.row.ReserveSize, Next: v.NextAttempt}
 		}
 	}
 	return h.reply(t, templates.Rejected, msg)
-}
-
-func isPlacement(rs []templates.Reason) bool {
-	for _, r := range rs {
-		switch r.Kind {
-		case templates.ReasonNotYourTurn, templates.ReasonGameOver, templates.ReasonStale,
-			templates.ReasonExchangeNotAllowed, templates.ReasonBagTooSmall, templates.ReasonBadSlot:
-			return false
-		}
-	}
-	return true
 }
 
 func tableName(t *tableCtx) string {
