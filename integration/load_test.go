@@ -108,8 +108,17 @@ func messageIDIn(head []byte) string {
 // cpuSeconds sums the CPU time (user + system) of the processes whose
 // command name starts with one of prefixes, or of pid when pid > 0.
 func cpuSeconds(pid int, prefixes ...string) float64 {
-	ents, _ := os.ReadDir("/proc")
 	var total float64
+	for _, s := range cpuByName(pid, prefixes...) {
+		total += s
+	}
+	return total
+}
+
+// cpuByName is cpuSeconds by command name.
+func cpuByName(pid int, prefixes ...string) map[string]float64 {
+	ents, _ := os.ReadDir("/proc")
+	total := map[string]float64{}
 	for _, e := range ents {
 		p, err := strconv.Atoi(e.Name())
 		if err != nil || (pid > 0 && p != pid) {
@@ -129,14 +138,42 @@ func cpuSeconds(pid int, prefixes ...string) float64 {
 			continue
 		}
 		f := strings.Fields(s[closing+2:])
-		if len(f) < 13 {
+		if len(f) < 15 {
 			continue
 		}
 		ut, _ := strconv.ParseFloat(f[11], 64)
 		st, _ := strconv.ParseFloat(f[12], 64)
-		total += (ut + st) / 100 // USER_HZ
+		total[comm] += (ut + st) / 100 // USER_HZ
+		// Processes that ended (Postfix's smtpd after its max_use, say)
+		// count in their parent's cutime and cstime once reaped.
+		cut, _ := strconv.ParseFloat(f[13], 64)
+		cst, _ := strconv.ParseFloat(f[14], 64)
+		if cut+cst > 0 {
+			total[comm+"'s ended children"] += (cut + cst) / 100
+		}
 	}
 	return total
+}
+
+// cpuDelta says how the CPU seconds between two cpuByName readings split
+// by command name, the heaviest first.
+func cpuDelta(before, after map[string]float64) string {
+	type use struct {
+		name string
+		s    float64
+	}
+	var uses []use
+	for name, s := range after {
+		if d := s - before[name]; d >= 0.05 {
+			uses = append(uses, use{name, d})
+		}
+	}
+	slices.SortFunc(uses, func(a, b use) int { return int((b.s - a.s) * 100) })
+	var parts []string
+	for _, u := range uses {
+		parts = append(parts, fmt.Sprintf("%s %.1f", u.name, u.s))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // TestLoad runs 100 tables of 4 players and sends 5,000 moves through
@@ -263,6 +300,7 @@ func TestLoad(t *testing.T) {
 
 	cpuDaemon0 := cpuSeconds(d.cmd.Process.Pid)
 	cpuMail0 := cpuSeconds(0, mailProcesses...)
+	cpuByName0 := cpuByName(0, mailProcesses...)
 	start := time.Now()
 	// A 30 s CPU profile of the daemon from 20 s into the run.
 	profile := make(chan string, 1)
@@ -332,6 +370,7 @@ loop:
 	elapsed := lastMove.Sub(start)
 	cpuDaemon := cpuSeconds(d.cmd.Process.Pid) - cpuDaemon0
 	cpuMail := cpuSeconds(0, mailProcesses...) - cpuMail0
+	cpuSplit := cpuDelta(cpuByName0, cpuByName(0, mailProcesses...))
 	errMu.Lock()
 	if sendErr != nil {
 		t.Errorf("submitting a move: %v", sendErr)
@@ -356,6 +395,7 @@ loop:
 		pct(0.50).Round(time.Millisecond), pct(0.99).Round(time.Millisecond), pct(1).Round(time.Millisecond))
 	fmt.Fprintf(&rep, "CPU seconds during the run: lexio serve %.1f, Postfix and Dovecot %.1f, of %.0f available (the test itself and other jobs use the rest)\n",
 		cpuDaemon, cpuMail, elapsed.Seconds()*float64(runtime.NumCPU()))
+	fmt.Fprintf(&rep, "Postfix and Dovecot by process: %s\n", cpuSplit)
 	select {
 	case top := <-profile:
 		fmt.Fprintf(&rep, "\nlexio serve's CPU profile, 30 s under load (go tool pprof -top):\n%s", top)
