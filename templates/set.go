@@ -78,6 +78,14 @@ func parseLang(code string) (*langSet, error) {
 	funcs["t"] = tr.t
 	funcs["has"] = tr.has
 	funcs["tor"] = tr.tor
+	mt := &memoText{cache: newMemoCache()}
+	mh := &memoHTML{cache: newMemoCache()}
+	htmlFuncs := make(map[string]any, len(funcs)+1)
+	for k, v := range funcs {
+		htmlFuncs[k] = v
+	}
+	funcs["memo"] = mt.call
+	htmlFuncs["memo"] = mh.call
 	wordFiles, err := fs.Glob(files, code+"/*.tmpl")
 	if err != nil || len(wordFiles) == 0 {
 		return nil, fmt.Errorf("templates: no templates for %s: %v", code, err)
@@ -89,11 +97,17 @@ func parseLang(code string) (*langSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("templates: parse %s text: %w", code, err)
 	}
-	html, err := htmltemplate.New("root").Option("missingkey=error").Funcs(funcs).ParseFS(files, htmlFiles...)
+	html, err := htmltemplate.New("root").Option("missingkey=error").Funcs(htmlFuncs).ParseFS(files, htmlFiles...)
 	if err != nil {
 		return nil, fmt.Errorf("templates: parse %s html: %w", code, err)
 	}
 	tr.set = text
+	mt.set = text
+	// The memoised partials run on a clone of their own: html/template
+	// allows no Clone of a set once it has run.
+	if mh.set, err = html.Clone(); err != nil {
+		return nil, fmt.Errorf("templates: %s html: %w", code, err)
+	}
 	ls := &langSet{l: l, subject: text,
 		text: make(map[Kind]*texttemplate.Template), html: make(map[Kind]*htmltemplate.Template)}
 	for _, k := range Kinds() {
