@@ -57,6 +57,10 @@ type Mail struct {
 	SecretFile      string `toml:"secret_file"`
 	Secret          string `toml:"secret"` // discouraged: prefer the file or LEXIO_SECRET
 	ErrorReplies    int    `toml:"error_replies_per_hour"`
+	// SeparateAcceptance sends the author of a move a mail of its own
+	// saying it was accepted, besides their turn notice; by default the
+	// acceptance heads the author's notice (one mail per player per turn).
+	SeparateAcceptance bool `toml:"separate_acceptance"`
 }
 
 // IMAP is the inbound side.

@@ -389,7 +389,7 @@ loop:
 	fmt.Fprintf(&rep, "lexio load test (integration/load_test.go), %s\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(&rep, "machine: %d CPUs (%s), Go %s, Dovecot and Postfix from Debian on 127.0.0.1, STARTTLS everywhere\n", runtime.NumCPU(), cpuModel(), runtime.Version())
 	fmt.Fprintf(&rep, "tables: %d of 4 players; moves: %d of %d applied (each sent when its player's notice landed)\n", loadTables, applied, total)
-	fmt.Fprintf(&rep, "mail: about %d messages through Postfix and Dovecot (each move: the move, 4 notices, 1 acceptance)\n", applied*6)
+	fmt.Fprintf(&rep, "mail: about %d messages through Postfix and Dovecot (each move: the move and 4 notices, the author's opening with its acceptance)\n", applied*5)
 	fmt.Fprintf(&rep, "throughput: %.1f moves/s sustained over %s (target >= 50)\n", rate, elapsed.Round(time.Millisecond))
 	fmt.Fprintf(&rep, "latency, Postfix accepting a move -> the last player's notice in Dovecot: p50 %s, p99 %s, max %s (target p99 <= 5s)\n",
 		pct(0.50).Round(time.Millisecond), pct(0.99).Round(time.Millisecond), pct(1).Round(time.Millisecond))

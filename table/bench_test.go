@@ -55,8 +55,9 @@ func benchRaw(svc *table.Service, name, player, body string, n int, at time.Time
 // end on SQLite: parse, one transaction (dedupe, engine, log, snapshot),
 // every outgoing mail rendered into the outbox.
 func BenchmarkInbound(b *testing.B) {
-	// move: the moves of 4-player games, 5 mails each (the acceptance and
-	// a notice per player); a new table when a game ends.
+	// move: the moves of 4-player games, 4 mails each (a notice per
+	// player, the author's opening with the acceptance); a new table when
+	// a game ends.
 	b.Run("move", func(b *testing.B) {
 		svc, clk := benchService(b)
 		ctx := context.Background()

@@ -55,10 +55,17 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 		// The turn is over: the mails start rendering, from the game and
 		// the next deadline, while the log and the snapshot are written.
 		h.s.settle(t, h.now)
-		if err := h.accepted(t, p); err != nil {
+		acc, err := h.acceptance(t, p)
+		if err != nil {
 			return err
 		}
-		if err := h.s.announce(t, h.now, &h.out); err != nil {
+		if h.s.cfg.Mail.SeparateAcceptance {
+			if err := h.reply(t, templates.Accepted, templates.AcceptedMsg{
+				Head: h.s.head(t.row.Name, t.recipient(p), h.now), Move: acc.Move, Total: acc.Total, Rack: acc.rack}); err != nil {
+				return err
+			}
+		}
+		if err := h.s.announce(t, h.now, &h.out, p, &acc.Acceptance); err != nil {
 			return err
 		}
 		return h.saveIfChanged(t, before)
@@ -150,11 +157,17 @@ func move(p *parser.Placement) engine.Move {
 	return m
 }
 
-// accepted tells the author what their move did (EMAIL §4.1).
-func (h *handling) accepted(t *tableCtx, p int) error {
+// acceptance is what the author's move did (EMAIL §4.1), with their rack
+// after drawing for the separate mail.
+type acceptance struct {
+	templates.Acceptance
+	rack templates.Rack
+}
+
+func (h *handling) acceptance(t *tableCtx, p int) (acceptance, error) {
 	v, err := t.game.View(p, h.now)
 	if err != nil {
-		return permanent(err)
+		return acceptance{}, permanent(err)
 	}
 	b := v.Board
 	lines := logLines(v.Log, names(t.seats), &b)
@@ -165,8 +178,7 @@ func (h *handling) accepted(t *tableCtx, p int) error {
 			break
 		}
 	}
-	return h.reply(t, templates.Accepted, templates.AcceptedMsg{
-		Head: h.s.head(t.row.Name, t.recipient(p), h.now), Move: last, Total: v.Scores[p], Rack: rackData(v.Rack)})
+	return acceptance{templates.Acceptance{Move: last, Total: v.Scores[p]}, rackData(v.Rack)}, nil
 }
 
 // preview says what a placement would score, without the dictionary
@@ -407,5 +419,5 @@ func (s *Service) startGame(tx *store.Tx, t *tableCtx, seed uint64, now time.Tim
 	if err := s.save(tx, t, now); err != nil {
 		return err
 	}
-	return s.announce(t, now, out)
+	return s.announce(t, now, out, -1, nil)
 }

@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,22 +124,43 @@ func TestExactlyOnce(t *testing.T) {
 		t.Fatalf("%d turns after the copy", turns(g))
 	}
 
-	// Every player got each notice once: start + 3 turns, and one
-	// acceptance per move.
+	// Every player got each notice once: start + 3 turns; the author's
+	// notice of each move says it was accepted (EMAIL §4.1), and only
+	// the author's.
 	h.outboxEmpty()
-	if n := h.noDuplicates("alice", "bob"); n != 2*4+3 {
-		t.Errorf("%d messages in all, want %d", n, 2*4+3)
+	if n := h.noDuplicates("alice", "bob"); n != 2*4 {
+		t.Errorf("%d messages in all, want %d", n, 2*4)
 	}
-	for _, p := range []string{"alice", "bob"} {
-		if n := len(ofKind(h.inbox(p), "turn-notice")); n != 4 {
-			t.Errorf("%s: %d notices, want 4", p, n)
+	acts := h.game(name).Actions()
+	acceptances := 0
+	for p, who := range []string{"alice", "bob"} {
+		notices := ofKind(h.inbox(who), "turn-notice")
+		if len(notices) != 4 {
+			t.Errorf("%s: %d notices, want 4", who, len(notices))
 		}
+		for _, m := range notices {
+			seq := seqOf(m)
+			author := seq > 0 && acts[seq-1].Player == p
+			if said := strings.Contains(m.Text, "was accepted"); said != author {
+				t.Errorf("%s: notice %s says accepted %v, author of the move %v", who, m.MessageID, said, author)
+			}
+			if author {
+				acceptances++
+				if !strings.HasPrefix(m.Subject, "[Lexio once] Played: ") {
+					t.Errorf("%s: the author's notice is titled %q", who, m.Subject)
+				}
+			}
+		}
+	}
+	if acceptances != 3 {
+		t.Errorf("%d acceptances, want 3", acceptances)
 	}
 }
 
 // TestSMTPOutage: while the SMTP server is unreachable, moves are still
 // applied and their mail waits in the outbox; once it is back, every
-// message is delivered, once (EMAIL §4.5).
+// message is delivered, once (EMAIL §4.5). The service runs with
+// separate_acceptance: the authors' acceptances are mails of their own.
 func TestSMTPOutage(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -146,7 +168,7 @@ func TestSMTPOutage(t *testing.T) {
 	}
 	dead := l.Addr().String()
 	l.Close()
-	h1 := newHarness(t, harnessOpts{smtpAddr: dead})
+	h1 := newHarness(t, harnessOpts{smtpAddr: dead, mail: "separate_acceptance = true"})
 	const name = "outage"
 	players := []string{"alice", "bob"}
 	if err := h1.svc.CreateTable(h1.ctx, name, "main", emails(players...), 5); err != nil {
@@ -185,7 +207,7 @@ func TestSMTPOutage(t *testing.T) {
 	// The server is back (the daemon restarts with the right address);
 	// the backoff has passed.
 	h1.stop()
-	h := newHarness(t, harnessOpts{dbPath: h1.dbPath, srv: h1.srv, clock: h1.clock})
+	h := newHarness(t, harnessOpts{dbPath: h1.dbPath, srv: h1.srv, clock: h1.clock, mail: "separate_acceptance = true"})
 	h.clock.Add(time.Hour)
 	defer func() {
 		if t.Failed() {
@@ -206,6 +228,9 @@ func TestSMTPOutage(t *testing.T) {
 			t.Fatalf("%s: %d notices, want 4", who, len(notices))
 		}
 		for _, m := range notices {
+			if strings.Contains(m.Text, "was accepted") {
+				t.Errorf("%s: notice %s repeats the separate acceptance", who, m.MessageID)
+			}
 			past, err := engine.Rebuild(h.game(name).Config(), h.game(name).Actions()[:seqOf(m)])
 			if err != nil {
 				t.Fatal(err)

@@ -64,7 +64,7 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoin
 				Grace: t.row.AwayGrace, Next: names(t.seats)[t.game.Turn()]}
 			s.queue(t, templates.Expired, p, msg, time.Time{}, now, out)
 		}
-		if err := s.announce(t, now, out); err != nil {
+		if err := s.announce(t, now, out, -1, nil); err != nil {
 			return err
 		}
 	}
@@ -81,15 +81,22 @@ func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, ics t
 }
 
 // announce sends every player the state after a turn-ending action
-// (EMAIL §4.2), or the end of the game (EMAIL §4.3). The data is read from
-// the game one player at a time; the mails render in parallel.
-func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing) error {
+// (EMAIL §4.2), or the end of the game (EMAIL §4.3). The mail to author,
+// the seat whose move it was (-1 for none: an expiry), opens with acc,
+// what their move did (§4.1). The data is read from the game one player
+// at a time; the mails render in parallel.
+func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int, acc *templates.Acceptance) error {
 	for p := range t.seats {
+		var a *templates.Acceptance
+		if p == author && !s.cfg.Mail.SeparateAcceptance {
+			a = acc
+		}
 		if t.game.Over() {
 			msg, err := s.gameOverData(t, p, now)
 			if err != nil {
 				return err
 			}
+			msg.Accepted = a
 			s.queue(t, templates.GameOver, p, msg, time.Time{}, now, out)
 			continue
 		}
@@ -97,6 +104,7 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing) error {
 		if err != nil {
 			return err
 		}
+		msg.Accepted = a
 		s.queue(t, templates.TurnNotice, p, msg, *t.row.Deadline, now, out)
 	}
 	return nil

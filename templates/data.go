@@ -275,6 +275,16 @@ type NoticeMsg struct {
 	Board Board
 	Rack  Rack      // the recipient's rack, and nobody else's
 	Log   []LogLine // the latest entries, oldest first
+	// Accepted, in the turn notice to the author of the move, says what
+	// their move did (EMAIL §4.1) above the new state (§4.2): one mail
+	// rather than two. Nil for everyone else.
+	Accepted *Acceptance
+}
+
+// Acceptance is what the author of an accepted move is told.
+type Acceptance struct {
+	Move  LogLine // what was played, as the log records it
+	Total int     // the author's score now
 }
 
 // AcceptedMsg tells the author that their move was played.
@@ -382,6 +392,7 @@ type GameOverMsg struct {
 	Revealed []RevealedRack
 	Board    Board
 	Log      []LogLine
+	Accepted *Acceptance // the author of the last move's acceptance; nil for the others
 }
 
 // OpenedMsg confirms NEW: a table was opened.

@@ -115,6 +115,22 @@ func sampleNotice(to, rack string) NoticeMsg {
 		Rack: sampleRack(rack), Log: sampleLog()}
 }
 
+// authorSamples are the messages to the author of a move, which carry
+// its acceptance, by golden file name.
+func authorSamples() map[string]struct {
+	Kind Kind
+	Data any
+} {
+	n := sampleNotice("Alice", "ARTZ?NE")
+	n.Accepted = &Acceptance{Move: n.Log[len(n.Log)-1], Total: 22}
+	g := sample(GameOver).(GameOverMsg)
+	g.Accepted = &Acceptance{Move: g.Log[len(g.Log)-2], Total: 98}
+	return map[string]struct {
+		Kind Kind
+		Data any
+	}{"turn-notice-author": {TurnNotice, n}, "game-over-author": {GameOver, g}}
+}
+
 // sample returns the golden data of each kind, addressed to Bob.
 func sample(k Kind) any {
 	h := sampleHead("Bob")

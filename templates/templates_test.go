@@ -31,14 +31,26 @@ func newSet(t testing.TB) *Set {
 // compares subject, text and HTML with testdata/golden/<lang>/<kind>.*.
 func TestGolden(t *testing.T) {
 	s := newSet(t)
+	type golden struct {
+		name string
+		kind Kind
+		data any
+	}
+	var cases []golden
+	for _, k := range Kinds() {
+		cases = append(cases, golden{k.String(), k, sample(k)})
+	}
+	for name, a := range authorSamples() {
+		cases = append(cases, golden{name, a.Kind, a.Data})
+	}
 	for _, lang := range Langs() {
-		for _, k := range Kinds() {
-			t.Run(lang+"/"+k.String(), func(t *testing.T) {
-				r, err := s.Render(lang, k, sample(k))
+		for _, c := range cases {
+			t.Run(lang+"/"+c.name, func(t *testing.T) {
+				r, err := s.Render(lang, c.kind, c.data)
 				if err != nil {
 					t.Fatal(err)
 				}
-				base := filepath.Join("testdata", "golden", lang, k.String())
+				base := filepath.Join("testdata", "golden", lang, c.name)
 				for ext, got := range map[string]string{".subject": r.Subject + "\n", ".txt": r.Text, ".html": r.HTML} {
 					path := base + ext
 					if *update {
