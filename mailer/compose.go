@@ -9,6 +9,7 @@ import (
 	"mime"
 	"mime/quotedprintable"
 	"net/mail"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -47,8 +48,8 @@ type Attachment struct {
 }
 
 // Compose renders e as a complete RFC 5322 message with CRLF line endings:
-// multipart/alternative (text/plain and text/html, UTF-8,
-// quoted-printable), wrapped in multipart/mixed when there are attachments
+// multipart/alternative (text/plain and text/html, UTF-8; the text in
+// quoted-printable, the HTML as 7-bit lines or in base64), wrapped in multipart/mixed when there are attachments
 // (base64). Boundaries are derived from the Message-ID, so the same
 // envelope always gives the same bytes.
 func Compose(e Envelope) ([]byte, error) {
@@ -162,8 +163,9 @@ func (e *Envelope) check() error {
 }
 
 // writeTextPart writes a text part: text/plain in quoted-printable, which
-// stays readable in the raw message; text/html in base64, which is shorter
-// for markup full of '=' and several times faster to encode.
+// stays readable in the raw message; text/html as plain 7-bit lines when
+// it can be (see sevenBitHTML: no encoding, the shortest form), else in
+// base64, which is shorter than quoted-printable for markup full of '='.
 func writeTextPart(b *bytes.Buffer, mediaType, text string) {
 	writeHeader(b, "Content-Type", mediaType+"; charset=utf-8")
 	text = strings.ReplaceAll(text, "\r\n", "\n")
@@ -171,6 +173,15 @@ func writeTextPart(b *bytes.Buffer, mediaType, text string) {
 		text += "\n"
 	}
 	if mediaType == "text/html" {
+		if seven, ok := sevenBitHTML(text); ok {
+			writeHeader(b, "Content-Transfer-Encoding", "7bit")
+			b.WriteString("\r\n")
+			for line := range strings.SplitSeq(strings.TrimSuffix(seven, "\n"), "\n") {
+				b.WriteString(line)
+				b.WriteString("\r\n")
+			}
+			return
+		}
 		writeHeader(b, "Content-Transfer-Encoding", "base64")
 		b.WriteString("\r\n")
 		writeBase64(b, []byte(strings.ReplaceAll(text, "\n", "\r\n")))
@@ -181,6 +192,58 @@ func writeTextPart(b *bytes.Buffer, mediaType, text string) {
 	w := quotedprintable.NewWriter(b)
 	_, _ = w.Write([]byte(text)) // a bytes.Buffer does not fail
 	_ = w.Close()
+}
+
+// maxLine is RFC 5322's limit on a line, without its CRLF.
+const maxLine = 998
+
+// sevenBitHTML rewrites html (LF line ends) as 7-bit text that means the
+// same to any HTML reader: each non-ASCII character becomes a numeric
+// character reference (&#233;), valid in text and attribute values alike
+// (lexio's markup has no script or style element). ok is false when the
+// result cannot travel as 7bit: a line over 998 octets, a NUL or a bare
+// CR, invalid UTF-8, or a line that looks like a MIME boundary.
+func sevenBitHTML(html string) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(html) + len(html)/16)
+	line := 0
+	for i := 0; i < len(html); {
+		c := html[i]
+		switch {
+		case c == '\n':
+			b.WriteByte(c)
+			line = 0
+			i++
+			if strings.HasPrefix(html[i:], "--") {
+				return "", false
+			}
+			continue
+		case c == 0 || c == '\r':
+			return "", false
+		case c < utf8.RuneSelf:
+			b.WriteByte(c)
+			line++
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(html[i:])
+			if r == utf8.RuneError && size <= 1 {
+				return "", false
+			}
+			n := b.Len()
+			b.WriteString("&#")
+			b.WriteString(strconv.Itoa(int(r)))
+			b.WriteByte(';')
+			line += b.Len() - n
+			i += size
+		}
+		if line > maxLine {
+			return "", false
+		}
+	}
+	if strings.HasPrefix(html, "--") {
+		return "", false
+	}
+	return b.String(), true
 }
 
 // writeBase64 writes data in base64 lines of 76 characters.

@@ -1,6 +1,7 @@
 package mailer_test
 
 import (
+	"html"
 	"bytes"
 	"errors"
 	"flag"
@@ -105,12 +106,25 @@ func TestComposeGolden(t *testing.T) {
 // headers and bodies survive.
 func checkWellFormed(t *testing.T, raw []byte, env mailer.Envelope) {
 	t.Helper()
+	// Every line within RFC 5322's 998 octets, 7-bit; the header's and
+	// the encoded parts' within 78 (7-bit HTML keeps its own lines).
+	sevenBit := false
 	for i, line := range strings.Split(string(raw), "\r\n") {
 		if strings.Contains(line, "\n") || strings.Contains(line, "\r") {
 			t.Fatalf("line %d has a bare line break", i+1)
 		}
-		if len(line) > 78 {
+		if strings.EqualFold(line, "Content-Transfer-Encoding: 7bit") {
+			sevenBit = true
+		} else if strings.HasPrefix(line, "--lexio-") {
+			sevenBit = false
+		}
+		if len(line) > 998 || len(line) > 78 && !sevenBit {
 			t.Errorf("line %d has %d characters: %q", i+1, len(line), line)
+		}
+		for _, c := range []byte(line) {
+			if c >= 0x80 || c == 0 {
+				t.Fatalf("line %d is not 7-bit: %q", i+1, line)
+			}
 		}
 	}
 	r, err := gomail.CreateReader(bytes.NewReader(raw))
@@ -155,7 +169,12 @@ func checkWellFormed(t *testing.T, raw []byte, env mailer.Envelope) {
 			} else {
 				texts++
 			}
-			if got := strings.ReplaceAll(string(body), "\r\n", "\n"); got != want {
+			got := strings.ReplaceAll(string(body), "\r\n", "\n")
+			if ct == "text/html" {
+				// Characters may have become references: the same HTML.
+				got, want = html.UnescapeString(got), html.UnescapeString(want)
+			}
+			if got != want {
 				t.Errorf("%s body = %q, want %q", ct, got, want)
 			}
 		case *gomail.AttachmentHeader:
@@ -194,6 +213,41 @@ func TestComposeRejects(t *testing.T) {
 			tt.mutate(&e)
 			if _, err := mailer.Compose(e); !errors.Is(err, tt.wantErr) {
 				t.Errorf("err = %v, want %v", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestComposeHTMLTransfer: HTML goes as 7-bit lines, its non-ASCII as
+// character references, unless a line would be too long or the text
+// could not travel so: then base64, the same HTML once decoded.
+func TestComposeHTMLTransfer(t *testing.T) {
+	base := composeCases()["french"]
+	for _, c := range []struct {
+		name, html, cte string
+	}{
+		{"plain", "<p>Plateau</p>\n", "7bit"},
+		{"accents", "<p title=\"Chloé\">Été ✓ 😀</p>\n", "7bit"},
+		{"long line", "<p>" + strings.Repeat("x", 1200) + "</p>\n", "base64"},
+		{"long after references", "<p>" + strings.Repeat("é", 200) + "</p>\n", "base64"},
+		{"nul", "<p>a\x00b</p>\n", "base64"},
+		{"bare cr", "<p>a\rb</p>\n", "base64"},
+		{"boundary-like line", "<p>a\n--lexio-alt-0000\n</p>\n", "base64"},
+		{"invalid utf-8", "<p>a\xffb</p>\n", "base64"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			env := base
+			env.HTML = c.html
+			raw, err := mailer.Compose(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, html, _ := strings.Cut(string(raw), "Content-Type: text/html; charset=utf-8\r\n")
+			if want := "Content-Transfer-Encoding: " + c.cte + "\r\n"; !strings.HasPrefix(html, want) {
+				t.Fatalf("html part starts %q, want %q", html[:min(60, len(html))], want)
+			}
+			if c.name != "invalid utf-8" {
+				checkWellFormed(t, raw, env)
 			}
 		})
 	}
