@@ -155,6 +155,11 @@ func rows(b *Board, labels *[8]string) [][]cellView {
 				v.Label = labels[k]
 				v.Bg = bg
 				v.Style = template.CSS("color:" + ink + ";border:2px solid #ffffff;font-size:10px;font-weight:bold;")
+				if v.Label == "" {
+					// Nothing to write: no ink, no font (half of the
+					// board's cells; the board is most of a notice).
+					v.Style = "border:2px solid #ffffff;"
+				}
 			}
 			out[r][c] = v
 		}
@@ -173,7 +178,11 @@ func rowsHTML(b *Board, labels *[8]string) template.HTML {
 		sb.WriteString(strconv.Itoa(i + 1))
 		sb.WriteString(`</th>`)
 		for _, v := range row {
-			sb.WriteString(`<td ` + cellAttrs + ` bgcolor="`)
+			if v.Letter == "" && v.Label == "" {
+				sb.WriteString(`<td width="34" height="34" bgcolor="`)
+			} else {
+				sb.WriteString(`<td ` + cellAttrs + ` bgcolor="`)
+			}
 			sb.WriteString(html.EscapeString(v.Bg))
 			sb.WriteString(`" style="`)
 			sb.WriteString(html.EscapeString(string(v.Style)))
@@ -191,7 +200,10 @@ func rowsHTML(b *Board, labels *[8]string) template.HTML {
 			default:
 				sb.WriteString(`&nbsp;`)
 			}
-			sb.WriteString(`</td>`)
+			// A line per cell: the HTML part travels as 7-bit lines of at
+			// most 998 octets, and a line break between cells changes
+			// nothing.
+			sb.WriteString("</td>\n")
 		}
 		sb.WriteString("</tr>\n")
 	}

@@ -119,6 +119,20 @@ func TestEveryKindEveryLang(t *testing.T) {
 				}
 				checkTextLines(t, r.Text)
 				checkHTML(t, r.HTML, k)
+				// The mailer sends HTML as 7-bit lines of at most 998
+				// octets, non-ASCII as references of up to 10: the
+				// markup keeps its lines short enough for that.
+				for i, line := range strings.Split(r.HTML, "\n") {
+					n := 0
+					for _, c := range line {
+						if n++; c >= utf8.RuneSelf {
+							n += 9
+						}
+					}
+					if n > 998 {
+						t.Errorf("html line %d would have %d octets: %.80q", i+1, n, line)
+					}
+				}
 			})
 		}
 	}
