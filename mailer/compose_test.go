@@ -1,10 +1,10 @@
 package mailer_test
 
 import (
-	"html"
 	"bytes"
 	"errors"
 	"flag"
+	"html"
 	"io"
 	"net/mail"
 	"os"
