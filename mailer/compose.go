@@ -204,9 +204,30 @@ const maxLine = 998
 // result cannot travel as 7bit: a line over 998 octets, a NUL or a bare
 // CR, invalid UTF-8, or a line that looks like a MIME boundary.
 func sevenBitHTML(html string) (string, bool) {
+	// Most notices are ASCII already: check, and return them as they are.
+	line, clean := 0, true
+	for i := 0; i < len(html); i++ {
+		switch c := html[i]; {
+		case c == '\n':
+			line = -1
+		case c == 0 || c == '\r' || c >= utf8.RuneSelf:
+			clean = false
+		case c == '-' && line == 0 && i+1 < len(html) && html[i+1] == '-':
+			return "", false
+		}
+		if line++; line > maxLine {
+			return "", false
+		}
+		if !clean {
+			break
+		}
+	}
+	if clean {
+		return html, true
+	}
 	var b strings.Builder
 	b.Grow(len(html) + len(html)/16)
-	line := 0
+	line = 0
 	for i := 0; i < len(html); {
 		c := html[i]
 		switch {

@@ -21,17 +21,24 @@ type Outbox interface {
 	// Due returns up to limit unsent, not permanently failed rows whose
 	// next attempt time is not after now, oldest first.
 	Due(ctx context.Context, now time.Time, limit int) ([]Outgoing, error)
-	// Attempt records that try number attempt starts now and that the row
-	// is due again at next if this try does not end in Sent or a permanent
-	// Failed. It is called BEFORE sending, so that a crash mid-send retries
-	// later rather than never.
-	Attempt(ctx context.Context, id int64, attempt int, next time.Time) error
-	// Sent marks the row delivered to the SMTP server.
-	Sent(ctx context.Context, id int64, at time.Time) error
+	// Attempt records, for each try, that its number starts now and that
+	// its row is due again at Next if this try does not end in Sent or a
+	// permanent Failed: all of them or none. It is called BEFORE sending,
+	// so that a crash mid-send retries later rather than never.
+	Attempt(ctx context.Context, tries []Try) error
+	// Sent marks the rows delivered to the SMTP server: all or none.
+	Sent(ctx context.Context, ids []int64, at time.Time) error
 	// Failed records a failed try. With permanent the row is given up (a
 	// 5xx reply, or too many attempts); without it, reason is only
 	// informative and the row stays due at the time given to Attempt.
 	Failed(ctx context.Context, id int64, at time.Time, reason string, permanent bool) error
+}
+
+// Try is one row's attempt to send.
+type Try struct {
+	ID      int64
+	Attempt int
+	Next    time.Time
 }
 
 // Outgoing is one row of the outbox.
@@ -239,13 +246,11 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (Result, error) {
 	if len(rows) == 0 {
 		return res, nil
 	}
-	s := &smtpSession{d: d}
-	defer s.close()
+	// Rows past their last attempt are given up; the others' attempts
+	// are recorded together, before the first is sent.
+	var tries []Try
+	var send []Outgoing
 	for _, row := range rows {
-		if ctx.Err() != nil {
-			return res, ctx.Err()
-		}
-		log := d.log.With("outbox_id", row.ID, "message_id", messageID(row.Raw))
 		attempt := row.Attempt + 1
 		if attempt > d.cfg.MaxAttempts || (!row.Created.IsZero() && now.Sub(row.Created) > d.cfg.MaxAge) {
 			reason := fmt.Sprintf("given up after %d attempts over %s", row.Attempt, now.Sub(row.Created).Round(time.Second))
@@ -255,22 +260,49 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (Result, error) {
 			if err := d.outbox.Failed(ctx, row.ID, now, reason, true); err != nil {
 				return res, fmt.Errorf("mailer: outbox failed: %w", err)
 			}
-			log.Warn("mailer: outgoing mail given up", "reason", reason)
+			d.log.Warn("mailer: outgoing mail given up", "outbox_id", row.ID, "message_id", messageID(row.Raw), "reason", reason)
 			res.Failed++
 			continue
 		}
-		next := now.Add(d.cfg.Backoff.Delay(attempt))
-		if err := d.outbox.Attempt(ctx, row.ID, attempt, next); err != nil {
-			return res, fmt.Errorf("mailer: outbox attempt: %w", err)
+		tries = append(tries, Try{ID: row.ID, Attempt: attempt, Next: now.Add(d.cfg.Backoff.Delay(attempt))})
+		send = append(send, row)
+	}
+	if err := d.outbox.Attempt(ctx, tries); err != nil {
+		return res, fmt.Errorf("mailer: outbox attempt: %w", err)
+	}
+	// Rows sent are confirmed together at the end of the batch, or before
+	// a failure is recorded: a crash in between sends them again (at
+	// least once; the Message-ID tells the copies apart).
+	var sent []int64
+	confirm := func() error {
+		if err := d.outbox.Sent(ctx, sent, d.cfg.Now()); err != nil {
+			return fmt.Errorf("mailer: outbox sent: %w", err)
 		}
-		sendErr := s.send(ctx, row)
-		if sendErr == nil {
-			if err := d.outbox.Sent(ctx, row.ID, d.cfg.Now()); err != nil {
+		res.Sent += len(sent)
+		sent = sent[:0]
+		return nil
+	}
+	s := &smtpSession{d: d}
+	defer s.close()
+	for i, row := range send {
+		if ctx.Err() != nil {
+			// What went out is confirmed; a cancelled context would
+			// refuse the write.
+			if err := d.outbox.Sent(context.WithoutCancel(ctx), sent, d.cfg.Now()); err != nil {
 				return res, fmt.Errorf("mailer: outbox sent: %w", err)
 			}
-			log.Debug("mailer: mail sent", "attempt", attempt)
-			res.Sent++
+			res.Sent += len(sent)
+			return res, ctx.Err()
+		}
+		log := d.log.With("outbox_id", row.ID, "message_id", messageID(row.Raw))
+		sendErr := s.send(ctx, row)
+		if sendErr == nil {
+			log.Debug("mailer: mail sent", "attempt", tries[i].Attempt)
+			sent = append(sent, row.ID)
 			continue
+		}
+		if err := confirm(); err != nil {
+			return res, err
 		}
 		var se *SendError
 		permanent := errors.As(sendErr, &se) && se.Kind == SendPermanent
@@ -278,12 +310,15 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (Result, error) {
 			return res, fmt.Errorf("mailer: outbox failed: %w", err)
 		}
 		if permanent {
-			log.Warn("mailer: mail refused", "err", sendErr, "attempt", attempt)
+			log.Warn("mailer: mail refused", "err", sendErr, "attempt", tries[i].Attempt)
 			res.Failed++
 		} else {
-			log.Info("mailer: mail deferred", "err", sendErr, "attempt", attempt, "next", next)
+			log.Info("mailer: mail deferred", "err", sendErr, "attempt", tries[i].Attempt, "next", tries[i].Next)
 			res.Retry++
 		}
+	}
+	if err := confirm(); err != nil {
+		return res, err
 	}
 	return res, nil
 }

@@ -3,6 +3,7 @@ package mailer_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -192,21 +193,25 @@ func (o *memOutbox) Due(_ context.Context, now time.Time, limit int) ([]mailer.O
 	return out, nil
 }
 
-func (o *memOutbox) Attempt(_ context.Context, id int64, attempt int, next time.Time) error {
-	o.mu.Lock()
-	r := o.rows[id]
-	r.out.Attempt, r.next = attempt, next
-	r.attemptAt = append(r.attemptAt, next)
-	o.mu.Unlock()
-	o.ev.add("attempt:%d#%d", id, attempt)
+func (o *memOutbox) Attempt(_ context.Context, tries []mailer.Try) error {
+	for _, t := range tries {
+		o.mu.Lock()
+		r := o.rows[t.ID]
+		r.out.Attempt, r.next = t.Attempt, t.Next
+		r.attemptAt = append(r.attemptAt, t.Next)
+		o.mu.Unlock()
+		o.ev.add("attempt:%d#%d", t.ID, t.Attempt)
+	}
 	return nil
 }
 
-func (o *memOutbox) Sent(_ context.Context, id int64, at time.Time) error {
-	o.mu.Lock()
-	o.rows[id].sent = at
-	o.mu.Unlock()
-	o.ev.add("sent:%d", id)
+func (o *memOutbox) Sent(_ context.Context, ids []int64, at time.Time) error {
+	for _, id := range ids {
+		o.mu.Lock()
+		o.rows[id].sent = at
+		o.mu.Unlock()
+		o.ev.add("sent:%d", id)
+	}
 	return nil
 }
 
@@ -293,7 +298,9 @@ func TestDispatcherSendsOnceAttemptFirstBytesPreserved(t *testing.T) {
 	if err != nil || res != (mailer.Result{Sent: 2}) {
 		t.Fatalf("RunOnce = %+v, %v", res, err)
 	}
-	want := "attempt:1#1 smtp-data:<t1.turn12.1@example.org> sent:1 attempt:2#1 smtp-data:<t1.turn12.2@example.org> sent:2"
+	// Every attempt of the batch is recorded before the first byte goes
+	// out; the sends are confirmed together after.
+	want := "attempt:1#1 attempt:2#1 smtp-data:<t1.turn12.1@example.org> smtp-data:<t1.turn12.2@example.org> sent:1 sent:2"
 	if got := ev.String(); got != want {
 		t.Errorf("events:\n got %s\nwant %s", got, want)
 	}
@@ -383,7 +390,7 @@ func TestDispatcherServerDownIsTemporary(t *testing.T) {
 	if err != nil || res != (mailer.Result{Retry: 2}) {
 		t.Fatalf("RunOnce with the server down = %+v, %v", res, err)
 	}
-	if got := ev.String(); got != "attempt:1#1 failed:1:false attempt:2#1 failed:2:false" {
+	if got := ev.String(); got != "attempt:1#1 attempt:2#1 failed:1:false failed:2:false" {
 		t.Errorf("events %s", got)
 	}
 	sk.start() // back, same address
@@ -515,5 +522,31 @@ func TestNewDispatcherRejectsBadConfig(t *testing.T) {
 	}
 	if _, err := mailer.NewDispatcher(mailer.DispatcherConfig{Addr: "localhost:25"}, nil); err == nil {
 		t.Error("accepted a nil outbox")
+	}
+}
+
+// TestDispatcherStoppedMidBatch: a batch cut short by shutdown confirms
+// what went out; the rest stays attempted but unsent, for the restart.
+func TestDispatcherStoppedMidBatch(t *testing.T) {
+	ev := &events{}
+	sk := newSink(t, ev)
+	ctx, cancel := context.WithCancel(context.Background())
+	sk.dataFn = func(n int) error {
+		if n == 2 {
+			cancel() // the daemon is told to stop while the second goes out
+		}
+		return nil
+	}
+	o := newOutbox(ev, composed(t, 1, "a@example.org"), composed(t, 2, "b@example.org"), composed(t, 3, "c@example.org"))
+	d := newTestDispatcher(t, sk.addr, o, start2026())
+	res, err := d.RunOnce(ctx)
+	if !errors.Is(err, context.Canceled) || res.Sent != 2 {
+		t.Fatalf("RunOnce = %+v, %v; want 2 sent and the cancellation", res, err)
+	}
+	for id, sent := range map[int64]bool{1: true, 2: true, 3: false} {
+		r := o.row(id)
+		if !r.sent.IsZero() != sent || r.out.Attempt != 1 {
+			t.Errorf("row %d: sent %v, attempt %d", id, !r.sent.IsZero(), r.out.Attempt)
+		}
 	}
 }

@@ -86,6 +86,57 @@ func (o *Outbox) Attempt(ctx context.Context, id int64, attempt int, next time.T
 	})
 }
 
+// Try is one row's attempt, for AttemptAll.
+type Try struct {
+	ID      int64
+	Attempt int
+	Next    time.Time
+}
+
+// AttemptAll is Attempt for several rows in one transaction: all are
+// recorded, or none (ErrNotFound if one is not pending).
+func (o *Outbox) AttemptAll(ctx context.Context, tries []Try) error {
+	if len(tries) == 0 {
+		return nil
+	}
+	return o.s.write(ctx, func(db *gorm.DB) error {
+		return db.Transaction(func(tx *gorm.DB) error {
+			for _, t := range tries {
+				if err := pending(tx, "attempt", t.ID, map[string]any{
+					"attempts":     t.Attempt,
+					"next_attempt": t.Next.UTC(),
+					"last_error":   "",
+				}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+}
+
+// SentAll is Sent for several rows in one statement: all are marked, or
+// none (ErrNotFound if one is not pending).
+func (o *Outbox) SentAll(ctx context.Context, ids []int64, at time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return o.s.write(ctx, func(db *gorm.DB) error {
+		return db.Transaction(func(tx *gorm.DB) error {
+			res := tx.Model(&OutboxMail{}).
+				Where("id IN ? AND sent_at IS NULL AND failed_at IS NULL", ids).
+				Updates(map[string]any{"sent_at": at.UTC(), "last_error": ""})
+			if res.Error != nil {
+				return fmt.Errorf("store: outbox sent %v: %w", ids, mapErr(res.Error))
+			}
+			if res.RowsAffected != int64(len(ids)) {
+				return fmt.Errorf("store: outbox sent %v: %d of them not pending: %w", ids, int64(len(ids))-res.RowsAffected, ErrNotFound)
+			}
+			return nil
+		})
+	})
+}
+
 // Resume makes due at now the rows whose last attempt never ended — the
 // process stopped between Attempt and Sent or Failed — so that a restarted
 // daemon sends them at once instead of after their backoff. It returns how
@@ -126,18 +177,21 @@ func (o *Outbox) Failed(ctx context.Context, id int64, at time.Time, reason stri
 }
 
 func (o *Outbox) update(ctx context.Context, what string, id int64, set map[string]any) error {
-	return o.s.write(ctx, func(db *gorm.DB) error {
-		res := db.Model(&OutboxMail{}).
-			Where("id = ? AND sent_at IS NULL AND failed_at IS NULL", id).
-			Updates(set)
-		if res.Error != nil {
-			return fmt.Errorf("store: outbox %s %d: %w", what, id, mapErr(res.Error))
-		}
-		if res.RowsAffected == 0 {
-			return fmt.Errorf("store: outbox %s %d: not pending: %w", what, id, ErrNotFound)
-		}
-		return nil
-	})
+	return o.s.write(ctx, func(db *gorm.DB) error { return pending(db, what, id, set) })
+}
+
+// pending updates row id if it is pending, else says ErrNotFound.
+func pending(db *gorm.DB, what string, id int64, set map[string]any) error {
+	res := db.Model(&OutboxMail{}).
+		Where("id = ? AND sent_at IS NULL AND failed_at IS NULL", id).
+		Updates(set)
+	if res.Error != nil {
+		return fmt.Errorf("store: outbox %s %d: %w", what, id, mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: outbox %s %d: not pending: %w", what, id, ErrNotFound)
+	}
+	return nil
 }
 
 // Mail returns one outbox row whatever its state, or ErrNotFound.

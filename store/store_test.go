@@ -483,6 +483,68 @@ func TestOptimisticSeq(t *testing.T) {
 	})
 }
 
+// TestOutboxBatches: AttemptAll and SentAll record every row or none.
+func TestOutboxBatches(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		ob := s.Outbox()
+		var rows []*OutboxMail
+		mustTx(t, s, func(tx *Tx) error {
+			for i := range 4 {
+				r := &OutboxMail{MessageID: fmt.Sprintf("<b%d@x>", i), From: "lexio@x", To: []string{"a@x"}, Raw: []byte("x"), CreatedAt: t0}
+				if err := tx.EnqueueMail(r); err != nil {
+					return err
+				}
+				rows = append(rows, r)
+			}
+			return nil
+		})
+		a, b, c, d := rows[0].ID, rows[1].ID, rows[2].ID, rows[3].ID
+		if err := ob.Failed(ctx, d, t0, "550 no", true); err != nil {
+			t.Fatal(err)
+		}
+		later := t0.Add(time.Hour)
+		// d is given up: the batch fails whole.
+		err := ob.AttemptAll(ctx, []Try{{a, 1, later}, {b, 1, later}, {d, 1, later}})
+		if !errors.Is(err, ErrNotFound) {
+			t.Fatalf("AttemptAll with a failed row: %v", err)
+		}
+		if due, _ := ob.Due(ctx, t0, 10); len(due) != 3 || due[0].Attempt != 0 || due[1].Attempt != 0 {
+			t.Fatalf("after the failed batch: %+v", due)
+		}
+		if err := ob.AttemptAll(ctx, []Try{{a, 1, later}, {b, 2, later}, {c, 1, later}}); err != nil {
+			t.Fatal(err)
+		}
+		if due, _ := ob.Due(ctx, t0, 10); len(due) != 0 {
+			t.Fatalf("due before the next attempt: %+v", due)
+		}
+		if err := ob.SentAll(ctx, []int64{a, b, d}, t0); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("SentAll with a failed row: %v", err)
+		}
+		if m, _ := ob.Mail(ctx, a); m.SentAt != nil {
+			t.Fatal("a failed SentAll marked a row")
+		}
+		if err := ob.SentAll(ctx, []int64{a, b}, t0.Add(time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		for id, attempts := range map[int64]int{a: 1, b: 2} {
+			if m, _ := ob.Mail(ctx, id); m.SentAt == nil || m.Attempts != attempts {
+				t.Errorf("row %d after SentAll: %+v", id, m)
+			}
+		}
+		if due, _ := ob.Due(ctx, later, 10); len(due) != 1 || due[0].ID != c || due[0].Attempt != 1 {
+			t.Errorf("due at the retry time: %+v, want c alone", due)
+		}
+		if err := ob.AttemptAll(ctx, nil); err != nil {
+			t.Error(err)
+		}
+		if err := ob.SentAll(ctx, nil, t0); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
 func TestOutboxLifecycle(t *testing.T) {
 	eachDriver(t, func(t *testing.T, open opener) {
 		s := open(t)

@@ -24,3 +24,15 @@ func (o outbox) Due(ctx context.Context, now time.Time, limit int) ([]mailer.Out
 	}
 	return out, nil
 }
+
+func (o outbox) Attempt(ctx context.Context, tries []mailer.Try) error {
+	ts := make([]store.Try, len(tries))
+	for i, t := range tries {
+		ts[i] = store.Try{ID: t.ID, Attempt: t.Attempt, Next: t.Next}
+	}
+	return o.AttemptAll(ctx, ts)
+}
+
+func (o outbox) Sent(ctx context.Context, ids []int64, at time.Time) error {
+	return o.SentAll(ctx, ids, at)
+}
