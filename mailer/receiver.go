@@ -337,41 +337,76 @@ func (r *Receiver) drain(ctx context.Context, c *imapclient.Client, uidValidity 
 		if err != nil {
 			return err
 		}
-		for _, uid := range uids {
+		// In batches: one FETCH for the bodies of several messages, one
+		// STORE and one MOVE for those handled.
+		for len(uids) > 0 {
 			if ctx.Err() != nil {
 				return nil
 			}
-			size, ok := sizes[uid]
-			if !ok {
-				continue // expunged meanwhile by someone else
-			}
-			in, ok, err := r.fetch(c, uid, size, uidValidity)
+			batch := r.batch(uids, sizes)
+			uids = uids[len(batch):]
+			msgs, err := r.fetch(c, batch, sizes, uidValidity)
 			if err != nil {
 				return err
 			}
-			if !ok {
-				continue
-			}
-			log := r.log.With("mailbox", r.cfg.Mailbox, "uid", uid, "uidvalidity", uidValidity)
-			if err := r.handler.HandleMessage(ctx, in); err != nil {
-				failures++
-				d := r.cfg.Retry.Delay(failures)
-				log.Warn("mailer: handler failed; message left in place", "err", err, "retry_in", d, "failures", failures)
-				if !sleep(ctx, d) {
-					return nil
+			var handled []imap.UID
+			failed := false
+			for _, uid := range batch {
+				in, ok := msgs[uid]
+				if !ok || ctx.Err() != nil {
+					continue // expunged meanwhile by someone else; or stopping
 				}
-				break
+				log := r.log.With("mailbox", r.cfg.Mailbox, "uid", uid, "uidvalidity", uidValidity)
+				if err := r.handler.HandleMessage(ctx, in); err != nil {
+					failures++
+					d := r.cfg.Retry.Delay(failures)
+					log.Warn("mailer: handler failed; message left in place", "err", err, "retry_in", d, "failures", failures)
+					failed = true
+					if err := r.finish(c, handled); err != nil {
+						return err
+					}
+					if !sleep(ctx, d) {
+						return nil
+					}
+					break
+				}
+				failures = 0
+				handled = append(handled, uid)
 			}
-			failures = 0
-			// Committed: now, and only now, flag and move it. A failure here
-			// means a redelivery, which the handler dedupes.
-			if err := r.finish(c, uid); err != nil {
+			if failed {
+				break // search again
+			}
+			// Committed: now, and only now, flag and move them. A failure
+			// here means a redelivery, which the handler dedupes.
+			if err := r.finish(c, handled); err != nil {
 				return err
 			}
-			log.Debug("mailer: message handled and moved", "to", r.cfg.Processed)
+			if len(handled) > 0 {
+				r.log.Debug("mailer: messages handled and moved", "count", len(handled), "to", r.cfg.Processed)
+			}
 		}
 	}
 	return nil
+}
+
+// Batches are bounded in messages and in bytes held at once.
+const (
+	batchMessages = 32
+	batchBytes    = 16 << 20
+)
+
+// batch is the head of uids to fetch together: at most batchMessages, and
+// no more than batchBytes of bodies unless a single message is larger.
+func (r *Receiver) batch(uids []imap.UID, sizes map[imap.UID]int64) []imap.UID {
+	var total int64
+	for i, uid := range uids {
+		size := min(sizes[uid], r.cfg.MaxMessageBytes)
+		if i == batchMessages || i > 0 && total+size > batchBytes {
+			return uids[:i]
+		}
+		total += size
+	}
+	return uids
 }
 
 // sizes fetches RFC822.SIZE for uids.
@@ -387,46 +422,69 @@ func (r *Receiver) sizes(c *imapclient.Client, uids []imap.UID) (map[imap.UID]in
 	return out, nil
 }
 
-// fetch reads one message with BODY.PEEK (no \Seen), or only its header
-// when it is over the size limit. ok is false when the message vanished.
-func (r *Receiver) fetch(c *imapclient.Client, uid imap.UID, size int64, uidValidity uint32) (in Inbound, ok bool, err error) {
-	section := &imap.FetchItemBodySection{Peek: true}
-	truncated := size > r.cfg.MaxMessageBytes
-	if truncated {
-		section.Specifier = imap.PartSpecifierHeader
+// fetch reads the messages uids with BODY.PEEK (no \Seen), or only the
+// header of those over the size limit. A message missing from the result
+// has vanished (or was not in sizes).
+func (r *Receiver) fetch(c *imapclient.Client, uids []imap.UID, sizes map[imap.UID]int64, uidValidity uint32) (map[imap.UID]Inbound, error) {
+	var whole, headers []imap.UID
+	for _, uid := range uids {
+		size, ok := sizes[uid]
+		switch {
+		case !ok:
+		case size > r.cfg.MaxMessageBytes:
+			headers = append(headers, uid)
+		default:
+			whole = append(whole, uid)
+		}
 	}
-	msgs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{
-		UID:         true,
-		BodySection: []*imap.FetchItemBodySection{section},
-	}).Collect()
-	if err != nil {
-		return Inbound{}, false, fmt.Errorf("mailer: imap fetch uid %d: %w", uid, err)
+	out := make(map[imap.UID]Inbound, len(uids))
+	for _, part := range []struct {
+		uids      []imap.UID
+		section   *imap.FetchItemBodySection
+		truncated bool
+	}{
+		{whole, &imap.FetchItemBodySection{Peek: true}, false},
+		{headers, &imap.FetchItemBodySection{Peek: true, Specifier: imap.PartSpecifierHeader}, true},
+	} {
+		if len(part.uids) == 0 {
+			continue
+		}
+		msgs, err := c.Fetch(imap.UIDSetNum(part.uids...), &imap.FetchOptions{
+			UID:         true,
+			BodySection: []*imap.FetchItemBodySection{part.section},
+		}).Collect()
+		if err != nil {
+			return nil, fmt.Errorf("mailer: imap fetch uids %v: %w", part.uids, err)
+		}
+		for _, m := range msgs {
+			out[m.UID] = Inbound{
+				UIDValidity: uidValidity,
+				UID:         uint32(m.UID),
+				Raw:         m.FindBodySection(part.section),
+				Mailbox:     r.cfg.Mailbox,
+				Size:        sizes[m.UID],
+				Truncated:   part.truncated,
+			}
+		}
 	}
-	if len(msgs) == 0 {
-		return Inbound{}, false, nil
-	}
-	return Inbound{
-		UIDValidity: uidValidity,
-		UID:         uint32(uid),
-		Raw:         msgs[0].FindBodySection(section),
-		Mailbox:     r.cfg.Mailbox,
-		Size:        size,
-		Truncated:   truncated,
-	}, true, nil
+	return out, nil
 }
 
-// finish flags uid \Seen and moves it to the processed folder: MOVE where
-// the server has it, else UID COPY, \Deleted and (UID) EXPUNGE, which
-// imapclient's Move does by itself.
-func (r *Receiver) finish(c *imapclient.Client, uid imap.UID) error {
-	set := imap.UIDSetNum(uid)
+// finish flags uids \Seen and moves them to the processed folder: MOVE
+// where the server has it, else UID COPY, \Deleted and (UID) EXPUNGE,
+// which imapclient's Move does by itself.
+func (r *Receiver) finish(c *imapclient.Client, uids []imap.UID) error {
+	if len(uids) == 0 {
+		return nil
+	}
+	set := imap.UIDSetNum(uids...)
 	if err := c.Store(set, &imap.StoreFlags{
 		Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen},
 	}, nil).Close(); err != nil {
-		return fmt.Errorf("mailer: imap flag uid %d seen: %w", uid, err)
+		return fmt.Errorf("mailer: imap flag uids %v seen: %w", uids, err)
 	}
 	if _, err := c.Move(set, r.cfg.Processed).Wait(); err != nil {
-		return fmt.Errorf("mailer: imap move uid %d to %q: %w", uid, r.cfg.Processed, err)
+		return fmt.Errorf("mailer: imap move uids %v to %q: %w", uids, r.cfg.Processed, err)
 	}
 	return nil
 }

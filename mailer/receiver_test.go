@@ -172,12 +172,13 @@ func TestReceiverDeliversInOrderAndMovesAfterHandling(t *testing.T) {
 	}
 	h := newRecorder()
 	h.fn = func(n int, m mailer.Inbound) error {
-		// While the handler runs, its message is still in the inbox and
-		// only the earlier ones were moved.
-		if got := count(t, srv, "INBOX"); got != 3-(n-1) {
+		// While the handler runs, its message is still in the inbox: the
+		// three arrived together and are moved together, once all are
+		// handled.
+		if got := count(t, srv, "INBOX"); got != 3 {
 			return fmt.Errorf("INBOX holds %d during handling of #%d", got, n)
 		}
-		if got := count(t, srv, "Processed"); got != n-1 {
+		if got := count(t, srv, "Processed"); got > 0 {
 			return fmt.Errorf("Processed holds %d during handling of #%d", got, n)
 		}
 		if m.Mailbox != "INBOX" || m.UID == 0 || m.UIDValidity == 0 || m.Truncated || m.Size != int64(len(m.Raw)) {
@@ -489,5 +490,43 @@ func TestNewReceiverRejectsBadConfig(t *testing.T) {
 				t.Error("accepted")
 			}
 		})
+	}
+}
+
+// TestReceiverFailureMidBatchMovesWhatWasHandled: messages fetched
+// together are moved once handled; a failure moves the ones before it
+// at once, leaves the failing one in place and retries from it.
+func TestReceiverFailureMidBatchMovesWhatWasHandled(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	for _, s := range []string{"first", "second", "third"} {
+		smtpSend(t, srv, "lexio@localhost", testMessage(s, s+"@example.org", "PASS"))
+	}
+	var mu sync.Mutex
+	failedOnce := false
+	h := newRecorder()
+	h.fn = func(n int, m mailer.Inbound) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if n == 2 && !failedOnce {
+			failedOnce = true
+			return errors.New("database is busy")
+		}
+		if n == 3 {
+			// The retry of the second: the first was moved before it.
+			if got := count(t, srv, "Processed"); got != 1 {
+				return fmt.Errorf("Processed holds %d at the retry, want 1", got)
+			}
+		}
+		return nil
+	}
+	r, err := mailer.NewReceiver(receiverConfig(srv), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	eventually(t, "three messages moved", func() bool { return count(t, srv, "Processed") == 3 })
+	stop()
+	if got, want := strings.Join(h.subjects(), ","), "first,second,second,third"; got != want {
+		t.Errorf("handled %s, want %s", got, want)
 	}
 }
