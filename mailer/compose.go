@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"mime"
@@ -176,9 +177,11 @@ func writeTextPart(b *bytes.Buffer, mediaType, text string) {
 		if seven, ok := sevenBitHTML(text); ok {
 			writeHeader(b, "Content-Transfer-Encoding", "7bit")
 			b.WriteString("\r\n")
-			for line := range strings.SplitSeq(strings.TrimSuffix(seven, "\n"), "\n") {
-				b.WriteString(line)
+			for rest := seven; rest != ""; {
+				n := strings.IndexByte(rest, '\n') // there is one at the end
+				b.WriteString(rest[:n])
 				b.WriteString("\r\n")
+				rest = rest[n+1:]
 			}
 			return
 		}
@@ -204,67 +207,61 @@ const maxLine = 998
 // result cannot travel as 7bit: a line over 998 octets, a NUL or a bare
 // CR, invalid UTF-8, or a line that looks like a MIME boundary.
 func sevenBitHTML(html string) (string, bool) {
-	// Most notices are ASCII already: check, and return them as they are.
-	line, clean := 0, true
-	for i := 0; i < len(html); i++ {
-		switch c := html[i]; {
-		case c == '\n':
-			line = -1
-		case c == 0 || c == '\r' || c >= utf8.RuneSelf:
-			clean = false
-		case c == '-' && line == 0 && i+1 < len(html) && html[i+1] == '-':
-			return "", false
-		}
-		if line++; line > maxLine {
-			return "", false
-		}
-		if !clean {
-			break
-		}
+	if strings.HasPrefix(html, "--") || strings.Contains(html, "\n--") || strings.ContainsAny(html, "\x00\r") {
+		return "", false
 	}
-	if clean {
-		return html, true
-	}
-	var b strings.Builder
-	b.Grow(len(html) + len(html)/16)
-	line = 0
-	for i := 0; i < len(html); {
-		c := html[i]
-		switch {
-		case c == '\n':
-			b.WriteByte(c)
-			line = 0
-			i++
-			if strings.HasPrefix(html[i:], "--") {
-				return "", false
+	out := html
+	if i := firstNonASCII(html); i >= 0 {
+		var b strings.Builder
+		b.Grow(len(html) + 512)
+		start := 0
+		for i < len(html) {
+			if html[i] < utf8.RuneSelf {
+				i++
+				continue
 			}
-			continue
-		case c == 0 || c == '\r':
-			return "", false
-		case c < utf8.RuneSelf:
-			b.WriteByte(c)
-			line++
-			i++
-		default:
+			b.WriteString(html[start:i])
 			r, size := utf8.DecodeRuneInString(html[i:])
 			if r == utf8.RuneError && size <= 1 {
 				return "", false
 			}
-			n := b.Len()
 			b.WriteString("&#")
 			b.WriteString(strconv.Itoa(int(r)))
 			b.WriteByte(';')
-			line += b.Len() - n
 			i += size
+			start = i
 		}
-		if line > maxLine {
+		b.WriteString(html[start:])
+		out = b.String()
+	}
+	for rest := out; rest != ""; {
+		n := strings.IndexByte(rest, '\n')
+		if n < 0 {
+			n = len(rest)
+		}
+		if n > maxLine {
 			return "", false
 		}
+		rest = rest[min(n+1, len(rest)):]
 	}
-	if strings.HasPrefix(html, "--") {
-		return "", false
+	return out, true
+}
+
+// firstNonASCII returns the index of the first byte of s over 0x7f, or -1;
+// eight bytes at a time.
+func firstNonASCII(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if binary.LittleEndian.Uint64([]byte(s[i:i+8]))&0x8080808080808080 != 0 {
+			break
+		}
 	}
-	return b.String(), true
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return -1
 }
 
 // writeBase64 writes data in base64 lines of 76 characters.
