@@ -85,6 +85,9 @@ type Store struct {
 	// wlock serialises write transactions on SQLite (one slot); nil on
 	// PostgreSQL, which has row locks.
 	wlock chan struct{}
+	// checkpoints copies the WAL into the database file in the background
+	// (SQLite only); nil on PostgreSQL.
+	checkpoints *checkpointer
 }
 
 // sqliteDSN builds the glebarez DSN for path: WAL, a busy timeout, foreign
@@ -100,6 +103,9 @@ func sqliteDSN(path string) string {
 		"&_pragma=busy_timeout(10000)" +
 		"&_pragma=foreign_keys(1)" +
 		"&_pragma=synchronous(NORMAL)" +
+		// The background checkpointer copies the WAL; a commit does it
+		// only past 64k pages (1 GB), should that one fall behind.
+		"&_pragma=wal_autocheckpoint(65536)" +
 		"&_txlock=immediate"
 }
 
@@ -174,6 +180,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		_ = sqlDB.Close()
 		return nil, err
 	}
+	if s.driver == DriverSQLite {
+		s.checkpoints = startCheckpointer(s, checkpointEvery)
+	}
 	return s, nil
 }
 
@@ -182,6 +191,9 @@ func (s *Store) Driver() string { return s.driver }
 
 // Close closes the database. Transactions in flight must have returned.
 func (s *Store) Close() error {
+	if s.checkpoints != nil {
+		s.checkpoints.stop()
+	}
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
@@ -206,6 +218,14 @@ func (s *Store) lock(ctx context.Context) error {
 }
 
 func (s *Store) unlock() {
+	if s.wlock != nil {
+		<-s.wlock
+		s.checkpoints.wrote()
+	}
+}
+
+// unlockOnly gives the write slot back without counting a write.
+func (s *Store) unlockOnly() {
 	if s.wlock != nil {
 		<-s.wlock
 	}
