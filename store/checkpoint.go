@@ -32,7 +32,7 @@ var restartFrames = 4096 // 64 MB of 16 KB pages
 type checkpointer struct {
 	db      *gorm.DB
 	log     *slog.Logger
-	store   *Store // whose writer slot a RESTART takes
+	store   *Store       // whose writer slot a RESTART takes
 	writes  atomic.Int64 // write transactions since the last round
 	soon    chan struct{}
 	done    chan struct{}
@@ -101,7 +101,7 @@ func (c *checkpointer) checkpoint() error {
 
 func (c *checkpointer) run1(mode string) (logFrames, copied int, err error) {
 	var busy int
-	err = c.db.Raw("PRAGMA wal_checkpoint(" + mode + ")").Row().Scan(&busy, &logFrames, &copied)
+	err = c.db.Raw("PRAGMA wal_checkpoint("+mode+")").Row().Scan(&busy, &logFrames, &copied)
 	return logFrames, copied, err
 }
 
