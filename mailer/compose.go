@@ -217,8 +217,11 @@ func sevenBitHTML(html string) (string, bool) {
 		start := 0
 		for i < len(html) {
 			if html[i] < utf8.RuneSelf {
-				i++
-				continue
+				n := firstNonASCII(html[i:])
+				if n < 0 {
+					break
+				}
+				i += n
 			}
 			b.WriteString(html[start:i])
 			r, size := utf8.DecodeRuneInString(html[i:])

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBoardKeyCoversFields: the memo key of a board is written by hand;
@@ -40,6 +41,53 @@ func TestBoardKeyCoversFields(t *testing.T) {
 		if key(b) == key(base) {
 			t.Errorf("change %d leaves the key as it was", i)
 		}
+	}
+}
+
+// TestLogKeyCoversFields: the memo key of a log line is written by
+// hand; every field must change it.
+func TestLogKeyCoversFields(t *testing.T) {
+	var names []string
+	for f := range reflect.TypeOf(LogLine{}).Fields() {
+		names = append(names, f.Name)
+	}
+	want := []string{"Turn", "At", "Kind", "Player", "Words", "Pos", "Down", "Score", "Bonus", "Count", "End", "Adjustments"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("LogLine fields %v: update appendKey and this test", names)
+	}
+	base := sampleLog()[1]
+	key := func(l LogLine) string { return memoKey("part.log", []LogLine{l}) }
+	paris, _ := time.LoadLocation("Europe/Paris")
+	changes := map[string]func(l *LogLine){
+		"Turn":         func(l *LogLine) { l.Turn++ },
+		"At":           func(l *LogLine) { l.At = l.At.Add(time.Second) },
+		"At zone":      func(l *LogLine) { l.At = l.At.In(paris) },
+		"Kind":         func(l *LogLine) { l.Kind = LogPass },
+		"Player":       func(l *LogLine) { l.Player += "x" },
+		"Words":        func(l *LogLine) { l.Words = append(slices.Clone(l.Words), Word{"X", 1}) },
+		"Word":         func(l *LogLine) { l.Words = []Word{{l.Words[0].Word + "S", l.Words[0].Points}} },
+		"Points":       func(l *LogLine) { l.Words = []Word{{l.Words[0].Word, l.Words[0].Points + 1}} },
+		"Pos":          func(l *LogLine) { l.Pos.Col++ },
+		"Down":         func(l *LogLine) { l.Down = !l.Down },
+		"Score":        func(l *LogLine) { l.Score++ },
+		"Bonus":        func(l *LogLine) { l.Bonus++ },
+		"Count":        func(l *LogLine) { l.Count++ },
+		"End":          func(l *LogLine) { l.End = EndStalled },
+		"Adjustments":  func(l *LogLine) { l.Adjustments = []Adjustment{{"Bob", 3}} },
+		"Adjust score": func(l *LogLine) { l.Adjustments = []Adjustment{{"Bob", 4}} },
+	}
+	for name, change := range changes {
+		l := base
+		change(&l)
+		if key(l) == key(base) {
+			t.Errorf("changing %s leaves the key as it was", name)
+		}
+	}
+	// A name cannot pass for the fields after it.
+	a, b := base, base
+	a.Player, b.Player = `Bob",1,`, "Bob"
+	if key(a) == key(b) {
+		t.Error("a player name forged another line's key")
 	}
 }
 
