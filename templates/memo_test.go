@@ -102,7 +102,12 @@ func TestMemoFollowsData(t *testing.T) {
 	b.Log[len(b.Log)-1].Score += 7
 	c := a
 	c.Log = nil
-	msgs := []NoticeMsg{a, b, c, a, b, c}
+	// Phrases of a number or a name are remembered too.
+	d := a
+	d.State.Bag = 12
+	d.State.Players = slices.Clone(a.State.Players)
+	d.State.Players[1].ToMove, d.State.Players[2].ToMove = false, true
+	msgs := []NoticeMsg{a, b, c, d, a, b, c, d}
 	for _, lang := range Langs() {
 		for i, m := range msgs {
 			got, err := s.Render(lang, TurnNotice, m)

@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	texttemplate "text/template"
@@ -73,7 +74,7 @@ func New() (*Set, error) {
 
 func parseLang(code string) (*langSet, error) {
 	l := newLang(code)
-	tr := &translator{}
+	tr := &translator{simple: newMemoCache()}
 	funcs := funcMap(l)
 	funcs["t"] = tr.t
 	funcs["has"] = tr.has
@@ -146,6 +147,8 @@ type translator struct {
 	// fixed caches the phrases called without data: they cannot change
 	// (a notice calls dozens of them, each a template execution).
 	fixed sync.Map // name → string
+	// simple caches recent phrases called with a string or an int.
+	simple *memoCache
 }
 
 func (tr *translator) t(name string, data ...any) (string, error) {
@@ -158,12 +161,29 @@ func (tr *translator) t(name string, data ...any) (string, error) {
 			return s.(string), nil
 		}
 	}
+	// A phrase of a name or a number ("bag" 71, "turn.other" "Bob") is
+	// asked for again and again: remember the recent ones.
+	var key string
+	switch v := d.(type) {
+	case string:
+		key = name + "\x00s" + v
+	case int:
+		key = name + "\x00i" + strconv.Itoa(v)
+	}
+	if key != "" {
+		return tr.simple.get(key, func() (string, error) { return tr.exec(name, d) })
+	}
+	out, err := tr.exec(name, d)
+	if err == nil && d == nil {
+		tr.fixed.Store(name, out)
+	}
+	return out, err
+}
+
+func (tr *translator) exec(name string, d any) (string, error) {
 	var b strings.Builder
 	if err := tr.set.ExecuteTemplate(&b, name, d); err != nil {
 		return "", err
-	}
-	if d == nil {
-		tr.fixed.Store(name, b.String())
 	}
 	return b.String(), nil
 }
