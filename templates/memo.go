@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"bytes"
 	"fmt"
 	htmltemplate "html/template"
 	"strconv"
@@ -131,8 +132,10 @@ type memoText struct {
 
 func (m *memoText) call(name string, data any) (string, error) {
 	return m.cache.get(memoKey(name, data), func() (string, error) {
-		var b strings.Builder
-		err := m.set.ExecuteTemplate(&b, name, data)
+		b := buffers.Get().(*bytes.Buffer)
+		defer buffers.Put(b)
+		b.Reset()
+		err := m.set.ExecuteTemplate(b, name, data)
 		return b.String(), err
 	})
 }
@@ -144,8 +147,10 @@ type memoHTML struct {
 
 func (m *memoHTML) call(name string, data any) (htmltemplate.HTML, error) {
 	out, err := m.cache.get(memoKey(name, data), func() (string, error) {
-		var b strings.Builder
-		err := m.set.ExecuteTemplate(&b, name, data)
+		b := buffers.Get().(*bytes.Buffer)
+		defer buffers.Put(b)
+		b.Reset()
+		err := m.set.ExecuteTemplate(b, name, data)
 		return b.String(), err
 	})
 	return htmltemplate.HTML(out), err

@@ -247,27 +247,37 @@ func (s *Set) Render(lang string, kind Kind, data any) (Rendered, error) {
 	head := v.FieldByName("Head").Interface().(Head)
 	data = v.Interface()
 
-	var buf bytes.Buffer
-	buf.Grow(64 << 10) // a notice's HTML is 30–40 KB: grow once
-	if err := ls.subject.ExecuteTemplate(&buf, kind.String()+".subject", data); err != nil {
+	buf := buffers.Get().(*bytes.Buffer)
+	defer buffers.Put(buf)
+	buf.Reset()
+	if err := ls.subject.ExecuteTemplate(buf, kind.String()+".subject", data); err != nil {
 		return Rendered{}, fmt.Errorf("templates: render %s %s subject: %w", ls.l.code, kind, err)
 	}
 	var out Rendered
 	out.Subject = subjectTag(head) + " " + strings.Join(strings.Fields(buf.String()), " ")
 
 	buf.Reset()
-	if err := ls.text[kind].ExecuteTemplate(&buf, "base.txt", data); err != nil {
+	if err := ls.text[kind].ExecuteTemplate(buf, "base.txt", data); err != nil {
 		return Rendered{}, fmt.Errorf("templates: render %s %s text: %w", ls.l.code, kind, err)
 	}
 	out.Text = tidyText(buf.String(), 78)
 
 	buf.Reset()
-	if err := ls.html[kind].ExecuteTemplate(&buf, "base.html", data); err != nil {
+	if err := ls.html[kind].ExecuteTemplate(buf, "base.html", data); err != nil {
 		return Rendered{}, fmt.Errorf("templates: render %s %s html: %w", ls.l.code, kind, err)
 	}
 	out.HTML = tidyHTML(buf.String())
 	return out, nil
 }
+
+// buffers are the rendering buffers, reused: a notice's HTML is 30–40
+// KB, and growing a fresh buffer to it for every message costs more than
+// the rest of its allocations.
+var buffers = sync.Pool{New: func() any {
+	b := new(bytes.Buffer)
+	b.Grow(64 << 10)
+	return b
+}}
 
 func subjectTag(h Head) string {
 	switch {
