@@ -266,7 +266,7 @@ func (s *Set) Render(lang string, kind Kind, data any) (Rendered, error) {
 	if err := ls.html[kind].ExecuteTemplate(buf, "base.html", data); err != nil {
 		return Rendered{}, fmt.Errorf("templates: render %s %s html: %w", ls.l.code, kind, err)
 	}
-	out.HTML = tidyHTML(buf.String())
+	out.HTML = string(tidyHTML(buf.Bytes()))
 	return out, nil
 }
 
@@ -512,18 +512,28 @@ func markerLen(s string) int {
 	return 0
 }
 
-// tidyHTML drops the blank lines the templates leave.
-func tidyHTML(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 1)
-	for line := range strings.SplitSeq(s, "\n") {
-		if strings.TrimSpace(line) != "" {
-			b.WriteString(strings.TrimRight(line, " \t"))
-			b.WriteByte('\n')
+// tidyHTML drops the blank lines the templates leave and the blanks that
+// end lines, in place.
+func tidyHTML(b []byte) []byte {
+	out := b[:0]
+	for rest := b; len(rest) > 0; {
+		n := bytes.IndexByte(rest, '\n')
+		line := rest
+		if n >= 0 {
+			line, rest = rest[:n], rest[n+1:]
+		} else {
+			rest = nil
 		}
+		line = bytes.TrimRight(line, " \t")
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		// out never passes the line being read: copying forward is safe.
+		out = append(out, line...)
+		out = append(out, '\n')
 	}
-	if b.Len() == 0 {
-		return "\n"
+	if len(out) == 0 {
+		return append(out, '\n')
 	}
-	return b.String()
+	return out
 }
