@@ -103,6 +103,10 @@ func sqliteDSN(path string) string {
 		"&_pragma=busy_timeout(10000)" +
 		"&_pragma=foreign_keys(1)" +
 		"&_pragma=synchronous(NORMAL)" +
+		// Statement journals (an INSERT ... ON CONFLICT inside a
+		// transaction keeps one) stay in memory rather than spilling to
+		// temporary files: a few 16 KB pages made a move write one.
+		"&_pragma=temp_store(MEMORY)" +
 		// The background checkpointer copies the WAL; a commit does it
 		// only past 64k pages (1 GB), should that one fall behind.
 		"&_pragma=wal_autocheckpoint(65536)" +
