@@ -77,6 +77,11 @@ type DispatcherConfig struct {
 	// Interval is how often Run looks for due rows without a Poke
 	// (default 30 s).
 	Interval time.Duration
+	// KeepAlive is how long the connection of a batch stays open for the
+	// next one (default 20 s; negative: a connection per batch). A kept
+	// connection is checked with NOOP before use; one the server closed
+	// is replaced.
+	KeepAlive time.Duration
 	// BatchSize is how many rows one RunOnce takes (default 50).
 	BatchSize int
 	// Backoff spaces the tries of a row (default 30 s doubling to 1 h).
@@ -98,6 +103,10 @@ type Dispatcher struct {
 	client *gomail.Client // configured, never connected itself
 	poke   chan struct{}
 	log    *slog.Logger
+	// idle is the connection kept from the last batch, since idleAt; only
+	// the goroutine that calls RunOnce touches it.
+	idle   *gosmtp.Client
+	idleAt time.Time
 }
 
 // Result counts what one RunOnce did.
@@ -129,6 +138,9 @@ func NewDispatcher(cfg DispatcherConfig, outbox Outbox) (*Dispatcher, error) {
 	}
 	if cfg.Interval <= 0 {
 		cfg.Interval = 30 * time.Second
+	}
+	if cfg.KeepAlive == 0 {
+		cfg.KeepAlive = 20 * time.Second
 	}
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = 50
@@ -206,6 +218,7 @@ func (d *Dispatcher) Poke() {
 func (d *Dispatcher) Run(ctx context.Context) error {
 	t := time.NewTimer(0)
 	defer t.Stop()
+	defer d.Close()
 	for {
 		select {
 		case <-ctx.Done():
@@ -283,7 +296,7 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (Result, error) {
 		return nil
 	}
 	s := &smtpSession{d: d}
-	defer s.close()
+	defer d.keep(s)
 	for i, row := range send {
 		if ctx.Err() != nil {
 			// What went out is confirmed; a cancelled context would
@@ -332,6 +345,43 @@ type smtpSession struct {
 	dialErr error
 }
 
+// reuse returns the connection kept from the last batch if it is recent
+// and answers NOOP; else it closes it and returns nil.
+func (d *Dispatcher) reuse() *gosmtp.Client {
+	c := d.idle
+	d.idle = nil
+	if c == nil {
+		return nil
+	}
+	if time.Since(d.idleAt) < d.cfg.KeepAlive && c.UpdateDeadline(d.cfg.Timeout) == nil && c.Noop() == nil {
+		return c
+	}
+	_ = d.client.CloseWithSMTPClient(c)
+	return nil
+}
+
+// keep holds the batch's connection for the next one, or closes it.
+func (d *Dispatcher) keep(s *smtpSession) {
+	if s.c == nil {
+		return
+	}
+	if d.cfg.KeepAlive < 0 {
+		s.close()
+		return
+	}
+	d.idle, d.idleAt = s.c, time.Now()
+	s.c = nil
+}
+
+// Close closes the connection kept between batches, if any. Run does it
+// when it returns; call it after driving RunOnce yourself.
+func (d *Dispatcher) Close() {
+	if d.idle != nil {
+		_ = d.client.CloseWithSMTPClient(d.idle)
+		d.idle = nil
+	}
+}
+
 func (s *smtpSession) close() {
 	if s.c != nil {
 		_ = s.d.client.CloseWithSMTPClient(s.c)
@@ -342,6 +392,9 @@ func (s *smtpSession) close() {
 func (s *smtpSession) send(ctx context.Context, row Outgoing) error {
 	if s.dialErr != nil {
 		return s.dialErr
+	}
+	if s.c == nil {
+		s.c = s.d.reuse()
 	}
 	if s.c == nil {
 		c, err := s.d.client.DialToSMTPClientWithContext(ctx)

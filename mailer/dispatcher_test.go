@@ -53,6 +53,7 @@ type sink struct {
 	rcptFn func(to string) error // nil accepts
 	dataFn func(n int) error     // nil accepts; n counts DATA commands from 1
 	datas  int
+	conns  int // connections accepted
 }
 
 type received struct {
@@ -75,6 +76,9 @@ func (s *sink) start() {
 	}
 	s.addr = ln.Addr().String()
 	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		s.mu.Lock()
+		s.conns++
+		s.mu.Unlock()
 		return &sinkSession{s: s}, nil
 	}))
 	srv.Domain = "sink.test"
@@ -548,5 +552,51 @@ func TestDispatcherStoppedMidBatch(t *testing.T) {
 		if !r.sent.IsZero() != sent || r.out.Attempt != 1 {
 			t.Errorf("row %d: sent %v, attempt %d", id, !r.sent.IsZero(), r.out.Attempt)
 		}
+	}
+}
+
+// TestDispatcherKeepsConnection: batches a few seconds apart share one
+// connection; one the server dropped in between is replaced without
+// failing a row; with KeepAlive < 0 each batch dials.
+func TestDispatcherKeepsConnection(t *testing.T) {
+	ev := &events{}
+	sk := newSink(t, ev)
+	o := newOutbox(ev)
+	clk := start2026()
+	d := newTestDispatcher(t, sk.addr, o, clk)
+	defer d.Close()
+	conns := func() int { sk.mu.Lock(); defer sk.mu.Unlock(); return sk.conns }
+	for i := int64(1); i <= 3; i++ {
+		o.add(composed(t, i, "a@example.org"))
+		if res, err := d.RunOnce(context.Background()); err != nil || res.Sent != 1 {
+			t.Fatalf("batch %d: %+v %v", i, res, err)
+		}
+	}
+	if n := conns(); n != 1 {
+		t.Errorf("%d connections for three batches, want 1", n)
+	}
+	sk.stop()
+	sk.start() // the server restarted: the kept connection is dead
+	o.add(composed(t, 4, "a@example.org"))
+	if res, err := d.RunOnce(context.Background()); err != nil || res != (mailer.Result{Sent: 1}) {
+		t.Fatalf("after the server restarted: %+v %v", res, err)
+	}
+	if n := conns(); n != 2 {
+		t.Errorf("%d connections, want 2", n)
+	}
+
+	cfg := mailer.DispatcherConfig{Addr: sk.addr, TLS: mailer.TLSNone, KeepAlive: -1, Now: clk.Now}
+	d2, err := mailer.NewDispatcher(cfg, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := int64(5); i <= 6; i++ {
+		o.add(composed(t, i, "a@example.org"))
+		if res, err := d2.RunOnce(context.Background()); err != nil || res.Sent != 1 {
+			t.Fatalf("batch %d: %+v %v", i, res, err)
+		}
+	}
+	if n := conns(); n != 4 {
+		t.Errorf("%d connections without keep-alive, want 4", n)
 	}
 }
