@@ -1,9 +1,12 @@
 package mailer
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/textproto"
@@ -454,7 +457,7 @@ func (s *smtpSession) transaction(row Outgoing) error {
 	if err != nil {
 		return fmt.Errorf("DATA: %w", err)
 	}
-	if _, err := w.Write(row.Raw); err != nil {
+	if err := writeData(s.c.Text.W, w, row.Raw); err != nil {
 		_ = w.Close()
 		return fmt.Errorf("DATA: %w", err)
 	}
@@ -462,6 +465,46 @@ func (s *smtpSession) transaction(row Outgoing) error {
 		return fmt.Errorf("end of DATA: %w", err)
 	}
 	return nil
+}
+
+// writeData writes a message for DATA. A message in CRLF lines (all that
+// Compose writes) goes straight to the connection's buffer, dot-stuffed
+// here, a run of lines at a time: textproto's dot writer, which dot is
+// left to end it, handles one byte per call, and a move's notices are
+// 150 KB. Anything else goes through dot (which also mends bare LFs).
+func writeData(conn *bufio.Writer, dot io.Writer, raw []byte) (err error) {
+	crlf := bytes.HasSuffix(raw, []byte("\r\n")) && bytes.Count(raw, []byte("\n")) == bytes.Count(raw, []byte("\r\n"))
+	if !crlf {
+		_, err := dot.Write(raw)
+		return err
+	}
+	// The last CRLF goes through dot, which then stands at the start of
+	// a line: its Close writes the final ".\r\n" alone.
+	defer func() {
+		if err == nil {
+			_, err = dot.Write([]byte("\r\n"))
+		}
+	}()
+	rest := raw[:len(raw)-2]
+	if len(rest) > 0 && rest[0] == '.' {
+		if err = conn.WriteByte('.'); err != nil {
+			return err
+		}
+	}
+	for {
+		i := bytes.Index(rest, []byte("\n."))
+		if i < 0 {
+			_, err = conn.Write(rest)
+			return err
+		}
+		if _, err = conn.Write(rest[:i+2]); err != nil { // up to and with the dot
+			return err
+		}
+		if err = conn.WriteByte('.'); err != nil {
+			return err
+		}
+		rest = rest[i+2:]
+	}
 }
 
 // envelopeAddr turns a bare address into <address>; a malformed one is a
