@@ -30,7 +30,7 @@ const (
 	loadBudget = 6 * time.Minute
 )
 
-// landing is a notice delivered into a player's maildir.
+// landing is a notice delivered into a player's INBOX.
 type landing struct {
 	table string
 	seq   int
@@ -38,10 +38,11 @@ type landing struct {
 	at    time.Time
 }
 
-// watchMaildirs reports every message Dovecot puts into the players'
-// maildirs (new/), with its Message-ID read from the file, through
-// inotify: Dovecot writes into tmp/ and renames into new/.
-func watchMaildirs(t *testing.T, users []string, out chan<- landing, stop <-chan struct{}) {
+// watchInboxes reports every message Dovecot puts into the players'
+// INBOXes, with its Message-ID read from the file, through inotify: the
+// mailboxes are sdbox (scripts/mailstack.sh), where Dovecot writes each
+// message to a temporary file and renames it to u.<UID> on delivery.
+func watchInboxes(t *testing.T, users []string, out chan<- landing, stop <-chan struct{}) {
 	t.Helper()
 	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC | syscall.IN_NONBLOCK)
 	if err != nil {
@@ -49,8 +50,8 @@ func watchMaildirs(t *testing.T, users []string, out chan<- landing, stop <-chan
 	}
 	dirs := map[int32]string{}
 	for _, u := range users {
-		dir := filepath.Join(stack.mailDir, u, "Maildir", "new")
-		wd, err := syscall.InotifyAddWatch(fd, dir, syscall.IN_MOVED_TO|syscall.IN_CLOSE_WRITE)
+		dir := filepath.Join(stack.mailDir, u, "sdbox", "mailboxes", "INBOX", "dbox-Mails")
+		wd, err := syscall.InotifyAddWatch(fd, dir, syscall.IN_MOVED_TO)
 		if err != nil {
 			t.Fatalf("inotify %s: %v", dir, err)
 		}
@@ -76,10 +77,13 @@ func watchMaildirs(t *testing.T, users []string, out chan<- landing, stop <-chan
 				ev := (*syscall.InotifyEvent)(unsafe.Pointer(&buf[off]))
 				name := string(bytes.TrimRight(buf[off+syscall.SizeofInotifyEvent:off+syscall.SizeofInotifyEvent+int(ev.Len)], "\x00"))
 				off += syscall.SizeofInotifyEvent + int(ev.Len)
+				if !strings.HasPrefix(name, "u.") {
+					continue // an index file
+				}
 				path := filepath.Join(dirs[ev.Wd], name)
 				f, err := os.Open(path)
 				if err != nil {
-					continue // already moved to cur/
+					continue // expunged meanwhile
 				}
 				k, _ := f.Read(head)
 				f.Close()
@@ -201,7 +205,7 @@ func TestLoad(t *testing.T) {
 		specs = append(specs, spec)
 	}
 	words := wordsOf(plans...)
-	// Dovecot creates the maildirs on first login.
+	// Dovecot creates the mailboxes on first login.
 	for _, u := range players {
 		b := newMailbox(u)
 		b.mustPoll(t)
@@ -211,7 +215,7 @@ func TestLoad(t *testing.T) {
 	landed := make(chan landing, 100000)
 	stop := make(chan struct{})
 	defer close(stop)
-	watchMaildirs(t, players, landed, stop)
+	watchInboxes(t, players, landed, stop)
 	pprofAddr := freeAddr(t)
 	d := startDaemon(t, daemonOpts{tables: specs, words: words, env: []string{"LEXIO_PPROF=" + pprofAddr}})
 
