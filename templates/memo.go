@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	htmltemplate "html/template"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -124,6 +125,22 @@ func (b *Board) appendKey(sb *strings.Builder) {
 	}
 }
 
+// executor is what both formats' template sets can do.
+type executor interface {
+	ExecuteTemplate(w io.Writer, name string, data any) error
+}
+
+// render returns partial name of set for data, from cache or drawn once.
+func (m *memoCache) render(set executor, name string, data any) (string, error) {
+	return m.get(memoKey(name, data), func() (string, error) {
+		b := buffers.Get().(*bytes.Buffer)
+		defer buffers.Put(b)
+		b.Reset()
+		err := set.ExecuteTemplate(b, name, data)
+		return b.String(), err
+	})
+}
+
 // memoText and memoHTML are the "memo" function of each format.
 type memoText struct {
 	set   *texttemplate.Template
@@ -131,13 +148,7 @@ type memoText struct {
 }
 
 func (m *memoText) call(name string, data any) (string, error) {
-	return m.cache.get(memoKey(name, data), func() (string, error) {
-		b := buffers.Get().(*bytes.Buffer)
-		defer buffers.Put(b)
-		b.Reset()
-		err := m.set.ExecuteTemplate(b, name, data)
-		return b.String(), err
-	})
+	return m.cache.render(m.set, name, data)
 }
 
 type memoHTML struct {
@@ -146,13 +157,7 @@ type memoHTML struct {
 }
 
 func (m *memoHTML) call(name string, data any) (htmltemplate.HTML, error) {
-	out, err := m.cache.get(memoKey(name, data), func() (string, error) {
-		b := buffers.Get().(*bytes.Buffer)
-		defer buffers.Put(b)
-		b.Reset()
-		err := m.set.ExecuteTemplate(b, name, data)
-		return b.String(), err
-	})
+	out, err := m.cache.render(m.set, name, data)
 	return htmltemplate.HTML(out), err
 }
 
