@@ -75,17 +75,6 @@ func (o *Outbox) bodies(ctx context.Context, rows []OutboxMail) (map[int64][]byt
 	return out, nil
 }
 
-// Attempt records, before sending, that attempt number attempt is under way
-// and when the next one is due should this one not be confirmed. It returns
-// ErrNotFound if the row is not pending.
-func (o *Outbox) Attempt(ctx context.Context, id int64, attempt int, next time.Time) error {
-	return o.update(ctx, "attempt", id, map[string]any{
-		"attempts":     attempt,
-		"next_attempt": next.UTC(),
-		"last_error":   "", // until this attempt ends (Sent or Failed)
-	})
-}
-
 // Try is one row's attempt, for AttemptAll.
 type Try struct {
 	ID      int64
@@ -93,9 +82,10 @@ type Try struct {
 	Next    time.Time
 }
 
-// AttemptAll is Attempt for several rows in one transaction: all are
-// recorded, or none (ErrNotFound if one is not pending).
-func (o *Outbox) AttemptAll(ctx context.Context, tries []Try) error {
+// Attempt records, before sending, that each try's attempt is under way
+// and when its row is due again should that attempt not be confirmed: all
+// in one transaction, or none (ErrNotFound if a row is not pending).
+func (o *Outbox) Attempt(ctx context.Context, tries []Try) error {
 	if len(tries) == 0 {
 		return nil
 	}
@@ -115,9 +105,9 @@ func (o *Outbox) AttemptAll(ctx context.Context, tries []Try) error {
 	})
 }
 
-// SentAll is Sent for several rows in one statement: all are marked, or
-// none (ErrNotFound if one is not pending).
-func (o *Outbox) SentAll(ctx context.Context, ids []int64, at time.Time) error {
+// Sent marks rows sent: all of them, or none (ErrNotFound if one is not
+// pending).
+func (o *Outbox) Sent(ctx context.Context, ids []int64, at time.Time) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -154,14 +144,6 @@ func (o *Outbox) Resume(ctx context.Context, now time.Time) (int, error) {
 		return 0, fmt.Errorf("store: outbox resume: %w", mapErr(err))
 	}
 	return int(n), nil
-}
-
-// Sent marks a row sent. It returns ErrNotFound if the row is not pending.
-func (o *Outbox) Sent(ctx context.Context, id int64, at time.Time) error {
-	return o.update(ctx, "sent", id, map[string]any{
-		"sent_at":    at.UTC(),
-		"last_error": "",
-	})
 }
 
 // Failed records a failed attempt. A permanent failure takes the row out of

@@ -483,7 +483,7 @@ func TestOptimisticSeq(t *testing.T) {
 	})
 }
 
-// TestOutboxBatches: AttemptAll and SentAll record every row or none.
+// TestOutboxBatches: Attempt and Sent record every row or none.
 func TestOutboxBatches(t *testing.T) {
 	eachDriver(t, func(t *testing.T, open opener) {
 		s := open(t)
@@ -506,40 +506,40 @@ func TestOutboxBatches(t *testing.T) {
 		}
 		later := t0.Add(time.Hour)
 		// d is given up: the batch fails whole.
-		err := ob.AttemptAll(ctx, []Try{{a, 1, later}, {b, 1, later}, {d, 1, later}})
+		err := ob.Attempt(ctx, []Try{{a, 1, later}, {b, 1, later}, {d, 1, later}})
 		if !errors.Is(err, ErrNotFound) {
-			t.Fatalf("AttemptAll with a failed row: %v", err)
+			t.Fatalf("Attempt with a failed row: %v", err)
 		}
 		if due, _ := ob.Due(ctx, t0, 10); len(due) != 3 || due[0].Attempt != 0 || due[1].Attempt != 0 {
 			t.Fatalf("after the failed batch: %+v", due)
 		}
-		if err := ob.AttemptAll(ctx, []Try{{a, 1, later}, {b, 2, later}, {c, 1, later}}); err != nil {
+		if err := ob.Attempt(ctx, []Try{{a, 1, later}, {b, 2, later}, {c, 1, later}}); err != nil {
 			t.Fatal(err)
 		}
 		if due, _ := ob.Due(ctx, t0, 10); len(due) != 0 {
 			t.Fatalf("due before the next attempt: %+v", due)
 		}
-		if err := ob.SentAll(ctx, []int64{a, b, d}, t0); !errors.Is(err, ErrNotFound) {
-			t.Fatalf("SentAll with a failed row: %v", err)
+		if err := ob.Sent(ctx, []int64{a, b, d}, t0); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("Sent with a failed row: %v", err)
 		}
 		if m, _ := ob.Mail(ctx, a); m.SentAt != nil {
-			t.Fatal("a failed SentAll marked a row")
+			t.Fatal("a failed Sent marked a row")
 		}
-		if err := ob.SentAll(ctx, []int64{a, b}, t0.Add(time.Second)); err != nil {
+		if err := ob.Sent(ctx, []int64{a, b}, t0.Add(time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		for id, attempts := range map[int64]int{a: 1, b: 2} {
 			if m, _ := ob.Mail(ctx, id); m.SentAt == nil || m.Attempts != attempts {
-				t.Errorf("row %d after SentAll: %+v", id, m)
+				t.Errorf("row %d after Sent: %+v", id, m)
 			}
 		}
 		if due, _ := ob.Due(ctx, later, 10); len(due) != 1 || due[0].ID != c || due[0].Attempt != 1 {
 			t.Errorf("due at the retry time: %+v, want c alone", due)
 		}
-		if err := ob.AttemptAll(ctx, nil); err != nil {
+		if err := ob.Attempt(ctx, nil); err != nil {
 			t.Error(err)
 		}
-		if err := ob.SentAll(ctx, nil, t0); err != nil {
+		if err := ob.Sent(ctx, nil, t0); err != nil {
 			t.Error(err)
 		}
 	})
@@ -599,17 +599,17 @@ func TestOutboxLifecycle(t *testing.T) {
 			want error
 		}{
 			// first: attempt, temporary failure, attempt again, sent.
-			{"attempt 1 first", func() error { return ob.Attempt(ctx, first, 1, t0.Add(5*time.Minute)) }, nil},
+			{"attempt 1 first", func() error { return ob.Attempt(ctx, []Try{{first, 1, t0.Add(5*time.Minute)}}) }, nil},
 			{"first fails for now", func() error { return ob.Failed(ctx, first, t0.Add(2*time.Second), "451 try later", false) }, nil},
 			// second: sent at once.
-			{"attempt 1 second", func() error { return ob.Attempt(ctx, second, 1, t0.Add(5*time.Minute)) }, nil},
-			{"second sent", func() error { return ob.Sent(ctx, second, t0.Add(3*time.Second)) }, nil},
-			{"second sent twice", func() error { return ob.Sent(ctx, second, t0.Add(4*time.Second)) }, ErrNotFound},
+			{"attempt 1 second", func() error { return ob.Attempt(ctx, []Try{{second, 1, t0.Add(5*time.Minute)}}) }, nil},
+			{"second sent", func() error { return ob.Sent(ctx, []int64{second}, t0.Add(3*time.Second)) }, nil},
+			{"second sent twice", func() error { return ob.Sent(ctx, []int64{second}, t0.Add(4*time.Second)) }, ErrNotFound},
 			// third: permanent failure.
-			{"attempt 1 third", func() error { return ob.Attempt(ctx, third, 1, t0.Add(5*time.Minute)) }, nil},
+			{"attempt 1 third", func() error { return ob.Attempt(ctx, []Try{{third, 1, t0.Add(5*time.Minute)}}) }, nil},
 			{"third fails for good", func() error { return ob.Failed(ctx, third, t0.Add(3*time.Second), "550 no such user", true) }, nil},
-			{"third attempt after failure", func() error { return ob.Attempt(ctx, third, 2, t0) }, ErrNotFound},
-			{"unknown row", func() error { return ob.Sent(ctx, 999999, t0) }, ErrNotFound},
+			{"third attempt after failure", func() error { return ob.Attempt(ctx, []Try{{third, 2, t0}}) }, ErrNotFound},
+			{"unknown row", func() error { return ob.Sent(ctx, []int64{999999}, t0) }, ErrNotFound},
 		}
 		for _, st := range steps {
 			if err := st.do(); !errors.Is(err, st.want) || (st.want == nil) != (err == nil) {
@@ -628,10 +628,10 @@ func TestOutboxLifecycle(t *testing.T) {
 		if len(due) != 2 || due[0].ID != rows[0].ID || due[1].ID != first || due[1].Attempt != 1 {
 			t.Fatalf("Due after retry time = %s (%+v), want late then first (attempt 1)", ids(due), due)
 		}
-		if err := ob.Attempt(ctx, first, 2, t0.Add(time.Hour)); err != nil {
+		if err := ob.Attempt(ctx, []Try{{first, 2, t0.Add(time.Hour)}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := ob.Sent(ctx, first, t0.Add(10*time.Minute)); err != nil {
+		if err := ob.Sent(ctx, []int64{first}, t0.Add(10*time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 		m, err := ob.Mail(ctx, first)
@@ -1064,7 +1064,7 @@ func TestOutboxResume(t *testing.T) {
 		ob := s.Outbox()
 		later := t0.Add(30 * time.Minute)
 		for _, r := range rows[:2] {
-			if err := ob.Attempt(ctx, r.ID, 1, later); err != nil {
+			if err := ob.Attempt(ctx, []Try{{r.ID, 1, later}}); err != nil {
 				t.Fatal(err)
 			}
 		}

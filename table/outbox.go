@@ -30,9 +30,5 @@ func (o outbox) Attempt(ctx context.Context, tries []mailer.Try) error {
 	for i, t := range tries {
 		ts[i] = store.Try{ID: t.ID, Attempt: t.Attempt, Next: t.Next}
 	}
-	return o.AttemptAll(ctx, ts)
-}
-
-func (o outbox) Sent(ctx context.Context, ids []int64, at time.Time) error {
-	return o.SentAll(ctx, ids, at)
+	return o.Outbox.Attempt(ctx, ts)
 }
