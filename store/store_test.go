@@ -599,14 +599,14 @@ func TestOutboxLifecycle(t *testing.T) {
 			want error
 		}{
 			// first: attempt, temporary failure, attempt again, sent.
-			{"attempt 1 first", func() error { return ob.Attempt(ctx, []Try{{first, 1, t0.Add(5*time.Minute)}}) }, nil},
+			{"attempt 1 first", func() error { return ob.Attempt(ctx, []Try{{first, 1, t0.Add(5 * time.Minute)}}) }, nil},
 			{"first fails for now", func() error { return ob.Failed(ctx, first, t0.Add(2*time.Second), "451 try later", false) }, nil},
 			// second: sent at once.
-			{"attempt 1 second", func() error { return ob.Attempt(ctx, []Try{{second, 1, t0.Add(5*time.Minute)}}) }, nil},
+			{"attempt 1 second", func() error { return ob.Attempt(ctx, []Try{{second, 1, t0.Add(5 * time.Minute)}}) }, nil},
 			{"second sent", func() error { return ob.Sent(ctx, []int64{second}, t0.Add(3*time.Second)) }, nil},
 			{"second sent twice", func() error { return ob.Sent(ctx, []int64{second}, t0.Add(4*time.Second)) }, ErrNotFound},
 			// third: permanent failure.
-			{"attempt 1 third", func() error { return ob.Attempt(ctx, []Try{{third, 1, t0.Add(5*time.Minute)}}) }, nil},
+			{"attempt 1 third", func() error { return ob.Attempt(ctx, []Try{{third, 1, t0.Add(5 * time.Minute)}}) }, nil},
 			{"third fails for good", func() error { return ob.Failed(ctx, third, t0.Add(3*time.Second), "550 no such user", true) }, nil},
 			{"third attempt after failure", func() error { return ob.Attempt(ctx, []Try{{third, 2, t0}}) }, ErrNotFound},
 			{"unknown row", func() error { return ob.Sent(ctx, []int64{999999}, t0) }, ErrNotFound},
