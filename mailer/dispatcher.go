@@ -289,9 +289,10 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (Result, error) {
 	// Rows sent are confirmed together at the end of the batch, or before
 	// a failure is recorded: a crash in between sends them again (at
 	// least once; the Message-ID tells the copies apart).
+	// What went out is recorded even when ctx ended meanwhile.
 	var sent []int64
 	confirm := func() error {
-		if err := d.outbox.Sent(ctx, sent, d.cfg.Now()); err != nil {
+		if err := d.outbox.Sent(context.WithoutCancel(ctx), sent, d.cfg.Now()); err != nil {
 			return fmt.Errorf("mailer: outbox sent: %w", err)
 		}
 		res.Sent += len(sent)
@@ -302,12 +303,9 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (Result, error) {
 	defer d.keep(s)
 	for i, row := range send {
 		if ctx.Err() != nil {
-			// What went out is confirmed; a cancelled context would
-			// refuse the write.
-			if err := d.outbox.Sent(context.WithoutCancel(ctx), sent, d.cfg.Now()); err != nil {
-				return res, fmt.Errorf("mailer: outbox sent: %w", err)
+			if err := confirm(); err != nil {
+				return res, err
 			}
-			res.Sent += len(sent)
 			return res, ctx.Err()
 		}
 		log := d.log.With("outbox_id", row.ID, "message_id", messageID(row.Raw))
