@@ -87,6 +87,8 @@ type SMTP struct {
 	Password     string        `toml:"password"`
 	MaxAttempts  int           `toml:"max_attempts"`
 	MaxAge       time.Duration `toml:"max_age"`
+	// Connections is how many SMTP connections the outbox uses at once.
+	Connections int `toml:"connections"`
 }
 
 // Embedded is the built-in local mail server of `make run`.
@@ -227,6 +229,9 @@ func (c *Config) fill() {
 	if c.SMTP.MaxAge == 0 {
 		c.SMTP.MaxAge = 5 * 24 * time.Hour
 	}
+	if c.SMTP.Connections == 0 {
+		c.SMTP.Connections = 4
+	}
 	if c.Embedded.Domain == "" {
 		c.Embedded.Domain = "localhost"
 	}
@@ -327,6 +332,9 @@ func (c *Config) Validate() error {
 				bad("%s is written inline: use %s_file or the environment variable %s (EMAIL §1.6)", s.name, s.name, s.env)
 			}
 		}
+	}
+	if c.SMTP.Connections < 1 || c.SMTP.Connections > 32 {
+		bad("smtp.connections %d: want 1 to 32", c.SMTP.Connections)
 	}
 	if c.IMAP.PollInterval < time.Second {
 		bad("imap.poll_interval %s: at least 1s", c.IMAP.PollInterval)

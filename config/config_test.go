@@ -20,6 +20,9 @@ func TestExampleLoads(t *testing.T) {
 	if l == nil || l.TurnTime != 72*time.Hour || l.AwayGrace != 2*time.Hour || len(l.Reminders) != 2 || l.ReserveSize != 10 || l.ReserveRefill != 15*time.Second {
 		t.Errorf("league autumn: %+v", l)
 	}
+	if c.SMTP.Connections != 4 {
+		t.Errorf("smtp.connections = %d", c.SMTP.Connections)
+	}
 	if len(c.Tables) != 1 || len(c.Tables[0].Players) != 3 {
 		t.Errorf("tables: %+v", c.Tables)
 	}
@@ -35,6 +38,9 @@ func TestDefaults(t *testing.T) {
 	}
 	if !*c.IMAP.IDLE {
 		t.Error("IDLE is on unless the file says idle = false")
+	}
+	if c.SMTP.Connections != 4 {
+		t.Errorf("smtp.connections = %d, want 4", c.SMTP.Connections)
 	}
 	if len(c.Leagues) != 1 || c.Leagues[0].Variant != "lexio" || c.Leagues[0].TurnTime != DefaultTurnTime || !*c.Leagues[0].Multipliers {
 		t.Errorf("default league: %+v", c.Leagues)
@@ -58,6 +64,7 @@ func TestInvalid(t *testing.T) {
 		{"seated twice", base + "[[table]]\nname=\"t\"\nplayers=[\"a@x.y\",\"A@x.y\"]\n", "seated twice"},
 		{"bad table name", base + "[[table]]\nname=\"Big Table\"\nplayers=[\"a@x.y\",\"b@x.y\"]\n", "names are 1-32"},
 		{"reminder too long", base + "[[league]]\nname=\"l\"\nturn_time=\"1h\"\naway_grace=\"30m\"\nreminders=[\"2h\"]\n", "reminder 2h0m0s"},
+		{"too many connections", base + "[smtp]\nconnections = 33\n", "smtp.connections 33: want 1 to 32"},
 		{"bad duration", base + "[[league]]\nname=\"l\"\nturn_time=\"3 days\"\n", "turn_time"},
 	}
 	for _, tt := range tests {

@@ -10,8 +10,10 @@ import (
 	"log/slog"
 	"net"
 	"net/textproto"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
@@ -87,6 +89,12 @@ type DispatcherConfig struct {
 	KeepAlive time.Duration
 	// BatchSize is how many rows one RunOnce takes (default 50).
 	BatchSize int
+	// Connections is how many SMTP connections a batch uses at once
+	// (default 1). A server that syncs each message to disk before its
+	// reply takes a few milliseconds per message; connections in parallel
+	// hide that wait. The mails of one recipient share a connection, in
+	// the order written, so that a player never gets a later notice first.
+	Connections int
 	// Backoff spaces the tries of a row (default 30 s doubling to 1 h).
 	Backoff Backoff
 	// MaxAttempts gives a row up after this many tries (default 12);
@@ -106,10 +114,16 @@ type Dispatcher struct {
 	client *gomail.Client // configured, never connected itself
 	poke   chan struct{}
 	log    *slog.Logger
-	// idle is the connection kept from the last batch, since idleAt; only
-	// the goroutine that calls RunOnce touches it.
-	idle   *gosmtp.Client
-	idleAt time.Time
+	// idle are the connections kept from the last batch, the most
+	// recently used last; the lanes of a batch take and return them.
+	mu   sync.Mutex
+	idle []idleConn
+}
+
+// idleConn is a connection kept between batches, and since when.
+type idleConn struct {
+	c  *gosmtp.Client
+	at time.Time
 }
 
 // Result counts what one RunOnce did.
@@ -147,6 +161,9 @@ func NewDispatcher(cfg DispatcherConfig, outbox Outbox) (*Dispatcher, error) {
 	}
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = 50
+	}
+	if cfg.Connections <= 0 {
+		cfg.Connections = 1
 	}
 	if cfg.Backoff.Base <= 0 {
 		cfg.Backoff.Base = 30 * time.Second
@@ -249,8 +266,8 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	}
 }
 
-// RunOnce takes one batch of due rows and tries each once, over one SMTP
-// connection. The loop's step, exported so that tests drive it with an
+// RunOnce takes one batch of due rows and tries each once, over up to
+// Connections SMTP connections. The loop's step, exported so that tests drive it with an
 // injected clock instead of sleeping.
 func (d *Dispatcher) RunOnce(ctx context.Context) (Result, error) {
 	var res Result
@@ -286,59 +303,116 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (Result, error) {
 	if err := d.outbox.Attempt(ctx, tries); err != nil {
 		return res, fmt.Errorf("mailer: outbox attempt: %w", err)
 	}
-	// Rows sent are confirmed together at the end of the batch, or before
-	// a failure is recorded: a crash in between sends them again (at
-	// least once; the Message-ID tells the copies apart).
-	// What went out is recorded even when ctx ended meanwhile.
-	var sent []int64
-	confirm := func() error {
-		if err := d.outbox.Sent(context.WithoutCancel(ctx), sent, d.cfg.Now()); err != nil {
-			return fmt.Errorf("mailer: outbox sent: %w", err)
-		}
-		res.Sent += len(sent)
-		sent = sent[:0]
-		return nil
+	// The batch goes out over up to Connections connections at once, a
+	// recipient's rows in order on one of them. Rows sent are confirmed
+	// together when all lanes are done, before the failures are recorded:
+	// a crash in between sends them again (at least once; the Message-ID
+	// tells the copies apart). What went out is recorded even when ctx
+	// ended meanwhile.
+	lanes := lanesOf(send, d.cfg.Connections)
+	outs := make([][]sendOutcome, len(lanes))
+	var wg sync.WaitGroup
+	for l, lane := range lanes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[l] = d.sendLane(ctx, send, lane)
+		}()
 	}
-	s := &smtpSession{d: d}
-	defer d.keep(s)
-	for i, row := range send {
-		if ctx.Err() != nil {
-			if err := confirm(); err != nil {
-				return res, err
+	wg.Wait()
+	var sent []int64
+	var failed []sendOutcome
+	for _, lane := range outs {
+		for _, o := range lane {
+			if o.err == nil {
+				sent = append(sent, send[o.i].ID)
+			} else {
+				failed = append(failed, o)
 			}
-			return res, ctx.Err()
 		}
+	}
+	if len(sent) > 0 {
+		if err := d.outbox.Sent(context.WithoutCancel(ctx), sent, d.cfg.Now()); err != nil {
+			return res, fmt.Errorf("mailer: outbox sent: %w", err)
+		}
+		res.Sent = len(sent)
+	}
+	slices.SortFunc(failed, func(a, b sendOutcome) int { return a.i - b.i })
+	for _, o := range failed {
+		row := send[o.i]
 		log := d.log.With("outbox_id", row.ID, "message_id", messageID(row.Raw))
-		sendErr := s.send(ctx, row)
-		if sendErr == nil {
-			log.Debug("mailer: mail sent", "attempt", tries[i].Attempt)
-			sent = append(sent, row.ID)
-			continue
-		}
-		if err := confirm(); err != nil {
-			return res, err
-		}
 		var se *SendError
-		permanent := errors.As(sendErr, &se) && se.Kind == SendPermanent
-		if err := d.outbox.Failed(ctx, row.ID, d.cfg.Now(), sendErr.Error(), permanent); err != nil {
+		permanent := errors.As(o.err, &se) && se.Kind == SendPermanent
+		if err := d.outbox.Failed(ctx, row.ID, d.cfg.Now(), o.err.Error(), permanent); err != nil {
 			return res, fmt.Errorf("mailer: outbox failed: %w", err)
 		}
 		if permanent {
-			log.Warn("mailer: mail refused", "err", sendErr, "attempt", tries[i].Attempt)
+			log.Warn("mailer: mail refused", "err", o.err, "attempt", tries[o.i].Attempt)
 			res.Failed++
 		} else {
-			log.Info("mailer: mail deferred", "err", sendErr, "attempt", tries[i].Attempt, "next", tries[i].Next)
+			log.Info("mailer: mail deferred", "err", o.err, "attempt", tries[o.i].Attempt, "next", tries[o.i].Next)
 			res.Retry++
 		}
 	}
-	if err := confirm(); err != nil {
+	if err := ctx.Err(); err != nil && len(sent)+len(failed) < len(send) {
 		return res, err
 	}
 	return res, nil
 }
 
-// smtpSession is the connection of one batch, dialled on first use. After
-// a dial failure the rest of the batch fails with the same error without
+// sendOutcome is what became of the row send[i]: sent when err is nil.
+type sendOutcome struct {
+	i   int
+	err error
+}
+
+// sendLane sends the rows send[i] for i in lane, in that order, over one
+// connection, until ctx ends; rows not tried have no outcome.
+func (d *Dispatcher) sendLane(ctx context.Context, send []Outgoing, lane []int) []sendOutcome {
+	s := &smtpSession{d: d}
+	defer d.keep(s)
+	outs := make([]sendOutcome, 0, len(lane))
+	for _, i := range lane {
+		if ctx.Err() != nil {
+			break
+		}
+		err := s.send(ctx, send[i])
+		if err == nil {
+			d.log.Debug("mailer: mail sent", "outbox_id", send[i].ID, "message_id", messageID(send[i].Raw), "attempt", send[i].Attempt+1)
+		}
+		outs = append(outs, sendOutcome{i, err})
+	}
+	return outs
+}
+
+// lanesOf splits the rows into at most n lanes of row indexes: all rows of
+// one recipient list in the same lane, in their order, and each new
+// recipient in the lane with the fewest bytes so far.
+func lanesOf(rows []Outgoing, n int) [][]int {
+	n = max(1, min(n, len(rows)))
+	lanes := make([][]int, n)
+	load := make([]int, n)
+	laneOf := map[string]int{}
+	for i, row := range rows {
+		key := strings.ToLower(strings.Join(row.To, ","))
+		l, ok := laneOf[key]
+		if !ok {
+			l = 0
+			for k := range load {
+				if load[k] < load[l] {
+					l = k
+				}
+			}
+			laneOf[key] = l
+		}
+		lanes[l] = append(lanes[l], i)
+		load[l] += len(row.Raw)
+	}
+	return slices.DeleteFunc(lanes, func(l []int) bool { return len(l) == 0 })
+}
+
+// smtpSession is the connection of one lane of a batch, dialled on first
+// use. After a dial failure the rest of the lane fails with the same error without
 // redialling.
 type smtpSession struct {
 	d       *Dispatcher
@@ -346,22 +420,27 @@ type smtpSession struct {
 	dialErr error
 }
 
-// reuse returns the connection kept from the last batch if it is recent
-// and answers NOOP; else it closes it and returns nil.
+// reuse returns a connection kept from the last batch if it is recent
+// and answers NOOP; it closes the stale ones it finds, and returns nil when
+// none is left.
 func (d *Dispatcher) reuse() *gosmtp.Client {
-	c := d.idle
-	d.idle = nil
-	if c == nil {
-		return nil
+	for {
+		d.mu.Lock()
+		if len(d.idle) == 0 {
+			d.mu.Unlock()
+			return nil
+		}
+		k := d.idle[len(d.idle)-1]
+		d.idle = d.idle[:len(d.idle)-1]
+		d.mu.Unlock()
+		if time.Since(k.at) < d.cfg.KeepAlive && k.c.UpdateDeadline(d.cfg.Timeout) == nil && k.c.Noop() == nil {
+			return k.c
+		}
+		_ = d.client.CloseWithSMTPClient(k.c)
 	}
-	if time.Since(d.idleAt) < d.cfg.KeepAlive && c.UpdateDeadline(d.cfg.Timeout) == nil && c.Noop() == nil {
-		return c
-	}
-	_ = d.client.CloseWithSMTPClient(c)
-	return nil
 }
 
-// keep holds the batch's connection for the next one, or closes it.
+// keep holds a lane's connection for the next batch, or closes it.
 func (d *Dispatcher) keep(s *smtpSession) {
 	if s.c == nil {
 		return
@@ -370,16 +449,21 @@ func (d *Dispatcher) keep(s *smtpSession) {
 		s.close()
 		return
 	}
-	d.idle, d.idleAt = s.c, time.Now()
+	d.mu.Lock()
+	d.idle = append(d.idle, idleConn{s.c, time.Now()})
+	d.mu.Unlock()
 	s.c = nil
 }
 
-// Close closes the connection kept between batches, if any. Run does it
+// Close closes the connections kept between batches, if any. Run does it
 // when it returns; call it after driving RunOnce yourself.
 func (d *Dispatcher) Close() {
-	if d.idle != nil {
-		_ = d.client.CloseWithSMTPClient(d.idle)
-		d.idle = nil
+	d.mu.Lock()
+	idle := d.idle
+	d.idle = nil
+	d.mu.Unlock()
+	for _, k := range idle {
+		_ = d.client.CloseWithSMTPClient(k.c)
 	}
 }
 

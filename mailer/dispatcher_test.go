@@ -600,3 +600,92 @@ func TestDispatcherKeepsConnection(t *testing.T) {
 		t.Errorf("%d connections without keep-alive, want 4", n)
 	}
 }
+
+// TestDispatcherConnectionsInParallel: with Connections = 4 a batch goes
+// out over several connections at once; every row is sent once; each
+// recipient gets its mails in the order written (one connection each); a
+// recipient the server refuses fails alone; the connections are kept for
+// the next batch.
+func TestDispatcherConnectionsInParallel(t *testing.T) {
+	ev := &events{}
+	sk := newSink(t, ev)
+	var mu sync.Mutex
+	inData, most := 0, 0
+	sk.dataFn = func(int) error {
+		mu.Lock()
+		inData++
+		most = max(most, inData)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond) // a server syncing to disk
+		mu.Lock()
+		inData--
+		mu.Unlock()
+		return nil
+	}
+	sk.rcptFn = func(to string) error {
+		if strings.HasPrefix(to, "nobody@") {
+			return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
+		}
+		return nil
+	}
+	to := []string{"alice@example.org", "Bob@example.org", "carol@example.org", "dave@example.org", "nobody@example.org"}
+	o := newOutbox(ev)
+	for i := range int64(40) {
+		rcpt := to[i%5]
+		if i == 11 {
+			rcpt = "BOB@example.org" // the same recipient, written otherwise
+		}
+		o.add(composed(t, i+1, rcpt))
+	}
+	clk := start2026()
+	d, err := mailer.NewDispatcher(mailer.DispatcherConfig{Addr: sk.addr, TLS: mailer.TLSNone, Timeout: 5 * time.Second,
+		Connections: 4, Now: clk.Now}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	res, err := d.RunOnce(context.Background())
+	if err != nil || res != (mailer.Result{Sent: 32, Failed: 8}) {
+		t.Fatalf("RunOnce = %+v, %v", res, err)
+	}
+	if most < 2 {
+		t.Errorf("at most %d DATA at once, want several connections in parallel", most)
+	}
+	got := sk.received()
+	if len(got) != 32 {
+		t.Fatalf("received %d, want 32", len(got))
+	}
+	last := map[string]int{}
+	for _, r := range got {
+		rcpt := strings.ToLower(r.to[0])
+		id := header(r.raw, "Message-ID")
+		var n int
+		if _, err := fmt.Sscanf(id, "<t1.turn12.%d@example.org>", &n); err != nil {
+			t.Fatalf("Message-ID %q", id)
+		}
+		if n <= last[rcpt] {
+			t.Errorf("%s got mail %d after mail %d", rcpt, n, last[rcpt])
+		}
+		last[rcpt] = n
+	}
+	for i := range int64(40) {
+		r := o.row(i + 1)
+		if refused := i%5 == 4; r.failed != refused || r.sent.IsZero() == !refused {
+			t.Errorf("row %d: failed %v, sent %v", i+1, r.failed, !r.sent.IsZero())
+		}
+	}
+	conns := func() int { sk.mu.Lock(); defer sk.mu.Unlock(); return sk.conns }
+	before := conns()
+	if before < 2 || before > 4 {
+		t.Errorf("%d connections, want 2 to 4", before)
+	}
+	for i := int64(41); i <= 48; i++ {
+		o.add(composed(t, i, to[i%4]))
+	}
+	if res, err := d.RunOnce(context.Background()); err != nil || res.Sent != 8 {
+		t.Fatalf("second batch: %+v %v", res, err)
+	}
+	if n := conns(); n > 4 {
+		t.Errorf("%d connections after the second batch: the first batch's were not kept", n)
+	}
+}

@@ -189,7 +189,8 @@ func newDaemon(ctx context.Context, cfg *config.Config, mail *localmail.Server, 
 	d.disp, err = mailer.NewDispatcher(mailer.DispatcherConfig{
 		Addr: smtpAddr, TLS: smtpTLS, CAFile: cfg.SMTP.CAFile, Username: smtpUser, Password: smtpPass,
 		Interval: 5 * time.Second, MaxAttempts: cfg.SMTP.MaxAttempts, MaxAge: cfg.SMTP.MaxAge,
-		Logger: log.With("part", "smtp"),
+		Connections: cfg.SMTP.Connections,
+		Logger:      log.With("part", "smtp"),
 	}, table.Outbox(d.store))
 	if err != nil {
 		return nil, err
