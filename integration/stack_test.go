@@ -186,10 +186,25 @@ func resetMail(t *testing.T) {
 // account is a player's (or the service's) mail client: it sends through
 // Postfix's submission port with STARTTLS and SASL and reads its own
 // Dovecot INBOX over IMAP with STARTTLS, verifying both against the test CA.
+//
+// Like a mail client, each account keeps the TLS sessions the servers
+// give it and resumes one on its next connection.
 func account(name string) client.Account {
 	return client.Account{IMAPAddr: stack.imap, SMTPAddr: stack.submission,
 		Username: name, Password: name + stack.passwordSuffix, Address: name + "@" + stack.domain,
-		TLS: stack.tls, SMTPAuth: true}
+		TLS: clientTLS(name), SMTPAuth: true}
+}
+
+var clientTLSConfigs sync.Map // account name -> *tls.Config
+
+func clientTLS(name string) *tls.Config {
+	if c, ok := clientTLSConfigs.Load(name); ok {
+		return c.(*tls.Config)
+	}
+	c := stack.tls.Clone()
+	c.ClientSessionCache = tls.NewLRUClientSessionCache(4)
+	got, _ := clientTLSConfigs.LoadOrStore(name, c)
+	return got.(*tls.Config)
 }
 
 func addr(name string) string { return name + "@" + stack.domain }
