@@ -185,7 +185,8 @@ func resetMail(t *testing.T) {
 	out, err := exec.Command("doveadm", "-c", stack.dovecotConf, "expunge", "-A", "mailbox", "*", "all").CombinedOutput()
 	if err != nil {
 		t.Fatalf("doveadm expunge -A: %v\n%s", err, out)
-	}}
+	}
+}
 
 // account is a player's (or the service's) mail client: it sends through
 // Postfix's submission port with STARTTLS and SASL and reads its own
