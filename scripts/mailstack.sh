@@ -15,6 +15,7 @@
 #   dovecot/        dovecot.conf, users (passwd-file), logs, run and state
 #   mail/<user>/    the mailboxes (sdbox: a file per message, u.<UID>)
 #   postfix.log     Postfix's log
+#   postfix-queue.img  Postfix's queue, where the root has no journal (mount_queue)
 # Users: lexio (the service) and the players alice, bob, carol, dave, plus
 # eve (a stranger, for the identity tests); each password is <user>-pw.
 # The load test's 100 tables seat players of their own, load000a to
@@ -310,6 +311,56 @@ MAILSTACK_POSTFIX_PID=$(postfix_pid)
 EOF
 }
 
+# Postfix's queue gets a journaled ext4 of its own, a loop-mounted image
+# in $ROOT, when the filesystem under it is ext4 without a journal (this
+# VM's root). There, allocating an inode scans every inode its block group
+# freed in the last 30 s (fs/ext4/ialloc.c, recently_deleted), and Postfix
+# creates and deletes a queue file per mail, all in incoming/'s group: the
+# scan was ~5% of the load test's CPU, in cleanup. On its own journaled
+# filesystem Postfix and Dovecot used ~6% less CPU per move, the loop
+# device's kernel threads ~2% more of the machine: ~2% more moves/s (back
+# to back: 46.1 -> 47.1). Journaled, the queue stays as durable as on any
+# mail host. MAILSTACK_QUEUE_FS=plain
+# keeps the queue where it is; without loop devices it stays there too.
+QUEUE=/var/spool/postfix
+QUEUE_IMG=$ROOT/postfix-queue.img
+
+journal_less_ext4() { # journal_less_ext4 DIR
+  local dev
+  dev=$(df --output=source "$1" 2>/dev/null | tail -1)
+  dev=${dev##*/}
+  [ -n "$dev" ] && [ "$(cat "/sys/fs/ext4/$dev/journal_task" 2>/dev/null)" = "<none>" ]
+}
+
+queue_mounted() { losetup -j "$QUEUE_IMG" 2>/dev/null | grep -q . && mountpoint -q "$QUEUE"; }
+
+mount_queue() {
+  [ "${MAILSTACK_QUEUE_FS:-}" = plain ] && return 0
+  queue_mounted && return 0
+  journal_less_ext4 "$QUEUE" || return 0
+  local tmp=$ROOT/postfix-queue.mnt
+  rm -f "$QUEUE_IMG"
+  mkdir -p "$tmp"
+  if ! truncate -s 4G "$QUEUE_IMG" || ! mkfs.ext4 -q -F "$QUEUE_IMG" >/dev/null 2>&1 ||
+    ! mount -o loop "$QUEUE_IMG" "$tmp" 2>/dev/null; then
+    say "no loop device: Postfix's queue stays on the root filesystem (slower, see mount_queue)"
+    rm -f "$QUEUE_IMG"
+    return 0
+  fi
+  # The queue's skeleton (directories, owners, modes) as the package made it.
+  cp -a "$QUEUE/." "$tmp/" && rm -rf "$tmp/lost+found"
+  umount "$tmp"
+  mount -o loop "$QUEUE_IMG" "$QUEUE" || die "cannot mount $QUEUE_IMG on $QUEUE"
+  rmdir "$tmp"
+}
+
+umount_queue() {
+  if queue_mounted; then
+    umount "$QUEUE" || say "could not unmount $QUEUE"
+  fi
+  rm -f "$QUEUE_IMG"
+}
+
 start() {
   install
   need_root
@@ -325,6 +376,7 @@ start() {
   # A clean slate: no mail left from an earlier run.
   stop_postfix
   stop_dovecot
+  mount_queue
   postsuper -d ALL >/dev/null 2>&1 || true
   rm -rf "${ROOT:?}/mail/"*
   # Each user's mailbox directory in a block group of its own (ext4's
@@ -349,6 +401,7 @@ start() {
 stop() {
   stop_postfix
   stop_dovecot
+  umount_queue
   rm -f "$ROOT/env"
   say "stopped"
 }
