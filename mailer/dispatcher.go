@@ -267,8 +267,8 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 }
 
 // RunOnce takes one batch of due rows and tries each once, over up to
-// Connections SMTP connections. The loop's step, exported so that tests drive it with an
-// injected clock instead of sleeping.
+// Connections SMTP connections. The loop's step, exported so that tests
+// drive it with an injected clock instead of sleeping.
 func (d *Dispatcher) RunOnce(ctx context.Context) (Result, error) {
 	var res Result
 	now := d.cfg.Now()
@@ -412,8 +412,8 @@ func lanesOf(rows []Outgoing, n int) [][]int {
 }
 
 // smtpSession is the connection of one lane of a batch, dialled on first
-// use. After a dial failure the rest of the lane fails with the same error without
-// redialling.
+// use. After a dial failure the rest of the lane fails with the same error
+// without redialling.
 type smtpSession struct {
 	d       *Dispatcher
 	c       *gosmtp.Client
