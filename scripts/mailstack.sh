@@ -38,7 +38,8 @@ LOAD_USERS=()
 for t in $(seq 0 99); do
   for s in a b c d; do LOAD_USERS+=("$(printf 'load%03d%s' "$t" "$s")"); done
 done
-POSTFIX_PID=/var/spool/postfix/pid/master.pid
+QUEUE=/var/spool/postfix
+POSTFIX_PID=$QUEUE/pid/master.pid
 
 say() { echo "mailstack: $*" >&2; }
 die() {
@@ -136,7 +137,7 @@ first_valid_uid = 8
 mail_location = sdbox:~/sdbox
 # No mailbox list index: LMTP read (and updated) it at each delivery, for
 # the benefit of LIST-STATUS, which nothing here needs: ~3% less CPU in
-# Postfix and Dovecot in the load test.
+# Postfix and Dovecot in the load test (one back-to-back pair of runs).
 mailbox_list_index = no
 mail_max_userip_connections = 200
 passdb {
@@ -322,7 +323,6 @@ EOF
 # to back: 46.1 -> 47.1). Journaled, the queue stays as durable as on any
 # mail host. MAILSTACK_QUEUE_FS=plain
 # keeps the queue where it is; without loop devices it stays there too.
-QUEUE=/var/spool/postfix
 QUEUE_IMG=$ROOT/postfix-queue.img
 
 journal_less_ext4() { # journal_less_ext4 DIR
