@@ -321,8 +321,8 @@ EOF
 # filesystem Postfix and Dovecot used ~6% less CPU per move, the loop
 # device's kernel threads ~2% more of the machine: ~2% more moves/s (back
 # to back: 46.1 -> 47.1). Journaled, the queue stays as durable as on any
-# mail host. MAILSTACK_QUEUE_FS=plain
-# keeps the queue where it is; without loop devices it stays there too.
+# mail host. MAILSTACK_QUEUE_FS=plain keeps the queue where it is; without
+# loop devices it stays there too.
 QUEUE_IMG=$ROOT/postfix-queue.img
 
 journal_less_ext4() { # journal_less_ext4 DIR
