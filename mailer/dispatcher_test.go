@@ -611,12 +611,22 @@ func TestDispatcherConnectionsInParallel(t *testing.T) {
 	sk := newSink(t, ev)
 	var mu sync.Mutex
 	inData, most := 0, 0
+	two := make(chan struct{}) // closed once two DATA overlap
+	var twoOnce sync.Once
 	sk.dataFn = func(int) error {
 		mu.Lock()
 		inData++
-		most = max(most, inData)
+		if most = max(most, inData); inData >= 2 {
+			twoOnce.Do(func() { close(two) })
+		}
 		mu.Unlock()
-		time.Sleep(20 * time.Millisecond) // a server syncing to disk
+		// A server syncing to disk; the first DATA waits (up to 2 s) for
+		// another connection's, which only parallel lanes send.
+		select {
+		case <-two:
+		case <-time.After(2 * time.Second):
+		}
+		time.Sleep(5 * time.Millisecond)
 		mu.Lock()
 		inData--
 		mu.Unlock()
