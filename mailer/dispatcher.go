@@ -310,25 +310,27 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (Result, error) {
 	// tells the copies apart). What went out is recorded even when ctx
 	// ended meanwhile.
 	lanes := lanesOf(send, d.cfg.Connections)
-	outs := make([][]sendOutcome, len(lanes))
+	errs := make([]error, len(send)) // each row's outcome, written by its lane
+	tried := make([]bool, len(send))
 	var wg sync.WaitGroup
-	for l, lane := range lanes {
+	for _, lane := range lanes {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			outs[l] = d.sendLane(ctx, send, lane)
+			d.sendLane(ctx, send, lane, errs, tried)
 		}()
 	}
 	wg.Wait()
 	var sent []int64
-	var failed []sendOutcome
-	for _, lane := range outs {
-		for _, o := range lane {
-			if o.err == nil {
-				sent = append(sent, send[o.i].ID)
-			} else {
-				failed = append(failed, o)
-			}
+	done := 0
+	for i, row := range send {
+		if !tried[i] {
+			continue
+		}
+		done++
+		if errs[i] == nil {
+			d.log.Debug("mailer: mail sent", "outbox_id", row.ID, "message_id", messageID(row.Raw), "attempt", tries[i].Attempt)
+			sent = append(sent, row.ID)
 		}
 	}
 	if len(sent) > 0 {
@@ -337,52 +339,42 @@ func (d *Dispatcher) RunOnce(ctx context.Context) (Result, error) {
 		}
 		res.Sent = len(sent)
 	}
-	slices.SortFunc(failed, func(a, b sendOutcome) int { return a.i - b.i })
-	for _, o := range failed {
-		row := send[o.i]
+	for i, row := range send {
+		if !tried[i] || errs[i] == nil {
+			continue
+		}
 		log := d.log.With("outbox_id", row.ID, "message_id", messageID(row.Raw))
 		var se *SendError
-		permanent := errors.As(o.err, &se) && se.Kind == SendPermanent
-		if err := d.outbox.Failed(ctx, row.ID, d.cfg.Now(), o.err.Error(), permanent); err != nil {
+		permanent := errors.As(errs[i], &se) && se.Kind == SendPermanent
+		if err := d.outbox.Failed(ctx, row.ID, d.cfg.Now(), errs[i].Error(), permanent); err != nil {
 			return res, fmt.Errorf("mailer: outbox failed: %w", err)
 		}
 		if permanent {
-			log.Warn("mailer: mail refused", "err", o.err, "attempt", tries[o.i].Attempt)
+			log.Warn("mailer: mail refused", "err", errs[i], "attempt", tries[i].Attempt)
 			res.Failed++
 		} else {
-			log.Info("mailer: mail deferred", "err", o.err, "attempt", tries[o.i].Attempt, "next", tries[o.i].Next)
+			log.Info("mailer: mail deferred", "err", errs[i], "attempt", tries[i].Attempt, "next", tries[i].Next)
 			res.Retry++
 		}
 	}
-	if err := ctx.Err(); err != nil && len(sent)+len(failed) < len(send) {
+	if err := ctx.Err(); err != nil && done < len(send) {
 		return res, err
 	}
 	return res, nil
 }
 
-// sendOutcome is what became of the row send[i]: sent when err is nil.
-type sendOutcome struct {
-	i   int
-	err error
-}
-
 // sendLane sends the rows send[i] for i in lane, in that order, over one
-// connection, until ctx ends; rows not tried have no outcome.
-func (d *Dispatcher) sendLane(ctx context.Context, send []Outgoing, lane []int) []sendOutcome {
+// connection, until ctx ends; it marks each row it tried in tried[i] and
+// its error, nil once sent, in errs[i].
+func (d *Dispatcher) sendLane(ctx context.Context, send []Outgoing, lane []int, errs []error, tried []bool) {
 	s := &smtpSession{d: d}
 	defer d.keep(s)
-	outs := make([]sendOutcome, 0, len(lane))
 	for _, i := range lane {
 		if ctx.Err() != nil {
-			break
+			return
 		}
-		err := s.send(ctx, send[i])
-		if err == nil {
-			d.log.Debug("mailer: mail sent", "outbox_id", send[i].ID, "message_id", messageID(send[i].Raw), "attempt", send[i].Attempt+1)
-		}
-		outs = append(outs, sendOutcome{i, err})
+		errs[i], tried[i] = s.send(ctx, send[i]), true
 	}
-	return outs
 }
 
 // lanesOf splits the rows into at most n lanes of row indexes: all rows of
