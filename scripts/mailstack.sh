@@ -139,6 +139,13 @@ mail_location = sdbox:~/sdbox
 # the benefit of LIST-STATUS, which nothing here needs: ~3% less CPU in
 # Postfix and Dovecot in the load test (one back-to-back pair of runs).
 mailbox_list_index = no
+# The service's INBOX takes every move and gives it up at once (lexio
+# moves it to Processed): its transaction log grows by an append and an
+# expunge per move, and a delivery cost more the longer the log (~1 ms
+# more into an emptied INBOX whose log held 2,000 mails than into a fresh
+# one). Rotated at 64 KB instead of 1 MB (the default while the log is
+# younger than 5 minutes), the load test's LMTP used ~10% less CPU.
+mail_index_log_rotate_max_size = 64k
 mail_max_userip_connections = 200
 passdb {
   driver = passwd-file
