@@ -104,7 +104,7 @@ func cellColours(k CellKind) (bg, ink string) {
 // cellView is one cell of the HTML board, ready to draw.
 type cellView struct {
 	Bg     string       // the td's background colour (bgcolor)
-	Style  template.CSS // the rest of the td's style
+	Style  template.CSS // the rest of the td's style; "" for a plain square
 	Letter string       // the tile's letter; "" when empty
 	Value  string       // the tile's value, "" for a blank or an empty cell
 	Label  string       // the bonus label of an empty cell
@@ -112,10 +112,14 @@ type cellView struct {
 	Last   bool
 }
 
-// A cell's size and alignment are attributes, and the font is the table's,
-// so that the 169 cells' markup stays short: the board is most of a
-// notice, and Gmail clips messages over 102 KB.
-const cellAttrs = `width="34" height="34" align="center" valign="middle"`
+// The HTML board is most of a notice (Gmail clips messages over 102 KB,
+// and every byte of the four notices of a move goes through the mail
+// servers), so its 169 cells say only what is their own: the columns'
+// widths are set once, on the letters above them; each row's height once,
+// on its number; the white gaps between squares are the table's cell
+// spacing; a cell's content is vertically centred by default. A tile or a
+// label still carries its own font, which Outlook does not inherit from
+// the table.
 
 // rows prepares the HTML board; labels are the language's bonus labels.
 func rows(b *Board, labels *[8]string) [][]cellView {
@@ -146,19 +150,16 @@ func rows(b *Board, labels *[8]string) [][]cellView {
 				}
 				v.Last = last
 				v.Bg = bg
-				v.Style = template.CSS("color:" + ink + ";border:2px solid " + edge + ";font-size:17px;font-weight:bold;")
+				v.Style = template.CSS("border:2px solid " + edge + ";color:" + ink + ";font-size:17px;font-weight:bold")
 				if cell.Blank {
-					v.Style += "font-style:italic;"
+					v.Style += ";font-style:italic"
 				}
 			} else {
 				bg, ink := cellColours(k)
 				v.Label = labels[k]
 				v.Bg = bg
-				v.Style = template.CSS("color:" + ink + ";border:2px solid #ffffff;font-size:10px;font-weight:bold;")
-				if v.Label == "" {
-					// Nothing to write: no ink, no font (half of the
-					// board's cells; the board is most of a notice).
-					v.Style = "border:2px solid #ffffff;"
+				if v.Label != "" {
+					v.Style = template.CSS("color:" + ink + ";font-size:10px;font-weight:bold")
 				}
 			}
 			out[r][c] = v
@@ -172,28 +173,32 @@ func rows(b *Board, labels *[8]string) [][]cellView {
 // the template engine's reflection took most of the rendering time.
 func rowsHTML(b *Board, labels *[8]string) template.HTML {
 	var sb strings.Builder
-	sb.Grow(Size * Size * 200)
+	sb.Grow(Size * Size * 100)
 	for i, row := range rows(b, labels) {
-		sb.WriteString(`<tr><th style="width:20px;padding:0 4px 0 0;text-align:right;font-size:11px;font-weight:normal;color:#888888;">`)
+		sb.WriteString(`<tr valign="middle"><th height="34" style="padding:0 4px 0 0;text-align:right;font-size:11px;font-weight:normal;color:#888888;">`)
 		sb.WriteString(strconv.Itoa(i + 1))
-		sb.WriteString(`</th>`)
+		sb.WriteString("</th>\n")
 		for _, v := range row {
-			if v.Letter == "" && v.Label == "" {
-				sb.WriteString(`<td width="34" height="34" bgcolor="`)
-			} else {
-				sb.WriteString(`<td ` + cellAttrs + ` bgcolor="`)
+			sb.WriteString(`<td `)
+			if v.Style != "" {
+				sb.WriteString(`align="center" `)
 			}
+			sb.WriteString(`bgcolor="`)
 			sb.WriteString(html.EscapeString(v.Bg))
-			sb.WriteString(`" style="`)
-			sb.WriteString(html.EscapeString(string(v.Style)))
-			sb.WriteString(`">`)
+			sb.WriteString(`"`)
+			if v.Style != "" {
+				sb.WriteString(` style="`)
+				sb.WriteString(html.EscapeString(string(v.Style)))
+				sb.WriteString(`"`)
+			}
+			sb.WriteString(`>`)
 			switch {
 			case v.Letter != "":
 				sb.WriteString(html.EscapeString(v.Letter))
 				if v.Value != "" {
-					sb.WriteString(`<span style="font-size:9px;font-weight:normal;vertical-align:sub;">`)
+					sb.WriteString(`<sub style="font-size:9px;font-weight:normal">`)
 					sb.WriteString(v.Value)
-					sb.WriteString(`</span>`)
+					sb.WriteString(`</sub>`)
 				}
 			case v.Label != "":
 				sb.WriteString(html.EscapeString(v.Label))
