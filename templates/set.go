@@ -327,20 +327,24 @@ func funcMap(l *lang) map[string]any {
 			}
 			return l.list(xs)
 		},
-		"grid":   func(b Board) string { return Grid(&b) },
-		"rows":   func(b Board) htmltemplate.HTML { return rowsHTML(&b, &l.labels) },
-		"legend": func() []legendItem { return legend(&l.labels) },
-		"label":  func(k CellKind) string { return l.labels[k] },
-		"tile":   tileText,
-		"signed": func(n int) string { return fmt.Sprintf("%+d", n) },
-		"add":    func(a, b int) int { return a + b },
-		"pad":    pad,
-		"rpad":   func(n int, s string) string { return strings.Repeat(" ", max(0, n-len([]rune(s)))) + s },
-		"args":   args,
-		"lower":  strings.ToLower,
-		"upper":  strings.ToUpper,
-		"lang":   func() string { return l.code },
-		"size":   l.size,
+		"grid":    func(b Board) string { return Grid(&b) },
+		"rows":    func(b Board) htmltemplate.HTML { return rowsHTML(&b, &l.labels) },
+		"legend":  func() []legendItem { return legend(&l.labels) },
+		"label":   func(k CellKind) string { return l.labels[k] },
+		"tile":    tileText,
+		"rackTD":  rackHTML,
+		"rackTX":  rackText,
+		"scoreTD": scoresHTML,
+		"scoreTX": scoresText,
+		"signed":  func(n int) string { return fmt.Sprintf("%+d", n) },
+		"add":     func(a, b int) int { return a + b },
+		"pad":     pad,
+		"rpad":    rpad,
+		"args":    args,
+		"lower":   strings.ToLower,
+		"upper":   strings.ToUpper,
+		"lang":    func() string { return l.code },
+		"size":    l.size,
 		"lines": func(s string) []string {
 			var out []string
 			for l := range strings.SplitSeq(s, "\n") {
@@ -414,6 +418,11 @@ func tileText(t RackTile) string {
 // pad left-aligns s in n columns.
 func pad(n int, s string) string {
 	return s + strings.Repeat(" ", max(0, n-len([]rune(s))))
+}
+
+// rpad right-aligns s in n columns.
+func rpad(n int, s string) string {
+	return strings.Repeat(" ", max(0, n-len([]rune(s)))) + s
 }
 
 // args builds a map from key, value pairs, to pass several values to a
