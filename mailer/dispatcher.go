@@ -512,6 +512,15 @@ func (s *smtpSession) transaction(row Outgoing) error {
 	if err != nil {
 		return err
 	}
+	if len(row.To) == 1 {
+		if ok, _ := s.c.Extension("PIPELINING"); ok {
+			rcpt, err := envelopeAddr(row.To[0])
+			if err != nil {
+				return err
+			}
+			return s.pipelined(from, rcpt, row.Raw)
+		}
+	}
 	if err := s.c.Mail(from); err != nil {
 		return fmt.Errorf("MAIL FROM %s: %w", from, err)
 	}
@@ -536,6 +545,68 @@ func (s *smtpSession) transaction(row Outgoing) error {
 		return fmt.Errorf("DATA: %w", err)
 	}
 	if err := w.Close(); err != nil {
+		return fmt.Errorf("end of DATA: %w", err)
+	}
+	return nil
+}
+
+// pipelined sends MAIL, RCPT and DATA in one write and then reads their
+// three replies (RFC 2920), then the message and its reply: two round
+// trips instead of four, on the connections that carry every notice.
+// Only for one recipient: a refused MAIL or RCPT then leaves no recipient,
+// and the server refuses DATA too. The MAIL parameters are those go-mail's
+// Mail would send.
+func (s *smtpSession) pipelined(from, rcpt string, raw []byte) error {
+	t := s.c.Text
+	params := ""
+	if ok, _ := s.c.Extension("8BITMIME"); ok {
+		params += " BODY=8BITMIME"
+	}
+	if ok, _ := s.c.Extension("SMTPUTF8"); ok {
+		params += " SMTPUTF8"
+	}
+	if _, err := fmt.Fprintf(t.W, "MAIL FROM:%s%s\r\nRCPT TO:%s\r\nDATA\r\n", from, params, rcpt); err != nil {
+		return err
+	}
+	if err := t.W.Flush(); err != nil {
+		return err
+	}
+	// A reply that is not one (a broken connection) ends it all; a
+	// refusal still leaves the next replies to read.
+	var errs [3]error
+	for i, code := range []int{250, 25, 354} {
+		if _, _, errs[i] = t.ReadResponse(code); errs[i] != nil && replyCode(errs[i]) == 0 {
+			return errs[i]
+		}
+	}
+	mailErr, rcptErr, dataErr := errs[0], errs[1], errs[2]
+	if dataErr == nil && (mailErr != nil || rcptErr != nil) {
+		// A server that takes DATA without a recipient: end the empty
+		// message, which goes nowhere.
+		if err := t.DotWriter().Close(); err != nil {
+			return err
+		}
+		if _, _, err := t.ReadResponse(250); err != nil && replyCode(err) == 0 {
+			return err
+		}
+	}
+	switch {
+	case mailErr != nil:
+		return fmt.Errorf("MAIL FROM %s: %w", from, mailErr)
+	case rcptErr != nil:
+		return fmt.Errorf("RCPT TO %s: %w", rcpt, rcptErr)
+	case dataErr != nil:
+		return fmt.Errorf("DATA: %w", dataErr)
+	}
+	w := t.DotWriter()
+	if err := writeData(t.W, w, raw); err != nil {
+		_ = w.Close()
+		return fmt.Errorf("DATA: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("end of DATA: %w", err)
+	}
+	if _, _, err := t.ReadResponse(250); err != nil {
 		return fmt.Errorf("end of DATA: %w", err)
 	}
 	return nil

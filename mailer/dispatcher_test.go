@@ -50,7 +50,8 @@ type sink struct {
 	ln     net.Listener
 	done   chan struct{}
 	got    []received
-	rcptFn func(to string) error // nil accepts
+	mailFn func(from string) error // nil accepts
+	rcptFn func(to string) error   // nil accepts
 	dataFn func(n int) error     // nil accepts; n counts DATA commands from 1
 	datas  int
 	conns  int // connections accepted
@@ -114,7 +115,18 @@ type sinkSession struct {
 	to   []string
 }
 
-func (ss *sinkSession) Mail(from string, _ *smtp.MailOptions) error { ss.from = from; return nil }
+func (ss *sinkSession) Mail(from string, _ *smtp.MailOptions) error {
+	ss.s.mu.Lock()
+	fn := ss.s.mailFn
+	ss.s.mu.Unlock()
+	if fn != nil {
+		if err := fn(from); err != nil {
+			return err
+		}
+	}
+	ss.from = from
+	return nil
+}
 func (ss *sinkSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	ss.s.mu.Lock()
 	fn := ss.s.rcptFn
@@ -697,5 +709,131 @@ func TestDispatcherConnectionsInParallel(t *testing.T) {
 	}
 	if n := conns(); n > 4 {
 		t.Errorf("%d connections after the second batch: the first batch's were not kept", n)
+	}
+}
+
+// segments is a TCP relay to a server that records what the client sends
+// in each read: on loopback, one write of the client's.
+type segments struct {
+	addr string
+	mu   sync.Mutex
+	got  []string
+}
+
+func newSegments(t *testing.T, to string) *segments {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sg := &segments{addr: ln.Addr().String()}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("tcp", to)
+			if err != nil {
+				c.Close()
+				return
+			}
+			wg.Add(2)
+			go func() { defer wg.Done(); _, _ = io.Copy(c, s); c.Close() }()
+			go func() {
+				defer wg.Done()
+				defer s.Close()
+				buf := make([]byte, 1<<16)
+				for {
+					n, err := c.Read(buf)
+					if n > 0 {
+						sg.mu.Lock()
+						sg.got = append(sg.got, string(buf[:n]))
+						sg.mu.Unlock()
+						if _, err := s.Write(buf[:n]); err != nil {
+							return
+						}
+					}
+					if err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return sg
+}
+
+func (sg *segments) all() []string {
+	sg.mu.Lock()
+	defer sg.mu.Unlock()
+	return append([]string(nil), sg.got...)
+}
+
+// A server that offers PIPELINING gets MAIL, RCPT and DATA in one write
+// (RFC 2920); a refused MAIL or RCPT fails its row alone, and the
+// connection goes on with the next.
+func TestDispatcherPipelines(t *testing.T) {
+	ev := &events{}
+	sk := newSink(t, ev)
+	sk.mailFn = func(from string) error {
+		if strings.HasPrefix(from, "bounce@") {
+			return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 1, 8}, Message: "sender refused"}
+		}
+		return nil
+	}
+	sk.rcptFn = func(to string) error {
+		switch {
+		case strings.HasPrefix(to, "busy@"):
+			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try later"}
+		case strings.HasPrefix(to, "nobody@"):
+			return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
+		}
+		return nil
+	}
+	sg := newSegments(t, sk.addr)
+	badFrom := composed(t, 2, "bob@example.org")
+	badFrom.From = "bounce@example.org"
+	o := newOutbox(ev, composed(t, 1, "alice@example.org"), badFrom, composed(t, 3, "busy@example.org"),
+		composed(t, 4, "nobody@example.org"), composed(t, 5, "carol@example.org"))
+	clk := start2026()
+	d := newTestDispatcher(t, sg.addr, o, clk)
+	defer d.Close()
+	res, err := d.RunOnce(context.Background())
+	if err != nil || res != (mailer.Result{Sent: 2, Retry: 1, Failed: 2}) {
+		t.Fatalf("RunOnce = %+v, %v", res, err)
+	}
+	got := sk.received()
+	if len(got) != 2 || got[0].to[0] != "alice@example.org" || got[1].to[0] != "carol@example.org" {
+		t.Fatalf("received %+v", got)
+	}
+	if !bytes.Equal(got[0].raw, o.row(1).out.Raw) {
+		t.Error("the pipelined message's bytes changed on the way")
+	}
+	for id, want := range map[int64]string{2: "553", 3: "451", 4: "550"} {
+		if r := o.row(id); len(r.reasons) == 0 || !strings.Contains(r.reasons[0], want) {
+			t.Errorf("row %d: reasons %q, want %s", id, r.reasons, want)
+		}
+	}
+	// Each row's three commands went in one write.
+	together := 0
+	for _, seg := range sg.all() {
+		if strings.HasPrefix(seg, "MAIL FROM:<") {
+			lines := strings.SplitAfter(seg, "\r\n")
+			if len(lines) != 4 || !strings.HasPrefix(lines[1], "RCPT TO:<") || lines[2] != "DATA\r\n" || lines[3] != "" {
+				t.Errorf("segment %q: want MAIL, RCPT and DATA together", seg)
+			}
+			together++
+		}
+	}
+	if together != 5 {
+		t.Errorf("%d pipelined MAIL/RCPT/DATA writes, want 5 (one per row): %q", together, sg.all())
+	}
+	if n := func() int { sk.mu.Lock(); defer sk.mu.Unlock(); return sk.conns }(); n != 1 {
+		t.Errorf("%d connections, want the one throughout", n)
 	}
 }
