@@ -202,6 +202,12 @@ EOF
 # disable_mime_input_processing, hashed incoming/active queues (cleanup
 # creates each queue file in incoming/ itself before hashing it).
 configure_postfix() {
+  # No client gets its header addresses rewritten (the default does it for
+  # clients on this host's own addresses, which every client is here):
+  # lexio and mail clients write complete addresses, and cleanup asked
+  # trivial-rewrite about each From, To and Reply-To (trivial-rewrite
+  # ~35% less CPU in the load test; envelope addresses are still
+  # rewritten).
   # Parallel deliveries to Dovecot: 8 kept the two cores busy with less
   # switching between idle LMTP processes than 20 (load test, speed-
   # normalised: ~3% more moves/s; 4 gave no more than 8).
@@ -219,6 +225,7 @@ configure_postfix() {
     'message_size_limit = 52428800' 'in_flow_delay = 0' \
     'smtpd_client_connection_count_limit = 0' 'smtpd_client_connection_rate_limit = 0' \
     "lmtp_destination_concurrency_limit = $LMTP_CONCURRENCY" \
+    'local_header_rewrite_clients =' \
     'queue_run_delay = 5s' 'minimal_backoff_time = 5s' 'maximal_backoff_time = 30s' \
     "maillog_file_prefixes = /var, /dev/stdout, $ROOT" "maillog_file = $ROOT/postfix.log"
   # Deliver to Dovecot's LMTP Unix socket (dovecot.conf): cheaper than TCP to 127.0.0.1:24.
