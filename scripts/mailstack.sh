@@ -208,6 +208,7 @@ configure_postfix() {
   # trivial-rewrite about each From, To and Reply-To (trivial-rewrite
   # ~35% less CPU in the load test; envelope addresses are still
   # rewritten).
+  #
   # Parallel deliveries to Dovecot: 8 kept the two cores busy with less
   # switching between idle LMTP processes than 20 (load test, speed-
   # normalised: ~3% more moves/s; 4 gave no more than 8).
