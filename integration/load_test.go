@@ -413,7 +413,7 @@ loop:
 		pct(0.50).Round(time.Millisecond), pct(0.99).Round(time.Millisecond), pct(1).Round(time.Millisecond))
 	fmt.Fprintf(&rep, "CPU seconds during the run: lexio serve %.1f, Postfix and Dovecot %.1f, the test's own mail clients %.1f, the kernel's threads and the rest %.1f; busy %.1f of %.0f\n",
 		cpuDaemon, cpuMail, cpuSelf, busy-cpuDaemon-cpuMail-cpuSelf, busy, elapsed.Seconds()*float64(runtime.NumCPU()))
-	fmt.Fprintf(&rep, "per move: %.1f ms of CPU in all, lexio %.1f ms (the same work every run: a gauge of the machine's speed)\n",
+	fmt.Fprintf(&rep, "per move: %.1f ms of CPU in all, lexio %.1f ms\n",
 		1000*busy/float64(max(applied, 1)), 1000*cpuDaemon/float64(max(applied, 1)))
 	fmt.Fprintf(&rep, "Postfix and Dovecot by process: %s\n", cpuSplit)
 	select {
