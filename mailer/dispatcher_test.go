@@ -52,7 +52,7 @@ type sink struct {
 	got    []received
 	mailFn func(from string) error // nil accepts
 	rcptFn func(to string) error   // nil accepts
-	dataFn func(n int) error     // nil accepts; n counts DATA commands from 1
+	dataFn func(n int) error       // nil accepts; n counts DATA commands from 1
 	datas  int
 	conns  int // connections accepted
 }
