@@ -117,9 +117,9 @@ type cellView struct {
 // servers), so its 169 cells say only what is their own: the columns'
 // widths are set once, on the letters above them; each row's height once,
 // on its number; the white gaps between squares are the table's cell
-// spacing; a cell's content is vertically centred by default. A tile or a
-// label still carries its own font, which Outlook does not inherit from
-// the table.
+// spacing; the row centres its cells vertically. A tile or a label still
+// carries its own font: mail clients do not all let a cell inherit the
+// table's (Gmail sets its own font on every cell).
 
 // rows prepares the HTML board; labels are the language's bonus labels.
 func rows(b *Board, labels *[8]string) [][]cellView {
