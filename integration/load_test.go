@@ -406,7 +406,7 @@ loop:
 	fmt.Fprintf(&rep, "machine speed, idle, before and after the run: SHA-256 of 64 MB in %s and %s (lower is faster; the same VM has varied ~12%% between runs)\n",
 		gaugeBefore.Round(time.Millisecond), speedGauge().Round(time.Millisecond))
 	fmt.Fprintf(&rep, "tables: %d of 4 players; moves: %d of %d applied (each sent when its player's notice landed)\n", loadTables, applied, total)
-	fmt.Fprintf(&rep, "mail: about %d messages through Postfix and Dovecot (each move: the move and 4 notices, the author's opening with its acceptance)\n", applied*5)
+	fmt.Fprintf(&rep, "mail: about %d messages through Postfix and Dovecot, about %.0f messages/s sustained (each move: the move and 4 notices, the author's opening with its acceptance)\n", applied*5, 5*steady)
 	fmt.Fprintf(&rep, "throughput: %.1f moves/s sustained (from the 10th to the 90th percent of the moves, %s; target >= 50); %.1f moves/s over the whole run, %s, with its start and its last tables' drain\n",
 		steady, steadySpan.Round(time.Millisecond), rate, elapsed.Round(time.Millisecond))
 	fmt.Fprintf(&rep, "latency, Postfix accepting a move -> the last player's notice in Dovecot: p50 %s, p99 %s, max %s (target p99 <= 5s)\n",
