@@ -447,8 +447,9 @@ loop:
 	}
 }
 
-// speedGauge times a fixed piece of work on one core, the best of three,
-// to tell a slow moment of the machine from a slower program.
+// speedGauge times a fixed piece of work on one core, the best of three:
+// the speed of a core at the time, one clue to a slow moment of the VM
+// (it does not see contention for memory, caches or disks).
 func speedGauge() time.Duration {
 	buf := make([]byte, 64<<20)
 	best := time.Duration(1 << 62)
