@@ -540,7 +540,13 @@ func (s *smtpSession) transaction(row Outgoing) error {
 	if err != nil {
 		return fmt.Errorf("DATA: %w", err)
 	}
-	if err := writeData(s.c.Text.W, w, row.Raw); err != nil {
+	return message(s.c.Text.W, w, row.Raw)
+}
+
+// message writes raw through w, the writer DATA opened, and closes it:
+// the server's reply to the end of the message is Close's error.
+func message(conn *bufio.Writer, w io.WriteCloser, raw []byte) error {
+	if err := writeData(conn, w, raw); err != nil {
 		_ = w.Close()
 		return fmt.Errorf("DATA: %w", err)
 	}
@@ -548,6 +554,21 @@ func (s *smtpSession) transaction(row Outgoing) error {
 		return fmt.Errorf("end of DATA: %w", err)
 	}
 	return nil
+}
+
+// endReply is a pipelined DATA's dot writer: Close ends the message and
+// reads the reply to it, as go-mail's DataCloser does after its DATA.
+type endReply struct {
+	io.WriteCloser
+	t *textproto.Conn
+}
+
+func (e endReply) Close() error {
+	if err := e.WriteCloser.Close(); err != nil {
+		return err
+	}
+	_, _, err := e.t.ReadResponse(250)
+	return err
 }
 
 // pipelined sends MAIL, RCPT and DATA in one write and then reads their
@@ -583,10 +604,7 @@ func (s *smtpSession) pipelined(from, rcpt string, raw []byte) error {
 	if dataErr == nil && (mailErr != nil || rcptErr != nil) {
 		// A server that takes DATA without a recipient: end the empty
 		// message, which goes nowhere.
-		if err := t.DotWriter().Close(); err != nil {
-			return err
-		}
-		if _, _, err := t.ReadResponse(250); err != nil && replyCode(err) == 0 {
+		if err := (endReply{t.DotWriter(), t}).Close(); err != nil && replyCode(err) == 0 {
 			return err
 		}
 	}
@@ -598,18 +616,7 @@ func (s *smtpSession) pipelined(from, rcpt string, raw []byte) error {
 	case dataErr != nil:
 		return fmt.Errorf("DATA: %w", dataErr)
 	}
-	w := t.DotWriter()
-	if err := writeData(t.W, w, raw); err != nil {
-		_ = w.Close()
-		return fmt.Errorf("DATA: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("end of DATA: %w", err)
-	}
-	if _, _, err := t.ReadResponse(250); err != nil {
-		return fmt.Errorf("end of DATA: %w", err)
-	}
-	return nil
+	return message(t.W, endReply{t.DotWriter(), t}, raw)
 }
 
 // writeData writes a message for DATA. A message in CRLF lines (all that

@@ -1,6 +1,7 @@
 package mailer_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/mail"
+	"net/textproto"
 	"sort"
 	"strings"
 	"sync"
@@ -835,5 +837,78 @@ func TestDispatcherPipelines(t *testing.T) {
 	}
 	if n := func() int { sk.mu.Lock(); defer sk.mu.Unlock(); return sk.conns }(); n != 1 {
 		t.Errorf("%d connections, want the one throughout", n)
+	}
+}
+
+// A server that answers DATA with 354 although it refused the recipient
+// gets the empty message ended at once, never the mail, and the row fails
+// alone: the connection still serves.
+func TestDispatcherPipelinedDataWithoutRecipient(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan []string, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		r := textproto.NewReader(bufio.NewReader(c))
+		say := func(s string) { _, _ = io.WriteString(c, s) }
+		var lines []string
+		say("220 odd.test ESMTP\r\n")
+		for {
+			line, err := r.ReadLine()
+			if err != nil {
+				got <- lines
+				return
+			}
+			lines = append(lines, line)
+			switch {
+			case strings.HasPrefix(line, "EHLO"):
+				say("250-odd.test\r\n250 PIPELINING\r\n")
+			case strings.HasPrefix(line, "MAIL"), line == "RSET", line == "NOOP":
+				say("250 ok\r\n")
+			case strings.HasPrefix(line, "RCPT"):
+				say("550 5.1.1 no such user\r\n")
+			case line == "DATA":
+				say("354 go on\r\n") // wrongly: no recipient was taken
+				body, err := r.ReadDotLines()
+				if err != nil {
+					got <- lines
+					return
+				}
+				lines = append(lines, fmt.Sprintf("<body %q>", strings.Join(body, "\n")))
+				say("554 5.5.1 no valid recipients\r\n")
+			case line == "QUIT":
+				say("221 bye\r\n")
+				got <- lines
+				return
+			default:
+				say("500 what\r\n")
+			}
+		}
+	}()
+	o := newOutbox(&events{}, composed(t, 1, "nobody@example.org"), composed(t, 2, "nobody@example.org"))
+	d := newTestDispatcher(t, ln.Addr().String(), o, start2026())
+	res, err := d.RunOnce(context.Background())
+	d.Close()
+	if err != nil || res != (mailer.Result{Failed: 2}) {
+		t.Fatalf("RunOnce = %+v, %v", res, err)
+	}
+	if r := o.row(1); !strings.Contains(r.reasons[0], "550") {
+		t.Errorf("reason %q, want the RCPT refusal", r.reasons[0])
+	}
+	var lines []string
+	select {
+	case lines = <-got:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server did not see the session end")
+	}
+	if n := strings.Count(strings.Join(lines, "\n"), `<body "">`); n != 2 {
+		t.Errorf("%d empty messages, want 2 (one per row, never the mail): %q", n, lines)
 	}
 }
