@@ -15,7 +15,8 @@ type Options struct {
 	Rules engine.Rules
 	// Dict checks every word a placement forms. Required.
 	Dict engine.Dictionary
-	// Check stops at the first illegal move or score mismatch.
+	// Check stops at the first illegal move, impossible rack or score
+	// mismatch.
 	Check bool
 }
 
@@ -39,34 +40,37 @@ type Summary struct {
 var ErrCheck = errors.New("gcg: check failed")
 
 // replayer holds what a record lets us know of the game: the board, the
-// scores, how many tiles each rack and the bag hold (racks refill to 7
-// while the bag has tiles), and the turn order.
+// scores, the tiles (what each rack can hold, how many the bag holds) and
+// the turn order.
 type replayer struct {
-	rec     *Record
-	opt     Options
-	out     io.Writer
-	board   engine.Board
-	seat    map[string]int
-	scores  []int
-	racks   []int // tiles held
-	bag     int
-	turn    int
-	idle    int // consecutive turns without a placement (RULES §11.2)
-	passes  int // lexico: consecutive passes (RULES §12)
-	turns   []int
-	over    bool
-	ending  engine.EndReason
-	out1    int    // the player who went out, -1
-	lost    []int  // adjustments seen: points lost per player
-	gained  int    // points gained by the finisher
-	adjusts []bool // players whose loss line was seen
-	sum     Summary
+	rec    *Record
+	opt    Options
+	out    io.Writer
+	board  engine.Board
+	tiles  *tracker
+	seat   map[string]int
+	scores []int
+	turn   int
+	idle   int // consecutive turns without a placement (RULES §11.2)
+	passes int // lexico: consecutive passes (RULES §12)
+	turns  []int
+	over   bool
+	ending engine.EndReason
+	endAt  int    // the line of the move that ended the game
+	out1   int    // the player who went out, -1
+	losses []bool // players whose end-of-game loss line was seen
+	gain   *Event // the finisher's gain line
+	sum    Summary
 }
 
 // Replay plays every event of rec through the engine's rules and writes a
-// line per event to out: the move, its words and computed score. Problems
-// are written and collected; with opt.Check the first one ends the replay
-// with an error wrapping ErrCheck.
+// line per event to out: the move, its words and computed score. It also
+// follows the tiles: every rack written must be one the player can hold
+// (its size, the game's tiles less those on the board and on other racks,
+// the tiles kept from their last move, their exact rack once they draw no
+// more), and a finished lexio game needs all its adjustments (RULES §11).
+// Problems are written and collected; with opt.Check the first one ends
+// the replay with an error wrapping ErrCheck.
 func Replay(rec *Record, opt Options, out io.Writer) (Summary, error) {
 	if opt.Dict == nil {
 		return Summary{}, errors.New("gcg: replay needs a dictionary")
@@ -80,19 +84,18 @@ func Replay(rec *Record, opt Options, out io.Writer) (Summary, error) {
 	}
 	r := &replayer{
 		rec: rec, opt: opt, out: out,
-		seat:    map[string]int{},
-		scores:  make([]int, n),
-		racks:   make([]int, n),
-		turns:   make([]int, n),
-		lost:    make([]int, n),
-		adjusts: make([]bool, n),
-		bag:     opt.Rules.TileCount() - engine.RackSize*n,
-		out1:    -1,
+		seat:   map[string]int{},
+		scores: make([]int, n),
+		turns:  make([]int, n),
+		losses: make([]bool, n),
+		out1:   -1,
 	}
+	names := make([]string, n)
 	for i, p := range rec.Players {
 		r.seat[p.Nick] = i
-		r.racks[i] = engine.RackSize
+		names[i] = p.Nick
 	}
+	r.tiles = newTracker(opt.Rules, names)
 	for _, ev := range rec.Events {
 		if err := r.event(ev); err != nil {
 			var p Problem
@@ -107,9 +110,12 @@ func Replay(rec *Record, opt Options, out io.Writer) (Summary, error) {
 		}
 	}
 	if err := r.finish(); err != nil {
-		p := Problem{Line: 0, Reason: err.Error()}
-		if len(rec.Events) > 0 {
-			p.Line = rec.Events[len(rec.Events)-1].Line
+		var p Problem
+		if !errors.As(err, &p) {
+			p = Problem{Reason: err.Error()}
+			if len(rec.Events) > 0 {
+				p.Line = rec.Events[len(rec.Events)-1].Line
+			}
 		}
 		r.sum.Problems = append(r.sum.Problems, p)
 		fmt.Fprintf(out, "end: ! %s\n", p.Reason)
@@ -141,10 +147,17 @@ func (r *replayer) event(ev Event) error {
 	if p != r.turn {
 		return r.problem(ev, "%s plays out of turn: it is %s's turn (RULES §1.2)", ev.Nick, r.rec.Players[r.turn].Nick)
 	}
-	rack := []byte(strings.ToUpper(ev.Rack))
-	if len(rack) > engine.RackSize {
-		return r.problem(ev, "rack %s holds more than %d tiles", ev.Rack, engine.RackSize)
+	if err := checkRack(ev.Rack); err != nil {
+		return r.problem(ev, "%v", err)
 	}
+	rack := []byte(strings.ToUpper(ev.Rack))
+	// A rack no game could give is a problem; without Check the replay
+	// goes on, taking the record's word for the rack.
+	rackErr := r.tiles.check(p, rack)
+	if rackErr != nil && r.opt.Check {
+		return r.problem(ev, "%v", rackErr)
+	}
+	r.tiles.show(p, rack, ev.Line)
 	var score int
 	var desc string
 	switch ev.Kind {
@@ -167,12 +180,18 @@ func (r *replayer) event(ev Event) error {
 		r.noPlacement(true)
 		desc = "passes"
 	}
+	if r.over {
+		r.endAt = ev.Line
+	}
 	r.scores[p] += score
 	r.turns[p]++
 	r.turn = (r.turn + 1) % len(r.scores)
 	fmt.Fprintf(r.out, "line %d: %-10s %-36s %+4d %5d\n", ev.Line, ev.Nick, desc, score, r.scores[p])
 	if r.over {
 		fmt.Fprintf(r.out, "game over (%s)\n", r.ending)
+	}
+	if rackErr != nil {
+		return r.problem(ev, "%v", rackErr)
 	}
 	if ev.Score != score {
 		return r.problem(ev, "score %+d in the record, %+d computed", ev.Score, score)
@@ -249,11 +268,9 @@ func (r *replayer) place(ev Event, rack []byte) (engine.Play, error) {
 		return engine.Play{}, r.problem(ev, "%v", err)
 	}
 	p := r.seat[ev.Nick]
-	drawn := min(len(ps), r.bag)
-	r.bag -= drawn
-	r.racks[p] += drawn - len(ps)
+	r.tiles.place(p, placedTiles(ps))
 	r.idle, r.passes = 0, 0
-	if r.racks[p] == 0 && r.bag == 0 {
+	if r.tiles.hands[p].count == 0 && r.tiles.bag == 0 {
 		r.end(engine.EndOut, p) // RULES §11.1, §12
 	}
 	return play, nil
@@ -265,26 +282,29 @@ func (r *replayer) exchange(ev Event, rack []byte) error {
 		if r.turns[p] == 0 {
 			return r.problem(ev, "no exchange on a player's first turn in lexico (RULES §12)")
 		}
-		if r.bag < engine.RackSize {
-			return r.problem(ev, "no exchange in lexico while the bag holds fewer than 7 tiles; it holds %d (RULES §12)", r.bag)
+		if r.tiles.bag < engine.RackSize {
+			return r.problem(ev, "no exchange in lexico while the bag holds fewer than 7 tiles; it holds %d (RULES §12)", r.tiles.bag)
 		}
 	}
-	if ev.Count > r.bag {
-		return r.problem(ev, "exchange of %d tiles, the bag holds %d (RULES §7.1)", ev.Count, r.bag)
+	if ev.Count > r.tiles.bag {
+		return r.problem(ev, "exchange of %d tiles, the bag holds %d (RULES §7.1)", ev.Count, r.tiles.bag)
 	}
-	if ev.Tiles != "" {
-		left := slices.Clone(rack)
-		for _, t := range []byte(strings.ToUpper(ev.Tiles)) {
-			i := slices.Index(left, t)
-			if i < 0 {
-				return r.problem(ev, "exchanged tile %c is not on the rack %s", t, ev.Rack)
-			}
-			left = slices.Delete(left, i, i+1)
+	if ev.Count > len(rack) {
+		return r.problem(ev, "exchange of %d tiles from the rack %s", ev.Count, ev.Rack)
+	}
+	returned := []byte(strings.ToUpper(ev.Tiles))
+	left := slices.Clone(rack)
+	for _, t := range returned {
+		i := slices.Index(left, t)
+		if i < 0 {
+			return r.problem(ev, "exchanged tile %c is not on the rack %s", t, ev.Rack)
 		}
+		left = slices.Delete(left, i, i+1)
 	}
 	if ev.Score != 0 {
 		return r.problem(ev, "an exchange scores 0, the record says %+d (RULES §7.3)", ev.Score)
 	}
+	r.tiles.exchange(p, countTiles(returned))
 	r.noPlacement(false)
 	return nil
 }
@@ -316,6 +336,7 @@ func (r *replayer) end(reason engine.EndReason, out int) {
 
 // adjust checks an end-of-game line: "(TILES) -N" for a player losing their
 // rack's value, "(TILES) +N" for the finisher gaining the others' (RULES §11).
+// A rack lost must be the one the player holds, as far as the record tells.
 func (r *replayer) adjust(ev Event, p int) error {
 	if !r.over {
 		return r.problem(ev, "an end-of-game adjustment before the game is over")
@@ -323,31 +344,39 @@ func (r *replayer) adjust(ev Event, p int) error {
 	if r.opt.Rules.Variant == engine.Lexico {
 		return r.problem(ev, "lexico has no rack adjustments (RULES §12)")
 	}
-	value := 0
-	for _, t := range []byte(strings.ToUpper(ev.Rack)) {
-		value += engine.TileValue(t)
+	if err := checkRack(ev.Rack); err != nil {
+		return r.problem(ev, "%v", err)
 	}
+	rack := []byte(strings.ToUpper(ev.Rack))
+	value := countTiles(rack).value()
 	switch ev.Kind {
 	case EndLoss:
-		if r.adjusts[p] {
+		if r.losses[p] {
 			return r.problem(ev, "%s loses their rack twice", ev.Nick)
 		}
-		r.adjusts[p] = true
 		if p == r.out1 {
 			return r.problem(ev, "%s went out and has no rack to lose (RULES §11.1)", ev.Nick)
+		}
+		r.losses[p] = true
+		err := r.tiles.check(p, rack)
+		r.tiles.show(p, rack, ev.Line)
+		if err != nil {
+			return r.problem(ev, "%v", err)
 		}
 		if -ev.Score != value {
 			return r.problem(ev, "the rack %s is worth %d, the record says %d (RULES §11.3)", ev.Rack, value, ev.Score)
 		}
-		r.lost[p] = value
 	case EndGain:
 		if p != r.out1 {
 			return r.problem(ev, "only the player who went out gains points at the end (RULES §11.1, §11.2)")
 		}
+		if r.gain != nil {
+			return r.problem(ev, "%s gains twice: line %d already gained (RULES §11.1)", ev.Nick, r.gain.Line)
+		}
+		r.gain = &ev
 		if ev.Score != value {
 			return r.problem(ev, "the tiles %s are worth %d, the record says %+d (RULES §11.1)", ev.Rack, value, ev.Score)
 		}
-		r.gained += value
 	}
 	r.scores[p] += ev.Score
 	fmt.Fprintf(r.out, "line %d: %-10s %-36s %+4d %5d\n", ev.Line, ev.Nick, "end: rack ("+ev.Rack+")", ev.Score, r.scores[p])
@@ -357,17 +386,46 @@ func (r *replayer) adjust(ev Event, p int) error {
 	return nil
 }
 
-// finish checks that the adjustments of the record add up.
+// finish checks that a lexio record that ends the game has all its
+// adjustments: every player's loss but the finisher's, and the finisher's
+// gain of exactly the tiles the others lost (RULES §11.1, §11.2). A
+// missing line is told at the record's last line.
 func (r *replayer) finish() error {
-	if !r.over || r.out1 < 0 || r.gained == 0 {
+	if !r.over || r.opt.Rules.Variant == engine.Lexico {
 		return nil
 	}
-	total := 0
-	for _, v := range r.lost {
-		total += v
+	rule := "RULES §11.2"
+	if r.out1 >= 0 {
+		rule = "RULES §11.1"
 	}
-	if r.gained != total {
-		return fmt.Errorf("the finisher gained %d, the others lost %d (RULES §11.1)", r.gained, total)
+	last := r.rec.Events[len(r.rec.Events)-1].Line
+	var lost tiles
+	for p, seen := range r.losses {
+		if p == r.out1 {
+			continue
+		}
+		if !seen {
+			nick := r.rec.Players[p].Nick
+			want := ""
+			if rack, ok := r.tiles.known(p); ok {
+				want = fmt.Sprintf(": >%s: (%s) -%d", nick, rack, rack.value())
+			}
+			return Problem{Line: last, Reason: fmt.Sprintf("the game ended at line %d (%s), but %s's loss of their rack is missing%s", r.endAt, rule, nick, want)}
+		}
+		lost = lost.plus(r.tiles.hands[p].hold)
+	}
+	if r.out1 < 0 {
+		return nil
+	}
+	nick := r.rec.Players[r.out1].Nick
+	if r.gain == nil {
+		if lost.value() == 0 {
+			return nil // blanks only: nothing to gain (RULES §11.3)
+		}
+		return Problem{Line: last, Reason: fmt.Sprintf("the game ended at line %d when %s went out (%s), but their gain of the other racks is missing: >%s: (%s) +%d", r.endAt, nick, rule, nick, lost, lost.value())}
+	}
+	if got := countTiles([]byte(strings.ToUpper(r.gain.Rack))); got != lost {
+		return Problem{Line: r.gain.Line, Reason: fmt.Sprintf("%s gains the tiles left on the other racks, %s worth %d (%s), not (%s) %+d", nick, lost, lost.value(), rule, r.gain.Rack, r.gain.Score)}
 	}
 	return nil
 }

@@ -12,9 +12,13 @@ import (
 	"github.com/lexio-mail/lexio/internal/gametest"
 )
 
+var testNames = []string{"ann@x.org", "ben@x.org", "cat@x.org", "dan@x.org"}
+
 // playRandom plays a whole game: placements found by gametest, some
-// exchanges and passes thrown in, expiries too.
-func playRandom(t *testing.T, cfg engine.Config, r *rand.Rand) *engine.Game {
+// exchanges and passes thrown in, expiries too. Once the bag holds
+// stopPlacing tiles or fewer, nobody places any more, so that the game
+// ends idle (RULES §11.2, §12); -1 places to the end.
+func playRandom(t *testing.T, cfg engine.Config, r *rand.Rand, stopPlacing int) *engine.Game {
 	t.Helper()
 	g, err := engine.New(cfg)
 	if err != nil {
@@ -25,7 +29,14 @@ func playRandom(t *testing.T, cfg engine.Config, r *rand.Rand) *engine.Game {
 		at = at.Add(time.Hour)
 		p := g.Turn()
 		play, ok := gametest.FindPlay(g, p, 0)
-		switch x := r.IntN(10); {
+		x := r.IntN(10)
+		if g.BagCount() <= stopPlacing {
+			ok = false
+			if r.IntN(2) == 0 {
+				x = 9 // pass more often, or lexico never ends (RULES §12)
+			}
+		}
+		switch {
 		case ok && x < 7:
 			if _, err := g.PlaceTiles(p, play.Tiles, gametest.AnyWord{}, at); err != nil {
 				t.Fatal(err)
@@ -59,23 +70,29 @@ func playRandom(t *testing.T, cfg engine.Config, r *rand.Rand) *engine.Game {
 
 // A game the engine played, written as GCG, replays with --check to the
 // same scores: the writer, the reader and the replayer agree with the
-// engine on every rule they both know (RULES §4–§7, §11, §12).
+// engine on every rule they both know (RULES §4–§7, §11, §12), and on
+// every rack the record shows. Each setup plays games that end both ways:
+// a player going out, and rounds without a placement (with the bag empty
+// or not).
 func TestFromGameReplays(t *testing.T) {
 	setups := []struct {
 		rules   engine.Rules
 		players int
+		idle    engine.EndReason
 	}{
-		{engine.Rules{}, 2}, {engine.Rules{}, 3}, {engine.Rules{}, 4},
-		{engine.Rules{Variant: engine.Lexico}, 2}, {engine.Rules{Variant: engine.Lexico, Plain: true}, 2},
+		{engine.Rules{}, 2, engine.EndIdle}, {engine.Rules{}, 3, engine.EndIdle}, {engine.Rules{}, 4, engine.EndIdle},
+		{engine.Rules{Variant: engine.Lexico}, 2, engine.EndPasses}, {engine.Rules{Variant: engine.Lexico, Plain: true}, 2, engine.EndPasses},
 	}
 	for _, s := range setups {
-		for seed := uint64(1); seed <= 8; seed++ {
-			name := fmt.Sprintf("%s-plain=%v-%dp-seed%d", s.rules.Variant, s.rules.Plain, s.players, seed)
+		endings := map[engine.EndReason]int{}
+		for seed := uint64(1); seed <= 24; seed++ {
+			stop := []int{-1, 0, 20}[seed%3]
+			name := fmt.Sprintf("%s-plain=%v-%dp-seed%d-stop%d", s.rules.Variant, s.rules.Plain, s.players, seed, stop)
 			t.Run(name, func(t *testing.T) {
 				cfg := engine.Config{Rules: s.rules, Players: s.players, Seed: seed, Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-				g := playRandom(t, cfg, rand.New(rand.NewPCG(seed, 7)))
-				names := []string{"ann@x.org", "ben@x.org", "cat@x.org", "dan@x.org"}[:s.players]
-				rec, err := FromGame(g.Config(), g.Actions(), names)
+				g := playRandom(t, cfg, rand.New(rand.NewPCG(seed, 7)), stop)
+				endings[g.Result().Reason]++
+				rec, err := FromGame(g.Config(), g.Actions(), testNames[:s.players])
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -99,6 +116,9 @@ func TestFromGameReplays(t *testing.T) {
 					t.Fatal("replayed board differs from the engine's")
 				}
 			})
+		}
+		if endings[engine.EndOut] == 0 || endings[s.idle] == 0 {
+			t.Errorf("%s %d players: endings %v, want both %s and %s", s.rules.Variant, s.players, endings, engine.EndOut, s.idle)
 		}
 	}
 }

@@ -17,7 +17,7 @@ func runReplay(ctx context.Context, e *env, args []string) error {
 	variant := fs.String("variant", "lexio", "rules: lexio or lexico")
 	plain := fs.Bool("plain", false, "lexico without multipliers: no bonus cells, no blanks")
 	dictPath := fs.String("dict", "", "word list, plain or compiled (default: the configured dictionary)")
-	check := fs.Bool("check", false, "exit 1 at the first illegal move or score mismatch")
+	check := fs.Bool("check", false, "exit 1 at the first illegal move, impossible rack or score mismatch")
 	cfgPath := fs.String("c", configPath(e), "configuration `file`, read for the dictionary when it exists")
 	if err := fs.Parse(args); err != nil {
 		return err
