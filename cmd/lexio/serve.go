@@ -109,7 +109,7 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 				stop()
 				return err
 			case <-reload:
-				next = d.reloaded(e, path)
+				next = d.reloaded(ctx, e, path)
 			}
 		}
 		stop()
@@ -121,8 +121,9 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 }
 
 // reloaded builds the pipeline of the file at path around d's store and
-// mail server, or logs why not and returns nil.
-func (d *daemon) reloaded(e *env, path string) *daemon {
+// mail server and opens the file's new tables, or logs why not and
+// returns nil; d runs meanwhile.
+func (d *daemon) reloaded(ctx context.Context, e *env, path string) *daemon {
 	d.log.Info("reloading the configuration", "file", path)
 	cfg, err := loadConfig(path)
 	var next *daemon
@@ -135,6 +136,9 @@ func (d *daemon) reloaded(e *env, path string) *daemon {
 		var n *needs
 		if n, err = resolve(cfg); err == nil {
 			next, err = newDaemon(cfg, n, d.store, d.mail, newLogger(e, cfg.LogLevel))
+		}
+		if err == nil {
+			err = next.svc.EnsureTables(ctx)
 		}
 	}
 	if err != nil {
