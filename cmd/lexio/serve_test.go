@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lexio-mail/lexio/mailer"
 )
 
 // testConfig is a daemon on the embedded mail server with its secret in
@@ -106,4 +108,96 @@ func TestServeReload(t *testing.T) {
 	}
 	waitLog(t, errOut, "lexio serving", 2)
 	answered("after the good reload")
+}
+
+// Two-phase stop of the whole pipeline: a move whose handling is in
+// flight when the stop comes (the handler is held until after the
+// cancellation) is committed by the table service on the real store, the
+// receiver moves it to Processed, and only then does run return.
+func TestStopCommitsTheMoveInFlight(t *testing.T) {
+	dir := t.TempDir()
+	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	writeFile(t, path, testConfig(t, dir, secret, filepath.Join("..", "..", "gcg", "testdata", "words.txt"),
+		"[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n"), 0o600)
+	cfg, err := loadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := resolve(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{}, stderr: &syncBuffer{}, getenv: func(string) string { return "" }}
+	log := newLogger(e, "info")
+	mail, err := startLocalMail(context.Background(), cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mail.Close()
+	st, err := openStore(context.Background(), cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	d, err := newDaemon(cfg, n, st, mail, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same receiver as the daemon's, with its handler held at the door.
+	held, release := make(chan struct{}, 10), make(chan struct{})
+	d.recv, err = mailer.NewReceiver(mailer.ReceiverConfig{Addr: mail.IMAPAddr(), TLS: mailer.TLSNone,
+		Username: "lexio", Password: "lexio", Logger: log},
+		mailer.HandlerFunc(func(ctx context.Context, m mailer.Inbound) error {
+			if !strings.Contains(string(m.Raw), "PASS") {
+				return d.svc.HandleMessage(ctx, m)
+			}
+			held <- struct{}{}
+			<-release
+			return d.svc.HandleMessage(ctx, m)
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- d.run(ctx) }()
+
+	var notice string
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(notice, "It is your turn"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no notice for alice: %q", notice)
+		}
+		time.Sleep(50 * time.Millisecond)
+		_, notice, _ = lexio(t, "mail", "read", "--as", "alice@localhost", "-c", path)
+	}
+	if code, out, errOut := lexio(t, "mail", "send", "--as", "alice@localhost", "-c", path, "--wait", "1ms", "PASS"); code != 0 {
+		t.Fatalf("mail send: %d %s%s", code, out, errOut)
+	}
+	select {
+	case <-held:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the PASS was not handed over")
+	}
+	cancel() // SIGTERM
+	close(release)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("run did not return")
+	}
+	tables, err := d.svc.Tables(context.Background())
+	if err != nil || len(tables) != 1 || tables[0].Moves != 1 {
+		t.Fatalf("the PASS in flight at the stop was lost: %+v %v", tables, err)
+	}
+	if got, err := mail.Count("lexio", "Processed"); err != nil || got != 1 {
+		t.Errorf("Processed holds %d (%v), want the PASS", got, err)
+	}
+	if got, err := mail.Count("lexio", "INBOX"); err != nil || got != 0 {
+		t.Errorf("INBOX holds %d (%v), want nothing", got, err)
+	}
 }
