@@ -80,6 +80,10 @@ func run(ctx context.Context, e *env, args []string) int {
 	}
 	if name == "table" || name == "dict" || name == "mail" {
 		// two-word commands: "table new", "dict build", "mail send"
+		if len(rest) > 0 && (rest[0] == "-h" || rest[0] == "--help") {
+			help(e, e.stdout, []string{name})
+			return 0
+		}
 		if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
 			help(e, e.stderr, []string{name})
 			return 2

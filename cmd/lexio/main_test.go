@@ -169,6 +169,9 @@ func TestHelpOfOneCommandOrGroup(t *testing.T) {
 	if code, _, errOut := lexio(t, "mail"); code != 2 || !strings.Contains(errOut, "usage: lexio mail COMMAND") {
 		t.Errorf("mail alone: %d %q", code, errOut)
 	}
+	if code, out, _ := lexio(t, "table", "-h"); code != 0 || !strings.Contains(out, "usage: lexio table COMMAND") {
+		t.Errorf("table -h: %d %q", code, out)
+	}
 }
 
 // Without -c or $LEXIO_CONFIG the commands read ./lexio.toml, else the
