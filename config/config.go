@@ -5,6 +5,7 @@
 // never taken only inline: each has a *_file key and an environment
 // variable, and the inline form is refused by Validate unless the
 // embedded demo mail server is in use.
+// A secret file must be private to its owner (mode 0600 or 0400).
 package config
 
 import (
@@ -457,6 +458,9 @@ func secret(env, file, inline string) (string, error) {
 		return v, nil
 	}
 	if file != "" {
+		if err := private(file); err != nil {
+			return "", err
+		}
 		b, err := os.ReadFile(file)
 		if err != nil {
 			return "", err // the path is not secret; the content never appears in errors
@@ -467,4 +471,20 @@ func secret(env, file, inline string) (string, error) {
 		return inline, nil
 	}
 	return "", fmt.Errorf("not set (%s or a *_file key)", env)
+}
+
+// ErrNotPrivate: a secret file is open to its group or to others. Such a
+// file is refused, as ssh refuses a private key anyone else may read.
+var ErrNotPrivate = errors.New("open to group or others")
+
+// private checks that only the file's owner may read or write it.
+func private(file string) error {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return err
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return fmt.Errorf("%s: %w (mode %04o): chmod 600 it", file, ErrNotPrivate, perm)
+	}
+	return nil
 }

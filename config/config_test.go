@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,5 +97,44 @@ func TestSecrets(t *testing.T) {
 	t.Setenv("LEXIO_SECRET", "short")
 	if _, err := c.Secret(); err == nil || strings.Contains(err.Error(), "short") {
 		t.Fatalf("a short secret must be refused without being shown: %v", err)
+	}
+}
+
+// Every secret file must be private to its owner (mode 0600 or 0400): one
+// that its group or others may open is refused, naming the fix.
+func TestSecretFilesMustBePrivate(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "secret")
+	if err := os.WriteFile(f, []byte("0123456789abcdef-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := &Config{Mail: Mail{SecretFile: f}, IMAP: IMAP{PasswordFile: f}, SMTP: SMTP{PasswordFile: f},
+		Storage: Storage{PostgresDSNFile: f}}
+	read := map[string]func() error{
+		"secret":        func() error { _, err := c.Secret(); return err },
+		"imap password": func() error { _, err := c.IMAPPassword(); return err },
+		"smtp password": func() error { _, err := c.SMTPPassword(); return err },
+		"postgres dsn":  func() error { _, err := c.PostgresDSN(); return err },
+	}
+	for _, mode := range []os.FileMode{0o600, 0o400} {
+		if err := os.Chmod(f, mode); err != nil {
+			t.Fatal(err)
+		}
+		for name, fn := range read {
+			if err := fn(); err != nil {
+				t.Errorf("%s, mode %04o: %v", name, mode, err)
+			}
+		}
+	}
+	for _, mode := range []os.FileMode{0o640, 0o604, 0o620, 0o644} {
+		if err := os.Chmod(f, mode); err != nil {
+			t.Fatal(err)
+		}
+		for name, fn := range read {
+			err := fn()
+			if !errors.Is(err, ErrNotPrivate) || !strings.Contains(err.Error(), "chmod 600") || !strings.Contains(err.Error(), f) {
+				t.Errorf("%s, mode %04o: %v", name, mode, err)
+			}
+		}
 	}
 }

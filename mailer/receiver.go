@@ -24,6 +24,10 @@ import (
 // be applied must therefore be answered with nil, never with an error, or
 // the inbox is stuck behind it.
 //
+// The ctx HandleMessage gets is not cancelled when Run's is: a stop lets
+// the message in hand commit (within ReceiverConfig.ShutdownGrace) and
+// hands over no new one.
+//
 // A message can be handed over more than once (a crash or a lost connection
 // between the commit and the move): the Handler dedupes by Message-ID or by
 // UIDValidity+UID.
@@ -84,8 +88,10 @@ type ReceiverConfig struct {
 	// DialTimeout bounds connecting and logging in (default 30 s).
 	DialTimeout time.Duration
 	// ShutdownGrace is how long a cancelled Run lets the message in hand
-	// finish (handler, flag, move) before it closes the connection
-	// (default 10 s).
+	// finish (handler, flag, move) before it cancels the handler's context
+	// and closes the connection (default 10 s). The handler's context is
+	// not cancelled with Run's: a stop takes no new message but lets the
+	// one in hand commit.
 	ShutdownGrace time.Duration
 	// Logger; nil discards.
 	Logger *slog.Logger
@@ -192,11 +198,15 @@ func (r *Receiver) session(ctx context.Context) (progressed bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	// The watcher closes the connection when ctx is done and the session
-	// did not stop by itself within the grace period (a hung server).
+	// Two phases: ctx ending stops the taking of new messages, while the
+	// handler in flight runs under work, which ends only when the session
+	// returns or the grace period is over. Then the watcher also closes
+	// the connection (a hung server or handler).
+	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	defer func() {
 		close(done)
+		cancelWork()
 		_ = c.Close()
 	}()
 	go func() {
@@ -210,6 +220,7 @@ func (r *Receiver) session(ctx context.Context) (progressed bool, err error) {
 		select {
 		case <-done:
 		case <-t.C:
+			cancelWork()
 			_ = c.Close()
 		}
 	}()
@@ -221,7 +232,7 @@ func (r *Receiver) session(ctx context.Context) (progressed bool, err error) {
 	r.log.Info("mailer: imap connected", "addr", r.cfg.Addr, "mailbox", r.cfg.Mailbox,
 		"idle", r.canIdle(c), "move", c.Caps().Has(imap.CapMove))
 	for {
-		if err := r.drain(ctx, c, uidValidity, events); err != nil {
+		if err := r.drain(ctx, work, c, uidValidity, events); err != nil {
 			return true, err
 		}
 		if ctx.Err() != nil {
@@ -316,8 +327,10 @@ func (r *Receiver) canIdle(c *imapclient.Client) bool {
 
 // drain hands over every message of the mailbox, oldest UID first, until
 // none is left. A Handler error waits the Retry backoff and starts again
-// from the oldest message. It returns on a connection error or ctx.
-func (r *Receiver) drain(ctx context.Context, c *imapclient.Client, uidValidity uint32, events chan struct{}) error {
+// from the oldest message. It returns on a connection error or ctx, after
+// moving what was handled; the Handler runs under work, which outlives ctx
+// so that the message in hand commits.
+func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidValidity uint32, events chan struct{}) error {
 	failures := 0
 	for ctx.Err() == nil {
 		// Anything signalled so far is covered by the search below.
@@ -357,7 +370,7 @@ func (r *Receiver) drain(ctx context.Context, c *imapclient.Client, uidValidity 
 					continue // expunged meanwhile by someone else; or stopping
 				}
 				log := r.log.With("mailbox", r.cfg.Mailbox, "uid", uid, "uidvalidity", uidValidity)
-				if err := r.handler.HandleMessage(ctx, in); err != nil {
+				if err := r.handler.HandleMessage(work, in); err != nil {
 					failures++
 					d := r.cfg.Retry.Delay(failures)
 					log.Warn("mailer: handler failed; message left in place", "err", err, "retry_in", d, "failures", failures)

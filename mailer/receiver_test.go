@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/localmail"
+	"github.com/lexio-mail/lexio/store"
 )
 
 // waitFor is generous: these tests check behaviour, not speed.
@@ -528,5 +530,75 @@ func TestReceiverFailureMidBatchMovesWhatWasHandled(t *testing.T) {
 	stop()
 	if got, want := strings.Join(h.subjects(), ","), "first,second,second,third"; got != want {
 		t.Errorf("handled %s, want %s", got, want)
+	}
+}
+
+// TestReceiverStopLetsTheMessageInHandCommit: a stop that comes while the
+// handler is inside its transaction (on a real SQLite file) takes no new
+// message, but the one in hand commits and is moved to Processed; the
+// next one stays in the inbox for the next start.
+func TestReceiverStopLetsTheMessageInHandCommit(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	st, err := store.Open(context.Background(), store.Options{SQLitePath: filepath.Join(t.TempDir(), "lexio.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	smtpSend(t, srv, "lexio@localhost", testMessage("first", "first@example.org", "PASS"))
+	smtpSend(t, srv, "lexio@localhost", testMessage("second", "second@example.org", "PASS"))
+
+	inTx, release := make(chan struct{}), make(chan struct{})
+	handled := make(chan error, 2)
+	h := mailer.HandlerFunc(func(ctx context.Context, m mailer.Inbound) error {
+		err := st.Tx(ctx, func(tx *store.Tx) error {
+			rec := &store.Message{MessageID: header(m.Raw, "Message-ID"), Outcome: store.OutcomeApplied, At: time.Now()}
+			if err := tx.RecordMessage(rec); err != nil {
+				return err
+			}
+			close(inTx) // a second message would panic here: none may come
+			<-release
+			return nil
+		})
+		handled <- err
+		return err
+	})
+	r, err := mailer.NewReceiver(receiverConfig(srv), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	select {
+	case <-inTx:
+	case <-time.After(waitFor):
+		t.Fatal("the handler was not called")
+	}
+	cancel() // the stop signal, mid-transaction
+	close(release)
+	if err := <-handled; err != nil {
+		t.Fatalf("the transaction in flight at the stop failed: %v", err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(waitFor):
+		t.Fatal("Run did not stop")
+	}
+	var seen bool
+	if err := st.View(context.Background(), func(tx *store.Tx) error {
+		var err error
+		seen, err = tx.MessageSeen("<first@example.org>")
+		return err
+	}); err != nil || !seen {
+		t.Errorf("the first message was not committed: seen %v, %v", seen, err)
+	}
+	if got := count(t, srv, "Processed"); got != 1 {
+		t.Errorf("Processed holds %d, want the committed message", got)
+	}
+	if got := count(t, srv, "INBOX"); got != 1 {
+		t.Errorf("INBOX holds %d, want the second message, untouched", got)
 	}
 }

@@ -29,8 +29,11 @@ type Options struct {
 	// that of the outbox sweep (default 1 min).
 	Every, SweepEvery time.Duration
 	// Now is the clock handed to Tick (default time.Now).
-	Now    func() time.Time
-	Logger *slog.Logger
+	Now func() time.Time
+	// ShutdownGrace is how long a tick in flight when Run's ctx ends may
+	// go on before its own context is cancelled (default 10 s).
+	ShutdownGrace time.Duration
+	Logger        *slog.Logger
 }
 
 // Scheduler runs the jobs.
@@ -52,6 +55,9 @@ func New(o Options) (*Scheduler, error) {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.ShutdownGrace <= 0 {
+		o.ShutdownGrace = 10 * time.Second
 	}
 	if o.Sweep == nil {
 		o.Sweep = func() {}
@@ -75,18 +81,47 @@ func (s *Scheduler) tick(ctx context.Context) {
 }
 
 // Run enforces what is already due, then runs the jobs until ctx is done.
-// A job in progress when ctx ends is waited for.
+// Two phases: ctx ending starts no new tick, while a tick in progress runs
+// under a context of its own, cancelled only ShutdownGrace later, and is
+// waited for; its transaction commits.
 func (s *Scheduler) Run(ctx context.Context) error {
-	s.tick(ctx) // catch up with what fell due while the daemon was down
+	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	returned := make(chan struct{})
+	defer func() {
+		close(returned)
+		cancel()
+	}()
+	go func() {
+		select {
+		case <-returned:
+			return
+		case <-ctx.Done():
+		}
+		t := time.NewTimer(s.o.ShutdownGrace)
+		defer t.Stop()
+		select {
+		case <-returned:
+		case <-t.C:
+			cancel() // a tick that hangs
+		}
+	}()
+	if ctx.Err() != nil {
+		return nil
+	}
+	s.tick(work) // catch up with what fell due while the daemon was down
 	c := cron.New(cron.WithChain(cron.SkipIfStillRunning(cron.DiscardLogger)))
-	if _, err := c.AddFunc(fmt.Sprintf("@every %s", s.o.Every), func() { s.tick(ctx) }); err != nil {
+	if _, err := c.AddFunc(fmt.Sprintf("@every %s", s.o.Every), func() {
+		if ctx.Err() == nil {
+			s.tick(work)
+		}
+	}); err != nil {
 		return fmt.Errorf("scheduler: %w", err)
 	}
 	if _, err := c.AddFunc(fmt.Sprintf("@every %s", s.o.SweepEvery), s.o.Sweep); err != nil {
 		return fmt.Errorf("scheduler: %w", err)
 	}
 	c.Start()
-	<-ctx.Done()
+	<-ctx.Done() // also when the catch-up tick outlasted ctx
 	<-c.Stop().Done()
 	return nil
 }

@@ -87,3 +87,50 @@ func TestNewNeedsTables(t *testing.T) {
 		t.Fatal("New without a table service succeeded")
 	}
 }
+
+// blockingTick holds its tick until released, then reports whether its
+// context was still alive: a transaction under it would have committed.
+type blockingTick struct {
+	started chan struct{}
+	release chan struct{}
+	result  chan error
+}
+
+func (b *blockingTick) Tick(ctx context.Context, now time.Time) (int, error) {
+	b.started <- struct{}{}
+	<-b.release
+	b.result <- ctx.Err()
+	return 1, ctx.Err()
+}
+
+// Two-phase stop: a tick in flight when ctx ends finishes under a live
+// context and Run waits for it; no tick starts after the stop.
+func TestStopLetsTheTickInFlightFinish(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := &blockingTick{started: make(chan struct{}, 10), release: make(chan struct{}), result: make(chan error, 10)}
+		s, _ := New(Options{Tables: b, Every: 30 * time.Second})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { s.Run(ctx); close(done) }()
+		<-b.started // the catch-up tick
+		b.release <- struct{}{}
+		<-b.result
+		time.Sleep(31 * time.Second)
+		<-b.started // the first cron tick, in flight
+		cancel()
+		synctest.Wait()
+		select {
+		case <-done:
+			t.Fatal("Run returned before the tick in flight finished")
+		default:
+		}
+		b.release <- struct{}{}
+		if err := <-b.result; err != nil {
+			t.Errorf("the tick in flight ran under a cancelled context: %v", err)
+		}
+		<-done
+		if len(b.started) != 0 {
+			t.Errorf("%d ticks started after the stop", len(b.started))
+		}
+	})
+}

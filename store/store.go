@@ -31,6 +31,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -129,10 +130,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		if opts.SQLitePath == "" {
 			return nil, errors.New("store: sqlite: no path")
 		}
-		if dir := filepath.Dir(opts.SQLitePath); dir != "" {
-			if err := os.MkdirAll(dir, 0o750); err != nil {
-				return nil, fmt.Errorf("store: %w", err)
-			}
+		if err := createPrivate(opts.SQLitePath); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
 		}
 		dial = sqlite.Open(sqliteDSN(opts.SQLitePath))
 		s.wlock = make(chan struct{}, 1)
@@ -188,6 +187,35 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		s.checkpoints = startCheckpointer(s, checkpointEvery)
 	}
 	return s, nil
+}
+
+// createPrivate creates the SQLite file at path with mode 0600, and its
+// directory with mode 0700 when missing, whatever the umask: the file
+// holds the bags' seeds, from which every rack follows. SQLite gives its
+// -wal and -shm files the database file's mode. An existing file or
+// directory is left as it is.
+func createPrivate(path string) error {
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return err
+		}
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // Driver returns "sqlite" or "postgres".

@@ -2,9 +2,19 @@ package main
 
 import (
 	"context"
+	"crypto/x509"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/dict"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
 )
 
 func runCheckConfig(ctx context.Context, e *env, args []string) error {
@@ -13,11 +23,111 @@ func runCheckConfig(ctx context.Context, e *env, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	c, err := config.Load(*path)
+	c, err := loadConfig(*path)
 	if err != nil {
 		return err
 	}
+	if _, err := resolve(c); err != nil {
+		return fmt.Errorf("%s: %w", *path, err)
+	}
 	fmt.Fprintf(e.stdout, "%s: ok: %d leagues, %d tables, storage %s, dictionary %s\n",
 		*path, len(c.Leagues), len(c.Tables), c.Storage.Driver, c.Dictionary)
+	return nil
+}
+
+// loadConfig reads the file at path; when it does not exist, the error
+// says where lexio looks.
+func loadConfig(path string) (*config.Config, error) {
+	c, err := config.Load(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w (lexio reads -c FILE, else $LEXIO_CONFIG, else ./lexio.toml, else ./data/demo.toml, which `make run` writes)", err)
+	}
+	return c, err
+}
+
+// needs is what serve reads besides the configuration file: the secrets,
+// the dictionary and the templates.
+type needs struct {
+	secret             []byte
+	imapPass, smtpPass string
+	words              *dict.Dict
+	wordCount          int
+	tmpl               *templates.Set
+}
+
+// resolve reads and checks everything serve needs besides the file,
+// without opening a connection: serve calls it before it starts (and at
+// each reload), check-config to name every problem at once, one per line.
+func resolve(c *config.Config) (*needs, error) {
+	var n needs
+	var errs []error
+	var err error
+	if n.secret, err = c.Secret(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.Storage.Driver == store.DriverPostgres {
+		if dsn, err := c.PostgresDSN(); err != nil {
+			errs = append(errs, fmt.Errorf("storage: postgres dsn: %w", err))
+		} else if _, err := pgconn.ParseConfig(dsn); err != nil {
+			// The parser's message may quote the DSN, password and all.
+			errs = append(errs, errors.New("storage: the postgres dsn does not parse: want key=value pairs or a postgres:// URL"))
+		}
+	}
+	if !c.Embedded.Enabled {
+		// The embedded server has its own accounts, without TLS.
+		if n.imapPass, err = c.IMAPPassword(); err != nil {
+			errs = append(errs, fmt.Errorf("imap password: %w", err))
+		}
+		if c.SMTP.Username != "" {
+			if n.smtpPass, err = c.SMTPPassword(); err != nil {
+				errs = append(errs, fmt.Errorf("smtp password: %w", err))
+			}
+		}
+		for _, ca := range []struct{ name, tls, file string }{
+			{"imap.ca_file", c.IMAP.TLS, c.IMAP.CAFile},
+			{"smtp.ca_file", c.SMTP.TLS, c.SMTP.CAFile},
+		} {
+			if ca.file != "" && ca.tls != "none" {
+				if err := checkCAFile(ca.file); err != nil {
+					errs = append(errs, fmt.Errorf("%s: %w", ca.name, err))
+				}
+			}
+		}
+	}
+	words, st, err := dict.Open(c.Dictionary)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("dictionary: %w (Debian's French list: apt-get install wfrench)", err))
+	}
+	n.words, n.wordCount = words, st.Kept
+	if n.tmpl, err = templates.New(); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, problems(errs)
+	}
+	return &n, nil
+}
+
+// problems joins errs, one per line, under a count when there are several.
+func problems(errs []error) error {
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	lines := make([]string, len(errs))
+	for i, err := range errs {
+		lines[i] = "  " + err.Error()
+	}
+	return fmt.Errorf("%d problems:\n%s", len(errs), strings.Join(lines, "\n"))
+}
+
+// checkCAFile reads a PEM bundle as the mail clients will.
+func checkCAFile(path string) error {
+	pem, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if !x509.NewCertPool().AppendCertsFromPEM(pem) {
+		return fmt.Errorf("%s holds no PEM certificate", path)
+	}
 	return nil
 }

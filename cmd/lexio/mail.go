@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -13,19 +12,12 @@ import (
 	"github.com/lexio-mail/lexio/mailer/client"
 )
 
-// mailConfig finds the configuration of the embedded mail server: -c,
-// else $LEXIO_CONFIG or ./lexio.toml when it exists, else the demo's.
-func mailConfig(e *env, flagPath string) (*config.Config, error) {
-	path := flagPath
-	if path == "" {
-		path = configPath(e)
-		if _, err := os.Stat(path); err != nil {
-			path = "data/demo.toml"
-		}
-	}
-	c, err := config.Load(path)
+// mailConfig reads the configuration of the embedded mail server at path
+// (-c, by default configPath's).
+func mailConfig(path string) (*config.Config, error) {
+	c, err := loadConfig(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w (is `make run` running? it writes data/demo.toml)", err)
+		return nil, err
 	}
 	if !c.Embedded.Enabled {
 		return nil, fmt.Errorf("%s: the mail commands talk to the embedded mail server, and [embedded] is not enabled", path)
@@ -50,12 +42,12 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 	as := fs.String("as", "", "the player's `address`, e.g. alice@localhost")
 	list := fs.Bool("list", false, "list the messages instead of showing one")
 	n := fs.Int("n", 0, "show message `N` of the list (default: the newest)")
-	html := fs.Bool("html", false, "show the HTML part instead of the text")
-	cfgPath := fs.String("c", "", "configuration `file` (default: ./lexio.toml, else data/demo.toml)")
+	html := fs.Bool("html", false, "print only the message's HTML part, to save as a page")
+	cfgPath := fs.String("c", configPath(e), "configuration `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	c, err := mailConfig(e, *cfgPath)
+	c, err := mailConfig(*cfgPath)
 	if err != nil {
 		return err
 	}
@@ -85,15 +77,19 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("%w: -n %d: %s has %d messages", errUsage, i, acc.Address, len(msgs))
 	}
 	m := msgs[i-1]
+	if *html {
+		// The HTML part alone, as it came: `> page.html` saves the page.
+		if m.HTML == "" {
+			return fmt.Errorf("message %d of %d (%s) has no HTML part", i, len(msgs), m.Subject)
+		}
+		fmt.Fprint(e.stdout, m.HTML)
+		return nil
+	}
 	fmt.Fprintf(e.stdout, "Message %d of %d\nFrom: %s\nDate: %s\nSubject: %s\n", i, len(msgs), m.From, m.Date.Local().Format(time.RFC1123), m.Subject)
 	if len(m.Attachments) > 0 {
 		fmt.Fprintf(e.stdout, "Attached: %s\n", strings.Join(m.Attachments, ", "))
 	}
-	body := m.Text
-	if *html {
-		body = m.HTML
-	}
-	fmt.Fprintf(e.stdout, "\n%s\n", strings.ReplaceAll(body, "\r\n", "\n"))
+	fmt.Fprintf(e.stdout, "\n%s\n", strings.ReplaceAll(m.Text, "\r\n", "\n"))
 	return nil
 }
 
@@ -103,11 +99,11 @@ func runMailSend(ctx context.Context, e *env, args []string) error {
 	tableName := fs.String("table", "", "the `table` to write to when there is no notice to reply to")
 	to := fs.String("to", "", "write to this `address` instead (e.g. lexio@localhost for NEW, JOIN, HELP)")
 	wait := fs.Duration("wait", 5*time.Second, "how long to wait for the answer")
-	cfgPath := fs.String("c", "", "configuration `file` (default: ./lexio.toml, else data/demo.toml)")
+	cfgPath := fs.String("c", configPath(e), "configuration `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	c, err := mailConfig(e, *cfgPath)
+	c, err := mailConfig(*cfgPath)
 	if err != nil {
 		return err
 	}

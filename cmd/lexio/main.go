@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -66,19 +67,28 @@ func main() {
 // run executes one command line and returns the exit status.
 func run(ctx context.Context, e *env, args []string) int {
 	if len(args) == 0 {
-		help(e.stderr, nil)
+		help(e, e.stderr, nil)
 		return 2
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {
-		help(e.stdout, rest)
+		if !help(e, e.stdout, rest) {
+			fmt.Fprintf(e.stderr, "lexio: no command %q; `lexio help` lists them\n", strings.Join(rest, " "))
+			return 2
+		}
 		return 0
 	}
 	if name == "table" || name == "dict" || name == "mail" {
 		// two-word commands: "table new", "dict build", "mail send"
-		if len(rest) > 0 {
-			name, rest = name+" "+rest[0], rest[1:]
+		if len(rest) > 0 && (rest[0] == "-h" || rest[0] == "--help") {
+			help(e, e.stdout, []string{name})
+			return 0
 		}
+		if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
+			help(e, e.stderr, []string{name})
+			return 2
+		}
+		name, rest = name+" "+rest[0], rest[1:]
 	}
 	for _, c := range commands() {
 		if c.name != name || c.run == nil {
@@ -106,25 +116,44 @@ func run(ctx context.Context, e *env, args []string) int {
 	return 2
 }
 
-func help(w io.Writer, args []string) {
-	if len(args) > 0 {
-		want := args[0]
-		if len(args) > 1 {
-			want += " " + args[1]
-		}
+// help writes the general help, or that of one command (its usage,
+// summary and flags), or of a group of commands ("mail", "table",
+// "dict"). It reports false for a name it does not know.
+func help(e *env, w io.Writer, args []string) bool {
+	if len(args) == 0 {
+		fmt.Fprintln(w, "lexio — Lexio, the crossword tile game, played by email.")
+		fmt.Fprintln(w, "\nusage: lexio COMMAND [ARGS]\n\ncommands:")
 		for _, c := range commands() {
-			if c.name == want {
-				fmt.Fprintf(w, "usage: lexio %s\n\n%s\n", c.usage, c.summary)
-				return
+			fmt.Fprintf(w, "  lexio %s\n      %s\n", c.usage, c.summary)
+		}
+		fmt.Fprintln(w, "\n`lexio help COMMAND` explains one. The configuration file is -c FILE, else")
+		fmt.Fprintln(w, "$LEXIO_CONFIG, else ./lexio.toml, else ./data/demo.toml (which `make run` writes).")
+		return true
+	}
+	want := strings.Join(args, " ")
+	var group []command
+	for _, c := range commands() {
+		if c.name == want {
+			fmt.Fprintf(w, "usage: lexio %s\n\n%s\n", c.usage, c.summary)
+			if c.run != nil {
+				// The command's own flags, as -h prints them.
+				_ = c.run(context.Background(), &env{stdin: e.stdin, stdout: io.Discard, stderr: w, getenv: e.getenv}, []string{"-h"})
 			}
+			return true
+		}
+		if strings.HasPrefix(c.name, want+" ") {
+			group = append(group, c)
 		}
 	}
-	fmt.Fprintln(w, "lexio — Lexio, the crossword tile game, played by email.")
-	fmt.Fprintln(w, "\nusage: lexio COMMAND [ARGS]\n\ncommands:")
-	for _, c := range commands() {
+	if len(group) == 0 {
+		return false
+	}
+	fmt.Fprintf(w, "usage: lexio %s COMMAND [ARGS]\n\ncommands:\n", want)
+	for _, c := range group {
 		fmt.Fprintf(w, "  lexio %s\n      %s\n", c.usage, c.summary)
 	}
-	fmt.Fprintln(w, "\nThe configuration file defaults to $LEXIO_CONFIG, else ./lexio.toml.")
+	fmt.Fprintf(w, "\n`lexio help %s COMMAND` explains one.\n", want)
+	return true
 }
 
 // flags is a FlagSet that takes flags after the arguments too
@@ -138,6 +167,14 @@ type flags struct {
 func newFlags(e *env, name string) *flags {
 	fs := flag.NewFlagSet("lexio "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprintf(fs.Output(), "\nflags of lexio %s:\n", name)
+			fs.PrintDefaults()
+		}
+	}
 	return &flags{FlagSet: fs}
 }
 
@@ -170,10 +207,20 @@ func (f *flags) Arg(i int) string {
 	return f.args[i]
 }
 
-// configPath is the -c flag's default.
+// demoConfigPath is where `make run` (lexio demo) writes its configuration.
+const demoConfigPath = "data/demo.toml"
+
+// configPath is the -c flag's default: $LEXIO_CONFIG, else ./lexio.toml,
+// else the demo's ./data/demo.toml when only that one exists, so that
+// the admin commands find the demo's tables after `make run`.
 func configPath(e *env) string {
 	if p := e.getenv("LEXIO_CONFIG"); p != "" {
 		return p
+	}
+	if _, err := os.Stat("lexio.toml"); err != nil {
+		if _, err := os.Stat(demoConfigPath); err == nil {
+			return demoConfigPath
+		}
 	}
 	return "lexio.toml"
 }

@@ -138,3 +138,92 @@ func TestFlagsAnywhere(t *testing.T) {
 		}
 	}
 }
+
+// `lexio help GROUP` lists that group's commands, `lexio help COMMAND`
+// gives its usage and flags; an unknown name is an error.
+func TestHelpOfOneCommandOrGroup(t *testing.T) {
+	code, out, _ := lexio(t, "help", "mail")
+	if code != 0 || !strings.Contains(out, "usage: lexio mail COMMAND") || strings.Contains(out, "lexio serve") {
+		t.Errorf("help mail: %d\n%s", code, out)
+	}
+	for _, c := range commands() {
+		if strings.HasPrefix(c.name, "mail ") && !strings.Contains(out, "  lexio "+c.usage+"\n") {
+			t.Errorf("help mail does not list %q", c.usage)
+		}
+	}
+	code, out, _ = lexio(t, "help", "mail", "read")
+	if code != 0 || !strings.HasPrefix(out, "usage: lexio mail read --as ADDRESS") || !strings.Contains(out, "-html") || strings.Contains(out, "mail send") {
+		t.Errorf("help mail read: %d\n%s", code, out)
+	}
+	code, out, _ = lexio(t, "help", "table")
+	if code != 0 || !strings.Contains(out, "lexio table show") || strings.Contains(out, "lexio mail") {
+		t.Errorf("help table: %d\n%s", code, out)
+	}
+	code, out, _ = lexio(t, "help", "serve")
+	if code != 0 || !strings.HasPrefix(out, "usage: lexio serve [-c FILE]") || !strings.Contains(out, "-c file") {
+		t.Errorf("help serve: %d\n%s", code, out)
+	}
+	if code, _, errOut := lexio(t, "help", "frobnicate"); code != 2 || !strings.Contains(errOut, `no command "frobnicate"`) {
+		t.Errorf("help frobnicate: %d %q", code, errOut)
+	}
+	if code, _, errOut := lexio(t, "mail"); code != 2 || !strings.Contains(errOut, "usage: lexio mail COMMAND") {
+		t.Errorf("mail alone: %d %q", code, errOut)
+	}
+	if code, out, _ := lexio(t, "table", "-h"); code != 0 || !strings.Contains(out, "usage: lexio table COMMAND") {
+		t.Errorf("table -h: %d %q", code, out)
+	}
+}
+
+// Without -c or $LEXIO_CONFIG the commands read ./lexio.toml, else the
+// demo's ./data/demo.toml (`make run`); with neither the error says where
+// lexio looked.
+func TestConfigPathFindsTheDemo(t *testing.T) {
+	words, err := filepath.Abs(filepath.Join("..", "..", "gcg", "testdata", "words.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	e := &env{getenv: func(string) string { return "" }}
+	if got := configPath(e); got != "lexio.toml" {
+		t.Errorf("nothing here: %q", got)
+	}
+	code, _, errOut := lexio(t, "table", "list")
+	if code != 1 || !strings.Contains(errOut, "lexio.toml") || !strings.Contains(errOut, "data/demo.toml") || !strings.Contains(errOut, "-c FILE") {
+		t.Errorf("no configuration: %d %q", code, errOut)
+	}
+
+	if err := os.Mkdir("data", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(dir, "data", "secret")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	writeFile(t, demoConfigPath, testConfig(t, filepath.Join(dir, "data"), secret, words,
+		"[[table]]\nname = \"demo\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n"), 0o600)
+	if got := configPath(e); got != demoConfigPath {
+		t.Errorf("only the demo's: %q", got)
+	}
+	if code, out, errOut := lexio(t, "check-config"); code != 0 || !strings.HasPrefix(out, "data/demo.toml: ok") {
+		t.Errorf("check-config after make run: %d %q %q", code, out, errOut)
+	}
+	if code, _, errOut := lexio(t, "table", "new", "t2", "alice@localhost", "bob@localhost"); code != 0 {
+		t.Errorf("table new after make run: %d %q", code, errOut)
+	}
+	if code, out, errOut := lexio(t, "table", "list"); code != 0 || !strings.Contains(out, "t2") {
+		t.Errorf("table list after make run: %d %q %q", code, out, errOut)
+	}
+
+	writeFile(t, "lexio.toml", "", 0o600)
+	if got := configPath(e); got != "lexio.toml" {
+		t.Errorf("both: %q, want ./lexio.toml first", got)
+	}
+	e.getenv = func(k string) string {
+		if k == "LEXIO_CONFIG" {
+			return "/etc/lexio/lexio.toml"
+		}
+		return ""
+	}
+	if got := configPath(e); got != "/etc/lexio/lexio.toml" {
+		t.Errorf("$LEXIO_CONFIG: %q", got)
+	}
+}

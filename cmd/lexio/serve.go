@@ -14,13 +14,11 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
-	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/localmail"
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
-	"github.com/lexio-mail/lexio/templates"
 )
 
 func runServe(ctx context.Context, e *env, args []string) error {
@@ -41,24 +39,37 @@ func newLogger(e *env, level string) *slog.Logger {
 	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: l}))
 }
 
-// serve runs the daemon until ctx ends. SIGHUP reloads the configuration:
-// the pipeline stops between two messages and starts again with the new
-// file (an invalid file is logged and the old one kept). started, when
-// set, is called once everything listens (the demo prints its guide then).
+// serve runs the daemon until ctx ends, for the commands (serve, demo):
+// SIGHUP reloads the configuration.
 func serve(ctx context.Context, e *env, path string, started func(*daemon)) error {
-	cfg, err := config.Load(path)
-	if err != nil {
-		return err
-	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
+	return serveWith(ctx, e, path, started, hup)
+}
 
+// serveWith runs the daemon until ctx ends. Each value from reload
+// re-reads the file: the new pipeline is built first (secrets, dictionary,
+// templates) and replaces the old one between two messages only when it
+// is complete; a file that fails is logged and the running pipeline goes
+// on untouched. The store and the embedded mail server outlive reloads
+// (storage and [embedded] changes need a restart). started, when set, is
+// called once everything listens (the demo prints its guide then).
+func serveWith(ctx context.Context, e *env, path string, started func(*daemon), reload <-chan os.Signal) error {
+	cfg, err := loadConfig(path)
+	if err != nil {
+		return err
+	}
 	log := newLogger(e, cfg.LogLevel)
 	if e.getenv("GOGC") == "" {
 		// The daemon's live heap is a few MB and each move allocates about
 		// 2 MB of mail: collecting less often saves a fifth of a move's CPU.
 		debug.SetGCPercent(400)
+	}
+	// Everything the file names is checked before anything starts.
+	n, err := resolve(cfg)
+	if err != nil {
+		return err
 	}
 	var mail *localmail.Server
 	if cfg.Embedded.Enabled {
@@ -69,11 +80,16 @@ func serve(ctx context.Context, e *env, path string, started func(*daemon)) erro
 		}
 		defer mail.Close()
 	}
+	st, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer st.Close() // after the last pipeline stopped
+	d, err := newDaemon(cfg, n, st, mail, log)
+	if err != nil {
+		return err
+	}
 	for {
-		d, err := newDaemon(ctx, cfg, mail, log)
-		if err != nil {
-			return err
-		}
 		runCtx, stop := context.WithCancel(ctx)
 		done := make(chan error, 1)
 		go func() { done <- d.run(runCtx) }()
@@ -81,33 +97,55 @@ func serve(ctx context.Context, e *env, path string, started func(*daemon)) erro
 			started(d)
 			started = nil
 		}
-		select {
-		case <-ctx.Done():
-			stop()
-			err := <-done
-			log.Info("stopped")
-			return err
-		case err := <-done:
-			stop()
-			return err
-		case <-hup:
-			log.Info("SIGHUP: reloading the configuration", "file", path)
-			next, err := config.Load(path)
-			if err != nil {
-				log.Error("reload refused; the running configuration stays", "err", err)
+		var next *daemon
+		for next == nil {
+			select {
+			case <-ctx.Done():
 				stop()
-				<-done
-				continue
+				err := <-done
+				d.log.Info("stopped")
+				return err
+			case err := <-done:
+				stop()
+				return err
+			case <-reload:
+				next = d.reloaded(ctx, e, path)
 			}
-			if next.Embedded.Enabled != cfg.Embedded.Enabled || next.Storage != cfg.Storage {
-				log.Warn("storage and [embedded] changes take effect at the next start")
-				next.Embedded, next.Storage = cfg.Embedded, cfg.Storage
-			}
-			stop()
-			<-done
-			cfg, log = next, newLogger(e, next.LogLevel)
+		}
+		stop()
+		if err := <-done; err != nil {
+			return err
+		}
+		d = next
+	}
+}
+
+// reloaded builds the pipeline of the file at path around d's store and
+// mail server and opens the file's new tables, or logs why not and
+// returns nil; d runs meanwhile.
+func (d *daemon) reloaded(ctx context.Context, e *env, path string) *daemon {
+	d.log.Info("reloading the configuration", "file", path)
+	cfg, err := loadConfig(path)
+	var next *daemon
+	if err == nil {
+		if cfg.Embedded.Enabled != d.cfg.Embedded.Enabled || cfg.Embedded.IMAPListen != d.cfg.Embedded.IMAPListen ||
+			cfg.Embedded.SMTPListen != d.cfg.Embedded.SMTPListen || cfg.Storage != d.cfg.Storage {
+			d.log.Warn("storage and [embedded] changes take effect at the next start")
+		}
+		cfg.Embedded, cfg.Storage = d.cfg.Embedded, d.cfg.Storage
+		var n *needs
+		if n, err = resolve(cfg); err == nil {
+			next, err = newDaemon(cfg, n, d.store, d.mail, newLogger(e, cfg.LogLevel))
+		}
+		if err == nil {
+			err = next.svc.EnsureTables(ctx)
 		}
 	}
+	if err != nil {
+		d.log.Error("reload refused; the running configuration stays", "err", err)
+		return nil
+	}
+	return next
 }
 
 func startLocalMail(ctx context.Context, cfg *config.Config, log *slog.Logger) (*localmail.Server, error) {
@@ -128,8 +166,8 @@ func startLocalMail(ctx context.Context, cfg *config.Config, log *slog.Logger) (
 	return srv, nil
 }
 
-// daemon is one run of the pipeline: store, service, receiver,
-// dispatcher, scheduler.
+// daemon is one run of the pipeline: service, receiver, dispatcher,
+// scheduler, around a store and mail server it does not own.
 type daemon struct {
 	cfg   *config.Config
 	log   *slog.Logger
@@ -141,62 +179,31 @@ type daemon struct {
 	mail  *localmail.Server
 }
 
-// newDaemon builds every part from the configuration, with explicit
-// dependencies.
-func newDaemon(ctx context.Context, cfg *config.Config, mail *localmail.Server, log *slog.Logger) (*daemon, error) {
-	d := &daemon{cfg: cfg, log: log, mail: mail}
-	var err error
-	if d.store, err = openStore(ctx, cfg, log); err != nil {
-		return nil, err
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			d.store.Close()
-		}
-	}()
-	words, st, err := dict.Open(cfg.Dictionary)
-	if err != nil {
-		return nil, fmt.Errorf("%w (Debian's French list: apt-get install wfrench)", err)
-	}
-	log.Info("dictionary loaded", "file", cfg.Dictionary, "words", st.Kept)
-	tmpl, err := templates.New()
-	if err != nil {
-		return nil, err
-	}
-	secret, err := cfg.Secret()
-	if err != nil {
-		return nil, err
-	}
-
+// newDaemon builds every part from the configuration and what resolve
+// read, with explicit dependencies. It opens no connection.
+func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localmail.Server, log *slog.Logger) (*daemon, error) {
+	d := &daemon{cfg: cfg, log: log, store: st, mail: mail}
+	log.Info("dictionary loaded", "file", cfg.Dictionary, "words", n.wordCount)
 	imapAddr, imapTLS, smtpAddr, smtpTLS := cfg.IMAP.Address, mailer.TLSMode(cfg.IMAP.TLS), cfg.SMTP.Address, mailer.TLSMode(cfg.SMTP.TLS)
 	imapUser, smtpUser := cfg.IMAP.Username, cfg.SMTP.Username
-	var imapPass, smtpPass string
+	imapPass, smtpPass := n.imapPass, n.smtpPass
 	if mail != nil {
 		local, _, _ := strings.Cut(cfg.Mail.Address, "@")
 		imapAddr, smtpAddr, imapTLS, smtpTLS = mail.IMAPAddr(), mail.SMTPAddr(), mailer.TLSNone, mailer.TLSNone
 		imapUser, imapPass, smtpUser = local, local, ""
-	} else {
-		if imapPass, err = cfg.IMAPPassword(); err != nil {
-			return nil, fmt.Errorf("imap password: %w", err)
-		}
-		if smtpUser != "" {
-			if smtpPass, err = cfg.SMTPPassword(); err != nil {
-				return nil, fmt.Errorf("smtp password: %w", err)
-			}
-		}
 	}
+	var err error
 	d.disp, err = mailer.NewDispatcher(mailer.DispatcherConfig{
 		Addr: smtpAddr, TLS: smtpTLS, CAFile: cfg.SMTP.CAFile, Username: smtpUser, Password: smtpPass,
 		Interval: 5 * time.Second, MaxAttempts: cfg.SMTP.MaxAttempts, MaxAge: cfg.SMTP.MaxAge,
 		Connections: cfg.SMTP.Connections,
 		Logger:      log.With("part", "smtp"),
-	}, table.Outbox(d.store))
+	}, table.Outbox(st))
 	if err != nil {
 		return nil, err
 	}
-	d.svc, err = table.New(table.Options{Config: cfg, Store: d.store, Dict: words, Templates: tmpl,
-		Secret: secret, Poke: d.disp.Poke, Logger: log.With("part", "table")})
+	d.svc, err = table.New(table.Options{Config: cfg, Store: st, Dict: n.words, Templates: n.tmpl,
+		Secret: n.secret, Poke: d.disp.Poke, Logger: log.With("part", "table")})
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +219,6 @@ func newDaemon(ctx context.Context, cfg *config.Config, mail *localmail.Server, 
 	if err != nil {
 		return nil, err
 	}
-	ok = true
 	return d, nil
 }
 
@@ -229,10 +235,11 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (*stor
 }
 
 // run starts the configured tables, then receives, sends and ticks until
-// ctx ends: new mail and ticks stop first, the transaction in flight
-// finishes, then the store closes.
+// ctx ends: new mail and ticks stop first, the message or tick in flight
+// commits (the receiver and the scheduler give it a context of its own),
+// the receiver moves what was handled, the dispatcher stops between two
+// mails; run returns once every part has, and serve then closes the store.
 func (d *daemon) run(ctx context.Context) error {
-	defer d.store.Close()
 	if err := d.svc.EnsureTables(ctx); err != nil {
 		return err
 	}

@@ -9,69 +9,195 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lexio-mail/lexio/mailer"
 )
 
-func writeConfig(t *testing.T, path, dir, tables string) {
+// testConfig is a daemon on the embedded mail server with its secret in
+// secretFile and the test word list.
+func testConfig(t *testing.T, dir, secretFile, dictionary, tables string) string {
 	t.Helper()
-	text := fmt.Sprintf(`dictionary = %q
+	return fmt.Sprintf(`dictionary = %q
 [storage]
 sqlite_path = %q
 [mail]
 address = "lexio@localhost"
-secret = "0123456789abcdef0123456789abcdef"
+secret_file = %q
 [embedded]
 enabled = true
 imap_listen = %q
 smtp_listen = %q
 users = ["alice", "bob"]
-%s`, filepath.Join("..", "..", "gcg", "testdata", "words.txt"), filepath.Join(dir, "lexio.db"), freeAddr(t), freeAddr(t), tables)
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+%s`, dictionary, filepath.Join(dir, "lexio.db"), secretFile, freeAddr(t), freeAddr(t), tables)
+}
+
+func writeFile(t *testing.T, path, text string, perm os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), perm); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// SIGHUP re-reads the file: a table added to it is opened without a
-// restart, and a broken file is refused while the daemon goes on.
-func TestServeReloadsOnSIGHUP(t *testing.T) {
+// waitLog waits until what appears n times in the log.
+func waitLog(t *testing.T, log *syncBuffer, what string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for strings.Count(log.String(), what) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%q not %d times in the log:\n%s", what, n, log.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A reload is a value on serveWith's channel (SIGHUP in the command): a
+// file that does not parse, or parses but names a secret file or a
+// dictionary that is missing, is refused and the running pipeline goes
+// on untouched (no restart, mail still answered); a good file applies.
+func TestServeReload(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "lexio.toml")
-	writeConfig(t, path, dir, "")
+	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
+	words := filepath.Join("..", "..", "gcg", "testdata", "words.txt")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	good := testConfig(t, dir, secret, words, "")
+	writeFile(t, path, good, 0o600)
+
 	ctx, cancel := context.WithCancel(context.Background())
 	out, errOut := &syncBuffer{}, &syncBuffer{}
 	e := &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut, getenv: func(string) string { return "" }}
-	started := make(chan struct{})
-	done := make(chan error)
-	go func() { done <- serve(ctx, e, path, func(*daemon) { close(started) }) }()
-	<-started
+	reload := make(chan os.Signal, 1)
+	done := make(chan error, 1)
+	go func() { done <- serveWith(ctx, e, path, nil, reload) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	waitLog(t, errOut, "lexio serving", 1)
 
-	waitLog := func(what string) {
+	answered := func(step string) {
 		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for !strings.Contains(errOut.String(), what) {
-			if time.Now().After(deadline) {
-				t.Fatalf("no %q in the log:\n%s", what, errOut.String())
-			}
-			time.Sleep(20 * time.Millisecond)
+		code, sent, stderr := lexio(t, "mail", "send", "--as", "alice@localhost", "-c", path, "--to", "lexio@localhost", "--wait", "15s", "HELP")
+		if code != 0 || !strings.Contains(sent, "new mail:") {
+			t.Fatalf("%s: HELP was not answered: %d\n%s%s\n%s", step, code, sent, stderr, errOut.String())
 		}
 	}
-	waitLog("lexio serving")
+	refused := 0
+	for _, bad := range []struct{ name, text string }{
+		{"a file that does not parse", strings.Replace(good, "[mail]", "[mial]", 1)},
+		{"a missing secret file", strings.Replace(good, secret, secret+"-gone", 1)},
+		{"a missing dictionary", strings.Replace(good, words, words+"-gone", 1)},
+	} {
+		writeFile(t, path, bad.text, 0o600)
+		reload <- syscall.SIGHUP
+		refused++
+		waitLog(t, errOut, "reload refused", refused)
+		if n := strings.Count(errOut.String(), "lexio serving"); n != 1 {
+			t.Fatalf("%s: the pipeline restarted (%d starts):\n%s", bad.name, n, errOut.String())
+		}
+		writeFile(t, path, good, 0o600) // the mail commands read it too
+		answered(bad.name)
+	}
 
-	// Keep the same listen addresses: [embedded] is not reloaded.
-	old, _ := os.ReadFile(path)
-	broken := strings.Replace(string(old), "[mail]", "[mial]", 1)
-	os.WriteFile(path, []byte(broken), 0o644)
-	syscall.Kill(os.Getpid(), syscall.SIGHUP)
-	waitLog("reload refused")
-
-	added := string(old) + "[[table]]\nname = \"late\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n"
-	os.WriteFile(path, []byte(added), 0o644)
-	syscall.Kill(os.Getpid(), syscall.SIGHUP)
-	waitLog("table created")
+	writeFile(t, path, good+"[[table]]\nname = \"late\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n", 0o600)
+	reload <- syscall.SIGHUP
+	waitLog(t, errOut, "table created", 1)
 	if !strings.Contains(errOut.String(), "table=late") {
 		t.Errorf("the new table was not opened:\n%s", errOut.String())
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("serve: %v", err)
+	waitLog(t, errOut, "lexio serving", 2)
+	answered("after the good reload")
+}
+
+// Two-phase stop of the whole pipeline: a move whose handling is in
+// flight when the stop comes (the handler is held until after the
+// cancellation) is committed by the table service on the real store, the
+// receiver moves it to Processed, and only then does run return.
+func TestStopCommitsTheMoveInFlight(t *testing.T) {
+	dir := t.TempDir()
+	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	writeFile(t, path, testConfig(t, dir, secret, filepath.Join("..", "..", "gcg", "testdata", "words.txt"),
+		"[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n"), 0o600)
+	cfg, err := loadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := resolve(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{}, stderr: &syncBuffer{}, getenv: func(string) string { return "" }}
+	log := newLogger(e, "info")
+	mail, err := startLocalMail(context.Background(), cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mail.Close()
+	st, err := openStore(context.Background(), cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	d, err := newDaemon(cfg, n, st, mail, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same receiver as the daemon's, with its handler held at the door.
+	held, release := make(chan struct{}, 10), make(chan struct{})
+	d.recv, err = mailer.NewReceiver(mailer.ReceiverConfig{Addr: mail.IMAPAddr(), TLS: mailer.TLSNone,
+		Username: "lexio", Password: "lexio", Logger: log},
+		mailer.HandlerFunc(func(ctx context.Context, m mailer.Inbound) error {
+			if !strings.Contains(string(m.Raw), "PASS") {
+				return d.svc.HandleMessage(ctx, m)
+			}
+			held <- struct{}{}
+			<-release
+			return d.svc.HandleMessage(ctx, m)
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- d.run(ctx) }()
+
+	var notice string
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(notice, "It is your turn"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no notice for alice: %q", notice)
+		}
+		time.Sleep(50 * time.Millisecond)
+		_, notice, _ = lexio(t, "mail", "read", "--as", "alice@localhost", "-c", path)
+	}
+	if code, out, errOut := lexio(t, "mail", "send", "--as", "alice@localhost", "-c", path, "--wait", "1ms", "PASS"); code != 0 {
+		t.Fatalf("mail send: %d %s%s", code, out, errOut)
+	}
+	select {
+	case <-held:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the PASS was not handed over")
+	}
+	cancel() // SIGTERM
+	close(release)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("run did not return")
+	}
+	tables, err := d.svc.Tables(context.Background())
+	if err != nil || len(tables) != 1 || tables[0].Moves != 1 {
+		t.Fatalf("the PASS in flight at the stop was lost: %+v %v", tables, err)
+	}
+	if got, err := mail.Count("lexio", "Processed"); err != nil || got != 1 {
+		t.Errorf("Processed holds %d (%v), want the PASS", got, err)
+	}
+	if got, err := mail.Count("lexio", "INBOX"); err != nil || got != 0 {
+		t.Errorf("INBOX holds %d (%v), want nothing", got, err)
 	}
 }

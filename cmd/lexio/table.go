@@ -21,7 +21,7 @@ import (
 // writer at a time, across processes too). Mail it queues is sent by the
 // daemon.
 func adminService(ctx context.Context, e *env, path string) (*table.Service, func(), error) {
-	c, err := config.Load(path)
+	c, err := loadConfig(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -68,7 +68,7 @@ func runTableNew(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() < 3 {
 		return fmt.Errorf("%w: a table name and 2 to 4 player addresses", errUsage)
 	}
-	c, err := config.Load(*path)
+	c, err := loadConfig(*path)
 	if err != nil {
 		return err
 	}
