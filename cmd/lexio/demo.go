@@ -71,7 +71,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	return serve(ctx, e, path, func(d *daemon) {
 		kept := fmt.Sprintf("The game and every mailbox are kept in %s (the mail in %s):\n"+
-			"stop it, even with kill -9, and start it again to play on.", d.cfg.DataDir, d.cfg.Embedded.MailDir)
+			"stop the demo, even with kill -9, and start it again to play on.", d.cfg.DataDir, d.cfg.Embedded.MailDir)
 		if d.cfg.Embedded.MailDir == "" {
 			kept = fmt.Sprintf("The game is kept in %s; the mail lives in memory until the demo stops\n"+
 				"(add mail_dir = %q under [embedded] in %s to keep it).", d.cfg.DataDir, filepath.Join(d.cfg.DataDir, "mail"), path)
