@@ -99,6 +99,9 @@ type Embedded struct {
 	SMTPListen string   `toml:"smtp_listen"`
 	Domain     string   `toml:"domain"`
 	Users      []string `toml:"users"` // local parts; the password of each is its name
+	// MailDir keeps the mailboxes in this directory (created 0700), so
+	// that they survive a restart or a crash; empty: in memory only.
+	MailDir string `toml:"mail_dir"`
 }
 
 // Open says whether players may open tables by mail (NEW/JOIN/START).

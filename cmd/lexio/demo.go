@@ -37,6 +37,7 @@ imap_listen = %[5]q
 smtp_listen = %[6]q
 domain = "localhost"
 users = ["alice", "bob", "carol", "dave"]
+mail_dir = %[7]q
 
 [open_tables]
 allow = true
@@ -69,13 +70,19 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return serve(ctx, e, path, func(d *daemon) {
-		fmt.Fprintf(e.stdout, demoGuide, path, d.cfg.Embedded.IMAPListen, d.cfg.Embedded.SMTPListen)
+		kept := fmt.Sprintf("The game and every mailbox are kept in %s (the mail in %s):\n"+
+			"stop the demo, even with kill -9, and start it again to play on.", d.cfg.DataDir, d.cfg.Embedded.MailDir)
+		if d.cfg.Embedded.MailDir == "" {
+			kept = fmt.Sprintf("The game is kept in %s; the mail lives in memory until the demo stops\n"+
+				"(add mail_dir = %q under [embedded] in %s to keep it).", d.cfg.DataDir, filepath.Join(d.cfg.DataDir, "mail"), path)
+		}
+		fmt.Fprintf(e.stdout, demoGuide, path, kept, d.cfg.Embedded.IMAPListen, d.cfg.Embedded.SMTPListen)
 	})
 }
 
 const demoGuide = `
 lexio demo is running with %s. Ctrl-C stops it.
-The game is kept in data/; mail lives in memory until the demo stops.
+%s
 
 Play from a terminal, in another window (alice opens the game, at G7):
   bin/lexio mail read --as alice@localhost
@@ -94,7 +101,8 @@ writing NEW to lexio@localhost, then JOIN <table>, then START.
 `
 
 // prepareDemo writes the demo's configuration, secret and compiled
-// dictionary under dir, once, and returns the configuration's path.
+// dictionary under dir, once, and returns the configuration's path. The
+// embedded server keeps the mail in dir/mail.
 func prepareDemo(e *env, dir, words, imapAddr, smtpAddr string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -136,7 +144,7 @@ func prepareDemo(e *env, dir, words, imapAddr, smtpAddr string) (string, error) 
 	}
 	path := filepath.Join(dir, "demo.toml")
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		text := fmt.Sprintf(demoConfig, dir, compiled, filepath.Join(dir, "demo.db"), secret, imapAddr, smtpAddr)
+		text := fmt.Sprintf(demoConfig, dir, compiled, filepath.Join(dir, "demo.db"), secret, imapAddr, smtpAddr, filepath.Join(dir, "mail"))
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			return "", err
 		}

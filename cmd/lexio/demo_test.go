@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"net"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -92,5 +95,114 @@ func TestDemoByTerminal(t *testing.T) {
 	}
 	if code, _, stderr := lexio(t, "mail", "read", "--as", "mallory@example.org", "-c", cfg); code != 2 || !strings.Contains(stderr, "--as takes a player's address") {
 		t.Errorf("a foreign address: %d %q", code, stderr)
+	}
+}
+
+// demoChildEnv carries the arguments of a demo run in a child process, to
+// be killed.
+const demoChildEnv = "LEXIO_TEST_DEMO_CHILD"
+
+// waitFor polls the output of cmd until it contains want.
+func waitFor(t *testing.T, what string, deadline time.Time, cmd func() string, want ...string) string {
+	t.Helper()
+	for {
+		got := cmd()
+		ok := true
+		for _, w := range want {
+			ok = ok && strings.Contains(got, w)
+		}
+		if ok {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: no %q in\n%s", what, want, got)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// The demo keeps its mail: a player's notice, delivered before a kill -9,
+// is still in their mailbox when the demo starts again, and their reply
+// to it is applied.
+func TestDemoKeepsMailAfterKill(t *testing.T) {
+	if args := os.Getenv(demoChildEnv); args != "" {
+		// The child: the demo, until killed or until the test is gone.
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			io.Copy(io.Discard, os.Stdin)
+			cancel()
+		}()
+		e := &env{stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr, getenv: func(string) string { return "" }}
+		os.Exit(run(ctx, e, strings.Split(args, "\n")))
+	}
+	dir := t.TempDir()
+	words := filepath.Join("..", "..", "gcg", "testdata", "words.txt")
+	cfg := filepath.Join(dir, "demo.toml")
+	deadline := time.Now().Add(60 * time.Second)
+	read := func(as string) func() string {
+		return func() string {
+			_, out, errOut := lexio(t, "mail", "read", "--as", as, "-c", cfg)
+			return out + errOut
+		}
+	}
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestDemoKeepsMailAfterKill$", "-test.count=1")
+	cmd.Env = append(os.Environ(), demoChildEnv+"="+strings.Join([]string{"demo", "--data", dir, "--dict", words, "--imap", freeAddr(t), "--smtp", freeAddr(t)}, "\n"))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	out, errOut := &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	defer func() {
+		if !killed {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}()
+	waitFor(t, "the first demo", deadline, func() string { return out.String() + errOut.String() }, "lexio demo is running")
+	waitFor(t, "alice's first notice", deadline, read("alice@localhost"), "It is your turn", "Your rack")
+	if code, sent, stderr := lexio(t, "mail", "send", "--as", "alice@localhost", "-c", cfg, "--wait", "15s", "PASS"); code != 0 || !strings.Contains(sent, "new mail:") {
+		t.Fatalf("alice's PASS: %d\n%s%s", code, sent, stderr)
+	}
+	waitFor(t, "bob's notice", deadline, read("bob@localhost"), "Alice passed", "It is your turn")
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	killed = true
+	if err := cmd.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("the demo ended with %v, not by the kill:\n%s", err, errOut.String())
+	}
+
+	// The same data directory; demo.toml keeps the addresses.
+	ctx, cancel := context.WithCancel(context.Background())
+	out, errOut = &syncBuffer{}, &syncBuffer{}
+	e := &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut, getenv: func(string) string { return "" }}
+	done := make(chan int)
+	go func() { done <- run(ctx, e, []string{"demo", "--data", dir, "--dict", words}) }()
+	defer func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("the second demo exited %d: %s", code, errOut.String())
+		}
+	}()
+	waitFor(t, "the second demo", deadline, func() string { return out.String() + errOut.String() }, "lexio demo is running")
+	if !strings.Contains(out.String(), "every mailbox are kept in "+dir) {
+		t.Errorf("the guide does not say where the mail is kept:\n%s", out.String())
+	}
+	if _, notice, _ := lexio(t, "mail", "read", "--as", "bob@localhost", "-c", cfg); !strings.Contains(notice, "Alice passed") || !strings.Contains(notice, "It is your turn") {
+		t.Fatalf("bob's newest mail after the restart:\n%s", notice)
+	}
+	if code, sent, stderr := lexio(t, "mail", "send", "--as", "bob@localhost", "-c", cfg, "--wait", "15s", "PASS"); code != 0 || !strings.Contains(sent, "new mail:") {
+		t.Fatalf("bob's reply after the restart: %d\n%s%s", code, sent, stderr)
+	}
+	waitFor(t, "alice's notice of bob's move", deadline, read("alice@localhost"), "Bob passed", "It is your turn")
+	if fi, err := os.Stat(filepath.Join(dir, "mail")); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the mail directory: %v", err)
 	}
 }

@@ -151,7 +151,7 @@ func (d *daemon) reloaded(ctx context.Context, e *env, path string) *daemon {
 func startLocalMail(ctx context.Context, cfg *config.Config, log *slog.Logger) (*localmail.Server, error) {
 	srv, err := localmail.Start(ctx, localmail.Options{
 		IMAPAddr: cfg.Embedded.IMAPListen, SMTPAddr: cfg.Embedded.SMTPListen,
-		Domain: cfg.Embedded.Domain, Logger: log.With("part", "localmail"),
+		Domain: cfg.Embedded.Domain, Dir: cfg.Embedded.MailDir, Logger: log.With("part", "localmail"),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("embedded mail server: %w", err)

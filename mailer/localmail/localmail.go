@@ -2,6 +2,13 @@
 // `make run` and for tests: go-imap's in-memory IMAP server and a go-smtp
 // server that delivers into it.
 //
+// With Options.Dir the mailboxes are also kept on disk, in a journal of
+// every change (see journal.go), and a new Server on the same directory
+// starts where the last one stopped or crashed: a message is on disk before
+// SMTP answers 250 or IMAP APPEND answers OK, and keeps its UID, its
+// mailbox's UIDVALIDITY and its flags. Without Dir everything is in memory
+// and lost at Close.
+//
 // Every user has one set of mailboxes (INBOX is created with the user) and a
 // password. SMTP accepts mail for user@domain and user+anything@domain (the
 // part after '+' is ignored for delivery, as plus-addressing servers do) and
@@ -18,6 +25,7 @@ package localmail
 import (
 	"bytes"
 	"context"
+	"crypto/subtle"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -61,6 +69,9 @@ type Options struct {
 	MaxMessageBytes int64
 	// Logger receives server errors; nil discards them.
 	Logger *slog.Logger
+	// Dir, when set, keeps the mailboxes in this directory (created 0700),
+	// which one Server at a time may use.
+	Dir string
 }
 
 // Server is a running local mail server. Its methods are safe for
@@ -69,10 +80,16 @@ type Server struct {
 	opts   Options
 	domain string
 	log    *slog.Logger
-	mem    *imapmemserver.Server
+
+	// changeMu orders the changes to the mailboxes when they are
+	// journaled; it is taken before mu.
+	changeMu sync.Mutex
+	journal  *journal // with Options.Dir; nil once closed
+	broken   error    // a journal write failed: no more changes
+	accounts map[string]*imapmemserver.User
 
 	mu       sync.Mutex
-	users    map[string]*user
+	users    map[string]*user // the users added since Start
 	imapAddr string
 	imap     *imapserver.Server
 	imapLn   *trackingListener
@@ -84,8 +101,8 @@ type Server struct {
 }
 
 type user struct {
-	password string
-	mem      *imapmemserver.User
+	name, password string
+	mem            *imapmemserver.User
 }
 
 // Start listens on both ports and serves until Close or until ctx is done.
@@ -108,17 +125,26 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		domain = "localhost"
 	}
 	s := &Server{
-		opts:   opts,
-		domain: domain,
-		log:    logger,
-		mem:    imapmemserver.New(),
-		users:  make(map[string]*user),
+		opts:     opts,
+		domain:   domain,
+		log:      logger,
+		accounts: make(map[string]*imapmemserver.User),
+		users:    make(map[string]*user),
+	}
+	if opts.Dir != "" {
+		j, err := openJournal(opts.Dir, logger, func(rec *record) error { return replayRecord(s.accounts, rec) })
+		if err != nil {
+			return nil, err
+		}
+		s.journal = j
 	}
 	if err := s.startIMAP(ctx, opts.IMAPAddr); err != nil {
+		s.closeJournal()
 		return nil, err
 	}
 	if err := s.startSMTP(ctx); err != nil {
 		s.stopIMAPLocked()
+		s.closeJournal()
 		return nil, err
 	}
 	go func() {
@@ -144,11 +170,10 @@ func (s *Server) startIMAP(ctx context.Context, addr string) error {
 	tl := &trackingListener{Listener: ln, conns: make(map[net.Conn]struct{})}
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			sess, ok := s.mem.NewSession().(imapserver.SessionIMAP4rev2)
-			if !ok {
-				return nil, nil, errors.New("localmail: in-memory session lacks IMAP4rev2")
+			if s.opts.Dir != "" {
+				return journalSession{&session{s: s}}, nil, nil
 			}
-			return idleSession{sess}, nil, nil
+			return &session{s: s}, nil, nil
 		},
 		Caps:         s.imapCaps(),
 		TLSConfig:    s.opts.TLSConfig,
@@ -208,27 +233,42 @@ func (s *Server) SMTPAddr() string {
 // Domain is the mail domain delivered locally.
 func (s *Server) Domain() string { return s.domain }
 
-// AddUser creates a user with an INBOX. Adding an existing user changes
-// nothing and returns an error.
+// AddUser lets a user log in and receive mail, with a new INBOX, or with
+// the mailboxes it had in Options.Dir. Adding a user twice to one Server
+// changes nothing and returns an error.
 func (s *Server) AddUser(name, password string) error {
 	name = strings.ToLower(name)
 	if name == "" || strings.ContainsAny(name, "+@ \t\r\n") {
 		return fmt.Errorf("localmail: invalid user name %q", name)
 	}
+	s.changeMu.Lock()
+	defer s.changeMu.Unlock()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	closed, added := s.closed, s.users[name] != nil
+	s.mu.Unlock()
+	if closed {
 		return ErrClosed
 	}
-	if _, ok := s.users[name]; ok {
+	if added {
 		return fmt.Errorf("localmail: user %q exists", name)
 	}
-	mu := imapmemserver.NewUser(name, password)
-	if err := mu.Create("INBOX", nil); err != nil {
-		return fmt.Errorf("localmail: create INBOX: %w", err)
+	acc := s.accounts[name]
+	if acc == nil {
+		if err := s.usableLocked(); err != nil {
+			return err
+		}
+		var err error
+		if acc, err = newAccount(name); err != nil {
+			return err
+		}
+		s.accounts[name] = acc
+		if err := s.writeLocked(&record{Op: opUser, User: name}); err != nil {
+			return err
+		}
 	}
-	s.mem.AddUser(mu)
-	s.users[name] = &user{password: password, mem: mu}
+	s.mu.Lock()
+	s.users[name] = &user{name: name, password: password, mem: acc}
+	s.mu.Unlock()
 	return nil
 }
 
@@ -239,11 +279,98 @@ func (s *Server) Deliver(address string, raw []byte) error {
 	if err != nil {
 		return err
 	}
-	_, err = u.mem.Append("INBOX", literal{bytes.NewReader(raw)}, &imap.AppendOptions{Time: time.Now()})
-	if err != nil {
+	if _, err := s.appendMessage(u, "INBOX", raw, nil, time.Now()); err != nil {
 		return fmt.Errorf("localmail: deliver to %s: %w", address, err)
 	}
 	return nil
+}
+
+// appendMessage adds a message to a mailbox. With a journal, the message
+// is on disk before any client can see it.
+func (s *Server) appendMessage(u *user, mailbox string, raw []byte, flags []imap.Flag, t time.Time) (*imap.AppendData, error) {
+	if t.IsZero() {
+		t = time.Now() // the journal keeps the internal date
+	}
+	options := &imap.AppendOptions{Flags: flags, Time: t}
+	if s.opts.Dir == "" {
+		return u.mem.Append(mailbox, newLiteral(raw), options)
+	}
+	s.changeMu.Lock()
+	defer s.changeMu.Unlock()
+	if err := s.usableLocked(); err != nil {
+		return nil, err
+	}
+	st, err := u.mem.Status(mailbox, &imap.StatusOptions{UIDNext: true})
+	if err != nil {
+		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeTryCreate, Text: "No such mailbox"}
+	}
+	rec := &record{Op: opAppend, User: u.name, Mailbox: mailbox, Flags: flags, Time: t, UID: st.UIDNext, Body: raw}
+	if err := s.writeLocked(rec); err != nil {
+		return nil, err
+	}
+	data, err := u.mem.Append(mailbox, newLiteral(raw), options)
+	if err == nil && data.UID != rec.UID {
+		err = fmt.Errorf("localmail: the message got UID %d, the journal says %d", data.UID, rec.UID)
+	}
+	if err != nil {
+		s.broken = fmt.Errorf("the journal has a message the mailbox lacks: %w", err)
+		s.log.Error("localmail: "+s.broken.Error(), "user", u.name, "mailbox", mailbox)
+		return nil, err
+	}
+	return data, nil
+}
+
+// change runs f, which changes the mailboxes and says how, and journals
+// that before returning. f's error is returned, after the journal's.
+func (s *Server) change(f func() (*record, error)) error {
+	s.changeMu.Lock()
+	defer s.changeMu.Unlock()
+	if err := s.usableLocked(); err != nil {
+		return err
+	}
+	rec, err := f()
+	if rec != nil {
+		if werr := s.writeLocked(rec); werr != nil {
+			return werr
+		}
+	}
+	return err
+}
+
+// usableLocked says whether the mailboxes may change.
+func (s *Server) usableLocked() error {
+	if s.broken != nil {
+		return fmt.Errorf("localmail: no more changes until a restart: %w", s.broken)
+	}
+	if s.opts.Dir != "" && s.journal == nil {
+		return ErrClosed // the journal is closed
+	}
+	return nil
+}
+
+// writeLocked journals rec. A failed write stops every later change: the
+// memory may be ahead of the disk.
+func (s *Server) writeLocked(rec *record) error {
+	if s.journal == nil {
+		return nil
+	}
+	if err := s.journal.write(rec); err != nil {
+		s.broken = err
+		s.log.Error("localmail: the mail journal failed; no more changes until a restart", "err", err)
+		return err
+	}
+	return nil
+}
+
+func (s *Server) closeJournal() {
+	s.changeMu.Lock()
+	defer s.changeMu.Unlock()
+	if s.journal != nil {
+		if err := s.journal.close(); err != nil {
+			s.log.Warn("localmail: close the journal", "err", err)
+		}
+		s.journal = nil
+	}
 }
 
 // Count returns the number of messages in a user's mailbox.
@@ -290,7 +417,7 @@ func (s *Server) checkPassword(name, password string) bool {
 	s.mu.Lock()
 	u, ok := s.users[strings.ToLower(name)]
 	s.mu.Unlock()
-	return ok && u.mem.Login(strings.ToLower(name), password) == nil
+	return ok && subtle.ConstantTimeCompare([]byte(password), []byte(u.password)) == 1
 }
 
 // DropIMAPConnections closes every open IMAP connection, as a network
@@ -352,6 +479,7 @@ func (s *Server) Close() error {
 	err := srv.Close()
 	_ = ln.Close() // in case Close ran before Serve registered it
 	<-done
+	s.closeJournal()
 	if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, smtp.ErrServerClosed) {
 		return fmt.Errorf("localmail: close smtp: %w", err)
 	}
@@ -404,46 +532,10 @@ func (c *trackedConn) Close() error {
 	return c.Conn.Close()
 }
 
-// idleSession fixes a gap in imapmemserver's IDLE: it reports only updates
-// queued after IDLE began, so a message delivered between the client's
-// last command and its IDLE would wait for the next delivery. This IDLE
-// flushes pending updates first and re-checks every idleRecheck.
-type idleSession struct {
-	imapserver.SessionIMAP4rev2
-}
-
-const idleRecheck = 250 * time.Millisecond
-
-func (s idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
-	for {
-		if err := s.Poll(w, true); err != nil {
-			return err
-		}
-		round := make(chan struct{})
-		t := time.AfterFunc(idleRecheck, func() { close(round) })
-		inner := make(chan struct{})
-		go func() {
-			select {
-			case <-stop:
-			case <-round:
-			}
-			close(inner)
-		}()
-		err := s.SessionIMAP4rev2.Idle(w, inner)
-		t.Stop()
-		if err != nil {
-			return err
-		}
-		select {
-		case <-stop:
-			return nil
-		default:
-		}
-	}
-}
-
 // literal adapts a bytes.Reader to imap.LiteralReader.
 type literal struct{ *bytes.Reader }
+
+func newLiteral(b []byte) literal { return literal{bytes.NewReader(b)} }
 
 func (l literal) Size() int64 { return l.Reader.Size() }
 
@@ -525,7 +617,10 @@ func (ss *smtpSession) Data(r io.Reader) error {
 	}
 	now := time.Now()
 	for _, u := range ss.rcpts {
-		if _, err := u.mem.Append("INBOX", literal{bytes.NewReader(raw)}, &imap.AppendOptions{Time: now}); err != nil {
+		// With a journal, the message is on disk when this returns and
+		// the client reads 250.
+		if _, err := ss.s.appendMessage(u, "INBOX", raw, nil, now); err != nil {
+			ss.s.log.Warn("localmail: smtp delivery", "user", u.name, "err", err)
 			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Mailbox unavailable"}
 		}
 	}
