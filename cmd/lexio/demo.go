@@ -104,7 +104,7 @@ writing NEW to lexio@localhost, then JOIN <table>, then START.
 // dictionary under dir, once, and returns the configuration's path. The
 // embedded server keeps the mail in dir/mail.
 func prepareDemo(e *env, dir, words, imapAddr, smtpAddr string) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil { // it holds the seeds, from which every rack follows
 		return "", err
 	}
 	secret := filepath.Join(dir, "secret")

@@ -73,8 +73,8 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 	}
 	var mail *localmail.Server
 	if cfg.Embedded.Enabled {
-		// The embedded mail server outlives reloads: its mailboxes are in
-		// memory.
+		// The embedded mail server outlives reloads (its mailboxes are in
+		// memory, or journaled under mail_dir).
 		if mail, err = startLocalMail(ctx, cfg, log); err != nil {
 			return err
 		}
