@@ -96,9 +96,11 @@ func TestIdentity(t *testing.T) {
 	h.expect(h.send("alice", "PASS"), store.OutcomeApplied, "PASS")
 }
 
-// TestRequireAuth: with require_auth, only an Authentication-Results
-// header of the configured server with dkim or dmarc pass for the From
-// domain lets a command act (EMAIL §1.3).
+// TestRequireAuth: with require_auth, only the topmost
+// Authentication-Results header of the configured server, with dkim or
+// dmarc pass for the From domain, lets a command act (EMAIL §1.3, RFC 8601
+// §5): a header with the same server's id further down may have come with
+// the message.
 func TestRequireAuth(t *testing.T) {
 	h := newHarness(t, harnessOpts{mail: "require_auth = true\nauth_serv_id = \"mx.localhost\""})
 	if err := h.svc.CreateTable(h.ctx, "auth", "main", emails("alice", "bob"), 5); err != nil {
@@ -106,18 +108,23 @@ func TestRequireAuth(t *testing.T) {
 	}
 	h.waitMail("alice", 1)
 	to := "lexio+" + h.token("auth", "alice") + "@localhost"
-	bad := []struct{ name, header string }{
-		{"dmarc fail", "Authentication-Results: mx.localhost; dkim=pass header.d=localhost; dmarc=fail header.from=localhost"},
-		{"no header", ""},
-		{"another server's pass", "Authentication-Results: evil.example; dkim=pass header.d=localhost; dmarc=pass header.from=localhost"},
-		{"dkim pass for another domain", "Authentication-Results: mx.localhost; dkim=pass header.d=example.org"},
+	bad := []struct {
+		name    string
+		headers []string
+	}{
+		{"dmarc fail", []string{"Authentication-Results: mx.localhost; dkim=pass header.d=localhost; dmarc=fail header.from=localhost"}},
+		{"no header", nil},
+		{"another server's pass", []string{"Authentication-Results: evil.example; dkim=pass header.d=localhost; dmarc=pass header.from=localhost"}},
+		{"dkim pass for another domain", []string{"Authentication-Results: mx.localhost; dkim=pass header.d=example.org"}},
+		{"a forged pass below the server's none", []string{
+			"Authentication-Results: mx.localhost; spf=pass smtp.mailfrom=localhost; dkim=none",
+			"Authentication-Results: mx.localhost; dkim=pass header.d=localhost; dmarc=pass header.from=localhost"}},
+		{"a forged pass below the server's fail", []string{
+			"Authentication-Results: mx.localhost; dkim=fail (signature did not verify) header.d=localhost",
+			"Authentication-Results: mx.localhost; dkim=pass header.d=localhost"}},
 	}
 	for _, b := range bad {
-		var hs []string
-		if b.header != "" {
-			hs = []string{b.header}
-		}
-		id := h.sendMail("alice", mailSpec{To: to, Headers: hs, Body: "PASS"})
+		id := h.sendMail("alice", mailSpec{To: to, Headers: b.headers, Body: "PASS"})
 		h.expect(id, store.OutcomeRejected, "not-authenticated")
 		h.logged(id, "sender not authenticated")
 		if g := h.game("auth"); len(g.Actions()) != 0 {
@@ -134,5 +141,13 @@ func TestRequireAuth(t *testing.T) {
 	h.expect(id, store.OutcomeApplied, "PASS")
 	if g := h.game("auth"); turns(g) != 1 {
 		t.Errorf("the authenticated PASS was not played: %v", g.Actions())
+	}
+	// The server's pass on top is believed, whatever a header below says.
+	id = h.sendMail("bob", mailSpec{To: "lexio+" + h.token("auth", "bob") + "@localhost", Body: "PASS", Headers: []string{
+		"Authentication-Results: mx.localhost; dkim=pass (2048-bit key; unprotected) header.d=localhost header.i=@localhost",
+		"Authentication-Results: mx.localhost; dkim=fail header.d=localhost; dmarc=fail header.from=localhost"}})
+	h.expect(id, store.OutcomeApplied, "PASS")
+	if g := h.game("auth"); turns(g) != 2 {
+		t.Errorf("bob's authenticated PASS was not played: %v", g.Actions())
 	}
 }
