@@ -151,3 +151,46 @@ func TestRequireAuth(t *testing.T) {
 		t.Errorf("bob's authenticated PASS was not played: %v", g.Actions())
 	}
 }
+
+// TestAmbiguousFrom: a move whose From names a seated player and someone
+// else (two From fields, a list, a group) is not played and not answered:
+// either address may be forged. It is recorded as rejected and logged.
+func TestAmbiguousFrom(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	if err := h.svc.CreateTable(h.ctx, "amb", "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	h.waitMail("bob", 1)
+	to := "lexio+" + h.token("amb", "alice") + "@localhost"
+	tests := []struct {
+		name string
+		spec mailSpec
+	}{
+		{"two From fields", mailSpec{From: "alice@localhost", Headers: []string{"From: eve@localhost"}}},
+		{"a list", mailSpec{From: "Alice <alice@localhost>, eve@localhost"}},
+		{"a group", mailSpec{From: "Friends: alice@localhost, eve@localhost;"}},
+		{"a group of one", mailSpec{From: "Friends: alice@localhost;"}},
+	}
+	for _, tt := range tests {
+		before := map[string]int{}
+		for _, p := range []string{"alice", "bob", "eve"} {
+			before[p] = len(h.inbox(p))
+		}
+		tt.spec.To, tt.spec.Body = to, "PASS"
+		id := h.sendMail("eve", tt.spec)
+		h.expect(id, store.OutcomeRejected, "ambiguous-from")
+		h.logged(id, "ambiguous From")
+		h.outboxEmpty()
+		for p, n := range before {
+			if got := len(h.inbox(p)) - n; got != 0 {
+				t.Errorf("%s: %s received %d messages, want none", tt.name, p, got)
+			}
+		}
+		if g := h.game("amb"); len(g.Actions()) != 0 {
+			t.Fatalf("%s: the game changed: %v", tt.name, g.Actions())
+		}
+	}
+	// alice's own move still works.
+	h.expect(h.send("alice", "PASS"), store.OutcomeApplied, "PASS")
+}
