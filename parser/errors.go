@@ -26,6 +26,7 @@ const (
 	BadTable                         // JOIN with an unusable table name
 	MissingArgument                  // a command without its required arguments
 	ExtraArgument                    // text after a complete command
+	AmbiguousFrom                    // several From fields or mailboxes, or a group: no one sender
 )
 
 var kindNames = [...]string{
@@ -47,6 +48,7 @@ var kindNames = [...]string{
 	BadTable:        "bad_table",
 	MissingArgument: "missing_argument",
 	ExtraArgument:   "extra_argument",
+	AmbiguousFrom:   "ambiguous_from",
 }
 
 var kindTexts = [...]string{
@@ -68,6 +70,7 @@ var kindTexts = [...]string{
 	BadTable:        "bad table name",
 	MissingArgument: "missing argument",
 	ExtraArgument:   "unexpected text after the command",
+	AmbiguousFrom:   "ambiguous From",
 }
 
 var kindHints = [...]string{
@@ -89,6 +92,7 @@ var kindHints = [...]string{
 	BadTable:        "Give the table's name as it appears in its messages, for example: JOIN t42.",
 	MissingArgument: "This command needs more, for example: PLACE H7 ACROSS CHAT, EXCHANGE QX?, LANG fr, JOIN t42.",
 	ExtraArgument:   "Write the command alone on its line, for example: PLACE H7 ACROSS CHAT.",
+	AmbiguousFrom:   "Send your message from one address only, with a single address in From.",
 }
 
 // String returns the kind's stable snake_case name.
@@ -158,4 +162,5 @@ var (
 	ErrBadTable        = &Error{Kind: BadTable}
 	ErrMissingArgument = &Error{Kind: MissingArgument}
 	ErrExtraArgument   = &Error{Kind: ExtraArgument}
+	ErrAmbiguousFrom   = &Error{Kind: AmbiguousFrom}
 )

@@ -9,7 +9,8 @@ import (
 // FuzzParse feeds Parse mutations of the corpus. parse is called without
 // Parse's recover so that a panic fails the fuzzer. Invariants: an ignored
 // message has neither command nor error; otherwise exactly one of them;
-// errors are *Error; a command's canonical form parses back to itself.
+// errors are *Error; an ambiguous From leaves no sender; a command's
+// canonical form parses back to itself.
 func FuzzParse(f *testing.F) {
 	for _, file := range corpusFiles(f) {
 		raw, err := os.ReadFile(file)
@@ -19,6 +20,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(raw)
 	}
 	f.Add([]byte("From: a@b.c\r\nContent-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\nContent-Type: multipart/alternative; boundary=y\r\n\r\n--y\r\n\r\nPASS\r\n"))
+	f.Add([]byte("From: Friends: a@b.c, (x:y) \"d:e\" <d@e.f>;\r\nFrom: g@h.i\r\n\r\nPASS\r\n"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		m := &Message{}
 		parse(m, raw, Options{ServiceAddress: testService, MaxBytes: 64 << 10})
@@ -35,6 +37,9 @@ func FuzzParse(f *testing.F) {
 			var pe *Error
 			if !errors.As(m.Err, &pe) {
 				t.Fatalf("error %v is not a *parser.Error", m.Err)
+			}
+			if pe.Kind == AmbiguousFrom && m.From != "" {
+				t.Fatalf("ambiguous From with the sender %q", m.From)
 			}
 			return
 		}

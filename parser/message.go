@@ -54,7 +54,7 @@ type Message struct {
 	MessageID  string   `json:"message_id"`
 	InReplyTo  string   `json:"in_reply_to,omitempty"`
 	References []string `json:"references,omitempty"`
-	From       string   `json:"from"` // bare address, lowercase
+	From       string   `json:"from"` // bare address, lowercase; "" when none or several (Err says)
 	FromName   string   `json:"from_name,omitempty"`
 	To         []string `json:"to,omitempty"` // To and Cc, bare, lowercase
 	Token      string   `json:"token"`        // as written; "" when none
@@ -144,8 +144,12 @@ func parse(m *Message, raw []byte, opt Options) {
 		return
 	}
 	h := mail.Header{Header: ent.Header}
-	readHeader(m, h, opt)
+	fromErr := readHeader(m, h, opt)
 	if m.Ignored = ignoreReason(h, m.From, opt.ServiceAddress); m.Ignored != "" {
+		return
+	}
+	if fromErr != nil {
+		m.Err = fromErr
 		return
 	}
 	if m.From == "" {
@@ -211,7 +215,9 @@ func skipMboxLine(raw []byte) []byte {
 	return raw
 }
 
-func readHeader(m *Message, h mail.Header, opt Options) {
+// readHeader fills m from the header. Its error is an AmbiguousFrom one
+// when the From does not name exactly one mailbox; m.From is then "".
+func readHeader(m *Message, h mail.Header, opt Options) *Error {
 	if id, err := h.MessageID(); err == nil && id != "" {
 		m.MessageID = id
 	} else {
@@ -230,15 +236,113 @@ func readHeader(m *Message, h mail.Header, opt Options) {
 	}
 	m.Subject = strings.Join(strings.Fields(m.Subject), " ")
 	m.Table = subjectTag(m.Subject).table
-	if a := firstAddress(h, "From"); a != nil {
-		m.From, m.FromName = strings.ToLower(a.Address), a.Name
-	}
 	for _, key := range []string{"To", "Cc"} {
 		for _, a := range addresses(h, key) {
 			m.To = append(m.To, strings.ToLower(a.Address))
 		}
 	}
 	m.AuthResults = h.Values("Authentication-Results")
+	a, err := sender(h)
+	if a != nil {
+		m.From, m.FromName = strings.ToLower(a.Address), a.Name
+	}
+	return err
+}
+
+// sender reads the one mailbox of the From field (RFC 5322 §3.6.2). Two
+// From fields, a list or a group leave no one to answer, and playing the
+// first address would let a sender act as anyone he names beside
+// himself: they are an AmbiguousFrom error. No address at all is nil,
+// nil.
+func sender(h mail.Header) (*mail.Address, *Error) {
+	fields := h.Values("From")
+	list := addresses(h, "From")
+	switch {
+	case len(fields) > 1:
+		return nil, newError(AmbiguousFrom, "%d From fields%s", len(fields), listed(list))
+	case len(fields) == 1 && isGroup(fields[0]):
+		return nil, newError(AmbiguousFrom, "a group%s", listed(list))
+	case len(list) > 1:
+		return nil, newError(AmbiguousFrom, "%d addresses%s", len(list), listed(list))
+	case len(list) == 1:
+		return list[0], nil
+	}
+	return nil, nil
+}
+
+// listed names the first addresses of a From for an error's detail.
+func listed(list []*mail.Address) string {
+	const most = 4
+	var names []string
+	for i, a := range list {
+		if i == most {
+			names = append(names, "…")
+			break
+		}
+		names = append(names, strings.ToLower(a.Address))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(names, ", ")
+}
+
+// isGroup tells whether an address field uses the group syntax
+// ("Friends: a@x, b@y;"): a colon outside quoted strings, comments,
+// angle brackets, domain literals and encoded words (some encoders leave
+// a colon as it is in "=?utf-8?q?Dr.:_Ren=C3=A9e?=").
+func isGroup(v string) bool {
+	depth, quoted, angle, literal := 0, false, false, false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '\\' && (quoted || depth > 0 || literal):
+			i++
+		case c == '=' && !quoted && depth == 0 && !literal && strings.HasPrefix(v[i:], "=?"):
+			i += encodedWordLen(v[i:]) - 1
+		case quoted:
+			quoted = c != '"'
+		case depth > 0:
+			switch c {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+		case literal:
+			literal = c != ']'
+		case c == '"':
+			quoted = true
+		case c == '(':
+			depth = 1
+		case c == '[':
+			literal = true
+		case c == '<':
+			angle = true
+		case c == '>':
+			angle = false
+		case c == ':' && !angle:
+			return true
+		}
+	}
+	return false
+}
+
+// encodedWordLen is the length of the RFC 2047 encoded word
+// "=?charset?e?text?=" that s starts with, or 1 when it holds none.
+func encodedWordLen(s string) int {
+	n := 2
+	for range 2 { // the charset and the encoding, each closed by '?'
+		i := strings.IndexByte(s[n:], '?')
+		if i < 0 {
+			return 1
+		}
+		n += i + 1
+	}
+	i := strings.Index(s[n:], "?=")
+	if i < 0 || strings.ContainsAny(s[:n+i], " \t") {
+		return 1
+	}
+	return n + i + 2
 }
 
 // addresses parses an address header leniently: a list that does not
@@ -258,13 +362,6 @@ func addresses(h mail.Header, key string) []*mail.Address {
 		}
 	}
 	return out
-}
-
-func firstAddress(h mail.Header, key string) *mail.Address {
-	if l := addresses(h, key); len(l) > 0 {
-		return l[0]
-	}
-	return nil
 }
 
 // looseAddress reads "Name <a@b>" or "a@b" when the strict parser refused.

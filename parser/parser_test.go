@@ -478,3 +478,65 @@ func BenchmarkParseCommand(b *testing.B) {
 		}
 	}
 }
+
+// TestOneFrom: a message must name one sender. Two From fields, a list or
+// a group are an AmbiguousFrom error with no From: answering or playing
+// the first address would let a sender act as whoever he names.
+func TestOneFrom(t *testing.T) {
+	tests := []struct {
+		name, headers string
+		want          string // From, or "" for an AmbiguousFrom error
+		detail        string
+	}{
+		{"two From fields", "From: Alice <alice@example.net>\nFrom: eve@example.com", "", "2 From fields: alice@example.net, eve@example.com"},
+		{"the same From twice", "From: alice@example.net\nFrom: alice@example.net", "", "2 From fields"},
+		{"a list", "From: alice@example.net, Eve <eve@example.com>", "", "2 addresses: alice@example.net, eve@example.com"},
+		{"a list the strict parser refuses", "From: alice@example.net, Eve, Smith <eve@example.com>", "", "2 addresses"},
+		{"a group", "From: Friends: alice@example.net, eve@example.com;", "", "a group: alice@example.net, eve@example.com"},
+		{"a group of one", "From: Friends: alice@example.net;", "", "a group: alice@example.net"},
+		{"an empty group", "From: undisclosed-recipients:;", "", "a group"},
+		{"a colon in a quoted name", `From: "Smith, Alice: home" <alice@example.net>`, "alice@example.net", ""},
+		{"a colon in a comment", "From: alice@example.net (Alice: at home)", "alice@example.net", ""},
+		{"an encoded name", "From: =?utf-8?q?Ren=C3=A9e?= <Renee@Example.FR>", "renee@example.fr", ""},
+		{"a colon in an encoded name", "From: =?utf-8?q?Dr.:_Ren=C3=A9e?= <renee@example.fr>", "renee@example.fr", ""},
+		{"a group named by an encoded word", "From: =?utf-8?q?Amis?=: renee@example.fr, eve@example.com;", "", "a group"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := Parse(msg(tc.headers, "PASS\n"), testOpts)
+			if tc.want != "" {
+				if m.From != tc.want || m.Err != nil || m.Command.String() != "PASS" {
+					t.Errorf("From %q, err %v, command %v: want %q and PASS", m.From, m.Err, m.Command, tc.want)
+				}
+				return
+			}
+			if !errors.Is(m.Err, ErrAmbiguousFrom) || m.From != "" || m.Command != nil {
+				t.Fatalf("From %q, err %v, command %v: want an ambiguous From and no sender", m.From, m.Err, m.Command)
+			}
+			if !strings.Contains(m.Err.Error(), tc.detail) {
+				t.Errorf("error %q, want it to hold %q", m.Err, tc.detail)
+			}
+			if s := m.Summary(); s.ErrorKind != "ambiguous_from" || s.From != "" || s.Command != "" {
+				t.Errorf("summary %+v, want error kind ambiguous_from and no from", s)
+			}
+		})
+	}
+	// A message that must be ignored stays ignored (EMAIL §2.3).
+	m := Parse(msg("From: MAILER-DAEMON@mx.example.net, bob@example.net", "PASS\n"), testOpts)
+	if m.Ignored != IgnoreDaemon || m.Err != nil {
+		t.Errorf("a daemon among two From addresses: ignored %q, err %v", m.Ignored, m.Err)
+	}
+}
+
+// TestAuthResultsOrder: Authentication-Results are kept as written,
+// topmost first, which require_auth depends on (RFC 8601 §5).
+func TestAuthResultsOrder(t *testing.T) {
+	m := Parse(msg("Authentication-Results: mx.example.org; dkim=none\n"+
+		"Received: from mail.example.net by mx.example.org\n"+
+		"Authentication-Results: mx.example.org; dkim=pass header.d=example.net\n"+
+		"Authentication-Results: other.example; dmarc=pass header.from=example.net", "PASS\n"), testOpts)
+	want := []string{"mx.example.org; dkim=none", "mx.example.org; dkim=pass header.d=example.net", "other.example; dmarc=pass header.from=example.net"}
+	if strings.Join(m.AuthResults, "|") != strings.Join(want, "|") {
+		t.Errorf("AuthResults %q, want %q", m.AuthResults, want)
+	}
+}

@@ -62,6 +62,14 @@ func (h *handling) run() error {
 		// EMAIL §2.3: never answered, to prevent mail loops.
 		h.outcome(store.OutcomeIgnored, m.Ignored)
 		return nil
+	case errors.Is(m.Err, parser.ErrAmbiguousFrom):
+		// Two From fields, a list or a group: the sender may be forged
+		// or hide behind another address. Neither played nor answered.
+		h.log.Warn("ambiguous From: not played, not answered", "error", m.Err)
+		var pe *parser.Error
+		errors.As(m.Err, &pe)
+		h.outcome(store.OutcomeRejected, "ambiguous-from: "+pe.Detail)
+		return nil
 	case m.From == "":
 		h.outcome(store.OutcomeIgnored, "no sender to answer: "+errText(m.Err))
 		return nil

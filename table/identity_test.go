@@ -96,9 +96,11 @@ func TestIdentity(t *testing.T) {
 	h.expect(h.send("alice", "PASS"), store.OutcomeApplied, "PASS")
 }
 
-// TestRequireAuth: with require_auth, only an Authentication-Results
-// header of the configured server with dkim or dmarc pass for the From
-// domain lets a command act (EMAIL §1.3).
+// TestRequireAuth: with require_auth, only the topmost
+// Authentication-Results header of the configured server, with dkim or
+// dmarc pass for the From domain, lets a command act (EMAIL §1.3, RFC 8601
+// §5): a header with the same server's id further down may have come with
+// the message.
 func TestRequireAuth(t *testing.T) {
 	h := newHarness(t, harnessOpts{mail: "require_auth = true\nauth_serv_id = \"mx.localhost\""})
 	if err := h.svc.CreateTable(h.ctx, "auth", "main", emails("alice", "bob"), 5); err != nil {
@@ -106,18 +108,23 @@ func TestRequireAuth(t *testing.T) {
 	}
 	h.waitMail("alice", 1)
 	to := "lexio+" + h.token("auth", "alice") + "@localhost"
-	bad := []struct{ name, header string }{
-		{"dmarc fail", "Authentication-Results: mx.localhost; dkim=pass header.d=localhost; dmarc=fail header.from=localhost"},
-		{"no header", ""},
-		{"another server's pass", "Authentication-Results: evil.example; dkim=pass header.d=localhost; dmarc=pass header.from=localhost"},
-		{"dkim pass for another domain", "Authentication-Results: mx.localhost; dkim=pass header.d=example.org"},
+	bad := []struct {
+		name    string
+		headers []string
+	}{
+		{"dmarc fail", []string{"Authentication-Results: mx.localhost; dkim=pass header.d=localhost; dmarc=fail header.from=localhost"}},
+		{"no header", nil},
+		{"another server's pass", []string{"Authentication-Results: evil.example; dkim=pass header.d=localhost; dmarc=pass header.from=localhost"}},
+		{"dkim pass for another domain", []string{"Authentication-Results: mx.localhost; dkim=pass header.d=example.org"}},
+		{"a forged pass below the server's none", []string{
+			"Authentication-Results: mx.localhost; spf=pass smtp.mailfrom=localhost; dkim=none",
+			"Authentication-Results: mx.localhost; dkim=pass header.d=localhost; dmarc=pass header.from=localhost"}},
+		{"a forged pass below the server's fail", []string{
+			"Authentication-Results: mx.localhost; dkim=fail (signature did not verify) header.d=localhost",
+			"Authentication-Results: mx.localhost; dkim=pass header.d=localhost"}},
 	}
 	for _, b := range bad {
-		var hs []string
-		if b.header != "" {
-			hs = []string{b.header}
-		}
-		id := h.sendMail("alice", mailSpec{To: to, Headers: hs, Body: "PASS"})
+		id := h.sendMail("alice", mailSpec{To: to, Headers: b.headers, Body: "PASS"})
 		h.expect(id, store.OutcomeRejected, "not-authenticated")
 		h.logged(id, "sender not authenticated")
 		if g := h.game("auth"); len(g.Actions()) != 0 {
@@ -135,4 +142,55 @@ func TestRequireAuth(t *testing.T) {
 	if g := h.game("auth"); turns(g) != 1 {
 		t.Errorf("the authenticated PASS was not played: %v", g.Actions())
 	}
+	// The server's pass on top is believed, whatever a header below says.
+	id = h.sendMail("bob", mailSpec{To: "lexio+" + h.token("auth", "bob") + "@localhost", Body: "PASS", Headers: []string{
+		"Authentication-Results: mx.localhost; dkim=pass (2048-bit key; unprotected) header.d=localhost header.i=@localhost",
+		"Authentication-Results: mx.localhost; dkim=fail header.d=localhost; dmarc=fail header.from=localhost"}})
+	h.expect(id, store.OutcomeApplied, "PASS")
+	if g := h.game("auth"); turns(g) != 2 {
+		t.Errorf("bob's authenticated PASS was not played: %v", g.Actions())
+	}
+}
+
+// TestAmbiguousFrom: a move whose From names a seated player and someone
+// else (two From fields, a list, a group) is not played and not answered:
+// either address may be forged. It is recorded as rejected and logged.
+func TestAmbiguousFrom(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	if err := h.svc.CreateTable(h.ctx, "amb", "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	h.waitMail("bob", 1)
+	to := "lexio+" + h.token("amb", "alice") + "@localhost"
+	tests := []struct {
+		name string
+		spec mailSpec
+	}{
+		{"two From fields", mailSpec{From: "alice@localhost", Headers: []string{"From: eve@localhost"}}},
+		{"a list", mailSpec{From: "Alice <alice@localhost>, eve@localhost"}},
+		{"a group", mailSpec{From: "Friends: alice@localhost, eve@localhost;"}},
+		{"a group of one", mailSpec{From: "Friends: alice@localhost;"}},
+	}
+	for _, tt := range tests {
+		before := map[string]int{}
+		for _, p := range []string{"alice", "bob", "eve"} {
+			before[p] = len(h.inbox(p))
+		}
+		tt.spec.To, tt.spec.Body = to, "PASS"
+		id := h.sendMail("eve", tt.spec)
+		h.expect(id, store.OutcomeRejected, "ambiguous-from")
+		h.logged(id, "ambiguous From")
+		h.outboxEmpty()
+		for p, n := range before {
+			if got := len(h.inbox(p)) - n; got != 0 {
+				t.Errorf("%s: %s received %d messages, want none", tt.name, p, got)
+			}
+		}
+		if g := h.game("amb"); len(g.Actions()) != 0 {
+			t.Fatalf("%s: the game changed: %v", tt.name, g.Actions())
+		}
+	}
+	// alice's own move still works.
+	h.expect(h.send("alice", "PASS"), store.OutcomeApplied, "PASS")
 }
