@@ -12,7 +12,8 @@ import (
 
 // Tx is one transaction, bound to the context given to Store.Tx or
 // Store.View. Its methods return ErrNotFound, ErrDuplicate or ErrConflict
-// (wrapped; check with errors.Is) where they say so.
+// (wrapped; check with errors.Is) where they say so; IsTemporary says
+// which errors are worth trying again.
 type Tx struct {
 	db  *gorm.DB
 	now func() time.Time
@@ -240,12 +241,14 @@ func (tx *Tx) SetSeatLang(tableID, playerID int64, lang string) error {
 // ---- action log
 
 // AppendAction adds an entry to a table's log. A seq already taken returns
-// an error that is both ErrConflict and ErrDuplicate.
+// ErrConflict: another writer appended first, and the caller's view of the
+// table is stale (it is not ErrDuplicate: nothing says that this writer's
+// change was made).
 func (tx *Tx) AppendAction(tableID, seq int64, kind, payload string, at time.Time) (*Action, error) {
 	a := Action{TableID: tableID, Seq: seq, Kind: kind, Payload: payload, At: at.UTC()}
 	if err := tx.insertNew("action", &a); err != nil {
 		if errors.Is(err, ErrDuplicate) {
-			return nil, fmt.Errorf("store: table %d action %d: %w: %w", tableID, seq, ErrConflict, ErrDuplicate)
+			return nil, fmt.Errorf("store: table %d action %d taken: %w", tableID, seq, ErrConflict)
 		}
 		return nil, err
 	}
