@@ -53,10 +53,11 @@ var (
 	// ErrNotFound: no such row.
 	ErrNotFound = errors.New("store: not found")
 	// ErrDuplicate: a unique key is already taken (a Message-ID already
-	// recorded, a seat already held, a table name in use).
+	// recorded, a player already seated, a table name in use).
 	ErrDuplicate = errors.New("store: duplicate")
 	// ErrConflict: another writer changed the row first (the table's seq is
-	// not the expected one, or the action's seq is taken), or PostgreSQL
+	// not the expected one, the action's seq or the seat's position is
+	// taken), or PostgreSQL
 	// aborted the transaction for a concurrent one (serialization failure,
 	// deadlock). The transaction should run again, on fresh state.
 	ErrConflict = errors.New("store: conflict")

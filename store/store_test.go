@@ -262,7 +262,7 @@ func TestSeats(t *testing.T) {
 			seat Seat
 			want error // nil: success
 		}{
-			{"position taken", Seat{TableID: tab.ID, Position: 1, PlayerID: p2.ID}, ErrDuplicate},
+			{"position taken", Seat{TableID: tab.ID, Position: 1, PlayerID: p2.ID}, ErrConflict},
 			{"player already seated", Seat{TableID: tab.ID, Position: 2, PlayerID: p0.ID}, ErrDuplicate},
 			{"position out of range", Seat{TableID: tab.ID, Position: 4, PlayerID: p2.ID}, errors.New("out of 0-3")},
 			{"no such table", Seat{TableID: 999999, Position: 0, PlayerID: p2.ID}, errors.New("foreign key")},
@@ -275,8 +275,10 @@ func TestSeats(t *testing.T) {
 				case tc.want == nil && err != nil:
 					t.Errorf("AddSeat: %v", err)
 				case tc.want == nil:
-				case errors.Is(tc.want, ErrDuplicate) && !errors.Is(err, ErrDuplicate):
+				case errors.Is(tc.want, ErrDuplicate) && (!errors.Is(err, ErrDuplicate) || errors.Is(err, ErrConflict)):
 					t.Errorf("AddSeat: %v, want ErrDuplicate", err)
+				case errors.Is(tc.want, ErrConflict) && (!errors.Is(err, ErrConflict) || errors.Is(err, ErrDuplicate)):
+					t.Errorf("AddSeat: %v, want ErrConflict (not ErrDuplicate)", err)
 				case err == nil:
 					t.Errorf("AddSeat succeeded, want %v", tc.want)
 				}

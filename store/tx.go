@@ -207,13 +207,25 @@ func (tx *Tx) DueTables(now time.Time, limit int) ([]Table, error) {
 
 // ---- seats
 
-// AddSeat seats a player: ErrDuplicate if the position is taken or the
-// player already sits there. Position is the join order, 0-3.
+// AddSeat seats a player: ErrDuplicate if the player already sits there,
+// ErrConflict if the position is taken (another writer seated someone
+// first: the caller's seats are stale). Position is the join order, 0-3.
 func (tx *Tx) AddSeat(s *Seat) error {
 	if s.Position < 0 || s.Position > 3 {
 		return fmt.Errorf("store: seat position %d out of 0-3", s.Position)
 	}
-	return tx.insertNew("seat", s)
+	err := tx.insertNew("seat", s)
+	if !errors.Is(err, ErrDuplicate) {
+		return err
+	}
+	var n int64
+	if err := tx.db.Model(&Seat{}).Where("table_id = ? AND player_id = ?", s.TableID, s.PlayerID).Count(&n).Error; err != nil {
+		return fmt.Errorf("store: seat: %w", mapErr(err))
+	}
+	if n > 0 {
+		return err
+	}
+	return fmt.Errorf("store: seat %d of table %d taken: %w", s.Position, s.TableID, ErrConflict)
 }
 
 // Seats returns a table's seats by position, each with its Player.
