@@ -9,37 +9,56 @@ import (
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
-// holdDict accepts every word. Once armed, its first lookup signals
-// entered and waits for release: it holds a placement inside its
-// transaction, after the table was read and before anything is written.
-type holdDict struct {
+// gate holds the first caller of pass after arm until release is closed,
+// closing entered when it arrives; later callers go through.
+type gate struct {
 	mu      sync.Mutex
 	armed   bool
 	entered chan struct{}
 	release chan struct{}
 }
 
-func newHoldDict() *holdDict {
-	return &holdDict{entered: make(chan struct{}), release: make(chan struct{})}
+func newGate() *gate {
+	return &gate{entered: make(chan struct{}), release: make(chan struct{})}
 }
 
-func (d *holdDict) arm() {
-	d.mu.Lock()
-	d.armed = true
-	d.mu.Unlock()
+func (g *gate) arm() {
+	g.mu.Lock()
+	g.armed = true
+	g.mu.Unlock()
 }
 
-func (d *holdDict) Contains(string) bool {
-	d.mu.Lock()
-	hold := d.armed
-	d.armed = false
-	d.mu.Unlock()
+func (g *gate) pass() {
+	g.mu.Lock()
+	hold := g.armed
+	g.armed = false
+	g.mu.Unlock()
 	if hold {
-		close(d.entered)
-		<-d.release
+		close(g.entered)
+		<-g.release
 	}
+}
+
+// waitEntered waits until the gate holds its caller.
+func (g *gate) waitEntered(t *testing.T, what string) {
+	t.Helper()
+	select {
+	case <-g.entered:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s never reached the gate", what)
+	}
+}
+
+// holdDict accepts every word; its lookups pass its gate, which holds a
+// placement inside its transaction, after the table was read and before
+// anything is written.
+type holdDict struct{ *gate }
+
+func (d holdDict) Contains(string) bool {
+	d.pass()
 	return true
 }
 
@@ -93,7 +112,7 @@ func (h *harness) checkLog(name string) []store.Action {
 func TestMoveRacesExpiry(t *testing.T) { eachDriver(t, testMoveRacesExpiry) }
 
 func testMoveRacesExpiry(t *testing.T, driver string) {
-	dict := newHoldDict()
+	dict := holdDict{newGate()}
 	h := newHarness(t, harnessOpts{driver: driver, dict: dict})
 	defer func() {
 		if t.Failed() {
@@ -113,11 +132,7 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 	h.clock.Add(deadline.Add(-time.Minute).Sub(h.clock.Now()))
 	dict.arm()
 	id := h.send("alice", findMove(h.game(name), 0))
-	select {
-	case <-dict.entered:
-	case <-time.After(20 * time.Second):
-		t.Fatal("the move never reached the dictionary")
-	}
+	dict.waitEntered(t, "the move")
 
 	// The deadline passes and the scheduler runs.
 	h.clock.Add(2 * time.Minute)
@@ -197,5 +212,95 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 	}
 	if strings.Contains(h.logs.String(), "message already handled") {
 		t.Error("a message was taken for already handled")
+	}
+}
+
+// TestExpiryRacesMove: the scheduler reads a table whose turn ran out, and
+// the player's message changes the table before the expiry is written
+// (a placement with an unknown word: a probe, which keeps the turn). On
+// PostgreSQL the message commits first; the expiry's write meets a
+// conflict and Tick handles the table again, on the fresh state, in the
+// same tick: the turn still ran out, and expires after the probe. On
+// SQLite the expiry holds the writer: it commits first, and the message
+// then comes too late.
+func TestExpiryRacesMove(t *testing.T) { eachDriver(t, testExpiryRacesMove) }
+
+func testExpiryRacesMove(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver, dict: words{}})
+	defer func() {
+		if t.Failed() {
+			t.Logf("log:\n%s", h.logs)
+		}
+	}()
+	const name = "race"
+	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	h.waitMail("bob", 1)
+	deadline := h.deadline(name)
+	g := newGate()
+	table.SetTickHook(h.svc, func(int64) { g.pass() })
+
+	// The scheduler runs a minute after the deadline and stops in the
+	// table's transaction, having read it.
+	g.arm()
+	type tick struct {
+		n   int
+		err error
+	}
+	ticked := make(chan tick, 1)
+	go func() {
+		n, err := h.svc.Tick(h.ctx, deadline.Add(time.Minute))
+		ticked <- tick{n, err}
+	}()
+	g.waitEntered(t, "the tick")
+
+	// Alice's message was read a minute before her deadline.
+	h.clock.Add(deadline.Add(-time.Minute).Sub(h.clock.Now()))
+	id := h.send("alice", findMove(h.game(name), 0))
+	var rec store.Message
+	if driver == store.DriverPostgres {
+		// Nothing holds the message back: it commits while the tick waits.
+		rec = h.handled(id)
+		close(g.release)
+	} else {
+		// The message waits for the tick's write slot.
+		close(g.release)
+		rec = h.handled(id)
+	}
+	tk := <-ticked
+	if tk.err != nil {
+		t.Fatalf("Tick: %v", tk.err)
+	}
+	h.clock.Add(2 * time.Minute) // the tick's mails are due
+	h.outboxEmpty()
+	acts := h.checkLog(name)
+	kinds := make([]string, len(acts))
+	for i, a := range acts {
+		kinds[i] = a.Kind
+	}
+	got := strings.Join(kinds, ",")
+	want, outcome, reason := "probe,expire", store.OutcomeRejected, "unknown-words"
+	if driver != store.DriverPostgres {
+		want, reason = "expire,present", "not-your-turn"
+	}
+	if got != want {
+		t.Errorf("log %s, want %s", got, want)
+	}
+	if rec.Outcome != outcome || !strings.Contains(rec.Reason, reason) {
+		t.Errorf("message %s %q, want %s %q", rec.Outcome, rec.Reason, outcome, reason)
+	}
+	if tk.n != 1 {
+		t.Errorf("Tick handled %d tables, want 1", tk.n)
+	}
+	if n := len(ofKind(h.inbox("alice"), "expired")); n != 1 {
+		t.Errorf("alice received %d expiry notices, want 1", n)
+	}
+	if driver == store.DriverPostgres && !strings.Contains(h.logs.String(), "conflict") {
+		t.Error("the tick never met the conflict: the race was not run")
+	}
+	if strings.Contains(h.logs.String(), "deadline handling failed") {
+		t.Error("a conflict was logged as a failure")
 	}
 }

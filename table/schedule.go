@@ -189,6 +189,9 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *outgoing
 	if err != nil {
 		return err
 	}
+	if s.tickHook != nil {
+		s.tickHook(id)
+	}
 	if t.game == nil || t.game.Over() {
 		// Nothing can be due: clear the times so that the table is not
 		// found again.

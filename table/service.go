@@ -51,6 +51,9 @@ type Service struct {
 	log    *slog.Logger
 	// local and domain split the service's address.
 	local, domain string
+	// tickHook, nil but in tests (export_test.go), runs in each table's
+	// Tick transaction between its read and its writes.
+	tickHook func(tableID int64)
 }
 
 // New checks the options and returns a Service.
