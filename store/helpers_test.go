@@ -3,22 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
-	"net/url"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"gorm.io/driver/postgres"
-	"gorm.io/gorm"
-	gormlogger "gorm.io/gorm/logger"
+	"github.com/lexio-mail/lexio/internal/pgtest"
 )
-
-// envPostgresDSN names the variable that turns the PostgreSQL runs on
-// (scripts/postgres.sh start prints a value for it).
-const envPostgresDSN = "LEXIO_TEST_POSTGRES_DSN"
 
 // t0 is the tests' clock origin.
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -26,7 +16,7 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // opener opens (again) the database of the running subtest.
 type opener func(t testing.TB) *Store
 
-// eachDriver runs fn on a fresh SQLite file and, when envPostgresDSN is
+// eachDriver runs fn on a fresh SQLite file and, when pgtest.EnvDSN is
 // set, on a fresh PostgreSQL schema.
 func eachDriver(t *testing.T, fn func(t *testing.T, open opener)) {
 	t.Run("sqlite", func(t *testing.T) {
@@ -45,48 +35,13 @@ func sqliteOpener(t testing.TB) opener {
 	}
 }
 
-// postgresOpener creates a schema of its own for the test and drops it when
-// the test ends, so that packages and tests may run in parallel.
+// postgresOpener opens a schema of the test's own (pgtest.DSN: skipped
+// without a server, failed under CI).
 func postgresOpener(t testing.TB) opener {
-	dsn := os.Getenv(envPostgresDSN)
-	if dsn == "" {
-		t.Skip("postgres: " + envPostgresDSN + " not set (scripts/postgres.sh start prints one); SQLite ran")
-	}
-	admin, err := gorm.Open(postgres.Open(dsn), &gorm.Config{Logger: gormlogger.Discard})
-	if err != nil {
-		t.Fatalf("postgres admin connection: %v", err)
-	}
-	schema := fmt.Sprintf("lexio_test_%d_%d", time.Now().UnixNano(), rand.Uint32())
-	if err := admin.Exec("CREATE SCHEMA " + schema).Error; err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := admin.Exec("DROP SCHEMA " + schema + " CASCADE").Error; err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-		if db, err := admin.DB(); err == nil {
-			_ = db.Close()
-		}
-	})
-	sdsn := withSearchPath(t, dsn, schema)
+	dsn := pgtest.DSN(t)
 	return func(t testing.TB) *Store {
-		return mustOpen(t, Options{Driver: DriverPostgres, PostgresDSN: sdsn})
+		return mustOpen(t, Options{Driver: DriverPostgres, PostgresDSN: dsn})
 	}
-}
-
-// withSearchPath adds search_path to a URL or key=value DSN.
-func withSearchPath(t testing.TB, dsn, schema string) string {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			t.Fatalf("%s: %v", envPostgresDSN, err)
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		return u.String()
-	}
-	return dsn + " search_path=" + schema
 }
 
 func mustOpen(t testing.TB, opts Options) *Store {

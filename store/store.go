@@ -29,16 +29,21 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	gosqlite "github.com/glebarez/go-sqlite"
 	"github.com/glebarez/sqlite"
+	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	gormlogger "gorm.io/gorm/logger"
@@ -49,10 +54,13 @@ var (
 	// ErrNotFound: no such row.
 	ErrNotFound = errors.New("store: not found")
 	// ErrDuplicate: a unique key is already taken (a Message-ID already
-	// recorded, a seat already held, a table name in use).
+	// recorded, a player already seated, a table name in use).
 	ErrDuplicate = errors.New("store: duplicate")
 	// ErrConflict: another writer changed the row first (the table's seq is
-	// not the expected one, or the action's seq is taken).
+	// not the expected one, the action's seq or the seat's position is
+	// taken), or PostgreSQL
+	// aborted the transaction for a concurrent one (serialization failure,
+	// deadlock). The transaction should run again, on fresh state.
 	ErrConflict = errors.New("store: conflict")
 )
 
@@ -316,8 +324,84 @@ func mapErr(err error) error {
 		return ErrNotFound
 	case isUniqueViolation(err):
 		return fmt.Errorf("%w: %v", ErrDuplicate, err)
+	case isConcurrencyAbort(err):
+		return fmt.Errorf("%w: %w", ErrConflict, err)
 	}
 	return err
+}
+
+// PostgreSQL SQLSTATEs (https://www.postgresql.org/docs/current/errcodes-appendix.html).
+const (
+	pgSerializationFailure = "40001"
+	pgDeadlockDetected     = "40P01"
+)
+
+// isConcurrencyAbort recognises PostgreSQL aborting a transaction because
+// of a concurrent one: run again, it may well succeed.
+func isConcurrencyAbort(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == pgSerializationFailure || pgErr.Code == pgDeadlockDetected)
+}
+
+// SQLite primary result codes (an extended code carries one in its low
+// byte: SQLITE_BUSY_SNAPSHOT is 517).
+const (
+	sqliteBusy   = 5 // SQLITE_BUSY: another connection writes
+	sqliteLocked = 6 // SQLITE_LOCKED: a table lock in this process
+)
+
+// IsTemporary reports whether an error of the store's is one that running
+// the same work again may mend:
+//
+//   - ErrConflict: a concurrent writer won (run again at once, on fresh
+//     state);
+//   - the context ended (shutdown, a timeout: try again later);
+//   - the database is busy or unreachable: SQLite busy or locked, a lost
+//     or refused connection, PostgreSQL's connection errors (SQLSTATE
+//     class 08), shutdown and recovery (57P01-57P03), lack of resources
+//     (class 53), a lock or statement timeout (55P03, 57014).
+//
+// Everything else is permanent: a constraint that does not hold, bad SQL,
+// ErrNotFound, ErrDuplicate. Callers decide what their own errors are.
+func IsTemporary(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, ErrConflict) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, pgconn.ErrConnClosed) {
+		return true
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return temporarySQLState(pgErr.Code)
+	}
+	var sqliteErr *gosqlite.Error
+	if errors.As(err, &sqliteErr) {
+		code := sqliteErr.Code() & 0xff
+		return code == sqliteBusy || code == sqliteLocked
+	}
+	var connectErr *pgconn.ConnectError
+	var netErr net.Error
+	return errors.As(err, &connectErr) || errors.As(err, &netErr) ||
+		pgconn.Timeout(err) || pgconn.SafeToRetry(err)
+}
+
+// temporarySQLState says which PostgreSQL errors IsTemporary retries.
+func temporarySQLState(code string) bool {
+	switch code {
+	case pgSerializationFailure, pgDeadlockDetected,
+		"55P03", // lock_not_available (lock_timeout)
+		"57014", // query_canceled (statement_timeout, a cancelled context)
+		"57P01", // admin_shutdown
+		"57P02", // crash_shutdown
+		"57P03": // cannot_connect_now (starting up, in recovery)
+		return true
+	}
+	// Class 08: connection exception; class 53: insufficient resources
+	// (too many connections, disk full, out of memory).
+	return strings.HasPrefix(code, "08") || strings.HasPrefix(code, "53")
 }
 
 // isUniqueViolation recognises a unique-key violation from either driver:

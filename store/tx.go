@@ -12,7 +12,8 @@ import (
 
 // Tx is one transaction, bound to the context given to Store.Tx or
 // Store.View. Its methods return ErrNotFound, ErrDuplicate or ErrConflict
-// (wrapped; check with errors.Is) where they say so.
+// (wrapped; check with errors.Is) where they say so; IsTemporary says
+// which errors are worth trying again.
 type Tx struct {
 	db  *gorm.DB
 	now func() time.Time
@@ -206,13 +207,25 @@ func (tx *Tx) DueTables(now time.Time, limit int) ([]Table, error) {
 
 // ---- seats
 
-// AddSeat seats a player: ErrDuplicate if the position is taken or the
-// player already sits there. Position is the join order, 0-3.
+// AddSeat seats a player: ErrDuplicate if the player already sits there,
+// ErrConflict if the position is taken (another writer seated someone
+// first: the caller's seats are stale). Position is the join order, 0-3.
 func (tx *Tx) AddSeat(s *Seat) error {
 	if s.Position < 0 || s.Position > 3 {
 		return fmt.Errorf("store: seat position %d out of 0-3", s.Position)
 	}
-	return tx.insertNew("seat", s)
+	err := tx.insertNew("seat", s)
+	if !errors.Is(err, ErrDuplicate) {
+		return err
+	}
+	var n int64
+	if err := tx.db.Model(&Seat{}).Where("table_id = ? AND player_id = ?", s.TableID, s.PlayerID).Count(&n).Error; err != nil {
+		return fmt.Errorf("store: seat: %w", mapErr(err))
+	}
+	if n > 0 {
+		return err
+	}
+	return fmt.Errorf("store: seat %d of table %d taken: %w", s.Position, s.TableID, ErrConflict)
 }
 
 // Seats returns a table's seats by position, each with its Player.
@@ -240,12 +253,14 @@ func (tx *Tx) SetSeatLang(tableID, playerID int64, lang string) error {
 // ---- action log
 
 // AppendAction adds an entry to a table's log. A seq already taken returns
-// an error that is both ErrConflict and ErrDuplicate.
+// ErrConflict: another writer appended first, and the caller's view of the
+// table is stale (it is not ErrDuplicate: nothing says that this writer's
+// change was made).
 func (tx *Tx) AppendAction(tableID, seq int64, kind, payload string, at time.Time) (*Action, error) {
 	a := Action{TableID: tableID, Seq: seq, Kind: kind, Payload: payload, At: at.UTC()}
 	if err := tx.insertNew("action", &a); err != nil {
 		if errors.Is(err, ErrDuplicate) {
-			return nil, fmt.Errorf("store: table %d action %d: %w: %w", tableID, seq, ErrConflict, ErrDuplicate)
+			return nil, fmt.Errorf("store: table %d action %d taken: %w", tableID, seq, ErrConflict)
 		}
 		return nil, err
 	}

@@ -41,8 +41,10 @@ func (h *harness) count(name, k string) int {
 // TestDeadlines drives a table's clock (EMAIL §5, RULES §9): reminders,
 // expiry, the away grace, presence again, and a move that comes after its
 // deadline.
-func TestDeadlines(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
+func TestDeadlines(t *testing.T) { eachDriver(t, testDeadlines) }
+
+func testDeadlines(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver})
 	t0 := h.clock.Now()
 	const name = "dl"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
@@ -149,8 +151,10 @@ func TestDeadlines(t *testing.T) {
 
 // TestCatchUp: after downtime, one Tick enforces every missed deadline of
 // every table, in order, at the deadline times (EMAIL §5.2).
-func TestCatchUp(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
+func TestCatchUp(t *testing.T) { eachDriver(t, testCatchUp) }
+
+func testCatchUp(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver})
 	t0 := h.clock.Now()
 	if err := h.svc.CreateTable(h.ctx, "ca", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)

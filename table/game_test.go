@@ -180,7 +180,9 @@ func emails(names ...string) []string {
 
 // TestFullGames plays whole games by mail: 2, 3 and 4 players, both
 // endings (RULES §11.1, §11.2), both variants (RULES §12).
-func TestFullGames(t *testing.T) {
+func TestFullGames(t *testing.T) { eachDriver(t, testFullGames) }
+
+func testFullGames(t *testing.T, driver string) {
 	tests := []struct {
 		name, league string
 		players      []string
@@ -196,7 +198,7 @@ func TestFullGames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t, harnessOpts{})
+			h := newHarness(t, harnessOpts{driver: driver})
 			if err := h.svc.CreateTable(h.ctx, tt.name, tt.league, emails(tt.players...), tt.seed); err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/gametest"
+	"github.com/lexio-mail/lexio/internal/pgtest"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/localmail"
@@ -50,7 +51,7 @@ type words []string
 func (w words) Contains(s string) bool { return slices.Contains(w, s) }
 
 // harness is a whole service on real sockets: the local mail server, a
-// SQLite file, the receiver and the dispatcher.
+// SQLite file or a PostgreSQL schema, the receiver and the dispatcher.
 type harness struct {
 	t     *testing.T
 	ctx   context.Context
@@ -63,8 +64,43 @@ type harness struct {
 	stop  func()
 	// logs holds what the service logged.
 	logs *logBuffer
-	// dbPath is the SQLite file, for a restart on the same database.
-	dbPath string
+	// db is the database, for a restart on the same one.
+	db *testDB
+}
+
+// testDB is the database a harness keeps its state in: a SQLite file, or a
+// PostgreSQL schema of the test's own.
+type testDB struct {
+	driver string
+	path   string // SQLite
+	dsn    string // PostgreSQL
+}
+
+// newTestDB makes an empty database for t: driver "" or store.DriverSQLite
+// is a new file; store.DriverPostgres a new schema (pgtest.DSN: skipped
+// without a server, failed under CI).
+func newTestDB(t *testing.T, driver string) *testDB {
+	t.Helper()
+	switch driver {
+	case "", store.DriverSQLite:
+		return &testDB{driver: store.DriverSQLite, path: filepath.Join(t.TempDir(), "lexio.db")}
+	case store.DriverPostgres:
+		return &testDB{driver: store.DriverPostgres, dsn: pgtest.DSN(t)}
+	}
+	t.Fatalf("unknown driver %q", driver)
+	return nil
+}
+
+func (d *testDB) open(ctx context.Context, now func() time.Time) (*store.Store, error) {
+	return store.Open(ctx, store.Options{Driver: d.driver, SQLitePath: d.path, PostgresDSN: d.dsn, Now: now})
+}
+
+// eachDriver runs fn on SQLite and, when pgtest.EnvDSN is set, on
+// PostgreSQL (whose writers are not serialised: concurrent transactions
+// meet there).
+func eachDriver(t *testing.T, fn func(t *testing.T, driver string)) {
+	t.Run("sqlite", func(t *testing.T) { fn(t, store.DriverSQLite) })
+	t.Run("postgres", func(t *testing.T) { fn(t, store.DriverPostgres) })
 }
 
 // logBuffer collects log output; safe for concurrent writers.
@@ -122,10 +158,12 @@ type harnessOpts struct {
 	// smtpAddr is where the dispatcher sends ("" the local server).
 	smtpAddr string
 	dict     engine.Dictionary
-	// dbPath reuses a database (a restart); "" makes a new one.
-	dbPath string
-	srv    *localmail.Server
-	clock  *clock
+	// driver is the database of a new harness (see newTestDB).
+	driver string
+	// db reuses a database (a restart); nil makes a new one.
+	db    *testDB
+	srv   *localmail.Server
+	clock *clock
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -154,12 +192,11 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		t.Fatal(err)
 	}
 	h.cfg = cfg
-	path := o.dbPath
-	if path == "" {
-		path = filepath.Join(t.TempDir(), "lexio.db")
+	h.db = o.db
+	if h.db == nil {
+		h.db = newTestDB(t, o.driver)
 	}
-	h.dbPath = path
-	st, err := store.Open(ctx, store.Options{Driver: store.DriverSQLite, SQLitePath: path, Now: h.clock.Now})
+	st, err := h.db.open(ctx, h.clock.Now)
 	if err != nil {
 		t.Fatal(err)
 	}

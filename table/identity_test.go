@@ -24,8 +24,10 @@ func (h *harness) logged(id, want string) {
 // TestIdentity: a command acts on a table only with a valid token from
 // that player's registered address (EMAIL §1.2–1.3). Nothing bad changes
 // a game; every attempt is recorded as rejected and logged.
-func TestIdentity(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
+func TestIdentity(t *testing.T) { eachDriver(t, testIdentity) }
+
+func testIdentity(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver})
 	for name, players := range map[string][]string{"ida": {"alice", "bob"}, "idb": {"carol", "dave"}} {
 		if err := h.svc.CreateTable(h.ctx, name, "main", emails(players...), 5); err != nil {
 			t.Fatal(err)
@@ -101,8 +103,10 @@ func TestIdentity(t *testing.T) {
 // dmarc pass for the From domain, lets a command act (EMAIL §1.3, RFC 8601
 // §5): a header with the same server's id further down may have come with
 // the message.
-func TestRequireAuth(t *testing.T) {
-	h := newHarness(t, harnessOpts{mail: "require_auth = true\nauth_serv_id = \"mx.localhost\""})
+func TestRequireAuth(t *testing.T) { eachDriver(t, testRequireAuth) }
+
+func testRequireAuth(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver, mail: "require_auth = true\nauth_serv_id = \"mx.localhost\""})
 	if err := h.svc.CreateTable(h.ctx, "auth", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
@@ -155,8 +159,10 @@ func TestRequireAuth(t *testing.T) {
 // TestAmbiguousFrom: a move whose From names a seated player and someone
 // else (two From fields, a list, a group) is not played and not answered:
 // either address may be forged. It is recorded as rejected and logged.
-func TestAmbiguousFrom(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
+func TestAmbiguousFrom(t *testing.T) { eachDriver(t, testAmbiguousFrom) }
+
+func testAmbiguousFrom(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver})
 	if err := h.svc.CreateTable(h.ctx, "amb", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}

@@ -57,8 +57,10 @@ func (h *harness) processed(n int) {
 // TestExactlyOnce: a message is applied once whatever happens between the
 // commit and the IMAP move, and a redelivered copy is recognised
 // (EMAIL §2.2).
-func TestExactlyOnce(t *testing.T) {
-	h1 := newHarness(t, harnessOpts{})
+func TestExactlyOnce(t *testing.T) { eachDriver(t, testExactlyOnce) }
+
+func testExactlyOnce(t *testing.T, driver string) {
+	h1 := newHarness(t, harnessOpts{driver: driver})
 	const name = "once"
 	if err := h1.svc.CreateTable(h1.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
@@ -101,7 +103,7 @@ func TestExactlyOnce(t *testing.T) {
 	if err := h1.srv.Deliver("lexio+"+h1.token(name, "bob")+"@localhost", raw); err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, harnessOpts{dbPath: h1.dbPath, srv: h1.srv, clock: h1.clock})
+	h := newHarness(t, harnessOpts{db: h1.db, srv: h1.srv, clock: h1.clock})
 	h.processed(2)
 	h.logged("crash-2@localhost", "message already handled")
 	if g := h.game(name); turns(g) != 2 {
@@ -161,14 +163,16 @@ func TestExactlyOnce(t *testing.T) {
 // applied and their mail waits in the outbox; once it is back, every
 // message is delivered, once (EMAIL §4.5). The service runs with
 // separate_acceptance: the authors' acceptances are mails of their own.
-func TestSMTPOutage(t *testing.T) {
+func TestSMTPOutage(t *testing.T) { eachDriver(t, testSMTPOutage) }
+
+func testSMTPOutage(t *testing.T, driver string) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dead := l.Addr().String()
 	l.Close()
-	h1 := newHarness(t, harnessOpts{smtpAddr: dead, mail: "separate_acceptance = true"})
+	h1 := newHarness(t, harnessOpts{driver: driver, smtpAddr: dead, mail: "separate_acceptance = true"})
 	const name = "outage"
 	players := []string{"alice", "bob"}
 	if err := h1.svc.CreateTable(h1.ctx, name, "main", emails(players...), 5); err != nil {
@@ -207,7 +211,7 @@ func TestSMTPOutage(t *testing.T) {
 	// The server is back (the daemon restarts with the right address);
 	// the backoff has passed.
 	h1.stop()
-	h := newHarness(t, harnessOpts{dbPath: h1.dbPath, srv: h1.srv, clock: h1.clock, mail: "separate_acceptance = true"})
+	h := newHarness(t, harnessOpts{db: h1.db, srv: h1.srv, clock: h1.clock, mail: "separate_acceptance = true"})
 	h.clock.Add(time.Hour)
 	defer func() {
 		if t.Failed() {

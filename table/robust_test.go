@@ -155,9 +155,11 @@ func turns(g *engine.Game) int {
 
 // TestRejections: refused moves by mail keep the turn and change nothing
 // but the probe reserve (RULES §1.3, §6, EMAIL §1.5, §4.1).
-func TestRejections(t *testing.T) {
+func TestRejections(t *testing.T) { eachDriver(t, testRejections) }
+
+func testRejections(t *testing.T, driver string) {
 	lex := &lexicon{}
-	h := newHarness(t, harnessOpts{dict: lex, config: `
+	h := newHarness(t, harnessOpts{driver: driver, dict: lex, config: `
 [[league]]
 name = "tight"
 reserve_size = 2
@@ -251,9 +253,11 @@ reserve_refill = "15s"
 
 // TestInfoCommands: BOARD, PREVIEW, LANG, LOG, GAMES and HELP by mail
 // (EMAIL §3) answer the sender only and play nothing.
-func TestInfoCommands(t *testing.T) {
+func TestInfoCommands(t *testing.T) { eachDriver(t, testInfoCommands) }
+
+func testInfoCommands(t *testing.T, driver string) {
 	lex := &lexicon{}
-	h := newHarness(t, harnessOpts{dict: lex})
+	h := newHarness(t, harnessOpts{driver: driver, dict: lex})
 	const name = "info"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 3); err != nil {
 		t.Fatal(err)
@@ -317,8 +321,10 @@ func TestInfoCommands(t *testing.T) {
 
 // TestBadInput: nothing a sender writes blocks the mailbox (EMAIL §2.3,
 // §2.5); error replies are rate-limited per sender (EMAIL §2.6).
-func TestBadInput(t *testing.T) {
-	h := newHarness(t, harnessOpts{mail: "max_message_bytes = 4096\nerror_replies_per_hour = 3"})
+func TestBadInput(t *testing.T) { eachDriver(t, testBadInput) }
+
+func testBadInput(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver, mail: "max_message_bytes = 4096\nerror_replies_per_hour = 3"})
 	const name = "bad"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
@@ -387,8 +393,10 @@ func TestBadInput(t *testing.T) {
 
 // TestOpenTables: NEW, JOIN and START by mail where the configuration
 // allows (EMAIL §3).
-func TestOpenTables(t *testing.T) {
-	h := newHarness(t, harnessOpts{config: "[open_tables]\nallow = true\nleague = \"main\"\n"})
+func TestOpenTables(t *testing.T) { eachDriver(t, testOpenTables) }
+
+func testOpenTables(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver, config: "[open_tables]\nallow = true\nleague = \"main\"\n"})
 	rec := h.expect(h.sendMail("alice", mailSpec{Body: "NEW"}), store.OutcomeApplied, "NEW ")
 	name := strings.TrimPrefix(rec.Reason, "NEW ")
 	mustContain(t, "table-opened", h.lastOf("alice", "table-opened").Text, "You opened table "+name)
@@ -429,7 +437,7 @@ func TestOpenTables(t *testing.T) {
 	mustContain(t, "table-full reply", h.lastOf("eve", "rejected").Text, "This table is full")
 
 	// Where the configuration does not allow it.
-	closed := newHarness(t, harnessOpts{})
+	closed := newHarness(t, harnessOpts{driver: driver})
 	closed.expect(closed.sendMail("alice", mailSpec{Body: "NEW"}), store.OutcomeRejected, "opening-disabled")
 	closed.expect(closed.sendMail("bob", mailSpec{Body: "JOIN " + name}), store.OutcomeRejected, "opening-disabled")
 	mustContain(t, "NEW refused", closed.lastOf("alice", "rejected").Text, "not enabled")
@@ -438,8 +446,10 @@ func TestOpenTables(t *testing.T) {
 // TestStaleThroughReferences: a reply to the player's own earlier message
 // (In-Reply-To is not ours) still answers, through its References, the
 // notice of a turn the player has played since: it is stale (EMAIL §1.5).
-func TestStaleThroughReferences(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
+func TestStaleThroughReferences(t *testing.T) { eachDriver(t, testStaleThroughReferences) }
+
+func testStaleThroughReferences(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver})
 	const name = "refs"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)

@@ -112,11 +112,16 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 
 // Tick enforces what is due at now: expired turns, in deadline order
 // across tables, and reminders (EMAIL §5). Each table is handled in its own
-// transaction; a table that fails is logged and left for the next tick.
-// It returns how many tables it handled.
+// transaction. A table whose transaction meets a conflict (a message
+// changed it meanwhile) is handled again on its fresh state, up to
+// maxAttempts times, then left for the next tick; a table that fails for
+// good is logged and left for the next tick; a temporary error (the
+// database, the context) ends the tick. It returns how many tables it
+// handled.
 func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 	handled := 0
 	skip := map[int64]bool{}
+	conflicts := map[int64]int{}
 	for range 10000 {
 		var due []store.Table
 		err := s.store.View(ctx, func(tx *store.Tx) error {
@@ -146,7 +151,20 @@ func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 			return tx.EnqueueMails(mails)
 		})
 		if err != nil {
-			if ctx.Err() != nil || isTemporary(err) && !errors.Is(err, store.ErrConflict) {
+			switch {
+			case ctx.Err() != nil:
+				return handled, err
+			case errors.Is(err, store.ErrConflict):
+				// DueTables finds the table again if it is still due.
+				conflicts[id]++
+				if conflicts[id] < maxAttempts {
+					s.log.Info("a concurrent writer came first (conflict): handling the table again", "table_id", id, "attempt", conflicts[id], "err", err)
+					continue
+				}
+				s.log.Warn("deadline handling kept meeting conflicts; left for the next tick", "table_id", id, "err", err)
+				skip[id] = true
+				continue
+			case isTemporary(err):
 				return handled, err
 			}
 			s.log.Error("deadline handling failed", "table_id", id, "err", err)
@@ -170,6 +188,9 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *outgoing
 	t, err := s.loadRow(tx, row)
 	if err != nil {
 		return err
+	}
+	if s.tickHook != nil {
+		s.tickHook(id)
 	}
 	if t.game == nil || t.game.Over() {
 		// Nothing can be due: clear the times so that the table is not

@@ -51,6 +51,9 @@ type Service struct {
 	log    *slog.Logger
 	// local and domain split the service's address.
 	local, domain string
+	// tickHook, nil but in tests (export_test.go), runs in each table's
+	// Tick transaction between its read and its writes.
+	tickHook func(tableID int64)
 }
 
 // New checks the options and returns a Service.
@@ -95,13 +98,24 @@ func (s *Service) parserOptions() parser.Options {
 	}
 }
 
+// maxAttempts bounds how often a transaction that met a conflict (a
+// concurrent writer changed the table first) runs again at once. Past it
+// the conflict goes to the caller: the receiver tries the message again
+// later, Tick leaves the table for the next tick.
+const maxAttempts = 5
+
+// errHandled: the message's Message-ID is recorded, by an earlier delivery
+// or by a concurrent handler that committed first.
+var errHandled = errors.New("table: message already handled")
+
 // HandleMessage applies one inbound message exactly once (EMAIL §2.2). It
 // returns an error only when the message should be tried again later (the
-// database is unreachable); anything wrong with the message itself is
-// recorded, answered where useful, and gives nil so that the mailbox moves
-// on.
+// database is busy or unreachable, the context ended, conflicts went on);
+// anything wrong with the message itself is recorded, answered where
+// useful, and gives nil so that the mailbox moves on. A transaction that
+// meets a conflict runs again on the fresh state: a move that raced an
+// expiry is then judged after it.
 func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
-	now := s.now()
 	m := parser.Parse(in.Raw, s.parserOptions())
 	if in.Truncated && m.Ignored == "" {
 		m.Command = nil
@@ -115,47 +129,19 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 		id = "sha256-" + hex.EncodeToString(sum[:16])
 	}
 	log := s.log.With("message_id", id, "from", m.From)
-	rec := &store.Message{MessageID: id, Mailbox: in.Mailbox, From: m.From, At: now}
-	if in.UID != 0 {
-		v, u := in.UIDValidity, in.UID
-		rec.UIDValidity, rec.UID = &v, &u
-	}
 
+	var rec *store.Message
 	var sent int
-	err := s.store.Tx(ctx, func(tx *store.Tx) error {
-		// The Message-ID decides (EMAIL §2.2): a redelivered copy, or the
-		// same message seen again after a crash, is not applied twice.
-		if seen, err := tx.MessageSeen(id); err != nil || seen {
-			if err == nil {
-				err = store.ErrDuplicate
-			}
-			return err
+	var err error
+	for attempt := 1; ; attempt++ {
+		rec, sent, err = s.handleOnce(ctx, in, m, id, log)
+		if !errors.Is(err, store.ErrConflict) || attempt == maxAttempts || ctx.Err() != nil {
+			break
 		}
-		h := &handling{s: s, tx: tx, msg: m, rec: rec, now: now, log: log, size: in.Size}
-		if err := h.run(); err != nil {
-			return err
-		}
-		err := tx.RecordMessage(rec)
-		if errors.Is(err, store.ErrDuplicate) && rec.UID != nil {
-			// Another message had this UID: the server reused UIDs under
-			// the same UIDVALIDITY (the in-memory demo server does after
-			// a restart). The Message-ID is new, so this one is new.
-			log.Warn("the IMAP server reused a UID; recording the message without it", "uid", *rec.UID)
-			rec.UIDValidity, rec.UID = nil, nil
-			err = tx.RecordMessage(rec)
-		}
-		if err != nil {
-			return err
-		}
-		mails, err := h.out.wait()
-		if err != nil {
-			return err
-		}
-		sent = len(mails)
-		return tx.EnqueueMails(mails)
-	})
+		log.Info("a concurrent writer came first (conflict): handling the message again", "attempt", attempt, "err", err)
+	}
 	switch {
-	case errors.Is(err, store.ErrDuplicate):
+	case errors.Is(err, errHandled):
 		log.Info("message already handled")
 		return nil
 	case err != nil && ctx.Err() == nil && !isTemporary(err):
@@ -163,12 +149,14 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 		// it as an error, without any game change, and move on.
 		log.Error("message failed", "err", err)
 		rec.Outcome, rec.Reason, rec.TableID = store.OutcomeError, err.Error(), nil
-		err = s.store.Tx(ctx, func(tx *store.Tx) error { return tx.RecordMessage(rec) })
-		if errors.Is(err, store.ErrDuplicate) {
+		err = s.store.Tx(ctx, func(tx *store.Tx) error { return recordMessage(tx, rec, log) })
+		if errors.Is(err, errHandled) {
 			return nil
 		}
 		return err
 	case err != nil:
+		// A cancelled context (shutdown) or a temporary error: the
+		// message stays where it is, to be tried again.
 		return err
 	}
 	log.Info("message handled", "outcome", rec.Outcome, "reason", rec.Reason, "mails", sent)
@@ -178,16 +166,75 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 	return nil
 }
 
-// isTemporary reports whether err is worth retrying: anything but a
-// permanentError comes from the database (unreachable, busy, a concurrent
-// writer) or the context.
+// handleOnce runs the message's transaction once, on the state and at the
+// time it finds, and returns its record and how many mails it queued.
+func (s *Service) handleOnce(ctx context.Context, in mailer.Inbound, m *parser.Message, id string, log *slog.Logger) (*store.Message, int, error) {
+	now := s.now()
+	rec := &store.Message{MessageID: id, Mailbox: in.Mailbox, From: m.From, At: now}
+	if in.UID != 0 {
+		v, u := in.UIDValidity, in.UID
+		rec.UIDValidity, rec.UID = &v, &u
+	}
+	var sent int
+	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		// The Message-ID decides (EMAIL §2.2): a redelivered copy, or the
+		// same message seen again after a crash, is not applied twice.
+		seen, err := tx.MessageSeen(id)
+		if err != nil {
+			return err
+		}
+		if seen {
+			return errHandled
+		}
+		h := &handling{s: s, tx: tx, msg: m, rec: rec, now: now, log: log, size: in.Size}
+		if err := h.run(); err != nil {
+			return err
+		}
+		if err := recordMessage(tx, rec, log); err != nil {
+			return err
+		}
+		mails, err := h.out.wait()
+		if err != nil {
+			return err
+		}
+		sent = len(mails)
+		return tx.EnqueueMails(mails)
+	})
+	return rec, sent, err
+}
+
+// recordMessage records rec, or returns errHandled if its Message-ID is
+// already recorded.
+func recordMessage(tx *store.Tx, rec *store.Message, log *slog.Logger) error {
+	err := tx.RecordMessage(rec)
+	if errors.Is(err, store.ErrDuplicate) && rec.UID != nil {
+		// Another message had this UID: the server reused UIDs under
+		// the same UIDVALIDITY (the in-memory demo server does after
+		// a restart). The Message-ID is new, so this one is new.
+		log.Warn("the IMAP server reused a UID; recording the message without it", "uid", *rec.UID)
+		rec.UIDValidity, rec.UID = nil, nil
+		err = tx.RecordMessage(rec)
+	}
+	if errors.Is(err, store.ErrDuplicate) {
+		// Without a UID only the Message-ID is unique: a concurrent
+		// handler of the same message committed first.
+		return errHandled
+	}
+	return err
+}
+
+// isTemporary reports whether err may mend by trying again: what the store
+// says is temporary (store.IsTemporary: a conflict, the context, a busy or
+// unreachable database), unless the service marked it permanent.
+// Everything else — the engine, the templates, a broken stored game, a
+// constraint that does not hold — is permanent.
 func isTemporary(err error) bool {
 	var perm *permanentError
-	return !errors.As(err, &perm)
+	return !errors.As(err, &perm) && store.IsTemporary(err)
 }
 
 // permanentError marks a failure of the service's own (templates, a broken
-// stored game) that retrying will not mend.
+// stored game) that retrying will not mend, whatever it wraps.
 type permanentError struct{ err error }
 
 func (e *permanentError) Error() string { return e.err.Error() }
