@@ -218,6 +218,7 @@ const (
 	ReasonAlreadyStarted ReasonKind = "already-started"
 	ReasonTooFewPlayers  ReasonKind = "too-few-players" // Have, Need
 	ReasonNotOwner       ReasonKind = "not-owner"
+	ReasonAlreadySeated  ReasonKind = "already-seated" // Detail: the table
 	ReasonNoOpening      ReasonKind = "opening-disabled"
 	// Reading the message (the parser's kinds).
 	ReasonNoCommand    ReasonKind = "no-command"
@@ -247,7 +248,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonNotYourTurn, ReasonGameOver, ReasonExchangeNotAllowed, ReasonBagTooSmall,
 		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
 		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
-		ReasonNotOwner, ReasonNoOpening, ReasonNoCommand, ReasonBadCell,
+		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
 		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
@@ -420,6 +421,14 @@ type StartedMsg struct {
 	First    string
 	Deadline time.Time
 	TurnTime time.Duration
+}
+
+// PausedMsg tells a sender who reached the bound on replies per hour
+// that nothing more is answered until Until (EMAIL §2.6).
+type PausedMsg struct {
+	Head
+	Limit int       // replies per hour
+	Until time.Time // when replies resume
 }
 
 // TooLargeMsg answers a message too large to read (EMAIL §2.5).
