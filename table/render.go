@@ -137,6 +137,9 @@ func logLines(entries []engine.LogEntry, names []string, b *engine.Board) []temp
 			l.Kind, l.Turn = templates.LogExpire, turn
 		case engine.LogRejected:
 			l.Kind = templates.LogRejected
+			if e.Start != nil {
+				l.Pos = pos(*e.Start)
+			}
 			for _, w := range e.Words {
 				l.Words = append(l.Words, templates.Word{Word: w})
 			}
