@@ -161,6 +161,7 @@ type LogLine struct {
 	Player      string
 	Words       []Word // LogPlace, LogRejected
 	Pos         Pos    // first cell of the placement
+	NoPos       bool   // LogRejected from an old log that did not record where
 	Down        bool
 	Score       int // points of the placement
 	Bonus       int // bonus for using every tile (RULES §5.6), included in Score
