@@ -107,7 +107,13 @@ func (h *handling) run() error {
 		if answered, err := h.noCommandOnce(); err != nil || !answered {
 			return err
 		}
-		return h.refuse(t, "", reasons(m.Err), true)
+		// Sent from the sender's table, so that the corrected command can
+		// answer it.
+		from, err := h.replyTable(t)
+		if err != nil {
+			return err
+		}
+		return h.refuse(from, "", reasons(m.Err), true)
 	}
 	c := m.Command
 	switch c.Kind {
@@ -125,8 +131,14 @@ func (h *handling) run() error {
 		return h.start(t)
 	}
 	if t == nil {
-		// EMAIL §1.3: a command acts on a table only through a valid token.
-		return h.refuse(nil, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
+		// EMAIL §1.3: a command acts on a table only through a valid
+		// token. The refusal comes from the sender's one table, if any, so
+		// that the command can be sent again in answer to it.
+		from, err := h.replyTable(nil)
+		if err != nil {
+			return err
+		}
+		return h.refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 	}
 	return h.tableCommand(t, c)
 }

@@ -193,6 +193,16 @@ func TestReplyAddress(t *testing.T) {
 	if got, want := h.lastOf("bob", "games-reply").ReplyTo, "lexio+"+h.token("addr2", "bob")+"@localhost"; got != want {
 		t.Errorf("GAMES through addr2: Reply-To %q, want %q", got, want)
 	}
+
+	// A move sent to the plain address is refused from the sender's one
+	// table, and the same move in answer to the refusal is played.
+	h.waitMail("carol", 1)
+	h.expect(h.sendMail("carol", mailSpec{Body: "PASS"}), store.OutcomeRejected, "bad-token")
+	refusal := h.lastOf("carol", "rejected")
+	if want := "lexio+" + h.token("addr2", "carol") + "@localhost"; refusal.ReplyTo != want {
+		t.Errorf("refusal without a token: Reply-To %q, want %q", refusal.ReplyTo, want)
+	}
+	h.expect(h.replyTo("carol", &refusal, "PASS"), store.OutcomeApplied, "PASS")
 }
 
 // TestSecondJoin: a player who already sits at a table and sends JOIN
