@@ -57,7 +57,14 @@ type Mail struct {
 	AuthServID      string `toml:"auth_serv_id"`
 	SecretFile      string `toml:"secret_file"`
 	Secret          string `toml:"secret"` // discouraged: prefer the file or LEXIO_SECRET
-	ErrorReplies    int    `toml:"error_replies_per_hour"`
+	// ErrorReplies bounds the replies about unreadable input or a bad
+	// token, per sender and hour; beyond it they are not answered.
+	ErrorReplies int `toml:"error_replies_per_hour"`
+	// Replies bounds every answer to a sender (refusals, BOARD, LOG,
+	// PREVIEW, HELP, GAMES, LANG ...; not the turn's mails), per sender and
+	// hour (EMAIL §2.6). The first message over it gets one short notice
+	// saying until when replies are paused, the next ones nothing.
+	Replies int `toml:"replies_per_hour"`
 	// SeparateAcceptance sends the author of a move a mail of its own
 	// saying it was accepted, besides their turn notice; by default the
 	// acceptance heads the author's notice (one mail per player per turn).
@@ -137,6 +144,7 @@ const (
 	DefaultReserveSize   = 10
 	DefaultReserveRefill = 15 * time.Second
 	DefaultMaxMessage    = 1 << 20
+	DefaultReplies       = 30 // answers per sender and hour (EMAIL §2.6)
 	DefaultDictionary    = "/usr/share/dict/french"
 )
 
@@ -207,6 +215,9 @@ func (c *Config) fill() {
 	}
 	if c.Mail.ErrorReplies == 0 {
 		c.Mail.ErrorReplies = 5
+	}
+	if c.Mail.Replies == 0 {
+		c.Mail.Replies = DefaultReplies
 	}
 	if c.IMAP.TLS == "" {
 		c.IMAP.TLS = "tls"
@@ -307,6 +318,9 @@ func (c *Config) Validate() error {
 		bad("mail.address %q: want the service's address, like lexio@example.org", c.Mail.Address)
 	} else if strings.Contains(localPart(c.Mail.Address), "+") {
 		bad("mail.address %q: the local part must not hold '+': lexio adds +token itself", c.Mail.Address)
+	}
+	if c.Mail.ErrorReplies < 0 || c.Mail.Replies < 0 {
+		bad("mail.error_replies_per_hour %d, mail.replies_per_hour %d: want 1 or more", c.Mail.ErrorReplies, c.Mail.Replies)
 	}
 	if c.Mail.MaxMessageBytes < 1024 {
 		bad("mail.max_message_bytes %d: too small", c.Mail.MaxMessageBytes)

@@ -24,6 +24,9 @@ func TestExampleLoads(t *testing.T) {
 	if c.SMTP.Connections != 4 {
 		t.Errorf("smtp.connections = %d", c.SMTP.Connections)
 	}
+	if c.Mail.ErrorReplies != 5 || c.Mail.Replies != 30 {
+		t.Errorf("mail: error_replies_per_hour %d, replies_per_hour %d", c.Mail.ErrorReplies, c.Mail.Replies)
+	}
 	if len(c.Tables) != 1 || len(c.Tables[0].Players) != 3 {
 		t.Errorf("tables: %+v", c.Tables)
 	}
@@ -43,6 +46,9 @@ func TestDefaults(t *testing.T) {
 	if c.SMTP.Connections != 4 {
 		t.Errorf("smtp.connections = %d, want 4", c.SMTP.Connections)
 	}
+	if c.Mail.Replies != DefaultReplies {
+		t.Errorf("mail.replies_per_hour = %d, want %d", c.Mail.Replies, DefaultReplies)
+	}
 	if len(c.Leagues) != 1 || c.Leagues[0].Variant != "lexio" || c.Leagues[0].TurnTime != DefaultTurnTime || !*c.Leagues[0].Multipliers {
 		t.Errorf("default league: %+v", c.Leagues)
 	}
@@ -55,6 +61,7 @@ func TestInvalid(t *testing.T) {
 	}{
 		{"unknown key", base + "[imap]\nadress = \"x\"\n", "unknown keys: imap.adress"},
 		{"bad language", "language = \"de\"\n" + base, `language "de"`},
+		{"negative reply bound", "[mail]\naddress = \"lexio@localhost\"\nreplies_per_hour = -1\n[embedded]\nenabled = true\n", "mail.replies_per_hour -1"},
 		{"plus in address", "[mail]\naddress = \"lexio+x@localhost\"\n[embedded]\nenabled = true\n", "must not hold '+'"},
 		{"inline secret", "[mail]\naddress = \"a@b.c\"\nsecret = \"x\"\n[imap]\naddress=\"h:1\"\n[smtp]\naddress=\"h:2\"\n", "mail.secret is written inline"},
 		{"no imap", "[mail]\naddress = \"a@b.c\"\n[smtp]\naddress=\"h:2\"\n", "imap.address is empty"},

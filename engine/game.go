@@ -72,6 +72,7 @@ type Action struct {
 	Tiles  []Placement `json:"tiles,omitempty"` // place
 	Slots  []int       `json:"slots,omitempty"` // exchange: 1-based rack slots returned
 	Words  []string    `json:"words,omitempty"` // probe: the rejected words
+	Start  *Cell       `json:"start,omitempty"` // probe: where the refused play's word starts
 }
 
 // EndReason says how a game ended.
@@ -108,6 +109,7 @@ type LogEntry struct {
 	Count   int       `json:"count,omitempty"`  // tiles exchanged
 	Score   int       `json:"score,omitempty"`  // points of a placement or an adjustment
 	Words   []string  `json:"words,omitempty"`  // rejected words
+	Start   *Cell     `json:"start,omitempty"`  // rejected: where the word starts; nil in logs older than the field
 	Rack    string    `json:"rack,omitempty"`   // adjust: the rack at the end
 	Reason  EndReason `json:"reason,omitempty"` // end
 	Private bool      `json:"private,omitempty"`
@@ -312,7 +314,12 @@ func (g *Game) place(p int, ps []Placement, d Dictionary, at time.Time) (PlayRes
 	if len(unknown) > 0 {
 		// RULES §6.1–6.2: nothing placed, every rejected word named, one
 		// attempt spent, still this player's turn.
-		if err := g.apply(Action{Kind: ActProbe, Player: p, At: at, Words: unknown}, nil); err != nil {
+		probe := Action{Kind: ActProbe, Player: p, At: at, Words: unknown}
+		if len(play.Words) > 0 {
+			start := play.Words[0].Start
+			probe.Start = &start
+		}
+		if err := g.apply(probe, nil); err != nil {
 			return PlayResult{}, err
 		}
 		left, next := g.Reserve(p, at)
@@ -474,7 +481,7 @@ func (g *Game) apply(a Action, play *Play) error {
 		}
 		pl.reserve.spend(a.At, g.cfg.ReserveSize, g.cfg.ReserveRefill)
 		g.actions = append(g.actions, a)
-		g.addLog(LogEntry{Kind: LogRejected, Player: p, At: a.At, Words: slices.Clone(a.Words), Private: true})
+		g.addLog(LogEntry{Kind: LogRejected, Player: p, At: a.At, Words: slices.Clone(a.Words), Start: a.Start, Private: true})
 		return nil
 	}
 	if err := g.checkTurn(p); err != nil {

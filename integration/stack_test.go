@@ -289,6 +289,7 @@ require_auth = %v
 auth_serv_id = "mx.localhost"
 secret_file = %q
 error_replies_per_hour = 10000
+replies_per_hour = 10000
 
 [imap]
 address = %q

@@ -87,7 +87,7 @@ type Summary struct {
 	Scores                []int
 	Turn                  int // -1 when not playing
 	Deadline              *time.Time
-	Moves                 int64
+	Moves                 int64  // turns played: placements, exchanges, passes, expired turns (not probes nor presence)
 	Board                 string // text grid, "" before the start
 	Log                   []engine.LogEntry
 	Actions               []engine.Action
@@ -130,7 +130,12 @@ func (s *Service) Table(ctx context.Context, name string) (Summary, error) {
 
 func summary(t *tableCtx) Summary {
 	sum := Summary{Name: t.row.Name, League: t.row.League, Variant: t.row.Variant, Status: t.row.Status,
-		Turn: -1, Deadline: t.row.Deadline, Moves: t.row.Seq}
+		Turn: -1, Deadline: t.row.Deadline}
+	for _, a := range t.actions() {
+		if isTurn(a.Kind) {
+			sum.Moves++
+		}
+	}
 	for _, st := range t.seats {
 		sum.Players = append(sum.Players, st.Player.Address)
 	}
@@ -158,4 +163,10 @@ func (s *Service) Game(ctx context.Context, name string) (*engine.Game, error) {
 		return nil
 	})
 	return g, err
+}
+
+// isTurn tells the actions that end a turn from the probes and presence
+// marks that the log also holds.
+func isTurn(k engine.ActionKind) bool {
+	return k == engine.ActPlace || k == engine.ActExchange || k == engine.ActPass || k == engine.ActExpire
 }

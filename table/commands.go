@@ -60,10 +60,9 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 			return err
 		}
 		if h.s.cfg.Mail.SeparateAcceptance {
-			if err := h.reply(t, templates.Accepted, templates.AcceptedMsg{
-				Head: h.s.head(t.row.Name, t.recipient(p), h.now), Move: acc.Move, Total: acc.Total, Rack: acc.rack}); err != nil {
-				return err
-			}
+			// One of the turn's mails: not counted against the reply bound.
+			h.queue(t, h.sender(t), templates.Accepted, templates.AcceptedMsg{
+				Head: h.s.head(t.row.Name, t.recipient(p), h.now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
 		}
 		if err := h.s.announce(t, h.now, &h.out, p, &acc.Acceptance); err != nil {
 			return err
@@ -202,19 +201,32 @@ func (h *handling) preview(t *tableCtx, p int, c *parser.Command) error {
 	return h.reply(t, templates.Preview, msg)
 }
 
+// help answers HELP, from the table it came through or the sender's one
+// table (replyTable).
 func (h *handling) help(t *tableCtx) error {
 	h.outcome(store.OutcomeApplied, "HELP")
+	t, err := h.replyTable(t)
+	if err != nil {
+		return err
+	}
 	to := h.sender(t)
 	return h.reply(t, templates.Help, templates.HelpMsg{Head: h.s.head(tableName(t), to, h.now), Address: h.s.cfg.Mail.Address})
 }
 
-func (h *handling) games() error {
+// games lists the sender's tables. The reply comes from the table the
+// request came through, else from the sender's one table not over; with
+// several and no token, from the plain address (replyTable).
+func (h *handling) games(from *tableCtx) error {
 	h.outcome(store.OutcomeApplied, "GAMES")
 	rows, err := h.tx.TablesOfPlayer(h.msg.From)
 	if err != nil {
 		return err
 	}
-	msg := templates.GamesMsg{Head: h.s.head("", h.sender(nil), h.now)}
+	from, err = h.replyTable(from)
+	if err != nil {
+		return err
+	}
+	msg := templates.GamesMsg{Head: h.s.head(tableName(from), h.sender(from), h.now)}
 	for i := range rows {
 		t, err := h.s.loadRow(h.tx, &rows[i])
 		if err != nil {
@@ -235,7 +247,7 @@ func (h *handling) games() error {
 		}
 		msg.Games = append(msg.Games, line)
 	}
-	return h.reply(nil, templates.GamesReply, msg)
+	return h.reply(from, templates.GamesReply, msg)
 }
 
 func (h *handling) lang(t *tableCtx, lang string) error {
@@ -246,6 +258,10 @@ func (h *handling) lang(t *tableCtx, lang string) error {
 	if err := h.tx.SetPlayerLang(h.msg.From, lang); err != nil {
 		return err
 	}
+	t, err := h.replyTable(t)
+	if err != nil {
+		return err
+	}
 	if t != nil {
 		if p := t.seatOf(h.msg.From); p >= 0 {
 			t.langs[p] = lang
@@ -253,9 +269,7 @@ func (h *handling) lang(t *tableCtx, lang string) error {
 	}
 	to := h.sender(t)
 	to.lang = lang
-	e := envelope{kind: templates.LangChanged, to: to, reply: h.rec.MessageID}
-	h.out.add(h.s, e, templates.LangMsg{Head: h.s.head("", to, h.now)}, h.now)
-	return nil
+	return h.replyAs(t, to, templates.LangChanged, templates.LangMsg{Head: h.s.head(tableName(t), to, h.now)})
 }
 
 // maxPlayers is the size of a table of that variant (RULES §1.1, §12).
@@ -326,8 +340,7 @@ func (h *handling) join(name string) error {
 	cmd := "JOIN " + name
 	switch {
 	case t.seatOf(h.msg.From) >= 0:
-		h.outcome(store.OutcomeApplied, cmd+" (already seated)")
-		return nil
+		return h.refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonAlreadySeated, Detail: name}}, false)
 	case t.row.Status != store.StatusOpen:
 		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonAlreadyStarted}}, true)
 	case len(t.seats) >= maxPlayers(t.row.Variant):

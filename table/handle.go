@@ -112,14 +112,23 @@ func (h *handling) run() error {
 	}
 
 	if m.Err != nil {
-		return h.refuse(t, "", reasons(m.Err), true)
+		if answered, err := h.noCommandOnce(); err != nil || !answered {
+			return err
+		}
+		// Sent from the sender's table, so that the corrected command can
+		// answer it.
+		from, err := h.replyTable(t)
+		if err != nil {
+			return err
+		}
+		return h.refuse(from, "", reasons(m.Err), true)
 	}
 	c := m.Command
 	switch c.Kind {
 	case parser.KindHelp:
 		return h.help(t)
 	case parser.KindGames:
-		return h.games()
+		return h.games(t)
 	case parser.KindLang:
 		return h.lang(t, c.Lang)
 	case parser.KindNew:
@@ -130,8 +139,14 @@ func (h *handling) run() error {
 		return h.start(t)
 	}
 	if t == nil {
-		// EMAIL §1.3: a command acts on a table only through a valid token.
-		return h.refuse(nil, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
+		// EMAIL §1.3: a command acts on a table only through a valid
+		// token. The refusal comes from the sender's one table, if any, so
+		// that the command can be sent again in answer to it.
+		from, err := h.replyTable(nil)
+		if err != nil {
+			return err
+		}
+		return h.refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 	}
 	return h.tableCommand(t, c)
 }
@@ -183,6 +198,55 @@ func (h *handling) senderLang(t *tableCtx) string {
 	return h.s.cfg.Language
 }
 
+// noCommandOnce lets one message without a command be answered per
+// sender and hour; it reports whether this one may be. An auto-responder
+// that answers our mail with prose (or our own text, which holds no
+// command) gets one "no command found" and then nothing, so the exchange
+// stops; a person who wrote no command is told once, and HELP always
+// answers.
+func (h *handling) noCommandOnce() (bool, error) {
+	var pe *parser.Error
+	if !errors.As(h.msg.Err, &pe) || pe.Kind != parser.NoCommand {
+		return true, nil
+	}
+	ok, err := h.tx.TakeRate("no-command:"+h.msg.From, 1, time.Hour, h.now)
+	if err != nil || ok {
+		return ok, err
+	}
+	h.outcome(store.OutcomeRejected, string(templates.ReasonNoCommand))
+	h.log.Info("no command, not answered: one message without a command was answered this hour")
+	return false, nil
+}
+
+// replyTable is the table a reply about no particular table (GAMES,
+// LANG, HELP) is sent from, so that it carries the sender's reply address
+// for it and a move written in answer is played: the table the message
+// came through, else the one table the sender sits at that is not over;
+// nil when there are several (a move must never go to a guessed table).
+func (h *handling) replyTable(t *tableCtx) (*tableCtx, error) {
+	if t != nil {
+		return t, nil
+	}
+	rows, err := h.tx.TablesOfPlayer(h.msg.From)
+	if err != nil {
+		return nil, err
+	}
+	var only *store.Table
+	for i := range rows {
+		if rows[i].Status == store.StatusOver {
+			continue
+		}
+		if only != nil {
+			return nil, nil
+		}
+		only = &rows[i]
+	}
+	if only == nil {
+		return nil, nil
+	}
+	return h.s.loadRow(h.tx, only)
+}
+
 // sender is the author of the message as a recipient.
 func (h *handling) sender(t *tableCtx) recipient {
 	r := recipient{addr: h.msg.From, lang: h.senderLang(t), pos: -1}
@@ -192,20 +256,61 @@ func (h *handling) sender(t *tableCtx) recipient {
 	return r
 }
 
-// reply queues an answer to the message's author.
+// reply queues an answer to the message's author, within the bound on
+// answers per sender and hour (EMAIL §2.6).
 func (h *handling) reply(t *tableCtx, kind templates.Kind, data any) error {
-	e := envelope{kind: kind, to: h.sender(t), reply: h.rec.MessageID}
+	return h.replyAs(t, h.sender(t), kind, data)
+}
+
+// replyAs is reply to the author as the recipient to.
+func (h *handling) replyAs(t *tableCtx, to recipient, kind templates.Kind, data any) error {
+	ok, err := h.withinBound(t, to)
+	if err != nil || !ok {
+		return err
+	}
+	h.queue(t, to, kind, data)
+	return nil
+}
+
+// queue queues a mail to the author without counting it against the
+// bound: the mails of a turn (the separate acceptance).
+func (h *handling) queue(t *tableCtx, to recipient, kind templates.Kind, data any) {
+	e := envelope{kind: kind, to: to, reply: h.rec.MessageID}
 	if t != nil {
 		e.table, e.seq, e.tableID = t.row.Name, int64(len(t.actions())), &t.row.ID
 	}
 	h.out.add(h.s, e, data, h.now)
-	return nil
+}
+
+// withinBound counts one answer to the author against
+// mail.replies_per_hour and reports whether it may go. The first answer
+// over the bound is replaced by one short notice saying until when
+// replies are paused; after it nothing goes until the hour's window
+// closes. Commands are still applied meanwhile.
+func (h *handling) withinBound(t *tableCtx, to recipient) (bool, error) {
+	key, limit := "answers:"+h.msg.From, h.s.cfg.Mail.Replies
+	ok, err := h.tx.TakeRate(key, limit+1, time.Hour, h.now)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		h.log.Info("reply bound reached: not answered")
+		return false, nil
+	}
+	start, hits, err := h.tx.RateWindow(key, time.Hour, h.now)
+	if err != nil || hits <= limit {
+		return err == nil, err
+	}
+	until := start.Add(time.Hour)
+	h.log.Info("reply bound reached: replies paused", "until", until)
+	h.queue(t, to, templates.RepliesPaused, templates.PausedMsg{Head: h.s.head(tableName(t), to, h.now), Limit: limit, Until: until})
+	return false, nil
 }
 
 // refuse answers a command with every reason it was refused. limited
-// replies (about unreadable input or identity) are rate-limited per
-// sender (EMAIL §2.6); refusals of moves by a seated player are not: they
-// are the game's feedback, and the probe reserve bounds them.
+// replies (about unreadable input or identity) are also bounded by
+// mail.error_replies_per_hour; every refusal, like every answer, counts
+// against mail.replies_per_hour (EMAIL §2.6).
 func (h *handling) refuse(t *tableCtx, command string, rs []templates.Reason, limited bool) error {
 	kinds := make([]string, len(rs))
 	for i, r := range rs {

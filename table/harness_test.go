@@ -124,11 +124,14 @@ func (l *logBuffer) String() string {
 const testSecret = "0123456789abcdef0123456789abcdef"
 
 // baseConfig is the test configuration; mail holds extra keys of the
-// [mail] section (error_replies_per_hour defaults to 100 unless given),
-// extra is appended after the leagues.
+// [mail] section (error_replies_per_hour and replies_per_hour default to
+// 100 unless given), extra is appended after the leagues.
 func baseConfig(mail, extra string) string {
 	if !strings.Contains(mail, "error_replies_per_hour") {
 		mail += "\nerror_replies_per_hour = 100"
+	}
+	if !strings.Contains(mail, "\nreplies_per_hour") && !strings.HasPrefix(mail, "replies_per_hour") {
+		mail += "\nreplies_per_hour = 100"
 	}
 	return `
 [mail]

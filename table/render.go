@@ -137,6 +137,11 @@ func logLines(entries []engine.LogEntry, names []string, b *engine.Board) []temp
 			l.Kind, l.Turn = templates.LogExpire, turn
 		case engine.LogRejected:
 			l.Kind = templates.LogRejected
+			if e.Start != nil {
+				l.Pos = pos(*e.Start)
+			} else {
+				l.NoPos = true // logged before probes recorded where
+			}
 			for _, w := range e.Words {
 				l.Words = append(l.Words, templates.Word{Word: w})
 			}

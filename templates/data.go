@@ -161,6 +161,7 @@ type LogLine struct {
 	Player      string
 	Words       []Word // LogPlace, LogRejected
 	Pos         Pos    // first cell of the placement
+	NoPos       bool   // LogRejected from an old log that did not record where
 	Down        bool
 	Score       int // points of the placement
 	Bonus       int // bonus for using every tile (RULES §5.6), included in Score
@@ -218,6 +219,7 @@ const (
 	ReasonAlreadyStarted ReasonKind = "already-started"
 	ReasonTooFewPlayers  ReasonKind = "too-few-players" // Have, Need
 	ReasonNotOwner       ReasonKind = "not-owner"
+	ReasonAlreadySeated  ReasonKind = "already-seated" // Detail: the table
 	ReasonNoOpening      ReasonKind = "opening-disabled"
 	// Reading the message (the parser's kinds).
 	ReasonNoCommand    ReasonKind = "no-command"
@@ -247,7 +249,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonNotYourTurn, ReasonGameOver, ReasonExchangeNotAllowed, ReasonBagTooSmall,
 		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
 		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
-		ReasonNotOwner, ReasonNoOpening, ReasonNoCommand, ReasonBadCell,
+		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
 		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
@@ -420,6 +422,14 @@ type StartedMsg struct {
 	First    string
 	Deadline time.Time
 	TurnTime time.Duration
+}
+
+// PausedMsg tells a sender who reached the bound on replies per hour
+// that nothing more is answered until Until (EMAIL §2.6).
+type PausedMsg struct {
+	Head
+	Limit int       // replies per hour
+	Until time.Time // when replies resume
 }
 
 // TooLargeMsg answers a message too large to read (EMAIL §2.5).

@@ -182,6 +182,9 @@ func (l *LogLine) appendKey(sb *strings.Builder) {
 	}
 	num(l.Pos.Row)
 	num(l.Pos.Col)
+	if l.NoPos {
+		sb.WriteByte('n')
+	}
 	if l.Down {
 		sb.WriteByte('d')
 	}

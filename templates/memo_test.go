@@ -51,7 +51,7 @@ func TestLogKeyCoversFields(t *testing.T) {
 	for f := range reflect.TypeOf(LogLine{}).Fields() {
 		names = append(names, f.Name)
 	}
-	want := []string{"Turn", "At", "Kind", "Player", "Words", "Pos", "Down", "Score", "Bonus", "Count", "End", "Adjustments"}
+	want := []string{"Turn", "At", "Kind", "Player", "Words", "Pos", "NoPos", "Down", "Score", "Bonus", "Count", "End", "Adjustments"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("LogLine fields %v: update appendKey and this test", names)
 	}
@@ -68,6 +68,7 @@ func TestLogKeyCoversFields(t *testing.T) {
 		"Word":         func(l *LogLine) { l.Words = []Word{{l.Words[0].Word + "S", l.Words[0].Points}} },
 		"Points":       func(l *LogLine) { l.Words = []Word{{l.Words[0].Word, l.Words[0].Points + 1}} },
 		"Pos":          func(l *LogLine) { l.Pos.Col++ },
+		"NoPos":        func(l *LogLine) { l.NoPos = !l.NoPos },
 		"Down":         func(l *LogLine) { l.Down = !l.Down },
 		"Score":        func(l *LogLine) { l.Score++ },
 		"Bonus":        func(l *LogLine) { l.Bonus++ },

@@ -193,6 +193,8 @@ func sample(k Kind) any {
 	case TableStarted:
 		return StartedMsg{Head: h, Variant: "lexio", Players: []string{"Alice", "Bob", "Chloé"}, First: "Alice",
 			Deadline: sampleNow.Add(72 * time.Hour), TurnTime: 72 * time.Hour}
+	case RepliesPaused:
+		return PausedMsg{Head: sampleHead("Bob"), Limit: 30, Until: sampleNow.Add(40 * time.Minute)}
 	case TooLarge:
 		return TooLargeMsg{Head: Head{To: "Bob", Now: sampleNow}, Size: 3 << 20, Limit: 1 << 20}
 	}

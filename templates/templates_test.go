@@ -593,3 +593,19 @@ func TestConcurrentRender(t *testing.T) {
 		}
 	}
 }
+
+// TestRejectedWithoutPosition: a refused play from a log that did not
+// record where it was played says nothing of a cell (it is not A1).
+func TestRejectedWithoutPosition(t *testing.T) {
+	s := newSet(t)
+	for _, lang := range Langs() {
+		r, err := s.Render(lang, LogReply, LogMsg{Head: sampleHead("Bob"), Log: []LogLine{
+			{Kind: LogRejected, Player: "Bob", NoPos: true, Words: []Word{{"QUEUX", 0}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Text, "QUEUX") || strings.Contains(r.Text, "A1") {
+			t.Errorf("%s: %s", lang, r.Text)
+		}
+	}
+}

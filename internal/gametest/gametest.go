@@ -153,7 +153,7 @@ func HasScoreLine(text, name string, final int) bool {
 // BoardShown reports whether the text grid in text shows every tile of
 // b in its cell (blanks in lowercase, the last move in brackets).
 func BoardShown(text string, b *engine.Board) bool {
-	_, grid, ok := strings.Cut(text, "== Board ==")
+	_, grid, ok := strings.Cut(text, "== The board ==")
 	if !ok {
 		return false
 	}

@@ -20,7 +20,7 @@ func TestBoardShown(t *testing.T) {
 		for c, v := range cells {
 			tb.Cells[c.Row][c.Col] = v
 		}
-		return "== Board ==\n\n" + templates.Grid(&tb)
+		return "== The board ==\n\n" + templates.Grid(&tb)
 	}
 	good := draw(map[engine.Cell]templates.Cell{g7: {Letter: 'A'}, h7: {Letter: 'B', Blank: true}})
 	if !BoardShown(good, &b) {

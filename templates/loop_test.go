@@ -1,0 +1,87 @@
+package templates
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/lexio-mail/lexio/parser"
+)
+
+// loopCases are the messages TestNothingComesBackAsACommand sends back:
+// every kind's golden data, the author's variants, and data that puts
+// command words where a name or a command goes.
+func loopCases() map[string]struct {
+	Kind Kind
+	Data any
+} {
+	cases := authorSamples()
+	for _, k := range Kinds() {
+		cases[k.String()] = struct {
+			Kind Kind
+			Data any
+		}{k, sample(k)}
+	}
+	add := func(name string, k Kind, d any) {
+		cases[name] = struct {
+			Kind Kind
+			Data any
+		}{k, d}
+	}
+	tagged := sample(BoardReply).(NoticeMsg)
+	tagged.Tag = "[Lexio t42 t42-Zx9Qk2]"
+	add("board-reply-token-tag", BoardReply, tagged)
+	for _, name := range []string{"New", "Play", "Pass", "Board", "Join"} {
+		add("table-joined-"+name, TableJoined, JoinedMsg{Head: sampleHead("Bob"), Player: name, Players: []string{"Bob", name}, Max: 4})
+	}
+	add("table-joined-you", TableJoined, JoinedMsg{Head: sampleHead("Bob"), Player: "Bob", You: true, Players: []string{"Alice", "Bob"}, Max: 4})
+	add("games-none", GamesReply, GamesMsg{Head: Head{To: "Bob", Now: sampleNow}})
+	for _, c := range []string{"BOARD", "PASS", "LANG fr", "JOIN t42", "NEW", "EXCHANGE 1 4 7"} {
+		add("rejected-"+c, Rejected, RejectedMsg{Head: sampleHead("Bob"), Command: c, Reasons: []Reason{{Kind: ReasonNotYourTurn, Detail: "Alice"}}})
+	}
+	for _, rk := range ReasonKinds() {
+		add("rejected-reason-"+string(rk), Rejected, RejectedMsg{Head: sampleHead("Bob"), Reasons: []Reason{{
+			Kind: rk, Cells: []Pos{pos("H7"), pos("I7")}, Letters: "X?", Words: []string{"CHATX", "XA"},
+			Slots: []int{8}, Need: 7, Have: 3, Detail: "t42"}}})
+	}
+	return cases
+}
+
+// TestNothingComesBackAsACommand: an auto-responder that answers one of
+// our mails with "Re: <our subject>" (our tag kept or dropped) and our
+// text or HTML body returned unquoted must not send us a command, nor
+// anything the parser takes for an attempt at one (which would be
+// answered with a refusal): a reply of ours read back as a command makes
+// a mail loop.
+func TestNothingComesBackAsACommand(t *testing.T) {
+	s := newSet(t)
+	for _, lang := range Langs() {
+		for name, c := range loopCases() {
+			t.Run(lang+"/"+name, func(t *testing.T) {
+				r, err := s.Render(lang, c.Kind, c.Data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				untagged := strings.TrimSpace(r.Subject[strings.IndexByte(r.Subject, ']')+1:])
+				for _, subject := range []string{r.Subject, untagged} {
+					checkNoCommand(t, "subject "+subject, "Re: "+subject, "text/plain", "")
+				}
+				away := "I am out of the office until Monday.\r\n\r\n"
+				checkNoCommand(t, "text body", "Re: away", "text/plain", away+r.Text)
+				checkNoCommand(t, "text body alone", "Re: away", "text/plain", r.Text)
+				checkNoCommand(t, "HTML body", "Re: away", "text/html", r.HTML)
+			})
+		}
+	}
+}
+
+func checkNoCommand(t *testing.T, what, subject, contentType, body string) {
+	t.Helper()
+	raw := "From: Bob <bob@example.org>\r\nTo: lexio+t42-abc@example.org\r\nSubject: " + subject +
+		"\r\nMessage-ID: <away-1@example.org>\r\nContent-Type: " + contentType + "; charset=utf-8\r\n\r\n" + body
+	m := parser.Parse([]byte(raw), parser.Options{ServiceAddress: "lexio@example.org"})
+	var pe *parser.Error
+	if m.Command != nil || !errors.As(m.Err, &pe) || pe.Kind != parser.NoCommand {
+		t.Errorf("%s comes back as %q (error %v, from the %s)", what, m.Command.String(), m.Err, m.CommandSource)
+	}
+}
