@@ -222,6 +222,7 @@ func TestHostileInput(t *testing.T) {
 	outcomes := map[string]int{}
 	missing := 0
 	var answered, ignored []hostile
+	noCommand := map[string][]hostile{}
 	silent := 0
 	for _, h := range corpus {
 		rec, ok := d.record(h.id)
@@ -242,6 +243,10 @@ func TestHostileInput(t *testing.T) {
 			// A stranger using a player's reply address is not answered:
 			// the From may be forged (EMAIL §1.3).
 			silent++
+		case rec.Reason == "no-command":
+			// A message without a command is answered once an hour per
+			// sender, so that no auto-responder keeps a loop going.
+			noCommand[h.account] = append(noCommand[h.account], h)
 		default:
 			answered = append(answered, h)
 		}
@@ -290,12 +295,21 @@ func TestHostileInput(t *testing.T) {
 	if unanswered > 0 {
 		t.Errorf("%d of %d rejected messages got no reply", unanswered, len(answered))
 	}
+	for who, hs := range noCommand {
+		got := 0
+		for _, h := range hs {
+			got += replies[h.id]
+		}
+		if got != 1 {
+			t.Errorf("%s sent %d messages without a command and got %d replies to them, want 1", who, len(hs), got)
+		}
+	}
 	for _, h := range ignored {
 		if replies[h.id] != 0 {
 			t.Errorf("ignored %s was answered: a mail loop", h.kind)
 		}
 	}
-	t.Logf("%d answered with a reply, %d ignored, %d refused without a reply (a stranger's From)", len(answered), len(ignored), silent)
+	t.Logf("%d answered with a reply, %d ignored, %d refused without a reply (a stranger's From), %d without a command from %d senders", len(answered), len(ignored), silent, len(noCommand["alice"])+len(noCommand["bob"])+len(noCommand["eve"]), len(noCommand))
 	// No stall: the service's INBOX is empty, everything moved to Processed.
 	inbox := newMailbox(stack.service)
 	defer inbox.close()
