@@ -21,6 +21,49 @@ func BenchmarkCompose(b *testing.B) {
 	}
 }
 
+// BenchmarkComposeNotice composes a late-game turn notice (~45 KB).
+func BenchmarkComposeNotice(b *testing.B) {
+	env := noticeEnvelope()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := mailer.Compose(env); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDispatch measures late-game notices sent per second in batches
+// of 50 over one loopback connection, to a go-smtp server in the same
+// process (whose reading of the message costs about as much as sending).
+func BenchmarkDispatch(b *testing.B) {
+	ev := &events{}
+	sk := newSink(b, ev)
+	raw, err := mailer.Compose(noticeEnvelope())
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := newOutbox(ev)
+	d := newTestDispatcher(b, sk.addr, o, start2026())
+	defer d.Close()
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for id := int64(0); id < int64(b.N); {
+		n := min(50, int64(b.N)-id)
+		for range n {
+			id++
+			o.add(mailer.Outgoing{ID: id, From: "lexio@example.org", To: []string{fmt.Sprintf("p%d@example.org", id%4)}, Raw: raw})
+		}
+		if res, err := d.RunOnce(context.Background()); err != nil || res.Sent != int(n) {
+			b.Fatalf("RunOnce = %+v, %v", res, err)
+		}
+		sk.mu.Lock()
+		sk.got = nil
+		sk.mu.Unlock()
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "mails/s")
+}
+
 func BenchmarkTokenVerify(b *testing.B) {
 	tok := mailer.NewTokens([]byte("0123456789abcdef-server-secret"))
 	token := tok.Token("spring-league-3", "alice@example.org")

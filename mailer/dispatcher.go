@@ -1,12 +1,9 @@
 package mailer
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/textproto"
@@ -503,29 +500,22 @@ func (s *smtpSession) send(ctx context.Context, row Outgoing) error {
 	return &SendError{Kind: kind, Code: code, Err: err}
 }
 
-// transaction runs MAIL, RCPT and DATA with the stored bytes as they are.
+// transaction runs MAIL, RCPT and DATA with go-mail's client, whose DATA
+// writer dot-stuffs the stored bytes and ends them with the final dot; its
+// Close returns the server's reply to the message.
 func (s *smtpSession) transaction(row Outgoing) error {
 	if err := s.c.UpdateDeadline(s.d.cfg.Timeout); err != nil {
 		return err
+	}
+	if len(row.To) == 0 {
+		return &textproto.Error{Code: 554, Msg: "no recipients in outbox row"}
 	}
 	from, err := envelopeAddr(row.From)
 	if err != nil {
 		return err
 	}
-	if len(row.To) == 1 {
-		if ok, _ := s.c.Extension("PIPELINING"); ok {
-			rcpt, err := envelopeAddr(row.To[0])
-			if err != nil {
-				return err
-			}
-			return s.pipelined(from, rcpt, row.Raw)
-		}
-	}
 	if err := s.c.Mail(from); err != nil {
 		return fmt.Errorf("MAIL FROM %s: %w", from, err)
-	}
-	if len(row.To) == 0 {
-		return &textproto.Error{Code: 554, Msg: "no recipients in outbox row"}
 	}
 	for _, to := range row.To {
 		rcpt, err := envelopeAddr(to)
@@ -540,123 +530,13 @@ func (s *smtpSession) transaction(row Outgoing) error {
 	if err != nil {
 		return fmt.Errorf("DATA: %w", err)
 	}
-	return message(s.c.Text.W, w, row.Raw)
-}
-
-// message writes raw through w, the writer DATA opened, and closes it:
-// the server's reply to the end of the message is Close's error.
-func message(conn *bufio.Writer, w io.WriteCloser, raw []byte) error {
-	if err := writeData(conn, w, raw); err != nil {
-		_ = w.Close()
+	if _, err := w.Write(row.Raw); err != nil {
 		return fmt.Errorf("DATA: %w", err)
 	}
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("end of DATA: %w", err)
 	}
 	return nil
-}
-
-// endReply is a pipelined DATA's dot writer: Close ends the message and
-// reads the reply to it, as go-mail's DataCloser does after its DATA.
-type endReply struct {
-	io.WriteCloser
-	t *textproto.Conn
-}
-
-func (e endReply) Close() error {
-	if err := e.WriteCloser.Close(); err != nil {
-		return err
-	}
-	_, _, err := e.t.ReadResponse(250)
-	return err
-}
-
-// pipelined sends MAIL, RCPT and DATA in one write and then reads their
-// three replies (RFC 2920), then the message and its reply: two round
-// trips instead of four, on the connections that carry every notice.
-// Only for one recipient: a refused MAIL or RCPT then leaves no recipient,
-// and the server refuses DATA too. The MAIL parameters are those go-mail's
-// Mail would send.
-func (s *smtpSession) pipelined(from, rcpt string, raw []byte) error {
-	t := s.c.Text
-	params := ""
-	if ok, _ := s.c.Extension("8BITMIME"); ok {
-		params += " BODY=8BITMIME"
-	}
-	if ok, _ := s.c.Extension("SMTPUTF8"); ok {
-		params += " SMTPUTF8"
-	}
-	if _, err := fmt.Fprintf(t.W, "MAIL FROM:%s%s\r\nRCPT TO:%s\r\nDATA\r\n", from, params, rcpt); err != nil {
-		return err
-	}
-	if err := t.W.Flush(); err != nil {
-		return err
-	}
-	// A reply that is not one (a broken connection) ends it all; a
-	// refusal still leaves the next replies to read.
-	var errs [3]error
-	for i, code := range []int{250, 25, 354} {
-		if _, _, errs[i] = t.ReadResponse(code); errs[i] != nil && replyCode(errs[i]) == 0 {
-			return errs[i]
-		}
-	}
-	mailErr, rcptErr, dataErr := errs[0], errs[1], errs[2]
-	if dataErr == nil && (mailErr != nil || rcptErr != nil) {
-		// A server that takes DATA without a recipient: end the empty
-		// message, which goes nowhere.
-		if err := (endReply{t.DotWriter(), t}).Close(); err != nil && replyCode(err) == 0 {
-			return err
-		}
-	}
-	switch {
-	case mailErr != nil:
-		return fmt.Errorf("MAIL FROM %s: %w", from, mailErr)
-	case rcptErr != nil:
-		return fmt.Errorf("RCPT TO %s: %w", rcpt, rcptErr)
-	case dataErr != nil:
-		return fmt.Errorf("DATA: %w", dataErr)
-	}
-	return message(t.W, endReply{t.DotWriter(), t}, raw)
-}
-
-// writeData writes a message for DATA. A message in CRLF lines (all that
-// Compose writes) goes straight to the connection's buffer, dot-stuffed
-// here, a run of lines at a time: textproto's dot writer, which dot is
-// left to end it, handles one byte per call, and a move's notices are
-// 150 KB. Anything else goes through dot (which also mends bare LFs).
-func writeData(conn *bufio.Writer, dot io.Writer, raw []byte) (err error) {
-	crlf := bytes.HasSuffix(raw, []byte("\r\n")) && bytes.Count(raw, []byte("\n")) == bytes.Count(raw, []byte("\r\n"))
-	if !crlf {
-		_, err := dot.Write(raw)
-		return err
-	}
-	// The last CRLF goes through dot, which then stands at the start of
-	// a line: its Close writes the final ".\r\n" alone.
-	defer func() {
-		if err == nil {
-			_, err = dot.Write([]byte("\r\n"))
-		}
-	}()
-	rest := raw[:len(raw)-2]
-	if len(rest) > 0 && rest[0] == '.' {
-		if err = conn.WriteByte('.'); err != nil {
-			return err
-		}
-	}
-	for {
-		i := bytes.Index(rest, []byte("\n."))
-		if i < 0 {
-			_, err = conn.Write(rest)
-			return err
-		}
-		if _, err = conn.Write(rest[:i+2]); err != nil { // up to and with the dot
-			return err
-		}
-		if err = conn.WriteByte('.'); err != nil {
-			return err
-		}
-		rest = rest[i+2:]
-	}
 }
 
 // envelopeAddr turns a bare address into <address>; a malformed one is a

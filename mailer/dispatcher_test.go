@@ -1,7 +1,6 @@
 package mailer_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/mail"
-	"net/textproto"
 	"sort"
 	"strings"
 	"sync"
@@ -44,7 +42,7 @@ func (e *events) String() string {
 // sink is a go-smtp server that records what it receives and answers with
 // the errors its reply function chooses.
 type sink struct {
-	t      *testing.T
+	t      testing.TB
 	ev     *events
 	addr   string
 	mu     sync.Mutex
@@ -65,7 +63,7 @@ type received struct {
 	raw  []byte
 }
 
-func newSink(t *testing.T, ev *events) *sink {
+func newSink(t testing.TB, ev *events) *sink {
 	s := &sink{t: t, ev: ev, addr: "127.0.0.1:0"}
 	s.start()
 	t.Cleanup(s.stop)
@@ -264,7 +262,7 @@ func (c *clock) Add(d time.Duration) {
 
 // composed builds a real message with the threading headers that must
 // survive byte for byte.
-func composed(t *testing.T, id int64, to string) mailer.Outgoing {
+func composed(t testing.TB, id int64, to string) mailer.Outgoing {
 	t.Helper()
 	raw, err := mailer.Compose(mailer.Envelope{
 		From:          mail.Address{Name: "Lexio", Address: "lexio@example.org"},
@@ -276,7 +274,7 @@ func composed(t *testing.T, id int64, to string) mailer.Outgoing {
 		InReplyTo:     "t1.turn11@example.org",
 		References:    []string{"t1.start@example.org", "t1.turn11@example.org"},
 		AutoSubmitted: "auto-replied",
-		Text:          "Board\n.\n..leading dots survive dot-stuffing\n",
+		Text:          "Board\n.\n..leading dots survive dot-stuffing\nFrom the board\n",
 		HTML:          "<p>Board</p>\n",
 	})
 	if err != nil {
@@ -286,7 +284,7 @@ func composed(t *testing.T, id int64, to string) mailer.Outgoing {
 		Created: time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)}
 }
 
-func newTestDispatcher(t *testing.T, addr string, o mailer.Outbox, clk *clock) *mailer.Dispatcher {
+func newTestDispatcher(t testing.TB, addr string, o mailer.Outbox, clk *clock) *mailer.Dispatcher {
 	t.Helper()
 	d, err := mailer.NewDispatcher(mailer.DispatcherConfig{
 		Addr:     addr,
@@ -714,72 +712,12 @@ func TestDispatcherConnectionsInParallel(t *testing.T) {
 	}
 }
 
-// segments is a TCP relay to a server that records what the client sends
-// in each read: on loopback, one write of the client's.
-type segments struct {
-	addr string
-	mu   sync.Mutex
-	got  []string
-}
-
-func newSegments(t *testing.T, to string) *segments {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sg := &segments{addr: ln.Addr().String()}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s, err := net.Dial("tcp", to)
-			if err != nil {
-				c.Close()
-				return
-			}
-			wg.Add(2)
-			go func() { defer wg.Done(); _, _ = io.Copy(c, s); c.Close() }()
-			go func() {
-				defer wg.Done()
-				defer s.Close()
-				buf := make([]byte, 1<<16)
-				for {
-					n, err := c.Read(buf)
-					if n > 0 {
-						sg.mu.Lock()
-						sg.got = append(sg.got, string(buf[:n]))
-						sg.mu.Unlock()
-						if _, err := s.Write(buf[:n]); err != nil {
-							return
-						}
-					}
-					if err != nil {
-						return
-					}
-				}
-			}()
-		}
-	}()
-	return sg
-}
-
-func (sg *segments) all() []string {
-	sg.mu.Lock()
-	defer sg.mu.Unlock()
-	return append([]string(nil), sg.got...)
-}
-
-// A server that offers PIPELINING gets MAIL, RCPT and DATA in one write
-// (RFC 2920); a refused MAIL or RCPT fails its row alone, and the
-// connection goes on with the next.
-func TestDispatcherPipelines(t *testing.T) {
+// TestDispatcherRefusalsPerRow: each refusal — of MAIL, of a RCPT
+// (temporary or permanent), of the message at the end of DATA — fails its
+// row alone, with the reply in the reason, and the connection goes on
+// with the next row; the rows sent arrive byte for byte, their leading
+// dots intact.
+func TestDispatcherRefusalsPerRow(t *testing.T) {
 	ev := &events{}
 	sk := newSink(t, ev)
 	sk.mailFn = func(from string) error {
@@ -797,118 +735,44 @@ func TestDispatcherPipelines(t *testing.T) {
 		}
 		return nil
 	}
-	sg := newSegments(t, sk.addr)
+	sk.dataFn = func(n int) error {
+		if n == 2 { // the second message that reaches DATA: row 6
+			return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "content refused"}
+		}
+		return nil
+	}
 	badFrom := composed(t, 2, "bob@example.org")
 	badFrom.From = "bounce@example.org"
+	twoRcpts := composed(t, 5, "dave@example.org")
+	twoRcpts.To = append(twoRcpts.To, "nobody@example.org")
 	o := newOutbox(ev, composed(t, 1, "alice@example.org"), badFrom, composed(t, 3, "busy@example.org"),
-		composed(t, 4, "nobody@example.org"), composed(t, 5, "carol@example.org"))
+		composed(t, 4, "nobody@example.org"), twoRcpts, composed(t, 6, "erin@example.org"), composed(t, 7, "carol@example.org"))
 	clk := start2026()
-	d := newTestDispatcher(t, sg.addr, o, clk)
+	d := newTestDispatcher(t, sk.addr, o, clk)
 	defer d.Close()
 	res, err := d.RunOnce(context.Background())
-	if err != nil || res != (mailer.Result{Sent: 2, Retry: 1, Failed: 2}) {
+	if err != nil || res != (mailer.Result{Sent: 2, Retry: 1, Failed: 4}) {
 		t.Fatalf("RunOnce = %+v, %v", res, err)
 	}
 	got := sk.received()
 	if len(got) != 2 || got[0].to[0] != "alice@example.org" || got[1].to[0] != "carol@example.org" {
 		t.Fatalf("received %+v", got)
 	}
-	if !bytes.Equal(got[0].raw, o.row(1).out.Raw) {
-		t.Error("the pipelined message's bytes changed on the way")
+	for i, id := range []int64{1, 7} {
+		if !bytes.Equal(got[i].raw, o.row(id).out.Raw) {
+			t.Errorf("row %d's bytes changed on the way:\n got %q\nwant %q", id, got[i].raw, o.row(id).out.Raw)
+		}
 	}
-	for id, want := range map[int64]string{2: "553", 3: "451", 4: "550"} {
-		if r := o.row(id); len(r.reasons) == 0 || !strings.Contains(r.reasons[0], want) {
+	for id, want := range map[int64]string{2: "553", 3: "451", 4: "550", 5: "550", 6: "554"} {
+		r := o.row(id)
+		if len(r.reasons) == 0 || !strings.Contains(r.reasons[0], want) {
 			t.Errorf("row %d: reasons %q, want %s", id, r.reasons, want)
 		}
-	}
-	// Each row's three commands went in one write.
-	together := 0
-	for _, seg := range sg.all() {
-		if strings.HasPrefix(seg, "MAIL FROM:<") {
-			lines := strings.SplitAfter(seg, "\r\n")
-			if len(lines) != 4 || !strings.HasPrefix(lines[1], "RCPT TO:<") || lines[2] != "DATA\r\n" || lines[3] != "" {
-				t.Errorf("segment %q: want MAIL, RCPT and DATA together", seg)
-			}
-			together++
+		if r.failed != (want[0] == '5') {
+			t.Errorf("row %d (%s): given up %v", id, want, r.failed)
 		}
-	}
-	if together != 5 {
-		t.Errorf("%d pipelined MAIL/RCPT/DATA writes, want 5 (one per row): %q", together, sg.all())
 	}
 	if n := func() int { sk.mu.Lock(); defer sk.mu.Unlock(); return sk.conns }(); n != 1 {
 		t.Errorf("%d connections, want the one throughout", n)
-	}
-}
-
-// A server that answers DATA with 354 although it refused the recipient
-// gets the empty message ended at once, never the mail, and the row fails
-// alone: the connection still serves.
-func TestDispatcherPipelinedDataWithoutRecipient(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	got := make(chan []string, 1)
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		r := textproto.NewReader(bufio.NewReader(c))
-		say := func(s string) { _, _ = io.WriteString(c, s) }
-		var lines []string
-		say("220 odd.test ESMTP\r\n")
-		for {
-			line, err := r.ReadLine()
-			if err != nil {
-				got <- lines
-				return
-			}
-			lines = append(lines, line)
-			switch {
-			case strings.HasPrefix(line, "EHLO"):
-				say("250-odd.test\r\n250 PIPELINING\r\n")
-			case strings.HasPrefix(line, "MAIL"), line == "RSET", line == "NOOP":
-				say("250 ok\r\n")
-			case strings.HasPrefix(line, "RCPT"):
-				say("550 5.1.1 no such user\r\n")
-			case line == "DATA":
-				say("354 go on\r\n") // wrongly: no recipient was taken
-				body, err := r.ReadDotLines()
-				if err != nil {
-					got <- lines
-					return
-				}
-				lines = append(lines, fmt.Sprintf("<body %q>", strings.Join(body, "\n")))
-				say("554 5.5.1 no valid recipients\r\n")
-			case line == "QUIT":
-				say("221 bye\r\n")
-				got <- lines
-				return
-			default:
-				say("500 what\r\n")
-			}
-		}
-	}()
-	o := newOutbox(&events{}, composed(t, 1, "nobody@example.org"), composed(t, 2, "nobody@example.org"))
-	d := newTestDispatcher(t, ln.Addr().String(), o, start2026())
-	res, err := d.RunOnce(context.Background())
-	d.Close()
-	if err != nil || res != (mailer.Result{Failed: 2}) {
-		t.Fatalf("RunOnce = %+v, %v", res, err)
-	}
-	if r := o.row(1); !strings.Contains(r.reasons[0], "550") {
-		t.Errorf("reason %q, want the RCPT refusal", r.reasons[0])
-	}
-	var lines []string
-	select {
-	case lines = <-got:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the server did not see the session end")
-	}
-	if n := strings.Count(strings.Join(lines, "\n"), `<body "">`); n != 2 {
-		t.Errorf("%d empty messages, want 2 (one per row, never the mail): %q", n, lines)
 	}
 }
