@@ -1,10 +1,14 @@
 package mailer_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"net"
 	"net/mail"
 	"path/filepath"
 	"strings"
@@ -146,6 +150,65 @@ func header(raw []byte, name string) string {
 	}
 	return msg.Header.Get(name)
 }
+
+// watchIdle is a proxy in front of the IMAP server at target: the
+// receiver connects to addr, and every IDLE command it sends is signalled
+// on idles once forwarded.
+func watchIdle(t *testing.T, target string) (addr string, idles <-chan struct{}) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	ch := make(chan struct{}, 100)
+	go func() {
+		for {
+			client, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			server, err := net.Dial("tcp", target)
+			if err != nil {
+				client.Close()
+				continue
+			}
+			go func() {
+				io.Copy(client, server)
+				client.Close()
+			}()
+			go func() {
+				defer server.Close()
+				lines := bufio.NewReader(client)
+				for {
+					line, err := lines.ReadBytes('\n')
+					if _, werr := server.Write(line); werr != nil || err != nil {
+						return
+					}
+					if bytes.HasSuffix(bytes.ToUpper(line), []byte(" IDLE\r\n")) {
+						select {
+						case ch <- struct{}{}:
+						default: // more IDLEs than any test waits for
+						}
+					}
+				}
+			}()
+		}
+	}()
+	return ln.Addr().String(), ch
+}
+
+// logFunc is a slog.Handler that hands every record to the function
+// (attributes added by With are dropped).
+type logFunc func(slog.Record)
+
+func (f logFunc) Enabled(context.Context, slog.Level) bool { return true }
+
+func (f logFunc) Handle(_ context.Context, rec slog.Record) error { f(rec); return nil }
+
+func (f logFunc) WithAttrs([]slog.Attr) slog.Handler { return f }
+
+func (f logFunc) WithGroup(string) slog.Handler { return f }
 
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -358,15 +421,22 @@ func TestReceiverCrashBetweenCommitAndMoveRedeliversOnce(t *testing.T) {
 func TestReceiverIdleSeesNewMail(t *testing.T) {
 	srv := startLocal(t, localmail.Options{})
 	h := newRecorder()
-	r, err := mailer.NewReceiver(receiverConfig(srv), h) // PollInterval: 1 h
+	addr, idles := watchIdle(t, srv.IMAPAddr())
+	cfg := receiverConfig(srv) // PollInterval: 1 h
+	cfg.Addr = addr
+	r, err := mailer.NewReceiver(cfg, h)
 	if err != nil {
 		t.Fatal(err)
 	}
 	runReceiver(t, r)
-	// Let it connect and go idle on an empty inbox, then deliver.
-	eventually(t, "processed folder created", func() bool { return count(t, srv, "Processed") == 0 })
-	time.Sleep(200 * time.Millisecond)
 	for i := 1; i <= 2; i++ {
+		// Deliver only once the receiver has sent IDLE: nothing but the
+		// IDLE's EXISTS can then explain a delivery before PollInterval.
+		select {
+		case <-idles:
+		case <-time.After(waitFor):
+			t.Fatalf("the receiver did not go idle (%d)", i)
+		}
 		smtpSend(t, srv, "lexio+t9-zz@localhost", testMessage(fmt.Sprintf("idle%d", i), fmt.Sprintf("i%d@example.org", i), "BOARD"))
 		eventually(t, "delivery while idling", func() bool { return len(h.subjects()) == i })
 	}
@@ -395,7 +465,25 @@ func TestReceiverPollsWithoutIdle(t *testing.T) {
 func TestReceiverReconnectsAndCatchesUp(t *testing.T) {
 	srv := startLocal(t, localmail.Options{})
 	h := newRecorder()
-	r, err := mailer.NewReceiver(receiverConfig(srv), h)
+	cfg := receiverConfig(srv)
+	// Each lost connection and failed attempt is logged with the count of
+	// failures since the last login.
+	failures := make(chan int64, 100)
+	cfg.Logger = slog.New(logFunc(func(rec slog.Record) {
+		if rec.Message != "mailer: imap connection lost" {
+			return
+		}
+		rec.Attrs(func(a slog.Attr) bool {
+			if a.Key == "failures" {
+				select {
+				case failures <- a.Value.Int64():
+				default:
+				}
+			}
+			return true
+		})
+	}))
+	r, err := mailer.NewReceiver(cfg, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +500,14 @@ func TestReceiverReconnectsAndCatchesUp(t *testing.T) {
 	// reconnection attempts fail, then it catches up.
 	srv.StopIMAP()
 	smtpSend(t, srv, "lexio@localhost", testMessage("while down", "3@example.org", "PASS"))
-	time.Sleep(300 * time.Millisecond)
+	// The lost session counts 1, each refused reconnection one more.
+	for n := int64(0); n < 3; {
+		select {
+		case n = <-failures:
+		case <-time.After(waitFor):
+			t.Fatal("no failed reconnection while the server is down")
+		}
+	}
 	if err := srv.StartIMAP(context.Background()); err != nil {
 		t.Fatal(err)
 	}

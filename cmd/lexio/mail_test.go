@@ -28,14 +28,12 @@ func TestMailReadHTMLIsThePageAlone(t *testing.T) {
 			t.Errorf("serve: %v", err)
 		}
 	}()
-	var text string
-	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(text, "It is your turn"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("no notice for alice:\n%s\n%s", text, errOut.String())
+	defer func() {
+		if t.Failed() {
+			t.Logf("the daemon's log:\n%s", errOut.String())
 		}
-		time.Sleep(50 * time.Millisecond)
-		_, text, _ = lexio(t, "mail", "read", "--as", "alice@localhost", "-c", path)
-	}
+	}()
+	text := waitFor(t, "alice's notice", time.Now().Add(20*time.Second), newestMail(t, path, "alice@localhost"), "It is your turn")
 	if !strings.HasPrefix(text, "Message 1 of 1\nFrom: ") {
 		t.Errorf("the text view lost its headers:\n%s", text)
 	}
