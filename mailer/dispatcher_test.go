@@ -168,6 +168,7 @@ type memOutbox struct {
 	mu   sync.Mutex
 	ev   *events
 	rows map[int64]*memRow
+	dues int // calls of Due
 }
 
 type memRow struct {
@@ -196,6 +197,7 @@ func (o *memOutbox) add(r mailer.Outgoing) {
 func (o *memOutbox) Due(_ context.Context, now time.Time, limit int) ([]mailer.Outgoing, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.dues++
 	var out []mailer.Outgoing
 	for _, r := range o.rows {
 		if r.sent.IsZero() && !r.failed && !r.next.After(now) {
@@ -476,7 +478,13 @@ func TestDispatcherRunWakesOnPokeAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- d.Run(ctx) }()
-	time.Sleep(50 * time.Millisecond) // the first, immediate run finds nothing
+	// The first, immediate run finds nothing; after it only the poke can
+	// send (the interval is an hour).
+	eventually(t, "the first run", func() bool {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		return o.dues > 0
+	})
 	o.add(composed(t, 1, "alice@example.org"))
 	d.Poke()
 	eventually(t, "poked send", func() bool { return len(sk.received()) == 1 })
