@@ -148,9 +148,14 @@ func runMailSend(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		if len(after) > len(before) {
-			time.Sleep(300 * time.Millisecond) // let the rest of the batch land
-			if after, err = acc.Fetch(ctx); err != nil {
-				return err
+			// The answer came; the rest of its batch (one transaction's
+			// mail) follows at once: read until a look finds nothing new.
+			for n := 0; n != len(after) && time.Now().Before(deadline); {
+				n = len(after)
+				time.Sleep(200 * time.Millisecond)
+				if after, err = acc.Fetch(ctx); err != nil {
+					return err
+				}
 			}
 			for _, m := range after[len(before):] {
 				fmt.Fprintf(e.stdout, "new mail: %s\n", m.Subject)
