@@ -160,6 +160,7 @@ type Command struct {
 	Lang     string     `json:"lang,omitempty"`     // LANG: en, es or fr
 	Variant  string     `json:"variant,omitempty"`  // NEW: lexio, lexico or ""
 	Table    string     `json:"table,omitempty"`    // JOIN
+	Topic    string     `json:"topic,omitempty"`    // HELP: "rules" or ""
 	Language string     `json:"language,omitempty"` // language of the keyword: en, es, fr
 }
 
@@ -202,6 +203,10 @@ func (c *Command) String() string {
 		}
 	case KindJoin:
 		return kw + " " + c.Table
+	case KindHelp:
+		if c.Topic != "" {
+			return kw + " " + strings.ToUpper(c.Topic)
+		}
 	}
 	return kw
 }
@@ -361,6 +366,10 @@ func parseLine(line string) (cmd *Command, err error, attempt bool) {
 	case KindJoin:
 		attempt = len(args) == 1
 		c.Table, err = parseTable(args)
+	case KindHelp:
+		c.Topic, err = parseHelp(args)
+		// "Help me" and "Help, please" are prose; HELP RULES is a command.
+		attempt = err == nil
 	default:
 		attempt = len(args) == 0
 		if len(args) > 0 {
@@ -651,6 +660,25 @@ func parseNew(args []string) (string, error) {
 		return "", newError(BadVariant, "%q: choose lexio or lexico", args[0])
 	}
 	return "", newError(ExtraArgument, "NEW takes at most a variant, found %q", strings.Join(args, " "))
+}
+
+// parseHelp reads HELP's optional topic: RULES, in any of the three
+// languages, accents optional (AYUDA REGLAS, AIDE RÈGLES). A word that is
+// no topic is an error.
+func parseHelp(args []string) (string, error) {
+	if len(args) == 2 && args[1] == "?" {
+		args = args[:1] // "Aide règles ?"
+	}
+	switch len(args) {
+	case 0:
+		return "", nil
+	case 1:
+		switch fold(strings.TrimRight(args[0], "?")) {
+		case "RULES", "RULE", "REGLAS", "REGLA", "REGLES", "REGLE":
+			return "rules", nil
+		}
+	}
+	return "", newError(ExtraArgument, "HELP takes nothing after it but RULES, found %q", strings.Join(args, " "))
 }
 
 // parseTable reads JOIN's table name: 1 to 64 letters, digits, '-', '_'

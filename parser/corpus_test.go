@@ -41,6 +41,7 @@ var corpusExpect = map[string]struct {
 	"iphone-fr-base64":             {command: "LOG", token: "T42A7KQ2XMBD", lang: "fr"},
 	"android-samsung-en":           {command: "EXCHANGE ALL", token: "T42A7KQ2XMBD", lang: "en"},
 	"outlook-android-es":           {command: "HELP", token: "T42A7KQ2XMBD", lang: "es"},
+	"laposte-fr-aide-regles":       {command: "HELP RULES", token: "T42A7KQ2XMBD", lang: "fr"},
 	"yahoo-webmail-fr":             {command: "LANG fr", token: "T42A7KQ2XMBD", lang: "fr"},
 	"webmail-iso-8859-15":          {command: "PREVIEW H7 ACROSS COEUR", token: "T42A7KQ2XMBD", lang: "fr"},
 	"webmail-iso-8859-1":           {command: "PLACE H7 DOWN ETE", token: "T42A7KQ2XMBD", lang: "fr"},

@@ -90,7 +90,10 @@
 // the letters A, L, L write them apart, A L L. LANG takes en, es, fr or a
 // language's name (english, español, français …). NEW takes an optional
 // word GAME/PARTIDA/PARTIE/TABLE/MESA and an optional variant lexio or
-// lexico. JOIN takes a table name of letters, digits, '-', '_', '.'.
+// lexico. HELP takes an optional topic, RULES (REGLAS, RÈGLES; also
+// RULE, REGLA, RÈGLE): HELP RULES. Another word after HELP is an error,
+// and not an attempt at a command, since "Help me" is prose. JOIN takes
+// a table name of letters, digits, '-', '_', '.'.
 //
 // Command.String gives the canonical English form (PLACE H7 ACROSS CHaT,
 // EXCHANGE 1 4 7, NEW lexico …), a contract of `lexio parse --json`, and

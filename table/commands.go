@@ -201,16 +201,23 @@ func (h *handling) preview(t *tableCtx, p int, c *parser.Command) error {
 	return h.reply(t, templates.Preview, msg)
 }
 
-// help answers HELP, from the table it came through or the sender's one
-// table (replyTable).
-func (h *handling) help(t *tableCtx) error {
-	h.outcome(store.OutcomeApplied, "HELP")
+// help answers HELP, and HELP RULES with the rules of the game, from the
+// table it came through or the sender's one table (replyTable).
+func (h *handling) help(t *tableCtx, topic string) error {
 	t, err := h.replyTable(t)
 	if err != nil {
 		return err
 	}
 	to := h.sender(t)
-	return h.reply(t, templates.Help, templates.HelpMsg{Head: h.s.head(tableName(t), to, h.now), Address: h.s.cfg.Mail.Address})
+	head := h.s.head(tableName(t), to, h.now)
+	if topic == "rules" {
+		h.outcome(store.OutcomeApplied, "HELP RULES")
+		// The rules show the Lexio board, whatever the table plays.
+		board := boardData(&engine.Board{}, engine.Rules{}, nil)
+		return h.reply(t, templates.HelpRules, templates.RulesMsg{Head: head, Board: board})
+	}
+	h.outcome(store.OutcomeApplied, "HELP")
+	return h.reply(t, templates.Help, templates.HelpMsg{Head: head, Address: h.s.cfg.Mail.Address})
 }
 
 // games lists the sender's tables. The reply comes from the table the

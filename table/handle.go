@@ -126,7 +126,7 @@ func (h *handling) run() error {
 	c := m.Command
 	switch c.Kind {
 	case parser.KindHelp:
-		return h.help(t)
+		return h.help(t, c.Topic)
 	case parser.KindGames:
 		return h.games(t)
 	case parser.KindLang:

@@ -356,6 +356,13 @@ type HelpMsg struct {
 	Address string // the address to write to for NEW and JOIN; may be ""
 }
 
+// RulesMsg is the rules of the game for players, as doc/rules.md has
+// them; Board is an empty Lexio board, drawn with its legend.
+type RulesMsg struct {
+	Head
+	Board Board
+}
+
 // LangMsg confirms a new interface language; it is rendered in that language.
 type LangMsg struct {
 	Head

@@ -27,6 +27,7 @@ const (
 	TableStarted                  // StartedMsg: START
 	TooLarge                      // TooLargeMsg: the message was too big (EMAIL §2.5)
 	RepliesPaused                 // PausedMsg: the sender reached the reply bound (EMAIL §2.6)
+	HelpRules                     // RulesMsg: the rules of the game, on HELP RULES
 )
 
 // kindNames is read-only.
@@ -48,6 +49,7 @@ var kindNames = [...]string{
 	TableStarted:  "table-started",
 	TooLarge:      "too-large",
 	RepliesPaused: "replies-paused",
+	HelpRules:     "help-rules",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -62,13 +64,13 @@ func (k Kind) String() string {
 // Kinds returns every message kind, in order.
 func Kinds() []Kind {
 	ks := make([]Kind, 0, len(kindNames)-1)
-	for k := TurnNotice; k <= RepliesPaused; k++ {
+	for k := TurnNotice; k <= HelpRules; k++ {
 		ks = append(ks, k)
 	}
 	return ks
 }
 
-func (k Kind) valid() bool { return k >= TurnNotice && k <= RepliesPaused }
+func (k Kind) valid() bool { return k >= TurnNotice && k <= HelpRules }
 
 // dataType is the struct type Render expects for the kind.
 func (k Kind) dataType() reflect.Type {
@@ -103,6 +105,8 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[TooLargeMsg]()
 	case RepliesPaused:
 		return reflect.TypeFor[PausedMsg]()
+	case HelpRules:
+		return reflect.TypeFor[RulesMsg]()
 	}
 	return nil
 }

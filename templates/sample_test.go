@@ -170,6 +170,10 @@ func sample(k Kind) any {
 		}}
 	case Help:
 		return HelpMsg{Head: Head{To: "Bob", Now: sampleNow}, Address: "lexio@example.org"}
+	case HelpRules:
+		var b Board
+		layout(&b)
+		return RulesMsg{Head: Head{To: "Bob", Now: sampleNow}, Board: b}
 	case LangChanged:
 		return LangMsg{Head: Head{To: "Bob", Now: sampleNow}}
 	case Expired:

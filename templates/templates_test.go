@@ -185,7 +185,7 @@ func checkHTML(t *testing.T, doc string, k Kind) {
 		}
 	}
 	walk(root)
-	wantBoard := k == TurnNotice || k == BoardReply || k == Reminder || k == GameOver
+	wantBoard := k == TurnNotice || k == BoardReply || k == Reminder || k == GameOver || k == HelpRules
 	boards := 0
 	for _, tb := range tables {
 		rows := rowsOf(tb)

@@ -89,7 +89,7 @@ Play from a terminal, in another window (alice opens the game, at G7):
   bin/lexio mail send --as alice@localhost 'PLACE G7 ACROSS CHAT'
   bin/lexio mail read --as bob@localhost
   bin/lexio mail send --as bob@localhost 'PASS'
-Commands: PLACE, EXCHANGE, PASS, PREVIEW, BOARD, LOG, GAMES, LANG fr, HELP.
+Commands: PLACE, EXCHANGE, PASS, PREVIEW, BOARD, LOG, GAMES, LANG fr, HELP, HELP RULES.
 
 Or from a mail client (Thunderbird, mutt, aerc), one account per player:
   incoming  IMAP %s, no encryption, user alice, password alice

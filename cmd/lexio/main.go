@@ -128,6 +128,8 @@ func help(e *env, w io.Writer, args []string) bool {
 		}
 		fmt.Fprintln(w, "\n`lexio help COMMAND` explains one. The configuration file is -c FILE, else")
 		fmt.Fprintln(w, "$LEXIO_CONFIG, else ./lexio.toml, else ./data/demo.toml (which `make run` writes).")
+		fmt.Fprintln(w, "\nPlayers write HELP to the game's address for the commands by mail, and")
+		fmt.Fprintln(w, "HELP RULES for the rules of the game (as in doc/rules.md).")
 		return true
 	}
 	want := strings.Join(args, " ")

@@ -29,6 +29,12 @@ func TestHelpListsEveryCommand(t *testing.T) {
 			t.Errorf("help does not list %q", c.usage)
 		}
 	}
+	// Admins are told how players get the commands and the rules by mail.
+	for _, s := range []string{"HELP ", "HELP RULES"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("help does not mention %q", s)
+		}
+	}
 	if code, _, errOut := lexio(t, "frobnicate"); code != 2 || !strings.Contains(errOut, "unknown command") {
 		t.Errorf("unknown command: %d %q", code, errOut)
 	}
