@@ -85,16 +85,19 @@ type IMAP struct {
 	IDLE             *bool         `toml:"idle"` // default true
 }
 
-// SMTP is the outbound side.
+// SMTP is the outbound side. MaxAttempts, MaxAge and Connections stay
+// zero when the file does not set them: zero is the dispatcher's default
+// (mailer.DefaultMaxAttempts and the rest), defined there alone.
 type SMTP struct {
-	Address      string        `toml:"address"`
-	TLS          string        `toml:"tls"` // tls | starttls | none
-	CAFile       string        `toml:"ca_file"`
-	Username     string        `toml:"username"`
-	PasswordFile string        `toml:"password_file"`
-	Password     string        `toml:"password"`
-	MaxAttempts  int           `toml:"max_attempts"`
-	MaxAge       time.Duration `toml:"max_age"`
+	Address      string `toml:"address"`
+	TLS          string `toml:"tls"` // tls | starttls | none
+	CAFile       string `toml:"ca_file"`
+	Username     string `toml:"username"`
+	PasswordFile string `toml:"password_file"`
+	Password     string `toml:"password"`
+	// MaxAttempts and MaxAge bound the tries of an outgoing mail.
+	MaxAttempts int           `toml:"max_attempts"`
+	MaxAge      time.Duration `toml:"max_age"`
 	// Connections is how many SMTP connections the outbox uses at once.
 	Connections int `toml:"connections"`
 }
@@ -238,15 +241,6 @@ func (c *Config) fill() {
 	if c.SMTP.TLS == "" {
 		c.SMTP.TLS = "starttls"
 	}
-	if c.SMTP.MaxAttempts == 0 {
-		c.SMTP.MaxAttempts = 30
-	}
-	if c.SMTP.MaxAge == 0 {
-		c.SMTP.MaxAge = 5 * 24 * time.Hour
-	}
-	if c.SMTP.Connections == 0 {
-		c.SMTP.Connections = 4
-	}
 	if c.Embedded.Domain == "" {
 		c.Embedded.Domain = "localhost"
 	}
@@ -351,8 +345,15 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
-	if c.SMTP.Connections < 1 || c.SMTP.Connections > 32 {
+	// Zero is "the default" (see SMTP).
+	if c.SMTP.Connections < 0 || c.SMTP.Connections > 32 {
 		bad("smtp.connections %d: want 1 to 32", c.SMTP.Connections)
+	}
+	if c.SMTP.MaxAttempts < 0 {
+		bad("smtp.max_attempts %d: want 1 or more", c.SMTP.MaxAttempts)
+	}
+	if c.SMTP.MaxAge < 0 {
+		bad("smtp.max_age %s: want a positive duration", c.SMTP.MaxAge)
 	}
 	if c.IMAP.PollInterval < time.Second {
 		bad("imap.poll_interval %s: at least 1s", c.IMAP.PollInterval)

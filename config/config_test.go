@@ -43,8 +43,11 @@ func TestDefaults(t *testing.T) {
 	if !*c.IMAP.IDLE {
 		t.Error("IDLE is on unless the file says idle = false")
 	}
-	if c.SMTP.Connections != 4 {
-		t.Errorf("smtp.connections = %d, want 4", c.SMTP.Connections)
+	// The [smtp] keys the file does not set are left at zero: the
+	// dispatcher's defaults (mailer.DefaultMaxAttempts ...), defined there
+	// alone, apply.
+	if c.SMTP.MaxAttempts != 0 || c.SMTP.MaxAge != 0 || c.SMTP.Connections != 0 {
+		t.Errorf("smtp: max_attempts %d, max_age %s, connections %d; want them left at zero", c.SMTP.MaxAttempts, c.SMTP.MaxAge, c.SMTP.Connections)
 	}
 	if c.Mail.Replies != DefaultReplies {
 		t.Errorf("mail.replies_per_hour = %d, want %d", c.Mail.Replies, DefaultReplies)
@@ -73,6 +76,9 @@ func TestInvalid(t *testing.T) {
 		{"bad table name", base + "[[table]]\nname=\"Big Table\"\nplayers=[\"a@x.y\",\"b@x.y\"]\n", "names are 1-32"},
 		{"reminder too long", base + "[[league]]\nname=\"l\"\nturn_time=\"1h\"\naway_grace=\"30m\"\nreminders=[\"2h\"]\n", "reminder 2h0m0s"},
 		{"too many connections", base + "[smtp]\nconnections = 33\n", "smtp.connections 33: want 1 to 32"},
+		{"negative connections", base + "[smtp]\nconnections = -1\n", "smtp.connections -1: want 1 to 32"},
+		{"negative attempts", base + "[smtp]\nmax_attempts = -1\n", "smtp.max_attempts -1"},
+		{"negative age", base + "[smtp]\nmax_age = \"-1h\"\n", "smtp.max_age -1h0m0s"},
 		{"bad duration", base + "[[league]]\nname=\"l\"\nturn_time=\"3 days\"\n", "turn_time"},
 	}
 	for _, tt := range tests {

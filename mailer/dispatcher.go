@@ -58,6 +58,25 @@ type Outgoing struct {
 	Created time.Time
 }
 
+// The defaults of the sending side that an admin may change in [smtp]:
+// defined here alone; the configuration leaves a key its file does not set
+// at zero, which NewDispatcher reads as the default.
+//
+// A correspondence game can wait for its mail: a row is tried 30 times,
+// 30 s after the first try doubling to an hour apart (about 12 to 24 hours
+// of tries, with the jitter), and a row written more than five days ago is
+// given up without a try, so that a daemon back from a long stop does not
+// send stale notices.
+const (
+	DefaultMaxAttempts = 30
+	DefaultMaxAge      = 5 * 24 * time.Hour
+	DefaultBackoffBase = 30 * time.Second
+	DefaultBackoffMax  = time.Hour
+	// DefaultConnections: a server that syncs each message to disk takes
+	// a few milliseconds per message; four connections hide most of it.
+	DefaultConnections = 4
+)
+
 // DispatcherConfig configures a Dispatcher. Zero values take the defaults
 // given per field.
 type DispatcherConfig struct {
@@ -87,15 +106,17 @@ type DispatcherConfig struct {
 	// BatchSize is how many rows one RunOnce takes (default 50).
 	BatchSize int
 	// Connections is how many SMTP connections a batch uses at once
-	// (default 1). A server that syncs each message to disk before its
+	// (default DefaultConnections). A server that syncs each message to disk before its
 	// reply takes a few milliseconds per message; connections in parallel
 	// hide that wait. The mails of one recipient share a connection, in
 	// the order written, so that a player never gets a later notice first.
 	Connections int
-	// Backoff spaces the tries of a row (default 30 s doubling to 1 h).
+	// Backoff spaces the tries of a row (default DefaultBackoffBase
+	// doubling to DefaultBackoffMax).
 	Backoff Backoff
-	// MaxAttempts gives a row up after this many tries (default 12);
-	// MaxAge gives up rows created longer ago (default 72 h).
+	// MaxAttempts gives a row up after this many tries (default
+	// DefaultMaxAttempts); MaxAge gives up rows created longer ago
+	// (default DefaultMaxAge).
 	MaxAttempts int
 	MaxAge      time.Duration
 	// Now is the clock (default time.Now).
@@ -160,19 +181,19 @@ func NewDispatcher(cfg DispatcherConfig, outbox Outbox) (*Dispatcher, error) {
 		cfg.BatchSize = 50
 	}
 	if cfg.Connections <= 0 {
-		cfg.Connections = 1
+		cfg.Connections = DefaultConnections
 	}
 	if cfg.Backoff.Base <= 0 {
-		cfg.Backoff.Base = 30 * time.Second
+		cfg.Backoff.Base = DefaultBackoffBase
 	}
 	if cfg.Backoff.Max <= 0 {
-		cfg.Backoff.Max = time.Hour
+		cfg.Backoff.Max = DefaultBackoffMax
 	}
 	if cfg.MaxAttempts <= 0 {
-		cfg.MaxAttempts = 12
+		cfg.MaxAttempts = DefaultMaxAttempts
 	}
 	if cfg.MaxAge <= 0 {
-		cfg.MaxAge = 72 * time.Hour
+		cfg.MaxAge = DefaultMaxAge
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

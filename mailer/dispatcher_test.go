@@ -294,7 +294,10 @@ func newTestDispatcher(t testing.TB, addr string, o mailer.Outbox, clk *clock) *
 		Timeout:  5 * time.Second,
 		Interval: time.Hour,
 		Backoff:  mailer.Backoff{Base: 30 * time.Second, Max: time.Hour, Rand: func() float64 { return 0.5 }},
-		Now:      clk.Now,
+		// One connection: the rows of a batch go out one after the other,
+		// in the order the tests read the events.
+		Connections: 1,
+		Now:         clk.Now,
 	}, o)
 	if err != nil {
 		t.Fatal(err)
@@ -432,16 +435,20 @@ func TestDispatcherPermanentFailures(t *testing.T) {
 		return nil
 	}
 	tooOld := composed(t, 3, "c@example.org")
-	tooOld.Created = start2026().Now().Add(-100 * time.Hour)
+	tooOld.Created = start2026().Now().Add(-mailer.DefaultMaxAge - time.Second)
 	tooMany := composed(t, 4, "d@example.org")
-	tooMany.Attempt = 12
+	tooMany.Attempt = mailer.DefaultMaxAttempts
 	badAddr := composed(t, 5, "e@example.org")
 	badAddr.To = []string{"not an address"}
-	o := newOutbox(ev, composed(t, 1, "nobody@example.org"), composed(t, 2, "alice@example.org"), tooOld, tooMany, badAddr)
+	// Within both default limits, just: tried.
+	lastTry := composed(t, 6, "f@example.org")
+	lastTry.Attempt = mailer.DefaultMaxAttempts - 1
+	lastTry.Created = start2026().Now().Add(-mailer.DefaultMaxAge + time.Second)
+	o := newOutbox(ev, composed(t, 1, "nobody@example.org"), composed(t, 2, "alice@example.org"), tooOld, tooMany, badAddr, lastTry)
 	clk := start2026()
 	d := newTestDispatcher(t, sk.addr, o, clk)
 	res, err := d.RunOnce(context.Background())
-	if err != nil || res != (mailer.Result{Sent: 1, Failed: 4}) {
+	if err != nil || res != (mailer.Result{Sent: 2, Failed: 4}) {
 		t.Fatalf("RunOnce = %+v, %v", res, err)
 	}
 	for _, id := range []int64{1, 3, 4, 5} {
@@ -456,11 +463,11 @@ func TestDispatcherPermanentFailures(t *testing.T) {
 	if r := o.row(3); r.out.Attempt != 0 {
 		t.Errorf("too old row was tried")
 	}
-	if r := o.row(4); r.out.Attempt != 12 {
+	if r := o.row(4); r.out.Attempt != mailer.DefaultMaxAttempts {
 		t.Errorf("row over the attempt limit was tried")
 	}
 	// The refused recipient did not spoil the session for the next row.
-	if got := sk.received(); len(got) != 1 || got[0].to[0] != "alice@example.org" {
+	if got := sk.received(); len(got) != 2 || got[0].to[0] != "alice@example.org" || got[1].to[0] != "f@example.org" {
 		t.Errorf("received %+v", got)
 	}
 	clk.Add(48 * time.Hour)

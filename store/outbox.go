@@ -5,26 +5,18 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lexio-mail/lexio/mailer"
 	"gorm.io/gorm"
 )
 
-// OutMail is an outbox row as the mailer's dispatcher needs it (the same
-// fields as mailer.Outgoing). Attempt is the number of attempts recorded so
-// far; Created is when the row was written.
-type OutMail struct {
-	ID      int64
-	From    string
-	To      []string
-	Raw     []byte
-	Attempt int
-	Created time.Time
-}
-
-// Outbox is the sending side of the outbox, for the mailer's dispatcher.
-// Rows are added with Tx.EnqueueMail in the game's transaction.
+// Outbox is the sending side of the outbox: the mailer.Outbox its
+// dispatcher consumes, in mailer's own row types. Rows are added with
+// Tx.EnqueueMail in the game's transaction.
 type Outbox struct {
 	s *Store
 }
+
+var _ mailer.Outbox = (*Outbox)(nil)
 
 // Outbox returns the store's outbox.
 func (s *Store) Outbox() *Outbox { return &Outbox{s: s} }
@@ -33,7 +25,7 @@ func (s *Store) Outbox() *Outbox { return &Outbox{s: s} }
 // attempt is at or before now, in the order they were written: after an
 // outage a table's notices go out in turn order, whatever the jitter of
 // their retries.
-func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]OutMail, error) {
+func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]mailer.Outgoing, error) {
 	var rows []OutboxMail
 	err := o.s.db.WithContext(ctx).
 		Select("id", "env_from", "env_to", "attempts", "created_at").
@@ -48,9 +40,9 @@ func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]OutMail, 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]OutMail, len(rows))
+	out := make([]mailer.Outgoing, len(rows))
 	for i, r := range rows {
-		out[i] = OutMail{ID: r.ID, From: r.From, To: r.To, Raw: raws[r.ID], Attempt: r.Attempts, Created: r.CreatedAt}
+		out[i] = mailer.Outgoing{ID: r.ID, From: r.From, To: r.To, Raw: raws[r.ID], Attempt: r.Attempts, Created: r.CreatedAt}
 	}
 	return out, nil
 }
@@ -75,17 +67,10 @@ func (o *Outbox) bodies(ctx context.Context, rows []OutboxMail) (map[int64][]byt
 	return out, nil
 }
 
-// Try is one row's attempt, for AttemptAll.
-type Try struct {
-	ID      int64
-	Attempt int
-	Next    time.Time
-}
-
 // Attempt records, before sending, that each try's attempt is under way
 // and when its row is due again should that attempt not be confirmed: all
 // in one transaction, or none (ErrNotFound if a row is not pending).
-func (o *Outbox) Attempt(ctx context.Context, tries []Try) error {
+func (o *Outbox) Attempt(ctx context.Context, tries []mailer.Try) error {
 	if len(tries) == 0 {
 		return nil
 	}

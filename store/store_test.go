@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/lexio-mail/lexio/mailer"
 	"gorm.io/gorm"
 )
 
@@ -512,14 +513,14 @@ func TestOutboxBatches(t *testing.T) {
 		}
 		later := t0.Add(time.Hour)
 		// d is given up: the batch fails whole.
-		err := ob.Attempt(ctx, []Try{{a, 1, later}, {b, 1, later}, {d, 1, later}})
+		err := ob.Attempt(ctx, []mailer.Try{{ID: a, Attempt: 1, Next: later}, {ID: b, Attempt: 1, Next: later}, {ID: d, Attempt: 1, Next: later}})
 		if !errors.Is(err, ErrNotFound) {
 			t.Fatalf("Attempt with a failed row: %v", err)
 		}
 		if due, _ := ob.Due(ctx, t0, 10); len(due) != 3 || due[0].Attempt != 0 || due[1].Attempt != 0 {
 			t.Fatalf("after the failed batch: %+v", due)
 		}
-		if err := ob.Attempt(ctx, []Try{{a, 1, later}, {b, 2, later}, {c, 1, later}}); err != nil {
+		if err := ob.Attempt(ctx, []mailer.Try{{ID: a, Attempt: 1, Next: later}, {ID: b, Attempt: 2, Next: later}, {ID: c, Attempt: 1, Next: later}}); err != nil {
 			t.Fatal(err)
 		}
 		if due, _ := ob.Due(ctx, t0, 10); len(due) != 0 {
@@ -576,7 +577,7 @@ func TestOutboxLifecycle(t *testing.T) {
 			t.Errorf("EnqueueMail without recipients: %v", err)
 		}
 
-		ids := func(ms []OutMail) string {
+		ids := func(ms []mailer.Outgoing) string {
 			var s []string
 			for _, m := range ms {
 				s = append(s, string(m.Raw[:min(len(m.Raw), 6)]))
@@ -599,22 +600,25 @@ func TestOutboxLifecycle(t *testing.T) {
 		}
 
 		first, second, third := rows[1].ID, rows[2].ID, rows[3].ID
+		attempt := func(id int64, n int, next time.Time) error {
+			return ob.Attempt(ctx, []mailer.Try{{ID: id, Attempt: n, Next: next}})
+		}
 		steps := []struct {
 			name string
 			do   func() error
 			want error
 		}{
 			// first: attempt, temporary failure, attempt again, sent.
-			{"attempt 1 first", func() error { return ob.Attempt(ctx, []Try{{first, 1, t0.Add(5 * time.Minute)}}) }, nil},
+			{"attempt 1 first", func() error { return attempt(first, 1, t0.Add(5*time.Minute)) }, nil},
 			{"first fails for now", func() error { return ob.Failed(ctx, first, t0.Add(2*time.Second), "451 try later", false) }, nil},
 			// second: sent at once.
-			{"attempt 1 second", func() error { return ob.Attempt(ctx, []Try{{second, 1, t0.Add(5 * time.Minute)}}) }, nil},
+			{"attempt 1 second", func() error { return attempt(second, 1, t0.Add(5*time.Minute)) }, nil},
 			{"second sent", func() error { return ob.Sent(ctx, []int64{second}, t0.Add(3*time.Second)) }, nil},
 			{"second sent twice", func() error { return ob.Sent(ctx, []int64{second}, t0.Add(4*time.Second)) }, ErrNotFound},
 			// third: permanent failure.
-			{"attempt 1 third", func() error { return ob.Attempt(ctx, []Try{{third, 1, t0.Add(5 * time.Minute)}}) }, nil},
+			{"attempt 1 third", func() error { return attempt(third, 1, t0.Add(5*time.Minute)) }, nil},
 			{"third fails for good", func() error { return ob.Failed(ctx, third, t0.Add(3*time.Second), "550 no such user", true) }, nil},
-			{"third attempt after failure", func() error { return ob.Attempt(ctx, []Try{{third, 2, t0}}) }, ErrNotFound},
+			{"third attempt after failure", func() error { return attempt(third, 2, t0) }, ErrNotFound},
 			{"unknown row", func() error { return ob.Sent(ctx, []int64{999999}, t0) }, ErrNotFound},
 		}
 		for _, st := range steps {
@@ -634,7 +638,7 @@ func TestOutboxLifecycle(t *testing.T) {
 		if len(due) != 2 || due[0].ID != rows[0].ID || due[1].ID != first || due[1].Attempt != 1 {
 			t.Fatalf("Due after retry time = %s (%+v), want late then first (attempt 1)", ids(due), due)
 		}
-		if err := ob.Attempt(ctx, []Try{{first, 2, t0.Add(time.Hour)}}); err != nil {
+		if err := ob.Attempt(ctx, []mailer.Try{{ID: first, Attempt: 2, Next: t0.Add(time.Hour)}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := ob.Sent(ctx, []int64{first}, t0.Add(10*time.Minute)); err != nil {
@@ -1072,7 +1076,7 @@ func TestOutboxResume(t *testing.T) {
 		ob := s.Outbox()
 		later := t0.Add(30 * time.Minute)
 		for _, r := range rows[:2] {
-			if err := ob.Attempt(ctx, []Try{{r.ID, 1, later}}); err != nil {
+			if err := ob.Attempt(ctx, []mailer.Try{{ID: r.ID, Attempt: 1, Next: later}}); err != nil {
 				t.Fatal(err)
 			}
 		}

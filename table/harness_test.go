@@ -219,7 +219,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	logger := slog.New(slog.NewTextHandler(h.logs, nil))
 	disp, err := mailer.NewDispatcher(mailer.DispatcherConfig{
 		Addr: smtpAddr, Timeout: 2 * time.Second, Logger: logger, TLS: mailer.TLSNone, Now: h.clock.Now, Interval: 50 * time.Millisecond,
-	}, table.Outbox(st))
+	}, st.Outbox())
 	if err != nil {
 		t.Fatal(err)
 	}

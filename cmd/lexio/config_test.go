@@ -4,7 +4,29 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/mailer"
 )
+
+// config.example.toml shows every [smtp] key with its default, and those
+// defaults are the dispatcher's alone: the file the admin copies says what
+// a silent file does.
+func TestExampleStatesTheSMTPDefaults(t *testing.T) {
+	c, err := config.Load(filepath.Join("..", "..", "config.example.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SMTP.MaxAttempts != mailer.DefaultMaxAttempts {
+		t.Errorf("config.example.toml: smtp.max_attempts = %d; the dispatcher's default is %d", c.SMTP.MaxAttempts, mailer.DefaultMaxAttempts)
+	}
+	if c.SMTP.MaxAge != mailer.DefaultMaxAge {
+		t.Errorf("config.example.toml: smtp.max_age = %s; the dispatcher's default is %s", c.SMTP.MaxAge, mailer.DefaultMaxAge)
+	}
+	if c.SMTP.Connections != mailer.DefaultConnections {
+		t.Errorf("config.example.toml: smtp.connections = %d; the dispatcher's default is %d", c.SMTP.Connections, mailer.DefaultConnections)
+	}
+}
 
 // check-config resolves everything serve needs before it starts, and
 // names every problem at once.

@@ -198,7 +198,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localmail.Se
 		Interval: 5 * time.Second, MaxAttempts: cfg.SMTP.MaxAttempts, MaxAge: cfg.SMTP.MaxAge,
 		Connections: cfg.SMTP.Connections,
 		Logger:      log.With("part", "smtp"),
-	}, table.Outbox(st))
+	}, st.Outbox())
 	if err != nil {
 		return nil, err
 	}
