@@ -62,13 +62,14 @@ type Outgoing struct {
 // defined here alone; the configuration leaves a key its file does not set
 // at zero, which NewDispatcher reads as the default.
 //
-// A correspondence game can wait for its mail: a row is tried 30 times,
-// 30 s after the first try doubling to an hour apart (about 12 to 24 hours
-// of tries, with the jitter), and a row written more than five days ago is
-// given up without a try, so that a daemon back from a long stop does not
-// send stale notices.
+// A correspondence game can wait for its mail, and an SMTP outage must
+// delay it, not lose it: a row is tried 30 s after the first try, then
+// twice as long each time up to an hour apart, for five days (150 tries
+// outlast them, so the age is what gives a row up); a row written more than
+// five days ago is given up without a try, so that a daemon back from a
+// long stop does not send stale notices.
 const (
-	DefaultMaxAttempts = 30
+	DefaultMaxAttempts = 150
 	DefaultMaxAge      = 5 * 24 * time.Hour
 	DefaultBackoffBase = 30 * time.Second
 	DefaultBackoffMax  = time.Hour
