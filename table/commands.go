@@ -29,6 +29,7 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 	if err := g.Present(p, h.now); err != nil {
 		return permanent(err)
 	}
+	h.moved = len(g.Actions()) > before
 	h.outcome(store.OutcomeApplied, c.Kind.String())
 	var moveErr error
 	switch c.Kind {

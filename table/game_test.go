@@ -94,7 +94,7 @@ func rackLine(text string) string {
 // checkMailboxes checks what each player received during a whole game:
 // a notice after every turn with their own rack as it was then, one
 // game-over mail with the final scores and every rack, one thread, no
-// Message-ID twice.
+// Message-ID twice, the calendar entries of their turns (checkCalendars).
 func (h *harness) checkMailboxes(name string, players []string, g *engine.Game) {
 	h.t.Helper()
 	acts := g.Actions()
@@ -135,13 +135,11 @@ func (h *harness) checkMailboxes(name string, players []string, g *engine.Game) 
 			if got, want := rackLine(m.Text), string(past.Rack(p)); got != want {
 				h.t.Errorf("%s: notice %s shows rack %q, the rack was %q", who, m.MessageID, got, want)
 			}
-			if len(m.Attachments) != 1 || m.Attachments[0] != "deadline.ics" {
-				h.t.Errorf("%s: notice %s attachments %v", who, m.MessageID, m.Attachments)
-			}
 			if !strings.Contains(m.HTML, "<table") {
 				h.t.Errorf("%s: notice without an HTML board", who)
 			}
 		}
+		h.checkCalendars(who, p, msgs, cfg, acts)
 		over := ofKind(msgs, "game-over")
 		if len(over) != 1 {
 			h.t.Fatalf("%s: %d game-over mails", who, len(over))

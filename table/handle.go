@@ -24,6 +24,9 @@ type handling struct {
 	log  *slog.Logger
 	size int64
 	out  outgoing
+	// moved: the sender was away and wrote, which moved their deadline
+	// if the turn is theirs (RULES §9.2): their answers carry it.
+	moved bool
 }
 
 // tableCtx is a table loaded in a transaction.
@@ -278,6 +281,7 @@ func (h *handling) queue(t *tableCtx, to recipient, kind templates.Kind, data an
 	e := envelope{kind: kind, to: to, reply: h.rec.MessageID}
 	if t != nil {
 		e.table, e.seq, e.tableID = t.row.Name, int64(len(t.actions())), &t.row.ID
+		e.cal = h.s.calendarEvent(t, kind, to.pos, h.moved, h.now)
 	}
 	h.out.add(h.s, e, data, h.now)
 }

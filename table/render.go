@@ -217,8 +217,8 @@ type envelope struct {
 	seq     int64  // the table's last action when the mail was written
 	kind    templates.Kind
 	to      recipient
-	reply   string // the inbound Message-ID this answers, if any
-	ics     time.Time
+	reply   string           // the inbound Message-ID this answers, if any
+	cal     *templates.Event // the calendar entry attached, if any
 	tableID *int64
 	// extra tells apart messages of one kind to one player in one turn
 	// (the reminders).
@@ -292,12 +292,19 @@ func (s *Service) render(e envelope, data any, now time.Time) (*store.OutboxMail
 		env.References = append(env.References, env.InReplyTo)
 		env.AutoSubmitted = "auto-replied"
 	}
-	if !e.ics.IsZero() {
-		uid := strings.Trim(env.MessageID, "<>")
+	if e.cal != nil {
+		ics, err := s.tmpl.Calendar(e.to.lang, *e.cal)
+		if err != nil {
+			return nil, permanent(fmt.Errorf("table: calendar of %s: %w", e.kind, err))
+		}
+		name := "deadline.ics"
+		if e.cal.Cancel {
+			name = "cancel.ics"
+		}
 		env.Attachments = []mailer.Attachment{{
-			Filename:    "deadline.ics",
-			ContentType: "text/calendar; charset=utf-8; method=PUBLISH",
-			Data:        templates.Calendar(e.ics, e.table, uid),
+			Filename:    name,
+			ContentType: "text/calendar; charset=utf-8; method=" + e.cal.Method(),
+			Data:        ics,
 		}}
 	}
 	raw, err := mailer.Compose(env)
@@ -308,6 +315,61 @@ func (s *Service) render(e envelope, data any, now time.Time) (*store.OutboxMail
 		TableID: e.tableID, MessageID: env.MessageID, From: s.cfg.Mail.Address,
 		To: []string{e.to.addr}, Raw: raw, CreatedAt: now,
 	}, nil
+}
+
+// calendarEvent is the calendar entry a mail of kind to seat p about t
+// carries, written at now (its DTSTAMP: when the mail is queued), or nil.
+// Each turn of each player is one event, whose UID names the table, the
+// turn's number and the seat:
+//   - the player whose turn it is gets a REQUEST with the deadline in
+//     their turn's notice, its reminders, their BOARD replies, and every
+//     answer once their deadline moved (moved: they were away and wrote,
+//     RULES §9.2);
+//   - the player whose turn just ended gets a CANCEL in the notice of
+//     the next turn, or in the end of the game.
+//
+// SEQUENCE counts the table's actions since the turn began: it stays the
+// same while nothing happens, grows when the deadline moves (a presence
+// is an action), and is higher in the CANCEL, which the turn's last
+// action comes before, than in any REQUEST of the turn.
+func (s *Service) calendarEvent(t *tableCtx, kind templates.Kind, p int, moved bool, now time.Time) *templates.Event {
+	if t.game == nil || p < 0 || p >= len(t.seats) {
+		return nil
+	}
+	acts := t.game.Actions()
+	var ends []int // the actions that ended a turn
+	for i, a := range acts {
+		if isTurn(a.Kind) {
+			ends = append(ends, i)
+		}
+	}
+	// turnStart is the number of actions before turn n (1 the first).
+	turnStart := func(n int) int {
+		if n <= 1 {
+			return 0
+		}
+		return ends[n-2] + 1
+	}
+	e := templates.Event{Table: t.row.Name, Stamp: now, Organizer: s.cfg.Mail.Address,
+		OrganizerName: s.cfg.Mail.Name, Attendee: t.seats[p].Player.Address}
+	if n := len(ends); n > 0 && acts[ends[n-1]].Player == p && (kind == templates.TurnNotice || kind == templates.GameOver) {
+		e.UID, e.Sequence, e.Cancel = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n), true
+		return &e
+	}
+	if t.game.Over() || t.game.Turn() != p || t.row.Deadline == nil {
+		return nil
+	}
+	if kind != templates.TurnNotice && kind != templates.Reminder && kind != templates.BoardReply && !moved {
+		return nil
+	}
+	n := len(ends) + 1
+	e.UID, e.Sequence, e.Deadline = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n), *t.row.Deadline
+	return &e
+}
+
+// turnUID names turn n of seat p at a table in every calendar.
+func (s *Service) turnUID(table string, n, p int) string {
+	return fmt.Sprintf("lexio.%s.turn%d.%d@%s", table, n, p, s.domain)
 }
 
 // head fills what every message says about its recipient and table.

@@ -62,7 +62,7 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoin
 		if !t.game.Over() {
 			msg := templates.ExpiredMsg{Head: s.head(t.row.Name, t.recipient(p), now), Deadline: deadline,
 				Grace: t.row.AwayGrace, Next: names(t.seats)[t.game.Turn()]}
-			s.queue(t, templates.Expired, p, msg, time.Time{}, now, out)
+			s.queue(t, templates.Expired, p, msg, now, out)
 		}
 		if err := s.announce(t, now, out, -1, nil); err != nil {
 			return err
@@ -71,9 +71,11 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoin
 	return nil
 }
 
-// queue renders a message about table t for seat p.
-func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, ics time.Time, now time.Time, out *outgoing) {
-	e := envelope{table: t.row.Name, seq: t.row.Seq, kind: kind, to: t.recipient(p), ics: ics, tableID: &t.row.ID}
+// queue renders a message about table t for seat p, with its calendar
+// entry if it has one.
+func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, now time.Time, out *outgoing) {
+	e := envelope{table: t.row.Name, seq: t.row.Seq, kind: kind, to: t.recipient(p), tableID: &t.row.ID,
+		cal: s.calendarEvent(t, kind, p, false, now)}
 	if kind == templates.Reminder {
 		e.extra = strconv.FormatInt(t.row.NextReminder.Unix(), 36)
 	}
@@ -97,7 +99,7 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 				return err
 			}
 			msg.Accepted = a
-			s.queue(t, templates.GameOver, p, msg, time.Time{}, now, out)
+			s.queue(t, templates.GameOver, p, msg, now, out)
 			continue
 		}
 		msg, err := s.noticeData(t, p, now)
@@ -105,7 +107,7 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 			return err
 		}
 		msg.Accepted = a
-		s.queue(t, templates.TurnNotice, p, msg, *t.row.Deadline, now, out)
+		s.queue(t, templates.TurnNotice, p, msg, now, out)
 	}
 	return nil
 }
@@ -207,7 +209,7 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *outgoing
 		if err != nil {
 			return err
 		}
-		s.queue(t, templates.Reminder, p, msg, time.Time{}, now, out)
+		s.queue(t, templates.Reminder, p, msg, now, out)
 		t.row.NextReminder = nextReminder(*t.row.TurnStarted, *t.row.Deadline, t.row.Reminders, now)
 	}
 	return tx.SaveTable(t.row, t.prevSeq)

@@ -1,54 +1,136 @@
 package templates
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-// Calendar returns an iCalendar object (RFC 5545) for a turn notice's
-// attachment: one event ending at the deadline, "Lexio: your turn at
-// <table> ends", with an alarm an hour before. Times are UTC; lines end
-// with CRLF and are folded at 75 octets. DTSTAMP is the deadline itself so
-// that the same turn always yields the same bytes; uid should be unique
-// per table and turn (e.g. the notice's Message-ID).
-func Calendar(deadline time.Time, table, uid string) []byte {
+// Event is one turn of one player as an entry of their calendar, sent as
+// an iTIP message (RFC 5546) in iCalendar (RFC 5545): a REQUEST while the
+// turn is the player's — sent again, with the same UID, when it is
+// announced again or its deadline moves — and a CANCEL once it is over.
+type Event struct {
+	// UID names the turn: the same for every mail about it.
+	UID string
+	// Sequence is the version of the event: a REQUEST of a higher
+	// Sequence replaces the one in the calendar (RFC 5546 §2.1.4).
+	Sequence int
+	// Cancel removes the event: the turn is over.
+	Cancel bool
+	Table  string
+	// Deadline is when the turn ends; a cancel does not need it.
+	Deadline time.Time
+	// Stamp is the DTSTAMP: when the mail was written.
+	Stamp time.Time
+	// Organizer and Attendee are the service's and the player's
+	// addresses; OrganizerName is the service's display name, if any.
+	Organizer, OrganizerName, Attendee string
+	// TZ is the zone of the time in the title; nil is UTC.
+	TZ *time.Location
+}
+
+// Method is the iTIP method of the event, for the METHOD property and the
+// method= parameter of the text/calendar part that carries it.
+func (e Event) Method() string {
+	if e.Cancel {
+		return "CANCEL"
+	}
+	return "REQUEST"
+}
+
+// calendarTitle is the data of the cal.turn and cal.over phrases.
+type calendarTitle struct {
+	Table string
+	At    time.Time
+	TZ    *time.Location
+}
+
+// Calendar writes e as an iCalendar object in lang (its title: "Lexio
+// t42: your turn ends …"). A request holds one event of the half hour
+// before the deadline, transparent (it books no time), with an alarm an
+// hour before the deadline; a cancel holds the same UID with STATUS
+// CANCELLED. Times are UTC, lines end with CRLF and are folded at 75
+// octets. The bytes depend only on e and lang.
+func (s *Set) Calendar(lang string, e Event) ([]byte, error) {
+	ls, ok := s.langs[lang]
+	if !ok {
+		ls = s.langs["en"]
+	}
+	phrase := "cal.turn"
+	if e.Cancel {
+		phrase = "cal.over"
+	}
+	var title strings.Builder
+	if err := ls.subject.ExecuteTemplate(&title, phrase, calendarTitle{Table: e.Table, At: e.Deadline, TZ: e.TZ}); err != nil {
+		return nil, fmt.Errorf("templates: calendar %s: %w", lang, err)
+	}
 	const stamp = "20060102T150405Z"
-	end := deadline.UTC()
-	start := end.Add(-30 * time.Minute)
-	summary := "Lexio: your turn at " + table + " ends"
+	organizer := "ORGANIZER"
+	if e.OrganizerName != "" {
+		organizer += ";CN=" + icsParam(e.OrganizerName)
+	}
+	organizer += ":mailto:" + e.Organizer
 	lines := []string{
 		"BEGIN:VCALENDAR",
 		"VERSION:2.0",
 		"PRODID:-//lexio-mail//lexio//EN",
 		"CALSCALE:GREGORIAN",
-		"METHOD:PUBLISH",
+		"METHOD:" + e.Method(),
 		"BEGIN:VEVENT",
-		"UID:" + icsText(uid),
-		"DTSTAMP:" + end.Format(stamp),
-		"DTSTART:" + start.Format(stamp),
-		"DTEND:" + end.Format(stamp),
-		"SUMMARY:" + icsText(summary),
-		"TRANSP:TRANSPARENT",
-		"BEGIN:VALARM",
-		"ACTION:DISPLAY",
-		"DESCRIPTION:" + icsText(summary),
-		"TRIGGER:-PT1H",
-		"END:VALARM",
-		"END:VEVENT",
-		"END:VCALENDAR",
+		"UID:" + icsText(e.UID),
+		"SEQUENCE:" + strconv.Itoa(e.Sequence),
+		"DTSTAMP:" + e.Stamp.UTC().Format(stamp),
+		organizer,
+		"ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE:mailto:" + e.Attendee,
+		"SUMMARY:" + icsText(title.String()),
 	}
+	if e.Cancel {
+		lines = append(lines, "STATUS:CANCELLED")
+	} else {
+		end := e.Deadline.UTC()
+		lines = append(lines,
+			"DTSTART:"+end.Add(-30*time.Minute).Format(stamp),
+			"DTEND:"+end.Format(stamp),
+			"STATUS:CONFIRMED",
+			"TRANSP:TRANSPARENT",
+			"BEGIN:VALARM",
+			"ACTION:DISPLAY",
+			"DESCRIPTION:"+icsText(title.String()),
+			"TRIGGER;RELATED=END:-PT1H",
+			"END:VALARM",
+		)
+	}
+	lines = append(lines, "END:VEVENT", "END:VCALENDAR")
 	var b strings.Builder
 	for _, l := range lines {
 		fold(&b, l)
 	}
-	return []byte(b.String())
+	return []byte(b.String()), nil
 }
 
 // icsText escapes a TEXT value (RFC 5545 §3.3.11).
 func icsText(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, ";", `\;`, ",", `\,`, "\r\n", `\n`, "\n", `\n`, "\r", `\n`)
 	return r.Replace(s)
+}
+
+// icsParam writes a parameter value (RFC 5545 §3.2): quoted when it holds
+// a colon, semicolon or comma; a double quote and control characters,
+// which it cannot hold, are dropped.
+func icsParam(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '"' || r < ' ' || r == 0x7f {
+			return -1
+		}
+		return r
+	}, s)
+	if strings.ContainsAny(s, ":;,") {
+		return `"` + s + `"`
+	}
+	return s
 }
 
 // fold writes one content line, folded so that no line exceeds 75 octets

@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -507,39 +506,6 @@ func TestTidyText(t *testing.T) {
 		if utf8.RuneCountInString(l) > 40 {
 			t.Errorf("line over 40: %q", l)
 		}
-	}
-}
-
-func TestCalendar(t *testing.T) {
-	deadline := time.Date(2026, 3, 6, 16, 4, 0, 0, time.FixedZone("CET", 3600))
-	ics := Calendar(deadline, "t42", "turn-12.t42@lexio.example.org")
-	s := string(ics)
-	for _, want := range []string{
-		"BEGIN:VCALENDAR\r\n", "VERSION:2.0\r\n", "PRODID:", "BEGIN:VEVENT\r\n",
-		"UID:turn-12.t42@lexio.example.org\r\n", "DTSTAMP:20260306T150400Z\r\n",
-		"DTSTART:20260306T143400Z\r\n", "DTEND:20260306T150400Z\r\n",
-		"SUMMARY:Lexio: your turn at t42 ends\r\n", "END:VEVENT\r\n", "END:VCALENDAR\r\n",
-	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("missing %q in\n%s", want, s)
-		}
-	}
-	if strings.Count(s, "\n") != strings.Count(s, "\r\n") {
-		t.Error("a line does not end with CRLF")
-	}
-	// Long values fold at 75 octets without splitting a character.
-	long := Calendar(deadline, strings.Repeat("é", 60)+",;", "u")
-	for _, l := range bytes.Split(long, []byte("\r\n")) {
-		if len(l) > 75 {
-			t.Errorf("line of %d octets", len(l))
-		}
-		if !utf8.Valid(l) {
-			t.Errorf("folding split a character: %q", l)
-		}
-	}
-	unfolded := strings.ReplaceAll(string(long), "\r\n ", "")
-	if !strings.Contains(unfolded, "SUMMARY:Lexio: your turn at "+strings.Repeat("é", 60)+`\,\; ends`) {
-		t.Errorf("unfolded summary wrong:\n%s", unfolded)
 	}
 }
 

@@ -1,7 +1,8 @@
 // Package gametest plays games for tests: it finds placements that the
 // board's shape rules accept, without a dictionary, so that tests can
 // play whole games with a permissive word list, writes them as players
-// do, and reads back what the English notices say.
+// do, and reads back what the English notices say and the calendar
+// entries they carry.
 package gametest
 
 import (
