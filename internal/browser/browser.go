@@ -97,8 +97,9 @@ func DataURL(doc string) string {
 }
 
 // Open opens a tab whose viewport is width CSS pixels wide (and Height
-// high, scale 1, not emulating a phone's zoom), loads url in it and waits
-// for its load event. Close the page when done.
+// high, scale 1, not emulating a phone's zoom) and loads url in it, as
+// Load does. Close the page when done. A tab takes longer to open than a
+// page to load: load pages in turn in one tab when you can.
 func (b *Browser) Open(ctx context.Context, url string, width int) (*Page, error) {
 	if width <= 0 {
 		return nil, fmt.Errorf("browser: viewport width %d", width)
@@ -113,14 +114,23 @@ func (b *Browser) Open(ctx context.Context, url string, width int) (*Page, error
 		})
 		return err
 	}))
-	if err == nil {
-		err = runBounded(ctx, tctx, nil, chromedp.Navigate(url))
-	}
 	if err != nil {
 		tcancel()
-		return nil, fmt.Errorf("browser: open %.60s at %d px: %w", url, width, err)
+		return nil, fmt.Errorf("browser: open a tab at %d px: %w", width, err)
+	}
+	if err := p.Load(ctx, url); err != nil {
+		tcancel()
+		return nil, err
 	}
 	return p, nil
+}
+
+// Load loads url in the page's tab and waits for its load event.
+func (p *Page) Load(ctx context.Context, url string) error {
+	if err := runBounded(ctx, p.ctx, nil, chromedp.Navigate(url)); err != nil {
+		return fmt.Errorf("browser: load %.60s at %d px: %w", url, p.width, err)
+	}
+	return nil
 }
 
 // Close closes the tab.
@@ -245,12 +255,33 @@ func (p *Page) Overflow(ctx context.Context) (Overflow, error) {
 	return o, nil
 }
 
+// edgeJS draws, over a page wider than its viewport, a dashed red line
+// where the viewport ends; undoEdgeJS removes it. The line is positioned
+// absolutely, past nothing, so the layout does not change.
+const (
+	edgeJS = `(() => {
+	const de = document.documentElement, vw = de.clientWidth;
+	if (de.scrollWidth <= vw || !document.body) return;
+	const d = document.createElement("div");
+	d.id = "lexio-browser-edge";
+	d.style.cssText = "position:absolute;top:0;left:" + (vw - 2) + "px;width:0;height:" + de.scrollHeight +
+		"px;border-left:2px dashed #ff0000;z-index:2147483647;pointer-events:none;margin:0;padding:0";
+	document.body.appendChild(d);
+})()`
+	undoEdgeJS = `document.getElementById("lexio-browser-edge")?.remove()`
+)
+
 // Screenshot writes a PNG of the whole page, as wide as what it lays out
-// (so what passes the viewport shows on the right) and as long as it is,
-// to the file path.
+// and as long as it is, to the file path. When the page is wider than the
+// viewport, a dashed red line marks the viewport's right edge: what is
+// right of it is what the reader cannot see without scrolling sideways.
 func (p *Page) Screenshot(ctx context.Context, path string) error {
 	var png []byte
 	err := runBounded(ctx, p.ctx, nil, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := chromedp.Evaluate[chromedp.Void](edgeJS)(ctx, t); err != nil {
+			return err
+		}
+		defer chromedp.Evaluate[chromedp.Void](undoEdgeJS)(ctx, t)
 		m, err := cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			return err

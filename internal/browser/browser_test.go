@@ -34,7 +34,7 @@ func TestBrowser(t *testing.T) {
 	b := browser.ForTest(t)
 	for name, f := range map[string]func(*testing.T, *browser.Browser){
 		"Overflow": testOverflow, "MediaQuery": testMediaQuery, "Screenshot": testScreenshot,
-		"OpenURL": testOpenURL, "OpenErrors": testOpenErrors,
+		"Load": testLoad, "OpenURL": testOpenURL, "OpenErrors": testOpenErrors,
 	} {
 		t.Run(name, func(t *testing.T) { f(t, b) })
 	}
@@ -86,6 +86,25 @@ func testOverflow(t *testing.T, b *browser.Browser) {
 	}
 }
 
+// testLoad: pages loaded in turn in one tab keep its width, and each is
+// measured alone.
+func testLoad(t *testing.T, b *browser.Browser) {
+	p, err := b.Open(t.Context(), "about:blank", 360)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for i, doc := range []string{fixed, fluid, fixed} {
+		if err := p.Load(t.Context(), browser.DataURL(doc)); err != nil {
+			t.Fatal(err)
+		}
+		o, err := p.Overflow(t.Context())
+		if want := map[string]int{fixed: 248, fluid: 0}[doc]; err != nil || o.Viewport != 360 || o.Px() != want {
+			t.Errorf("page %d: %v, %v; want %d px past", i, o, err, want)
+		}
+	}
+}
+
 // testMediaQuery: the width set through DevTools is the one CSS media
 // queries see; here a narrow screen gets a box too wide for it.
 func testMediaQuery(t *testing.T, b *browser.Browser) {
@@ -110,22 +129,39 @@ func testMediaQuery(t *testing.T, b *browser.Browser) {
 // and what is below it.
 func testScreenshot(t *testing.T, b *browser.Browser) {
 	doc := strings.Replace(fixed, "<p>Hello</p>", `<div style="height:2000px">tall</div>`, 1)
-	p, err := b.Open(t.Context(), browser.DataURL(doc), 360)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	path := filepath.Join(t.TempDir(), "page.png")
-	if err := p.Screenshot(t.Context(), path); err != nil {
-		t.Fatal(err)
-	}
-	img := decode(t, path)
-	if img.Dx() != 608 || img.Dy() < 2000 {
-		t.Errorf("screenshot is %dx%d, want 608 wide and at least 2000 high", img.Dx(), img.Dy())
-	}
-	// Taking it did not lay the page out again at another width.
-	if o, err := p.Overflow(t.Context()); err != nil || o.Viewport != 360 || o.Px() != 248 {
-		t.Errorf("after the screenshot: %v, %v", o, err)
+	for _, c := range []struct {
+		width, wide int  // the viewport's width and the screenshot's
+		edge        bool // a red line marks the viewport's edge
+		count       int  // elements that pass: table, tbody, tr, td
+	}{{360, 608, true, 4}, {900, 900, false, 0}} {
+		p, err := b.Open(t.Context(), browser.DataURL(doc), c.width)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		path := filepath.Join(t.TempDir(), "page.png")
+		if err := p.Screenshot(t.Context(), path); err != nil {
+			t.Fatal(err)
+		}
+		img := decode(t, path)
+		if b := img.Bounds(); b.Dx() != c.wide || b.Dy() < 2000 {
+			t.Errorf("at %d px the screenshot is %dx%d, want %d wide and at least 2000 high", c.width, b.Dx(), b.Dy(), c.wide)
+		}
+		red := 0
+		for y := range img.Bounds().Dy() {
+			if r, g, b, _ := img.At(c.width-1, y).RGBA(); r == 0xffff && g == 0 && b == 0 {
+				red++
+			}
+		}
+		if edge := red > 500; edge != c.edge {
+			t.Errorf("at %d px, %d red pixels at x=%d", c.width, red, c.width-1)
+		}
+		// Taking it did not lay the page out again at another width, and
+		// the line is gone.
+		o, err := p.Overflow(t.Context())
+		if want := c.wide - c.width; err != nil || o.Viewport != c.width || o.Px() != want || o.Count != c.count {
+			t.Errorf("after the screenshot: %v, %v; want %d px past", o, err, want)
+		}
 	}
 }
 
@@ -162,12 +198,12 @@ func testOpenErrors(t *testing.T, b *browser.Browser) {
 	if _, err := b.Open(t.Context(), browser.DataURL(fixed), 0); err == nil {
 		t.Error("width 0 opened")
 	}
-	if _, err := b.Open(t.Context(), "http://127.0.0.1:1/", 360); err == nil || !strings.Contains(err.Error(), "browser: open") {
+	if _, err := b.Open(t.Context(), "http://127.0.0.1:1/", 360); err == nil || !strings.Contains(err.Error(), "browser: load http://127.0.0.1:1/ at 360 px") {
 		t.Errorf("a closed port: %v", err)
 	}
 }
 
-func decode(t *testing.T, path string) image.Rectangle {
+func decode(t *testing.T, path string) image.Image {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -177,5 +213,5 @@ func decode(t *testing.T, path string) image.Rectangle {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	return img.Bounds()
+	return img
 }
