@@ -26,19 +26,18 @@ var knownOverflow = []string{
 	"turn-notice", "turn-notice-author", "turn-notice-late",
 }
 
-// browserCases are the mails the browser test renders: every kind in
-// English (the author's variants and a late game too), the notice and the
-// game-over mail in the other languages.
-func browserCases() []struct {
+// browserCase is a mail to render: its sample data, by lang and name.
+type browserCase struct {
 	lang, name string
 	kind       Kind
 	data       any
-} {
-	type c = struct {
-		lang, name string
-		kind       Kind
-		data       any
-	}
+}
+
+// browserCases are the mails the browser test renders: every kind in
+// English (the author's variants and a late game too), the notice and the
+// game-over mail in the other languages.
+func browserCases() []browserCase {
+	type c = browserCase
 	var cs []c
 	for _, k := range Kinds() {
 		cs = append(cs, c{"en", k.String(), k, sample(k)})
@@ -62,6 +61,12 @@ func browserCases() []struct {
 // each, lang-name-width.png, in the directory it logs, for a human look.
 func TestBrowserLayout(t *testing.T) {
 	s := newSet(t)
+	cases := browserCases()
+	for _, name := range knownOverflow {
+		if !slices.ContainsFunc(cases, func(c browserCase) bool { return c.name == name }) {
+			t.Errorf("knownOverflow names %q, which is not a mail of browserCases", name)
+		}
+	}
 	b := browser.ForTest(t)
 	dir := browser.ScreenshotDir(t, "templates")
 	t.Logf("screenshots in %s", dir)
@@ -77,7 +82,7 @@ func TestBrowserLayout(t *testing.T) {
 		tabs[width] = p
 	}
 	var overflowing []string
-	for _, c := range browserCases() {
+	for _, c := range cases {
 		r, err := s.Render(c.lang, c.kind, c.data)
 		if err != nil {
 			t.Fatalf("%s/%s: %v", c.lang, c.name, err)

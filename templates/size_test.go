@@ -114,16 +114,23 @@ func lateGameOver() GameOverMsg {
 // language, whole MIME messages, and checks each stays under maxMail.
 func TestMailSize(t *testing.T) {
 	s := newSet(t)
+	type composed struct {
+		name string
+		kind Kind
+		data any
+		ics  bool
+	}
+	mails := []composed{
+		{"turn-notice-late", TurnNotice, lateNotice(), true},
+		{"game-over-late", GameOver, lateGameOver(), false},
+	}
+	for _, name := range knownTooLarge {
+		if !slices.ContainsFunc(mails, func(m composed) bool { return m.name == name }) {
+			t.Errorf("knownTooLarge names %q, which this test does not compose", name)
+		}
+	}
 	for _, lang := range Langs() {
-		for _, c := range []struct {
-			name string
-			kind Kind
-			data any
-			ics  bool
-		}{
-			{"turn-notice-late", TurnNotice, lateNotice(), true},
-			{"game-over-late", GameOver, lateGameOver(), false},
-		} {
+		for _, c := range mails {
 			t.Run(lang+"/"+c.name, func(t *testing.T) {
 				r, err := s.Render(lang, c.kind, c.data)
 				if err != nil {
