@@ -191,7 +191,9 @@ func (o Overflow) String() string {
 }
 
 // overflowJS measures the page. An element passes when its box ends more
-// than half a pixel to the right of the viewport; empty boxes do not.
+// than half a pixel to the right of the viewport; empty boxes do not. An
+// element that a parent with overflow:hidden clips counts all the same:
+// mail clients differ in what they clip.
 const overflowJS = `(() => {
 	const vw = document.documentElement.clientWidth;
 	const de = document.documentElement, body = document.body;
