@@ -33,3 +33,14 @@ if [ ! -s /usr/share/dict/french ]; then
     exit 1
   fi
 fi
+
+# The browser tests (internal/browser) render mail in Debian's chromium.
+# Without it they skip, saying so, or fail under CI: so under CI its
+# absence stops here.
+if [ ! -x /usr/bin/chromium ]; then
+  apt_install chromium || true
+  if [ ! -x /usr/bin/chromium ]; then
+    echo "lexio: /usr/bin/chromium is missing: run 'sudo apt-get install chromium' (the browser tests skip without it)" >&2
+    if [ -n "${CI:-}" ]; then exit 1; fi
+  fi
+fi
