@@ -21,7 +21,8 @@ run: build
 # The store's suite runs on SQLite always and on a throwaway PostgreSQL
 # (installed from apt when missing) when one can be started; under CI it
 # must start.
-test: deps
+test:
+	@bash scripts/deps.sh test
 	$(GO) vet $(PKGS)
 	@dsn=$$(bash scripts/postgres.sh start) || { \
 	  if [ -n "$$CI" ]; then echo "make test: PostgreSQL did not start (see above)" >&2; exit 1; fi; \

@@ -34,10 +34,10 @@ if [ ! -s /usr/share/dict/french ]; then
   fi
 fi
 
-# The browser tests (internal/browser) render mail in Debian's chromium.
-# Without it they skip, saying so, or fail under CI: so under CI its
-# absence stops here.
-if [ ! -x /usr/bin/chromium ]; then
+# The browser tests (internal/browser) render mail in Debian's chromium;
+# only `deps.sh test` (make test) needs it. Without it they skip, saying
+# so, or fail under CI: so under CI its absence stops here.
+if [ "${1:-}" = test ] && [ ! -x /usr/bin/chromium ]; then
   apt_install chromium || true
   if [ ! -x /usr/bin/chromium ]; then
     echo "lexio: /usr/bin/chromium is missing: run 'sudo apt-get install chromium' (the browser tests skip without it)" >&2
