@@ -150,8 +150,12 @@ func TestMailSize(t *testing.T) {
 					HTML:          r.HTML,
 				}
 				if c.ics {
-					env.Attachments = []mailer.Attachment{{Filename: "deadline.ics", ContentType: "text/calendar; charset=utf-8; method=PUBLISH",
-						Data: Calendar(sampleDeadline, "t42", "lexio.t42.160.0123456789abcdef@example.org")}}
+					ics, err := s.Calendar(lang, Event{UID: "lexio.t42.turn40.0@example.org", Sequence: 1, Table: "t42",
+						Deadline: sampleDeadline, Stamp: sampleNow, Organizer: "lexio@example.org", Attendee: "alexandrine@example.org"})
+					if err != nil {
+						t.Fatal(err)
+					}
+					env.Attachments = []mailer.Attachment{{Filename: "deadline.ics", ContentType: "text/calendar; charset=utf-8; method=REQUEST", Data: ics}}
 				}
 				raw, err := mailer.Compose(env)
 				if err != nil {
