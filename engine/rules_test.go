@@ -442,16 +442,9 @@ func TestJSONRoundTrip(t *testing.T) {
 	if _, err := g.Exchange(1, Selection{Slots: []int{1, 2}}, at(3)); err != nil {
 		t.Fatal(err)
 	}
-	data, err := json.Marshal(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Game
-	if err := json.Unmarshal(data, &back); err != nil {
-		t.Fatal(err)
-	}
-	if dumpState(t, &back) != dumpState(t, g) {
-		t.Errorf("state differs after JSON:\n%s\n%s", dumpState(t, &back), dumpState(t, g))
+	back := rebuildThroughJSON(t, g)
+	if dumpState(t, back) != dumpState(t, g) {
+		t.Errorf("state differs after JSON:\n%s\n%s", dumpState(t, back), dumpState(t, g))
 	}
 	// A log that does not replay is refused.
 	bad := append(g.Actions(), Action{Kind: ActPass, Player: 0, At: at(4)})

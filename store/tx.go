@@ -157,8 +157,8 @@ func (tx *Tx) TablesOfPlayer(addr string) ([]Table, error) {
 	return ts, nil
 }
 
-// SaveTable writes t's mutable part — State, Seq, Status, TurnStarted,
-// Deadline, NextReminder (nil clears) — if the stored seq is still prevSeq
+// SaveTable writes t's mutable part — Seed and StartedAt (set when the game
+// starts), Seq, Status, TurnStarted, Deadline, NextReminder (nil clears) — if the stored seq is still prevSeq
 // (optimistic locking); otherwise it returns ErrConflict, or ErrNotFound if
 // there is no such table. DueAt and UpdatedAt are set.
 func (tx *Tx) SaveTable(t *Table, prevSeq int64) error {
@@ -167,7 +167,8 @@ func (tx *Tx) SaveTable(t *Table, prevSeq int64) error {
 	res := tx.db.Model(&Table{}).
 		Where("id = ? AND seq = ?", t.ID, prevSeq).
 		Updates(map[string]any{
-			"state":         t.State,
+			"seed":          t.Seed,
+			"started_at":    t.StartedAt,
 			"seq":           t.Seq,
 			"status":        t.Status,
 			"turn_started":  t.TurnStarted,
