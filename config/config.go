@@ -14,12 +14,13 @@ import (
 	"net/mail"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/lexio-mail/lexio/internal/tablename"
 )
 
 // Config is the whole file.
@@ -142,8 +143,6 @@ const (
 
 // DefaultReminders are sent before a turn's deadline.
 func DefaultReminders() []time.Duration { return []time.Duration{24 * time.Hour, 2 * time.Hour} }
-
-var tableName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 
 // Load reads and validates the file at path. Unknown keys are errors: a
 // misspelt key silently ignored is a league played by the wrong rules.
@@ -379,8 +378,8 @@ func (c *Config) Validate() error {
 	}
 	names := map[string]bool{}
 	for _, t := range c.Tables {
-		if !tableName.MatchString(t.Name) {
-			bad("table %q: names are 1-32 of a-z, 0-9 and '-'", t.Name)
+		if err := tablename.Check(t.Name); err != nil {
+			bad("[[table]]: %w", err)
 		}
 		if names[t.Name] {
 			bad("table %q defined twice", t.Name)

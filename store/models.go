@@ -31,7 +31,7 @@ const (
 // the replayed game.
 type Table struct {
 	ID   int64  `gorm:"primaryKey"`
-	Name string `gorm:"size:64;not null;uniqueIndex"` // [a-z0-9-]
+	Name string `gorm:"size:64;not null;uniqueIndex"` // by tablename.Check
 	// League names the league whose rules the table was created with.
 	League      string `gorm:"size:64;not null;default:''"`
 	Variant     string `gorm:"size:16;not null;default:lexio"` // lexio | lexico
