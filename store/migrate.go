@@ -27,6 +27,7 @@ func migrations() []migration {
 		{version: 1, name: "initial schema", up: func(*gorm.DB) error { return nil }},
 		{version: 2, name: "outbox messages apart from their rows", up: moveOutboxBodies},
 		{version: 3, name: "no table snapshot", up: dropSnapshots},
+		{version: 4, name: "no seat language", up: dropSeatLang},
 	}
 }
 
@@ -81,11 +82,6 @@ func (s *Store) schemaVersion(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	return *v, nil
-}
-
-// SchemaVersionApplied returns the schema version recorded in the database.
-func (s *Store) SchemaVersionApplied(ctx context.Context) (int, error) {
-	return s.schemaVersion(ctx)
 }
 
 // moveOutboxBodies moves the messages of a version 1 outbox, kept in its
@@ -145,4 +141,13 @@ func dropSnapshots(tx *gorm.DB) error {
 		return tx.Exec("ALTER TABLE tables DROP COLUMN state").Error
 	}
 	return nil
+}
+
+// dropSeatLang drops seats.lang, a language override at one table that
+// nothing ever wrote (a player's language is the player's).
+func dropSeatLang(tx *gorm.DB) error {
+	if !tx.Migrator().HasColumn("seats", "lang") {
+		return nil
+	}
+	return tx.Exec("ALTER TABLE seats DROP COLUMN lang").Error
 }

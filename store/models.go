@@ -93,14 +93,12 @@ func (t *Table) normalize() {
 // Seat is a player's place at a table. Position is the join order (0-3),
 // which is the turn order (RULES §1.2).
 type Seat struct {
-	ID       int64   `gorm:"primaryKey"`
-	TableID  int64   `gorm:"not null;uniqueIndex:idx_seats_table_position,priority:1;uniqueIndex:idx_seats_table_player,priority:1"`
-	Table    *Table  `gorm:"constraint:OnDelete:CASCADE" json:"-"`
-	Position int     `gorm:"not null;uniqueIndex:idx_seats_table_position,priority:2"`
-	PlayerID int64   `gorm:"not null;index;uniqueIndex:idx_seats_table_player,priority:2"`
-	Player   *Player `gorm:"constraint:OnDelete:RESTRICT"`
-	// Lang overrides the player's language at this table; empty: none.
-	Lang      string    `gorm:"size:8;not null;default:''"`
+	ID        int64     `gorm:"primaryKey"`
+	TableID   int64     `gorm:"not null;uniqueIndex:idx_seats_table_position,priority:1;uniqueIndex:idx_seats_table_player,priority:1"`
+	Table     *Table    `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	Position  int       `gorm:"not null;uniqueIndex:idx_seats_table_position,priority:2"`
+	PlayerID  int64     `gorm:"not null;index;uniqueIndex:idx_seats_table_player,priority:2"`
+	Player    *Player   `gorm:"constraint:OnDelete:RESTRICT"`
 	CreatedAt time.Time `gorm:"not null"`
 }
 

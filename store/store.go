@@ -192,7 +192,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, err
 	}
 	if s.driver == DriverSQLite {
-		s.checkpoints = startCheckpointer(s, checkpointEvery)
+		s.checkpoints = startCheckpointer(s, checkpointEvery, restartFrames)
 	}
 	return s, nil
 }

@@ -269,10 +269,7 @@ func (s *Service) loadRow(tx *store.Tx, row *store.Table) (*tableCtx, error) {
 	}
 	t := &tableCtx{row: row, seats: seats, prevSeq: row.Seq, langs: make([]string, len(seats))}
 	for i, st := range seats {
-		t.langs[i] = st.Lang
-		if t.langs[i] == "" {
-			t.langs[i] = st.Player.Lang
-		}
+		t.langs[i] = st.Player.Lang
 	}
 	if t.game, err = s.rebuild(tx, t); err != nil {
 		return nil, err
