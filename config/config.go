@@ -475,8 +475,8 @@ func secret(env, file, inline string) (string, error) {
 	return "", fmt.Errorf("not set (%s or a *_file key)", env)
 }
 
-// ErrNotPrivate: a secret file is open to its group or to others. Such a
-// file is refused, as ssh refuses a private key anyone else may read.
+// ErrNotPrivate reports a secret file open to its group or to others. Such
+// a file is refused, as ssh refuses a private key anyone else may read.
 var ErrNotPrivate = errors.New("open to group or others")
 
 // private checks that only the file's owner may read or write it.

@@ -107,7 +107,7 @@ func playRandom(t testing.TB, cfg Config, check func(g *Game, step int)) *Game {
 				slots[i]++
 			}
 			if _, err := g.Exchange(p, Selection{Slots: slots}, now); err != nil {
-				switch KindOf(err) {
+				switch kindOf(err) {
 				case KindBagTooSmall, KindExchangeNotAllowed:
 					mustPass(t, g, p, now)
 				default:
@@ -121,7 +121,7 @@ func playRandom(t testing.TB, cfg Config, check func(g *Game, step int)) *Game {
 				break
 			}
 			if _, err := g.PlaceTiles(p, ps, mostWords{}, now); err != nil {
-				switch KindOf(err) {
+				switch kindOf(err) {
 				case KindUnknownWords, KindReserveEmpty:
 				default:
 					t.Fatalf("seed %d: generated placement refused: %v", cfg.Seed, err)

@@ -76,19 +76,3 @@ func (t *Tokens) Verify(token, fromAddr string) (table string, ok bool) {
 func ReplyAddress(local, domain, token string) string {
 	return local + "+" + token + "@" + domain
 }
-
-// TokenFromAddress extracts the token of a plus-address local+token@domain:
-// the part of the local part after the first '+'. ok is false when there is
-// none.
-func TokenFromAddress(addr string) (token string, ok bool) {
-	at := strings.LastIndexByte(addr, '@')
-	if at < 0 {
-		return "", false
-	}
-	local := addr[:at]
-	plus := strings.IndexByte(local, '+')
-	if plus < 0 || plus == len(local)-1 {
-		return "", false
-	}
-	return local[plus+1:], true
-}
