@@ -14,12 +14,13 @@ import (
 	"net/mail"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/lexio-mail/lexio/internal/tablename"
 )
 
 // Config is the whole file.
@@ -153,8 +154,6 @@ const (
 
 // DefaultReminders are sent before a turn's deadline.
 func DefaultReminders() []time.Duration { return []time.Duration{24 * time.Hour, 2 * time.Hour} }
-
-var tableName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 
 // Load reads and validates the file at path. Unknown keys are errors: a
 // misspelt key silently ignored is a league played by the wrong rules.
@@ -394,8 +393,8 @@ func (c *Config) Validate() error {
 	}
 	names := map[string]bool{}
 	for _, t := range c.Tables {
-		if !tableName.MatchString(t.Name) {
-			bad("table %q: names are 1-32 of a-z, 0-9 and '-'", t.Name)
+		if err := tablename.Check(t.Name); err != nil {
+			bad("[[table]]: %w", err)
 		}
 		if names[t.Name] {
 			bad("table %q defined twice", t.Name)
@@ -491,8 +490,8 @@ func secret(env, file, inline string) (string, error) {
 	return "", fmt.Errorf("not set (%s or a *_file key)", env)
 }
 
-// ErrNotPrivate: a secret file is open to its group or to others. Such a
-// file is refused, as ssh refuses a private key anyone else may read.
+// ErrNotPrivate reports a secret file open to its group or to others. Such
+// a file is refused, as ssh refuses a private key anyone else may read.
 var ErrNotPrivate = errors.New("open to group or others")
 
 // private checks that only the file's owner may read or write it.

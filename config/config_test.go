@@ -73,7 +73,7 @@ func TestInvalid(t *testing.T) {
 		{"plain lexio", base + "[[league]]\nname=\"l\"\nmultipliers=false\n", "multipliers = false exists only"},
 		{"one player", base + "[[table]]\nname=\"t\"\nplayers=[\"a@x.y\"]\n", "1 players"},
 		{"seated twice", base + "[[table]]\nname=\"t\"\nplayers=[\"a@x.y\",\"A@x.y\"]\n", "seated twice"},
-		{"bad table name", base + "[[table]]\nname=\"Big Table\"\nplayers=[\"a@x.y\",\"b@x.y\"]\n", "names are 1-32"},
+		{"bad table name", base + "[[table]]\nname=\"Big Table\"\nplayers=[\"a@x.y\",\"b@x.y\"]\n", "\"Big Table\" is not a table name: 1 to 32 of a-z"},
 		{"reminder too long", base + "[[league]]\nname=\"l\"\nturn_time=\"1h\"\naway_grace=\"30m\"\nreminders=[\"2h\"]\n", "reminder 2h0m0s"},
 		{"too many connections", base + "[smtp]\nconnections = 33\n", "smtp.connections 33: want 1 to 32"},
 		{"negative connections", base + "[smtp]\nconnections = -1\n", "smtp.connections -1: want 1 to 32"},

@@ -95,18 +95,3 @@ func (d *Dict) WriteTo(w io.Writer) (int64, error) {
 	}
 	return int64(n), nil
 }
-
-// counts returns the number of states with edges and of edges: the size
-// of the automaton, for the minimality tests.
-func (d *Dict) counts() (states, edges int) {
-	n := uint32(len(d.units) / 4)
-	for p := uint32(0); p < n; {
-		k := uint32(bits.OnesCount32(d.unit(p)))
-		if k > 0 {
-			states++
-			edges += int(k)
-		}
-		p += 1 + k
-	}
-	return states, edges
-}

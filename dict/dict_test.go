@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -453,4 +454,19 @@ func FuzzBuild(f *testing.F) {
 			t.Fatalf("compiled form does not load: %v", err)
 		}
 	})
+}
+
+// counts returns the number of states with edges and of edges: the size
+// of the automaton, for the minimality tests.
+func (d *Dict) counts() (states, edges int) {
+	n := uint32(len(d.units) / 4)
+	for p := uint32(0); p < n; {
+		k := uint32(bits.OnesCount32(d.unit(p)))
+		if k > 0 {
+			states++
+			edges += int(k)
+		}
+		p += 1 + k
+	}
+	return states, edges
 }

@@ -99,12 +99,3 @@ func (e *MoveError) Error() string {
 	}
 	return b.String()
 }
-
-// KindOf returns the Kind of err when it is (or wraps) a *MoveError, else "".
-func KindOf(err error) Kind {
-	var me *MoveError
-	if errors.As(err, &me) {
-		return me.Kind
-	}
-	return ""
-}

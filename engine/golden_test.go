@@ -16,11 +16,16 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 func TestGoldenGame(t *testing.T) {
 	cfg := Config{Players: 3, Seed: 2025, Start: t0}
 	g := playRandom(t, cfg, func(*Game, int) {})
+	// A game is its configuration and its actions (what a table stores).
+	type game struct {
+		Config  Config   `json:"config"`
+		Actions []Action `json:"actions"`
+	}
 	out, err := json.MarshalIndent(struct {
-		Game   *Game
+		Game   game
 		Log    []LogEntry
 		Result Result
-	}{g, g.Log(), g.Result()}, "", " ")
+	}{game{g.Config(), g.Actions()}, g.Log(), g.Result()}, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -113,4 +114,13 @@ func cellList(cs []Cell) string {
 		s = append(s, c.String())
 	}
 	return strings.Join(s, " ")
+}
+
+// kindOf returns the Kind of err when it is (or wraps) a *MoveError, else "".
+func kindOf(err error) Kind {
+	var me *MoveError
+	if errors.As(err, &me) {
+		return me.Kind
+	}
+	return ""
 }

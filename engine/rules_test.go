@@ -183,7 +183,7 @@ func TestExchange(t *testing.T) {
 		_, err := g.Exchange(1, tc.sel, at(2))
 		wantKind(t, err, tc.kind)
 	}
-	if _, err := g.Exchange(0, Selection{Letters: "E"}, at(2)); KindOf(err) != KindNotYourTurn {
+	if _, err := g.Exchange(0, Selection{Letters: "E"}, at(2)); kindOf(err) != KindNotYourTurn {
 		t.Errorf("out of turn: %v", err)
 	}
 	// The bag holds exactly as many as returned: allowed.
@@ -237,7 +237,7 @@ func TestExpireAndAway(t *testing.T) {
 	// RULES §9.1–9.2: an expired turn is a pass; the player is away until
 	// they write again, which does not restart the turn clock.
 	g := newGame(t, Config{Players: 3, Seed: 6})
-	if err := g.Expire(1, at(1)); KindOf(err) != KindNotYourTurn {
+	if err := g.Expire(1, at(1)); kindOf(err) != KindNotYourTurn {
 		t.Errorf("expire out of turn: %v", err)
 	}
 	if err := g.Expire(0, at(100)); err != nil {
@@ -332,10 +332,10 @@ func TestEndOut(t *testing.T) {
 			}
 			_, err = g.Place(1, move(t, "C7 across K(CHAT)"), anyWord{}, at(5))
 			wantKind(t, err, KindGameOver)
-			if err := g.Pass(1, at(5)); KindOf(err) != KindGameOver {
+			if err := g.Pass(1, at(5)); kindOf(err) != KindGameOver {
 				t.Errorf("pass after the end: %v", err)
 			}
-			if _, err := g.Exchange(1, Selection{All: true}, at(5)); KindOf(err) != KindGameOver {
+			if _, err := g.Exchange(1, Selection{All: true}, at(5)); kindOf(err) != KindGameOver {
 				t.Errorf("exchange after the end: %v", err)
 			}
 		})
@@ -435,23 +435,16 @@ func TestPreview(t *testing.T) {
 
 func TestJSONRoundTrip(t *testing.T) {
 	g := newGame(t, Config{Players: 3, Seed: 11})
-	if _, err := g.Place(0, Move{Start: Fountain(), Dir: Across, Word: []Letter{{Char: g.Rack(0)[0]}}}, anyWord{}, at(1)); KindOf(err) != KindFirstTooShort {
+	if _, err := g.Place(0, Move{Start: Fountain(), Dir: Across, Word: []Letter{{Char: g.Rack(0)[0]}}}, anyWord{}, at(1)); kindOf(err) != KindFirstTooShort {
 		t.Fatalf("single-tile first move: %v", err)
 	}
 	mustPass(t, g, 0, at(2))
 	if _, err := g.Exchange(1, Selection{Slots: []int{1, 2}}, at(3)); err != nil {
 		t.Fatal(err)
 	}
-	data, err := json.Marshal(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Game
-	if err := json.Unmarshal(data, &back); err != nil {
-		t.Fatal(err)
-	}
-	if dumpState(t, &back) != dumpState(t, g) {
-		t.Errorf("state differs after JSON:\n%s\n%s", dumpState(t, &back), dumpState(t, g))
+	back := rebuildThroughJSON(t, g)
+	if dumpState(t, back) != dumpState(t, g) {
+		t.Errorf("state differs after JSON:\n%s\n%s", dumpState(t, back), dumpState(t, g))
 	}
 	// A log that does not replay is refused.
 	bad := append(g.Actions(), Action{Kind: ActPass, Player: 0, At: at(4)})

@@ -176,15 +176,6 @@ func (r Rules) FirstMinTiles() int {
 // Blanks reports whether the bag holds the 2 blanks (RULES §3.1, §12).
 func (r Rules) Blanks() bool { return !r.Plain }
 
-// TileCount is the number of tiles of the table: 102, or 100 in plain
-// lexico.
-func (r Rules) TileCount() int {
-	if r.Blanks() {
-		return 102
-	}
-	return 100
-}
-
 // Bonus is what cell c pays at a table with these rules: walls and the
 // fountain as laid out, no bonus at all in plain lexico, crosses plain in
 // lexico (RULES §12).

@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"encoding/json"
-	"fmt"
-	"time"
-)
+import "time"
 
 // RackTile is one tile of a rack as its owner sees it.
 type RackTile struct {
@@ -80,30 +76,4 @@ func rackTiles(rack []byte) []RackTile {
 		out[i] = RackTile{Slot: i + 1, Letter: string(rune(t)), Value: TileValue(t)}
 	}
 	return out
-}
-
-// gameJSON is how a game is stored: its configuration and its actions.
-type gameJSON struct {
-	Config  Config   `json:"config"`
-	Actions []Action `json:"actions"`
-}
-
-// MarshalJSON writes the game as its configuration and action list; the
-// state is rebuilt from them (Rebuild).
-func (g *Game) MarshalJSON() ([]byte, error) {
-	return json.Marshal(gameJSON{Config: g.cfg, Actions: g.actions})
-}
-
-// UnmarshalJSON rebuilds a game written by MarshalJSON.
-func (g *Game) UnmarshalJSON(data []byte) error {
-	var j gameJSON
-	if err := json.Unmarshal(data, &j); err != nil {
-		return fmt.Errorf("engine: game: %w", err)
-	}
-	ng, err := Rebuild(j.Config, j.Actions)
-	if err != nil {
-		return err
-	}
-	*g = *ng
-	return nil
 }

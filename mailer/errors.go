@@ -9,8 +9,6 @@ var (
 	ErrNoCertificates = errors.New("mailer: no certificates found")
 	// ErrHeaderInjection reports a header value with a line break.
 	ErrHeaderInjection = errors.New("mailer: line break in header value")
-	// ErrBadTable reports a table name outside [a-z0-9-].
-	ErrBadTable = errors.New("mailer: bad table name")
 )
 
 // SendKind classifies a failed SMTP delivery.

@@ -4,8 +4,9 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base32"
-	"fmt"
 	"strings"
+
+	"github.com/lexio-mail/lexio/internal/tablename"
 )
 
 // macBytes is how much of the HMAC-SHA256 a token keeps: 80 bits, 16
@@ -19,8 +20,9 @@ var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithP
 //
 // A token is "<table>-<mac>", mac being HMAC-SHA256(secret, table + "\x00" +
 // lowercase(player address)) truncated to 80 bits, in lowercase base32
-// without padding (some servers lowercase addresses). Table names are
-// [a-z0-9-]; the mac has no hyphen, so a token splits at its last hyphen.
+// without padding (some servers lowercase addresses). Table names follow
+// tablename.Check; the mac has no hyphen, so a token splits at its last
+// hyphen.
 type Tokens struct {
 	secret []byte
 }
@@ -29,21 +31,6 @@ type Tokens struct {
 // advisable). The secret is copied.
 func NewTokens(secret []byte) *Tokens {
 	return &Tokens{secret: append([]byte(nil), secret...)}
-}
-
-// ValidTable reports whether name is a usable table name: non-empty,
-// [a-z0-9-] only.
-func ValidTable(name string) bool {
-	if name == "" || len(name) > 64 {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 func (t *Tokens) mac(table, playerAddr string) string {
@@ -55,11 +42,11 @@ func (t *Tokens) mac(table, playerAddr string) string {
 }
 
 // Token returns the reply token of playerAddr at table. It panics on a
-// table name outside [a-z0-9-], which is a programming error (the table
-// service validates names when tables are created; see ValidTable).
+// table name tablename.Check refuses, which is a programming error (every
+// name is checked before a table is created).
 func (t *Tokens) Token(table, playerAddr string) string {
-	if !ValidTable(table) {
-		panic(fmt.Sprintf("mailer: Token: %v: %q", ErrBadTable, table))
+	if err := tablename.Check(table); err != nil {
+		panic("mailer: Token: " + err.Error())
 	}
 	return table + "-" + t.mac(table, playerAddr)
 }
@@ -75,7 +62,7 @@ func (t *Tokens) Verify(token, fromAddr string) (table string, ok bool) {
 		return "", false
 	}
 	table, got := token[:i], token[i+1:]
-	if !ValidTable(table) {
+	if tablename.Check(table) != nil {
 		return "", false
 	}
 	want := t.mac(table, fromAddr)
@@ -88,20 +75,4 @@ func (t *Tokens) Verify(token, fromAddr string) (table string, ok bool) {
 // ReplyAddress returns local+token@domain.
 func ReplyAddress(local, domain, token string) string {
 	return local + "+" + token + "@" + domain
-}
-
-// TokenFromAddress extracts the token of a plus-address local+token@domain:
-// the part of the local part after the first '+'. ok is false when there is
-// none.
-func TokenFromAddress(addr string) (token string, ok bool) {
-	at := strings.LastIndexByte(addr, '@')
-	if at < 0 {
-		return "", false
-	}
-	local := addr[:at]
-	plus := strings.IndexByte(local, '+')
-	if plus < 0 || plus == len(local)-1 {
-		return "", false
-	}
-	return local[plus+1:], true
 }

@@ -9,13 +9,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/lexio-mail/lexio/dict"
+	"github.com/lexio-mail/lexio/internal/tablename"
 )
 
 // Board geometry as far as the notation needs it (RULES §2.1).
 const (
 	boardSize = 13
 	maxRack   = 7
-	maxTable  = 64 // longest table name JOIN accepts
 )
 
 // Kind is what a command does (EMAIL §3).
@@ -681,8 +681,8 @@ func parseHelp(args []string) (string, error) {
 	return "", newError(ExtraArgument, "HELP takes nothing after it but RULES, found %q", strings.Join(args, " "))
 }
 
-// parseTable reads JOIN's table name: 1 to 64 letters, digits, '-', '_'
-// or '.', kept as written.
+// parseTable reads JOIN's table name, in lowercase (as tables are named),
+// by tablename.Check's rule.
 func parseTable(args []string) (string, error) {
 	if len(args) == 0 {
 		return "", newError(MissingArgument, "say which table to join, e.g. JOIN t42")
@@ -690,15 +690,9 @@ func parseTable(args []string) (string, error) {
 	if len(args) > 1 {
 		return "", newError(ExtraArgument, "give one table name, found %q", strings.Join(args, " "))
 	}
-	t := args[0]
-	if len(t) > maxTable {
-		return "", newError(BadTable, "a table name has at most %d characters", maxTable)
-	}
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return "", newError(BadTable, "%q: a table name holds letters, digits, '-', '_' and '.'", t)
-		}
+	t := strings.ToLower(args[0])
+	if tablename.Check(t) != nil {
+		return "", newError(BadTable, "%s", args[0]) // Detail names the input
 	}
 	return t, nil
 }

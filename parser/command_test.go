@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -133,7 +134,7 @@ func TestParseCommandCanonical(t *testing.T) {
 		{"NOUVELLE partie", "NEW", "fr"},
 		{"nouvelle lexico", "NEW lexico", "fr"},
 		{"JOIN t42", "JOIN t42", "en"},
-		{"UNIRSE T42", "JOIN T42", "es"},
+		{"UNIRSE T42", "JOIN t42", "es"}, // names are lowercase
 		{"REJOINDRE club-du-jeudi", "JOIN club-du-jeudi", "fr"},
 	}
 	for _, tc := range tests {
@@ -242,6 +243,9 @@ func TestParseCommandErrors(t *testing.T) {
 		{"NEW game lexico now", ErrExtraArgument},
 		{"JOIN", ErrMissingArgument},
 		{"JOIN t4<2>", ErrBadTable},
+		{"JOIN t_42", ErrBadTable},
+		{"JOIN -t42", ErrBadTable},
+		{"JOIN " + strings.Repeat("t", 33), ErrBadTable},
 		{"JOIN a b", ErrExtraArgument},
 	}
 	for _, tc := range tests {

@@ -20,7 +20,7 @@ const (
 // restartFrames is the WAL length (in pages) past which the checkpointer
 // restarts the WAL: a PASSIVE checkpoint never completes while writes go
 // on without pause, and the WAL would grow until wal_autocheckpoint.
-var restartFrames = 4096 // 64 MB of 16 KB pages
+const restartFrames = 4096 // 64 MB of 16 KB pages
 
 // checkpointer copies SQLite's write-ahead log into the database file
 // from a connection of its own, so that no commit pays for it: left to
@@ -33,6 +33,7 @@ type checkpointer struct {
 	db      *gorm.DB
 	log     *slog.Logger
 	store   *Store       // whose writer slot a RESTART takes
+	restart int          // restartFrames (a test lowers it)
 	writes  atomic.Int64 // write transactions since the last round
 	soon    chan struct{}
 	done    chan struct{}
@@ -40,8 +41,8 @@ type checkpointer struct {
 	once    sync.Once
 }
 
-func startCheckpointer(s *Store, every time.Duration) *checkpointer {
-	c := &checkpointer{db: s.db, log: s.log, store: s, soon: make(chan struct{}, 1), done: make(chan struct{})}
+func startCheckpointer(s *Store, every time.Duration, restart int) *checkpointer {
+	c := &checkpointer{db: s.db, log: s.log, store: s, restart: restart, soon: make(chan struct{}, 1), done: make(chan struct{})}
 	c.stopped.Add(1)
 	go c.run(every)
 	return c
@@ -80,12 +81,12 @@ func (c *checkpointer) run(every time.Duration) {
 }
 
 // checkpoint runs one PASSIVE checkpoint, and a RESTART one when the WAL
-// has grown past restartFrames: that one takes the writer slot (SQLite's
+// has grown past c.restart pages: that one takes the writer slot (SQLite's
 // busy handler alone would let back-to-back writers starve it), copies
 // what PASSIVE could not, and starts the WAL over.
 func (c *checkpointer) checkpoint() error {
 	logFrames, copied, err := c.run1("PASSIVE")
-	if err == nil && logFrames > restartFrames {
+	if err == nil && logFrames > c.restart {
 		if err = c.store.lock(context.Background()); err != nil {
 			return err
 		}

@@ -13,16 +13,17 @@ import (
 // TestBackgroundCheckpoint: commits only append to the WAL; the
 // checkpointer copies it into the database file within a few rounds, and
 // the WAL is then reused rather than grown, even under writes without
-// pause (restartFrames, lowered here).
+// pause (the restart length, lowered here).
 func TestBackgroundCheckpoint(t *testing.T) {
-	defer func(n int) { restartFrames = n }(restartFrames)
-	restartFrames = 512 // 8 MB
+	const restart = 512 // 8 MB
 	path := filepath.Join(t.TempDir(), "lexio.db")
 	s, err := Open(context.Background(), Options{Driver: DriverSQLite, SQLitePath: path})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	s.checkpoints.stop()
+	s.checkpoints = startCheckpointer(s, checkpointEvery, restart)
 	size := func(p string) int64 {
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -34,7 +35,7 @@ func TestBackgroundCheckpoint(t *testing.T) {
 	write := func(round, n int) {
 		for i := range n {
 			mustTx(t, s, func(tx *Tx) error {
-				return tx.EnqueueMail(&OutboxMail{MessageID: fmt.Sprintf("<%d.%d@x>", round, i), From: "lexio@x", To: []string{"a@x"}, Raw: body})
+				return tx.EnqueueMails([]*OutboxMail{{MessageID: fmt.Sprintf("<%d.%d@x>", round, i), From: "lexio@x", To: []string{"a@x"}, Raw: body}})
 			})
 		}
 	}
@@ -54,7 +55,7 @@ func TestBackgroundCheckpoint(t *testing.T) {
 	// 16 MB more without pause: the WAL stays near the restart length.
 	write(1, 400)
 	waitFor("everything copied", func() bool { return size(path) > before+19<<20 })
-	if got, limit := size(path+"-wal"), int64(restartFrames+600)*16<<10; got > limit {
-		t.Errorf("the WAL grew to %d bytes (restart at %d pages): it is not reused", got, restartFrames)
+	if got, limit := size(path+"-wal"), int64(restart+600)*16<<10; got > limit {
+		t.Errorf("the WAL grew to %d bytes (restart at %d pages): it is not reused", got, restart)
 	}
 }

@@ -73,7 +73,7 @@ func mustTx(t testing.TB, s *Store, fn func(tx *Tx) error) {
 func newTable(t testing.TB, s *Store, name string, n int) *Table {
 	t.Helper()
 	tab := &Table{Name: name, League: "main", Variant: "lexio", Multipliers: true, Status: StatusPlaying,
-		TurnTime: 72 * time.Hour, Reminders: []time.Duration{24 * time.Hour, 2 * time.Hour}, State: `{}`}
+		TurnTime: 72 * time.Hour, Reminders: []time.Duration{24 * time.Hour, 2 * time.Hour}}
 	mustTx(t, s, func(tx *Tx) error {
 		if err := tx.CreateTable(tab); err != nil {
 			return err

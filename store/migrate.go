@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"time"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -24,6 +26,8 @@ func migrations() []migration {
 	return []migration{
 		{version: 1, name: "initial schema", up: func(*gorm.DB) error { return nil }},
 		{version: 2, name: "outbox messages apart from their rows", up: moveOutboxBodies},
+		{version: 3, name: "no table snapshot", up: dropSnapshots},
+		{version: 4, name: "no seat language", up: dropSeatLang},
 	}
 }
 
@@ -80,11 +84,6 @@ func (s *Store) schemaVersion(ctx context.Context) (int, error) {
 	return *v, nil
 }
 
-// SchemaVersionApplied returns the schema version recorded in the database.
-func (s *Store) SchemaVersionApplied(ctx context.Context) (int, error) {
-	return s.schemaVersion(ctx)
-}
-
 // moveOutboxBodies moves the messages of a version 1 outbox, kept in its
 // rows, into outbox_bodies (which AutoMigrate has created) and drops the
 // column.
@@ -98,4 +97,57 @@ func moveOutboxBodies(tx *gorm.DB) error {
 	// Plain SQL: SQLite has DROP COLUMN since 3.35 (modernc ships 3.41),
 	// and the SQLite migrator's DropColumn wants a model.
 	return tx.Exec("ALTER TABLE outbox DROP COLUMN raw").Error
+}
+
+// dropSnapshots takes a version 2 database off the table snapshot, the
+// engine's configuration plus every action of the log again. The
+// configuration (its JSON, as the engine wrote it) is the one the game was
+// dealt with, and only it held the seed and the start: those move to the
+// row, with the rules and reserve written there again from it; the state
+// column goes.
+func dropSnapshots(tx *gorm.DB) error {
+	if tx.Migrator().HasColumn("tables", "state") {
+		var rows []struct {
+			ID    int64
+			State string
+		}
+		if err := tx.Raw("SELECT id, state FROM tables WHERE state <> ''").Scan(&rows).Error; err != nil {
+			return err
+		}
+		for _, r := range rows {
+			var snap struct {
+				Config struct {
+					Variant       string        `json:"variant"`
+					Plain         bool          `json:"plain"`
+					Seed          uint64        `json:"seed"`
+					ReserveSize   int           `json:"reserve_size"`
+					ReserveRefill time.Duration `json:"reserve_refill"`
+					Start         time.Time     `json:"start"`
+				} `json:"config"`
+			}
+			if err := json.Unmarshal([]byte(r.State), &snap); err != nil {
+				return fmt.Errorf("table %d: snapshot: %w", r.ID, err)
+			}
+			c := snap.Config
+			if c.Variant == "" {
+				c.Variant = "lexio"
+			}
+			err := tx.Exec("UPDATE tables SET seed = ?, started_at = ?, variant = ?, multipliers = ?, reserve_size = ?, reserve_refill = ? WHERE id = ?",
+				int64(c.Seed), c.Start.UTC(), c.Variant, !c.Plain, c.ReserveSize, c.ReserveRefill, r.ID).Error
+			if err != nil {
+				return err
+			}
+		}
+		return tx.Exec("ALTER TABLE tables DROP COLUMN state").Error
+	}
+	return nil
+}
+
+// dropSeatLang drops seats.lang, a language override at one table that
+// nothing ever wrote (a player's language is the player's).
+func dropSeatLang(tx *gorm.DB) error {
+	if !tx.Migrator().HasColumn("seats", "lang") {
+		return nil
+	}
+	return tx.Exec("ALTER TABLE seats DROP COLUMN lang").Error
 }

@@ -24,12 +24,14 @@ const (
 	StatusOver    TableStatus = "over"    // the game ended
 )
 
-// Table is one game with its rules, times and the engine's state snapshot.
-// The action log (Action rows) is the source of truth; State is the engine's
-// snapshot after action Seq, kept so that a move does not replay the log.
+// Table is one game with its rules and times. The game itself is its seed
+// plus the action log (Action rows), replayed on every load; the table row
+// keeps only what queries need (status, the last action's seq, the turn's
+// start and deadline, the next reminder), which the loader checks against
+// the replayed game.
 type Table struct {
 	ID   int64  `gorm:"primaryKey"`
-	Name string `gorm:"size:64;not null;uniqueIndex"` // [a-z0-9-]
+	Name string `gorm:"size:64;not null;uniqueIndex"` // by tablename.Check
 	// League names the league whose rules the table was created with.
 	League      string `gorm:"size:64;not null;default:''"`
 	Variant     string `gorm:"size:16;not null;default:lexio"` // lexio | lexico
@@ -45,8 +47,9 @@ type Table struct {
 	ReserveRefill time.Duration   `gorm:"not null;default:0"`
 
 	Status TableStatus `gorm:"size:16;not null;default:open;index:idx_tables_due,priority:1"`
-	// State is the engine's snapshot, opaque JSON text.
-	State string `gorm:"type:text;not null;default:''"`
+	// StartedAt is when the game began (its first turn's start); nil while
+	// the table is open.
+	StartedAt *time.Time
 	// Seq is the sequence number of the last action in the log (0: none).
 	Seq int64 `gorm:"not null;default:0"`
 
@@ -80,6 +83,7 @@ func (t *Table) dueAt() *time.Time {
 
 // normalize puts the table's times in UTC and computes DueAt.
 func (t *Table) normalize() {
+	t.StartedAt = utcp(t.StartedAt)
 	t.TurnStarted = utcp(t.TurnStarted)
 	t.Deadline = utcp(t.Deadline)
 	t.NextReminder = utcp(t.NextReminder)
@@ -89,14 +93,12 @@ func (t *Table) normalize() {
 // Seat is a player's place at a table. Position is the join order (0-3),
 // which is the turn order (RULES §1.2).
 type Seat struct {
-	ID       int64   `gorm:"primaryKey"`
-	TableID  int64   `gorm:"not null;uniqueIndex:idx_seats_table_position,priority:1;uniqueIndex:idx_seats_table_player,priority:1"`
-	Table    *Table  `gorm:"constraint:OnDelete:CASCADE" json:"-"`
-	Position int     `gorm:"not null;uniqueIndex:idx_seats_table_position,priority:2"`
-	PlayerID int64   `gorm:"not null;index;uniqueIndex:idx_seats_table_player,priority:2"`
-	Player   *Player `gorm:"constraint:OnDelete:RESTRICT"`
-	// Lang overrides the player's language at this table; empty: none.
-	Lang      string    `gorm:"size:8;not null;default:''"`
+	ID        int64     `gorm:"primaryKey"`
+	TableID   int64     `gorm:"not null;uniqueIndex:idx_seats_table_position,priority:1;uniqueIndex:idx_seats_table_player,priority:1"`
+	Table     *Table    `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	Position  int       `gorm:"not null;uniqueIndex:idx_seats_table_position,priority:2"`
+	PlayerID  int64     `gorm:"not null;index;uniqueIndex:idx_seats_table_player,priority:2"`
+	Player    *Player   `gorm:"constraint:OnDelete:RESTRICT"`
 	CreatedAt time.Time `gorm:"not null"`
 }
 

@@ -3,11 +3,11 @@
 // the outbox of mail to send and the rate counters.
 //
 // SQLite (a file, through the pure-Go glebarez driver) is the default;
-// PostgreSQL is optional. The store knows no game rules: the engine's state
-// is opaque JSON text to it.
+// PostgreSQL is optional. The store knows no game rules: an action of the
+// log is opaque JSON text to it.
 //
 // Everything a message changes is written in one transaction (Store.Tx):
-// the message record, the action, the table snapshot and the outgoing mail
+// the message record, the action, the table row and the outgoing mail
 // commit together or not at all.
 //
 // Writers on SQLite: SQLite allows one writer at a time. The store
@@ -192,7 +192,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, err
 	}
 	if s.driver == DriverSQLite {
-		s.checkpoints = startCheckpointer(s, checkpointEvery)
+		s.checkpoints = startCheckpointer(s, checkpointEvery, restartFrames)
 	}
 	return s, nil
 }

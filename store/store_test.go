@@ -51,7 +51,7 @@ func TestMigrationsIdempotent(t *testing.T) {
 		s2 := open(t)
 		s3 := open(t) // and a concurrent open of a migrated database
 		_ = s3
-		v, err := s2.SchemaVersionApplied(context.Background())
+		v, err := s2.schemaVersion(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +130,7 @@ func TestTableRoundTrip(t *testing.T) {
 			Seed:     -6917529027641081856, // int64(uint64(0xa000000000000000)): a uint64 seed with its top bit set
 			TurnTime: 48 * time.Hour, Reminders: []time.Duration{12 * time.Hour, time.Hour},
 			AwayGrace: 2 * time.Hour, ReserveSize: 10, ReserveRefill: 15 * time.Second,
-			Status: StatusPlaying, State: `{"bag":"x"}`, Seq: 0,
+			Status: StatusPlaying, StartedAt: ptr(t0.Add(-time.Hour)), Seq: 0,
 			TurnStarted: ptr(t0.In(time.FixedZone("CET", 3600))), Deadline: &deadline,
 			NextReminder: ptr(deadline.Add(-12 * time.Hour)),
 		}
@@ -146,7 +146,8 @@ func TestTableRoundTrip(t *testing.T) {
 			if got.Name != in.Name || got.League != "classic" || got.Variant != "lexico" || got.Multipliers ||
 				got.Seed != in.Seed || got.TurnTime != 48*time.Hour || len(got.Reminders) != 2 ||
 				got.Reminders[1] != time.Hour || got.AwayGrace != 2*time.Hour || got.ReserveSize != 10 ||
-				got.ReserveRefill != 15*time.Second || got.Status != StatusPlaying || got.State != `{"bag":"x"}` {
+				got.ReserveRefill != 15*time.Second || got.Status != StatusPlaying ||
+				got.StartedAt == nil || !got.StartedAt.Equal(t0.Add(-time.Hour)) {
 				t.Errorf("round trip:\n got %+v\nwant %+v", got, in)
 			}
 			if got.TurnStarted == nil || !got.TurnStarted.Equal(t0) {
@@ -159,6 +160,20 @@ func TestTableRoundTrip(t *testing.T) {
 				t.Errorf("TableByName(nope): %v, want ErrNotFound", err)
 			}
 			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The game's seed and start are written when it starts.
+		started := *in
+		started.Seed, started.StartedAt = 42, ptr(t0.Add(time.Minute))
+		mustTx(t, s, func(tx *Tx) error { return tx.SaveTable(&started, 0) })
+		err = s.View(context.Background(), func(tx *Tx) error {
+			got, err := tx.TableByID(in.ID)
+			if err == nil && (got.Seed != 42 || got.StartedAt == nil || !got.StartedAt.Equal(t0.Add(time.Minute))) {
+				t.Errorf("after SaveTable: seed %d, started %v; want 42, %v", got.Seed, got.StartedAt, t0.Add(time.Minute))
+			}
+			return err
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -222,14 +237,6 @@ func TestMessageUniqueness(t *testing.T) {
 					t.Errorf("MessageSeen(%s) = %v, want %v", id, seen, want)
 				}
 			}
-			seen, err := tx.UIDSeen("INBOX", 7, 1)
-			if err != nil || !seen {
-				t.Errorf("UIDSeen(INBOX 7 1) = %v, %v; want true", seen, err)
-			}
-			seen, err = tx.UIDSeen("INBOX", 7, 9)
-			if err != nil || seen {
-				t.Errorf("UIDSeen(INBOX 7 9) = %v, %v; want false", seen, err)
-			}
 			m, err := tx.MessageByID("<a@x>")
 			if err != nil {
 				return err
@@ -267,7 +274,7 @@ func TestSeats(t *testing.T) {
 			{"player already seated", Seat{TableID: tab.ID, Position: 2, PlayerID: p0.ID}, ErrDuplicate},
 			{"position out of range", Seat{TableID: tab.ID, Position: 4, PlayerID: p2.ID}, errors.New("out of 0-3")},
 			{"no such table", Seat{TableID: 999999, Position: 0, PlayerID: p2.ID}, errors.New("foreign key")},
-			{"new player, next position", Seat{TableID: tab.ID, Position: 2, PlayerID: p2.ID, Lang: "fr"}, nil},
+			{"new player, next position", Seat{TableID: tab.ID, Position: 2, PlayerID: p2.ID}, nil},
 		}
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
@@ -292,9 +299,9 @@ func TestSeats(t *testing.T) {
 			}
 			var got []string
 			for _, st := range seats {
-				got = append(got, fmt.Sprintf("%d:%s:%s", st.Position, st.Player.Address, st.Lang))
+				got = append(got, fmt.Sprintf("%d:%s", st.Position, st.Player.Address))
 			}
-			if want := "0:p0@example.org: 1:p1@example.org: 2:p2@example.org:fr"; strings.Join(got, " ") != want {
+			if want := "0:p0@example.org 1:p1@example.org 2:p2@example.org"; strings.Join(got, " ") != want {
 				t.Errorf("Seats = %q, want %q", strings.Join(got, " "), want)
 			}
 			ts, err := tx.TablesOfPlayer("P0@example.org")
@@ -313,16 +320,11 @@ func TestSeats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustTx(t, s, func(tx *Tx) error { return tx.SetSeatLang(tab.ID, p0.ID, "es") })
-		err = s.Tx(context.Background(), func(tx *Tx) error { return tx.SetSeatLang(other.ID, p2.ID, "es") })
-		if !errors.Is(err, ErrNotFound) {
-			t.Errorf("SetSeatLang on a seat that does not exist: %v, want ErrNotFound", err)
-		}
 	})
 }
 
 // applyMove does what the table service does for one accepted move.
-func applyMove(tx *Tx, tab *Table, msgID string, at time.Time, state string, mails int) error {
+func applyMove(tx *Tx, tab *Table, msgID string, at time.Time, mails int) error {
 	if err := tx.RecordMessage(&Message{MessageID: msgID, From: "p0@example.org", TableID: &tab.ID, Outcome: OutcomeApplied, At: at}); err != nil {
 		return err
 	}
@@ -331,7 +333,7 @@ func applyMove(tx *Tx, tab *Table, msgID string, at time.Time, state string, mai
 	}
 	prev := tab.Seq
 	next := *tab
-	next.Seq, next.State = prev+1, state
+	next.Seq = prev + 1
 	next.TurnStarted, next.Deadline = &at, ptr(at.Add(72*time.Hour))
 	if err := tx.SaveTable(&next, prev); err != nil {
 		return err
@@ -339,7 +341,7 @@ func applyMove(tx *Tx, tab *Table, msgID string, at time.Time, state string, mai
 	for i := range mails {
 		m := &OutboxMail{TableID: &tab.ID, MessageID: fmt.Sprintf("<%s.%d@lexio>", msgID, i), From: "lexio@example.org",
 			To: []string{fmt.Sprintf("p%d@example.org", i)}, Raw: []byte("Subject: move\r\n\r\nboard\r\n"), CreatedAt: at}
-		if err := tx.EnqueueMail(m); err != nil {
+		if err := tx.EnqueueMails([]*OutboxMail{m}); err != nil {
 			return err
 		}
 	}
@@ -369,9 +371,9 @@ func TestTxRollsBackEverything(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				if seen || len(acts) != 0 || got.Seq != 0 || got.State != `{}` || got.Deadline != nil {
-					t.Errorf("half-applied move: message seen %v, %d actions, table seq %d state %q deadline %v",
-						seen, len(acts), got.Seq, got.State, got.Deadline)
+				if seen || len(acts) != 0 || got.Seq != 0 || got.Deadline != nil {
+					t.Errorf("half-applied move: message seen %v, %d actions, table seq %d deadline %v",
+						seen, len(acts), got.Seq, got.Deadline)
 				}
 				return nil
 			})
@@ -390,7 +392,7 @@ func TestTxRollsBackEverything(t *testing.T) {
 		t.Run("error", func(t *testing.T) {
 			local := *tab
 			err := s.Tx(ctx, func(tx *Tx) error {
-				if err := applyMove(tx, &local, "<m1@x>", t0, `{"moved":true}`, 2); err != nil {
+				if err := applyMove(tx, &local, "<m1@x>", t0, 2); err != nil {
 					return err
 				}
 				return fmt.Errorf("render: %w", errBoom)
@@ -409,7 +411,7 @@ func TestTxRollsBackEverything(t *testing.T) {
 					}
 				}()
 				_ = s.Tx(ctx, func(tx *Tx) error {
-					if err := applyMove(tx, &local, "<m1@x>", t0, `{"moved":true}`, 2); err != nil {
+					if err := applyMove(tx, &local, "<m1@x>", t0, 2); err != nil {
 						return err
 					}
 					panic("engine bug")
@@ -420,7 +422,7 @@ func TestTxRollsBackEverything(t *testing.T) {
 		t.Run("then commit", func(t *testing.T) {
 			// The writer's slot was given back: the same move now commits.
 			local := *tab
-			mustTx(t, s, func(tx *Tx) error { return applyMove(tx, &local, "<m1@x>", t0, `{"moved":true}`, 2) })
+			mustTx(t, s, func(tx *Tx) error { return applyMove(tx, &local, "<m1@x>", t0, 2) })
 			due, err := s.Outbox().Due(ctx, t0, 10)
 			if err != nil || len(due) != 2 {
 				t.Fatalf("Due after commit = %d rows, %v; want 2", len(due), err)
@@ -435,12 +437,12 @@ func TestOptimisticSeq(t *testing.T) {
 		ctx := context.Background()
 		tab := newTable(t, s, "seq", 2)
 		stale := *tab
-		mustTx(t, s, func(tx *Tx) error { return applyMove(tx, tab, "<m1@x>", t0, `{"n":1}`, 0) })
+		mustTx(t, s, func(tx *Tx) error { return applyMove(tx, tab, "<m1@x>", t0, 0) })
 
 		// A second writer that read the table before the first move.
 		err := s.Tx(ctx, func(tx *Tx) error {
 			next := stale
-			next.Seq, next.State = 1, `{"n":"stale"}`
+			next.Seq = 1
 			return tx.SaveTable(&next, stale.Seq)
 		})
 		if !errors.Is(err, ErrConflict) {
@@ -462,14 +464,14 @@ func TestOptimisticSeq(t *testing.T) {
 		if !errors.Is(err, ErrNotFound) {
 			t.Errorf("SaveTable of a missing table: %v, want ErrNotFound", err)
 		}
-		mustTx(t, s, func(tx *Tx) error { return applyMove(tx, tab, "<m2@x>", t0.Add(time.Minute), `{"n":2}`, 0) })
+		mustTx(t, s, func(tx *Tx) error { return applyMove(tx, tab, "<m2@x>", t0.Add(time.Minute), 0) })
 		err = s.View(ctx, func(tx *Tx) error {
 			got, err := tx.TableByID(tab.ID)
 			if err != nil {
 				return err
 			}
-			if got.Seq != 2 || got.State != `{"n":2}` {
-				t.Errorf("table seq %d state %s, want 2 {\"n\":2}", got.Seq, got.State)
+			if got.Seq != 2 {
+				t.Errorf("table seq %d, want 2", got.Seq)
 			}
 			acts, err := tx.Actions(tab.ID)
 			if err != nil {
@@ -477,10 +479,6 @@ func TestOptimisticSeq(t *testing.T) {
 			}
 			if len(acts) != 2 || acts[0].Seq != 1 || acts[1].Seq != 2 || !acts[1].At.Equal(t0.Add(time.Minute)) {
 				t.Errorf("actions %+v", acts)
-			}
-			after, err := tx.ActionsAfter(tab.ID, 1)
-			if err != nil || len(after) != 1 || after[0].Seq != 2 {
-				t.Errorf("ActionsAfter(1) = %+v, %v", after, err)
 			}
 			return nil
 		})
@@ -500,7 +498,7 @@ func TestOutboxBatches(t *testing.T) {
 		mustTx(t, s, func(tx *Tx) error {
 			for i := range 4 {
 				r := &OutboxMail{MessageID: fmt.Sprintf("<b%d@x>", i), From: "lexio@x", To: []string{"a@x"}, Raw: []byte("x"), CreatedAt: t0}
-				if err := tx.EnqueueMail(r); err != nil {
+				if err := tx.EnqueueMails([]*OutboxMail{r}); err != nil {
 					return err
 				}
 				rows = append(rows, r)
@@ -566,13 +564,13 @@ func TestOutboxLifecycle(t *testing.T) {
 		}
 		mustTx(t, s, func(tx *Tx) error {
 			for _, r := range rows {
-				if err := tx.EnqueueMail(r); err != nil {
+				if err := tx.EnqueueMails([]*OutboxMail{r}); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
-		err := s.Tx(ctx, func(tx *Tx) error { return tx.EnqueueMail(&OutboxMail{From: "lexio@x", Raw: []byte("x")}) })
+		err := s.Tx(ctx, func(tx *Tx) error { return tx.EnqueueMails([]*OutboxMail{{From: "lexio@x", Raw: []byte("x")}}) })
 		if err == nil || !strings.Contains(err.Error(), "no recipients") {
 			t.Errorf("EnqueueMail without recipients: %v", err)
 		}
@@ -747,7 +745,7 @@ func TestDueTables(t *testing.T) {
 			{"no-deadline", StatusPlaying, nil, nil},
 		}
 		for _, tc := range tables {
-			tab := &Table{Name: tc.name, Status: StatusOpen, State: "{}"}
+			tab := &Table{Name: tc.name, Status: StatusOpen}
 			mustTx(t, s, func(tx *Tx) error {
 				if err := tx.CreateTable(tab); err != nil {
 					return err
@@ -820,7 +818,7 @@ func TestConcurrentWriters(t *testing.T) {
 							if err != nil {
 								return err
 							}
-							return applyMove(tx, tab, msgID, t0.Add(time.Duration(i)*time.Second), fmt.Sprintf(`{"by":%d}`, w), 1)
+							return applyMove(tx, tab, msgID, t0.Add(time.Duration(i)*time.Second), 1)
 						})
 						if errors.Is(err, ErrConflict) {
 							conflicts.Store(msgID, true)
@@ -928,7 +926,7 @@ func TestTwoStoresOneFile(t *testing.T) {
 					if err != nil {
 						return err
 					}
-					return applyMove(tx, cur, fmt.Sprintf("<s%d.%d@x>", k, i), t0, `{}`, 1)
+					return applyMove(tx, cur, fmt.Sprintf("<s%d.%d@x>", k, i), t0, 1)
 				})
 				if err != nil {
 					errs <- fmt.Errorf("store %d move %d: %w", k, i, err)
@@ -1033,7 +1031,7 @@ func TestMigrationMovesOutboxBodies(t *testing.T) {
 			"ALTER TABLE outbox ADD COLUMN raw " + blob,
 			"INSERT INTO outbox (message_id, env_from, env_to, raw, created_at, attempts, next_attempt, last_error) " +
 				"VALUES ('<v1@x>', 'lexio@x', '[\"a@x\"]', 'Subject: v1', '2026-03-01 12:00:00', 0, '2026-03-01 12:00:00', '')",
-			"DELETE FROM schema_version WHERE version = 2",
+			"DELETE FROM schema_version WHERE version >= 2",
 		} {
 			if err := s.db.Exec(q).Error; err != nil {
 				t.Fatalf("%s: %v", q, err)
@@ -1053,8 +1051,105 @@ func TestMigrationMovesOutboxBodies(t *testing.T) {
 		if len(due) != 1 || string(due[0].Raw) != "Subject: v1" || due[0].To[0] != "a@x" {
 			t.Fatalf("after migration: %+v", due)
 		}
-		if v, _ := s.SchemaVersionApplied(ctx); v != 2 {
+		if v, _ := s.schemaVersion(ctx); v != SchemaVersion() {
 			t.Errorf("schema version %d", v)
+		}
+	})
+}
+
+// Migration 3: a version 2 database, whose tables kept a snapshot (the
+// engine's configuration and every action again), keeps each game's seed
+// and start and loses the column.
+func TestMigrationDropsSnapshots(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(t)
+		playing := newTable(t, s, "playing", 2)
+		open2 := newTable(t, s, "open", 1)
+		start := time.Date(2026, 2, 27, 8, 30, 0, 123456000, time.UTC)
+		// As the engine wrote it: only the snapshot held the seed and the
+		// start (the row's seed stayed 0).
+		snapshot := `{"config":{"variant":"lexico","plain":true,"players":2,"seed":18446744073709551557,` +
+			`"reserve_size":7,"reserve_refill":20000000000,"start":"` + start.In(time.FixedZone("CET", 3600)).Format(time.RFC3339Nano) +
+			`"},"actions":[{"kind":"pass","player":0,"at":"2026-02-27T09:00:00Z"}]}`
+		for _, q := range []string{
+			"ALTER TABLE tables ADD COLUMN state TEXT NOT NULL DEFAULT ''",
+			"UPDATE tables SET state = '" + snapshot + "' WHERE name = 'playing'",
+			"DELETE FROM schema_version WHERE version >= 3",
+		} {
+			if err := s.db.Exec(q).Error; err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s = open(t)
+		if s.db.Migrator().HasColumn("tables", "state") {
+			t.Error("the state column is still there")
+		}
+		err := s.View(ctx, func(tx *Tx) error {
+			got, err := tx.TableByID(playing.ID)
+			if err != nil {
+				return err
+			}
+			if got.StartedAt == nil || !got.StartedAt.Equal(start) {
+				t.Errorf("started_at %v, want %v", got.StartedAt, start)
+			}
+			if uint64(got.Seed) != 18446744073709551557 || got.Variant != "lexico" || got.Multipliers ||
+				got.ReserveSize != 7 || got.ReserveRefill != 20*time.Second {
+				t.Errorf("the snapshot's configuration not on the row: %+v", got)
+			}
+			if got, err = tx.TableByID(open2.ID); err != nil || got.StartedAt != nil {
+				t.Errorf("open table: started_at %v, %v; want none", got.StartedAt, err)
+			}
+			seats, err := tx.Seats(playing.ID)
+			if err != nil || len(seats) != 2 {
+				t.Errorf("seats after migration: %d, %v", len(seats), err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := s.schemaVersion(ctx); v != SchemaVersion() {
+			t.Errorf("schema version %d, want %d", v, SchemaVersion())
+		}
+	})
+}
+
+// Migration 4: the seats of a version 3 database lose their language
+// column, which nothing wrote; the seats stay.
+func TestMigrationDropsSeatLang(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(t)
+		tab := newTable(t, s, "langs", 2)
+		for _, q := range []string{
+			"ALTER TABLE seats ADD COLUMN lang VARCHAR(8) NOT NULL DEFAULT ''",
+			"UPDATE seats SET lang = 'fr'",
+			"DELETE FROM schema_version WHERE version >= 4",
+		} {
+			if err := s.db.Exec(q).Error; err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s = open(t)
+		if s.db.Migrator().HasColumn("seats", "lang") {
+			t.Error("the lang column is still there")
+		}
+		mustTx(t, s, func(tx *Tx) error {
+			seats, err := tx.Seats(tab.ID)
+			if err == nil && (len(seats) != 2 || seats[1].Player.Address != "p1@example.org") {
+				t.Errorf("seats after migration: %+v", seats)
+			}
+			return err
+		})
+		if v, _ := s.schemaVersion(ctx); v != 4 {
+			t.Errorf("schema version %d, want 4", v)
 		}
 	})
 }

@@ -58,15 +58,6 @@ func (tx *Tx) PlayerByAddress(addr string) (*Player, error) {
 	return &p, nil
 }
 
-// PlayerByID returns the player with that id, or ErrNotFound.
-func (tx *Tx) PlayerByID(id int64) (*Player, error) {
-	var p Player
-	if err := tx.first("player", &p, "id = ?", id); err != nil {
-		return nil, err
-	}
-	return &p, nil
-}
-
 // EnsurePlayer returns the player with that address, creating it with lang
 // if there is none; an existing player's language is left as it is.
 func (tx *Tx) EnsurePlayer(addr, lang string) (*Player, error) {
@@ -157,8 +148,8 @@ func (tx *Tx) TablesOfPlayer(addr string) ([]Table, error) {
 	return ts, nil
 }
 
-// SaveTable writes t's mutable part — State, Seq, Status, TurnStarted,
-// Deadline, NextReminder (nil clears) — if the stored seq is still prevSeq
+// SaveTable writes t's mutable part — Seed and StartedAt (set when the game
+// starts), Seq, Status, TurnStarted, Deadline, NextReminder (nil clears) — if the stored seq is still prevSeq
 // (optimistic locking); otherwise it returns ErrConflict, or ErrNotFound if
 // there is no such table. DueAt and UpdatedAt are set.
 func (tx *Tx) SaveTable(t *Table, prevSeq int64) error {
@@ -167,7 +158,8 @@ func (tx *Tx) SaveTable(t *Table, prevSeq int64) error {
 	res := tx.db.Model(&Table{}).
 		Where("id = ? AND seq = ?", t.ID, prevSeq).
 		Updates(map[string]any{
-			"state":         t.State,
+			"seed":          t.Seed,
+			"started_at":    t.StartedAt,
 			"seq":           t.Seq,
 			"status":        t.Status,
 			"turn_started":  t.TurnStarted,
@@ -237,19 +229,6 @@ func (tx *Tx) Seats(tableID int64) ([]Seat, error) {
 	return ss, nil
 }
 
-// SetSeatLang sets (or with "" clears) a player's language override at a
-// table, or returns ErrNotFound.
-func (tx *Tx) SetSeatLang(tableID, playerID int64, lang string) error {
-	res := tx.db.Model(&Seat{}).Where("table_id = ? AND player_id = ?", tableID, playerID).Update("lang", lang)
-	if res.Error != nil {
-		return fmt.Errorf("store: seat lang: %w", mapErr(res.Error))
-	}
-	if res.RowsAffected == 0 {
-		return fmt.Errorf("store: seat lang: %w", ErrNotFound)
-	}
-	return nil
-}
-
 // ---- action log
 
 // AppendAction adds an entry to a table's log. A seq already taken returns
@@ -269,13 +248,8 @@ func (tx *Tx) AppendAction(tableID, seq int64, kind, payload string, at time.Tim
 
 // Actions returns a table's whole log, in seq order.
 func (tx *Tx) Actions(tableID int64) ([]Action, error) {
-	return tx.ActionsAfter(tableID, 0)
-}
-
-// ActionsAfter returns a table's log entries with seq > after, in order.
-func (tx *Tx) ActionsAfter(tableID, after int64) ([]Action, error) {
 	var as []Action
-	if err := tx.db.Where("table_id = ? AND seq > ?", tableID, after).Order("seq").Find(&as).Error; err != nil {
+	if err := tx.db.Where("table_id = ?", tableID).Order("seq").Find(&as).Error; err != nil {
 		return nil, fmt.Errorf("store: actions: %w", mapErr(err))
 	}
 	return as, nil
@@ -307,19 +281,6 @@ func (tx *Tx) MessageSeen(messageID string) (bool, error) {
 	return n > 0, nil
 }
 
-// UIDSeen reports whether an IMAP message (mailbox, UIDVALIDITY, UID) is
-// recorded.
-func (tx *Tx) UIDSeen(mailbox string, uidValidity, uid uint32) (bool, error) {
-	var n int64
-	err := tx.db.Model(&Message{}).
-		Where("mailbox = ? AND uid_validity = ? AND uid = ?", mailbox, uidValidity, uid).
-		Limit(1).Count(&n).Error
-	if err != nil {
-		return false, fmt.Errorf("store: uid seen: %w", mapErr(err))
-	}
-	return n > 0, nil
-}
-
 // MessageByID returns the record of a Message-ID, or ErrNotFound.
 func (tx *Tx) MessageByID(messageID string) (*Message, error) {
 	var m Message
@@ -331,14 +292,8 @@ func (tx *Tx) MessageByID(messageID string) (*Message, error) {
 
 // ---- outbox and rate counters
 
-// EnqueueMail adds a message to the outbox. CreatedAt defaults to now and
-// NextAttempt to CreatedAt (due at once); ID is set.
-func (tx *Tx) EnqueueMail(m *OutboxMail) error {
-	return tx.EnqueueMails([]*OutboxMail{m})
-}
-
-// EnqueueMails adds several messages to the outbox in one statement, as
-// EnqueueMail does for one.
+// EnqueueMails adds messages to the outbox in one statement. CreatedAt
+// defaults to now and NextAttempt to CreatedAt (due at once); IDs are set.
 func (tx *Tx) EnqueueMails(ms []*OutboxMail) error {
 	if len(ms) == 0 {
 		return nil

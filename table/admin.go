@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/store"
 )
 
@@ -18,12 +18,13 @@ var ErrExists = errors.New("table: a table of that name exists")
 // rules, deals the tiles and queues every player's first notice. A seed of
 // 0 is chosen at random.
 func (s *Service) CreateTable(ctx context.Context, name, league string, players []string, seed uint64) error {
+	if err := tablename.Check(name); err != nil {
+		return fmt.Errorf("table: %w", err)
+	}
 	l := s.cfg.League(league)
 	switch {
 	case l == nil:
 		return fmt.Errorf("table: no league %q in the configuration", league)
-	case !mailer.ValidTable(name) || len(name) > 32:
-		return fmt.Errorf("table: name %q: 1-32 of a-z, 0-9 and '-'", name)
 	case len(players) < 2 || len(players) > maxPlayers(l.Variant):
 		return fmt.Errorf("table: %d players; %s takes 2 to %d (RULES §1.1, §12)", len(players), l.Variant, maxPlayers(l.Variant))
 	}

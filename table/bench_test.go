@@ -52,7 +52,7 @@ func benchRaw(svc *table.Service, name, player, body string, n int, at time.Time
 }
 
 // BenchmarkInbound measures inbound messages handled per second end to
-// end on SQLite: parse, one transaction (dedupe, engine, log, snapshot),
+// end on SQLite: parse, one transaction (dedupe, the game rebuilt from its log, the new actions, the table row),
 // every outgoing mail rendered into the outbox.
 func BenchmarkInbound(b *testing.B) {
 	// move: the moves of 4-player games, 4 mails each (a notice per

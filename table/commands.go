@@ -54,7 +54,7 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 	}
 	if moveErr == nil && isMove(c.Kind) {
 		// The turn is over: the mails start rendering, from the game and
-		// the next deadline, while the log and the snapshot are written.
+		// the next deadline, while the log and the table row are written.
 		h.s.settle(t, h.now)
 		acc, err := h.acceptance(t, p)
 		if err != nil {
@@ -428,15 +428,12 @@ func (s *Service) startGame(tx *store.Tx, t *tableCtx, seed uint64, now time.Tim
 		}
 		seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
-	g, err := engine.New(engine.Config{
-		Rules:   engine.Rules{Variant: engine.Variant(t.row.Variant), Plain: !t.row.Multipliers},
-		Players: len(t.seats), Seed: seed, Start: now,
-		ReserveSize: t.row.ReserveSize, ReserveRefill: t.row.ReserveRefill,
-	})
+	t.row.Seed, t.row.StartedAt = int64(seed), &now
+	g, err := engine.New(gameConfig(t.row, len(t.seats)))
 	if err != nil {
 		return permanent(err)
 	}
-	t.game, t.row.Seed = g, int64(seed)
+	t.game = g
 	if err := s.save(tx, t, now); err != nil {
 		return err
 	}

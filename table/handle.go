@@ -378,22 +378,91 @@ func (s *Service) loadRow(tx *store.Tx, row *store.Table) (*tableCtx, error) {
 	}
 	t := &tableCtx{row: row, seats: seats, prevSeq: row.Seq, langs: make([]string, len(seats))}
 	for i, st := range seats {
-		t.langs[i] = st.Lang
-		if t.langs[i] == "" {
-			t.langs[i] = st.Player.Lang
-		}
+		t.langs[i] = st.Player.Lang
 	}
-	if row.State != "" {
-		var g engine.Game
-		if err := json.Unmarshal([]byte(row.State), &g); err != nil {
-			return nil, permanent(fmt.Errorf("table %s: stored game: %w", row.Name, err))
-		}
-		if int64(len(g.Actions())) != row.Seq {
-			return nil, permanent(fmt.Errorf("table %s: stored game has %d actions, the log %d", row.Name, len(g.Actions()), row.Seq))
-		}
-		t.game = &g
+	if t.game, err = s.rebuild(tx, t); err != nil {
+		return nil, err
 	}
 	return t, nil
+}
+
+// gameConfig is the engine's configuration of a table's game: the rules,
+// seed and start its row holds, a player per seat.
+func gameConfig(row *store.Table, players int) engine.Config {
+	cfg := engine.Config{
+		Rules:   engine.Rules{Variant: engine.Variant(row.Variant), Plain: !row.Multipliers},
+		Players: players, Seed: uint64(row.Seed),
+		ReserveSize: row.ReserveSize, ReserveRefill: row.ReserveRefill,
+	}
+	if row.StartedAt != nil {
+		cfg.Start = *row.StartedAt
+	}
+	return cfg
+}
+
+// rebuild replays a table's log on a new game (nil before the start) and
+// checks what the row keeps of the game against it: the last action's
+// seq, open, playing or over, the turn's start and deadline. A row and a
+// log that disagree are a permanent error naming the table: neither is
+// believed over the other.
+func (s *Service) rebuild(tx *store.Tx, t *tableCtx) (*engine.Game, error) {
+	row := t.row
+	mismatch := func(format string, args ...any) error {
+		return permanent(fmt.Errorf("table %s: the row and the log disagree: "+format, append([]any{row.Name}, args...)...))
+	}
+	log, err := tx.Actions(row.ID)
+	if err != nil {
+		return nil, err
+	}
+	if row.StartedAt == nil {
+		if row.Status != store.StatusOpen || row.Seq != 0 || len(log) != 0 {
+			return nil, mismatch("status %s, seq %d, %d actions, and no start", row.Status, row.Seq, len(log))
+		}
+		return nil, nil
+	}
+	acts := make([]engine.Action, len(log))
+	for i, a := range log {
+		if err := json.Unmarshal([]byte(a.Payload), &acts[i]); err != nil {
+			return nil, permanent(fmt.Errorf("table %s: action %d: %w", row.Name, a.Seq, err))
+		}
+		if a.Seq != int64(i+1) || a.Kind != string(acts[i].Kind) {
+			return nil, mismatch("action %d of the log is numbered %d, kind %s (payload %s)", i+1, a.Seq, a.Kind, acts[i].Kind)
+		}
+	}
+	g, err := engine.Rebuild(gameConfig(row, len(t.seats)), acts)
+	if err != nil {
+		return nil, permanent(fmt.Errorf("table %s: %w", row.Name, err))
+	}
+	// What the row should hold, by the game.
+	want := *row
+	s.schedule(&tableCtx{row: &want, game: g}, time.Time{})
+	switch {
+	case row.Seq != int64(len(acts)):
+		return nil, mismatch("the row's last action is %d, the log's %d", row.Seq, len(acts))
+	case row.Status != want.Status:
+		return nil, mismatch("the row says %s, the game is %s", row.Status, want.Status)
+	case !sameTime(row.TurnStarted, want.TurnStarted):
+		return nil, mismatch("the row's turn began %s, the game's %s", timeText(row.TurnStarted), timeText(want.TurnStarted))
+	case !sameTime(row.Deadline, want.Deadline):
+		return nil, mismatch("the row's deadline is %s, the game's %s", timeText(row.Deadline), timeText(want.Deadline))
+	}
+	return g, nil
+}
+
+// sameTime compares two stored times to the microsecond, PostgreSQL's
+// precision.
+func sameTime(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Sub(*b).Abs() < time.Microsecond
+}
+
+func timeText(t *time.Time) string {
+	if t == nil {
+		return "none"
+	}
+	return t.UTC().Format(time.RFC3339Nano)
 }
 
 func (t *tableCtx) actions() []engine.Action {
@@ -427,11 +496,6 @@ func (s *Service) save(tx *store.Tx, t *tableCtx, now time.Time) error {
 		}
 	}
 	if t.game != nil {
-		state, err := json.Marshal(t.game)
-		if err != nil {
-			return permanent(err)
-		}
-		t.row.State = string(state)
 		s.settle(t, now)
 	}
 	if err := tx.SaveTable(t.row, t.prevSeq); err != nil {

@@ -62,8 +62,8 @@ func (d holdDict) Contains(string) bool {
 	return true
 }
 
-// checkLog checks that the table's log and its snapshot agree: seqs 1..n
-// without a gap, the row's seq n, the stored game's actions those of the
+// checkLog checks that the table's log and its row agree: seqs 1..n
+// without a gap, the row's seq n, the rebuilt game's actions those of the
 // log. It returns the log.
 func (h *harness) checkLog(name string) []store.Action {
 	h.t.Helper()
@@ -108,7 +108,7 @@ func (h *harness) checkLog(name string) []store.Action {
 // and recorded once. It must not be taken for a message already handled
 // (and dropped unanswered). On SQLite, whose writers are serialised, the
 // move commits first and the expiry then finds nothing due. Either way
-// the log and the snapshot agree.
+// the log and the table row agree.
 func TestMoveRacesExpiry(t *testing.T) { eachDriver(t, testMoveRacesExpiry) }
 
 func testMoveRacesExpiry(t *testing.T, driver string) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
 )
@@ -190,8 +191,8 @@ func composeCommand(c *config.Config, acc client.Account, inbox []client.Message
 		if err != nil {
 			return "", nil, err
 		}
-		if !mailer.ValidTable(tableName) {
-			return "", nil, fmt.Errorf("%w: --table %q", errUsage, tableName)
+		if err := tablename.Check(tableName); err != nil {
+			return "", nil, fmt.Errorf("%w: --table: %w", errUsage, err)
 		}
 		local, domain, _ := strings.Cut(c.Mail.Address, "@")
 		rcpt = mailer.ReplyAddress(local, domain, mailer.NewTokens(secret).Token(tableName, acc.Address))

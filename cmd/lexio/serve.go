@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -61,11 +60,6 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 		return err
 	}
 	log := newLogger(e, cfg.LogLevel)
-	if e.getenv("GOGC") == "" {
-		// The daemon's live heap is a few MB and each move allocates about
-		// 2 MB of mail: collecting less often saves a fifth of a move's CPU.
-		debug.SetGCPercent(400)
-	}
 	// Everything the file names is checked before anything starts.
 	n, err := resolve(cfg)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -75,6 +76,11 @@ func TestServeReload(t *testing.T) {
 		}
 	}()
 	waitLog(t, errOut, "lexio serving", 1)
+	// The collector is tuned by GOGC in the environment alone: serve
+	// changes nothing of the process's runtime.
+	if p := debug.SetGCPercent(100); os.Getenv("GOGC") == "" && p != 100 {
+		t.Errorf("serve set the GC percent to %d", p)
+	}
 
 	answered := func(step string) {
 		t.Helper()
