@@ -9,15 +9,16 @@ import (
 // square is one cell of the board as both formats' "part.board" draw it:
 // "square.bg" and "square.mark" pick an empty one's looks by its kind.
 type square struct {
-	Kind   string // the cell's kind, CellKind.String(): "plain", "TW"...
-	Label  string // the language's label of an empty bonus cell ("3W"), or ""
-	Letter string // the tile, uppercase, lowercase for a blank; "" when empty
-	Blank  bool
-	Value  int  // the tile's value
-	Last   bool // the tile was placed by the last move
-
-	// The kind again, as one flag a template can test without a call.
+	// The kind of an empty cell, as one flag a template tests without a
+	// call; all false for a tile. Plain first: it is most of the board.
 	Plain, Wall, Fountain, TW, DW, TL, DL, Cross bool
+
+	Letter string // the tile, uppercase, lowercase for a blank; "" when empty
+	Label  string // the language's label of an empty bonus cell ("3W"), or ""
+	Blank  bool
+	Value  int    // the tile's value
+	Last   bool   // the tile was placed by the last move
+	Kind   string // the cell's kind, CellKind.String(): "plain", "TW"...
 }
 
 // newSquare is an empty cell of kind k; labels are the language's labels
