@@ -118,6 +118,13 @@ func parseLang(code string) (*langSet, error) {
 		return nil, fmt.Errorf("templates: parse %s html: %w", code, err)
 	}
 	tr.set = text
+	// A phrase without data says the same every time: say it once here.
+	tr.fixed = make(map[string]string)
+	for _, name := range phraseNames(text) {
+		if out, err := execute(text, name, nil); err == nil {
+			tr.fixed[name] = out
+		}
+	}
 	ls := &langSet{l: l, subject: text,
 		text: make(map[Kind]*texttemplate.Template), html: make(map[Kind]*htmltemplate.Template)}
 	for _, k := range Kinds() {
@@ -152,13 +159,17 @@ func parseLang(code string) (*langSet, error) {
 // translator renders a language's phrases by name for both formats: the
 // HTML templates receive them as text, and escape them.
 type translator struct {
-	set *texttemplate.Template
+	set   *texttemplate.Template
+	fixed map[string]string // the phrases as said without data; read-only
 }
 
 func (tr *translator) t(name string, data ...any) (string, error) {
 	var d any
 	if len(data) > 0 {
 		d = data[0]
+	}
+	if out, ok := tr.fixed[name]; ok && d == nil {
+		return out, nil
 	}
 	return execute(tr.set, name, d)
 }
