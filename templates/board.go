@@ -6,8 +6,9 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 )
 
-// square is one cell of the board as both formats' "part.board" draw it:
-// "square.bg" and "square.mark" pick an empty one's looks by its kind.
+// square is one cell of the board as both formats' "part.board" draw it
+// (the HTML's "square.bg" and "square.ink" give an empty one's colours by
+// its kind, the text board its mark).
 type square struct {
 	// The kind of an empty cell, as one flag a template tests without a
 	// call; all false for a tile. Plain first: it is most of the board.
@@ -18,7 +19,7 @@ type square struct {
 	Blank  bool
 	Value  int    // the tile's value
 	Last   bool   // the tile was placed by the last move
-	Kind   string // the cell's kind, CellKind.String(): "plain", "TW"...
+	Kind   string // CellKind.String(), for the legend's words: "plain", "TW"...
 }
 
 // newSquare is an empty cell of kind k; labels are the language's labels
@@ -88,7 +89,8 @@ func upper(c byte) byte {
 // boardCache keeps the drawings of recent boards in one language and
 // format. The notices of a move, one per player and rendered at once,
 // show the same board: it is drawn once and the others wait for it. The
-// board is the key: part.board reads nothing else but the language.
+// board is the key: part.board reads nothing else but the language (no
+// recipient: a drawing may go to every player).
 type boardCache struct {
 	drawn *lru.Cache[Board, func() (string, error)]
 }

@@ -685,3 +685,26 @@ func TestBoardCacheFollowsData(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRenderMove renders the four turn notices of a move, as the
+// table does: each move a new board (drawn once, see boardCache) and log.
+func BenchmarkRenderMove(b *testing.B) {
+	s := newSet(b)
+	base := sample(TurnNotice).(NoticeMsg)
+	i := 0
+	for b.Loop() {
+		i++
+		m := base
+		m.Board.Cells[i%Size][(i/Size)%Size].Letter = byte('A' + i%26)
+		m.Board.Cells[(i/(Size*Size))%Size][i%Size].Value = i
+		m.Log = append([]LogLine(nil), base.Log...)
+		m.Log[len(m.Log)-1].Score = i
+		for _, p := range []string{"Alice", "Bob", "Chloé", "Dan"} {
+			d := m
+			d.Head.To = p
+			if _, err := s.Render("en", TurnNotice, d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
