@@ -178,8 +178,10 @@ func (tr *translator) t(name string, data ...any) (string, error) {
 func execute(set interface {
 	ExecuteTemplate(io.Writer, string, any) error
 }, name string, data any) (string, error) {
-	var b strings.Builder
-	if err := set.ExecuteTemplate(&b, name, data); err != nil {
+	b := buffers.Get().(*bytes.Buffer)
+	defer buffers.Put(b)
+	b.Reset()
+	if err := set.ExecuteTemplate(b, name, data); err != nil {
 		return "", err
 	}
 	return b.String(), nil
