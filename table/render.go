@@ -49,7 +49,7 @@ func boardData(b *engine.Board, r engine.Rules, last []engine.Cell) templates.Bo
 		}
 	}
 	for _, c := range last {
-		out.Last = append(out.Last, pos(c))
+		out.Cells[c.Row][c.Col].Last = true
 	}
 	return out
 }

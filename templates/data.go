@@ -2,7 +2,6 @@ package templates
 
 import (
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -28,13 +27,14 @@ const (
 // String returns the kind's stable name: "plain", "wall", "fountain",
 // "TW", "DW", "TL", "DL", "cross".
 func (k CellKind) String() string {
-	const names = "plain wall fountain TW DW TL DL cross"
-	ns := strings.Fields(names)
-	if k < 0 || int(k) >= len(ns) {
+	if k < 0 || int(k) >= len(cellKindNames) {
 		return "cellkind(" + strconv.Itoa(int(k)) + ")"
 	}
-	return ns[k]
+	return cellKindNames[k]
 }
+
+// cellKindNames is read-only.
+var cellKindNames = [...]string{"plain", "wall", "fountain", "TW", "DW", "TL", "DL", "cross"}
 
 // Pos is a cell, 0-based: Row 0 is row 1, Col 0 is column A.
 type Pos struct{ Row, Col int }
@@ -53,27 +53,13 @@ type Cell struct {
 	Letter byte // 'A'–'Z'; 0 when the cell is empty
 	Blank  bool // the tile is a blank standing for Letter
 	Value  int  // the tile's value (RULES §3.1), 0 for a blank; the caller fills it
-	Last   bool // placed by the last move
+	Last   bool // placed by the last move, highlighted
 }
 
-// Board is the board as the recipient sees it. A cell is highlighted as
-// part of the last move when its Last is set or it is listed in Last.
+// Board is the board as the recipient sees it. It is comparable: the
+// notices of a move draw it once (see boardCache).
 type Board struct {
 	Cells [Size][Size]Cell // [row][col]
-	Last  []Pos
-}
-
-// isLast reports whether the cell at r, c belongs to the last move.
-func (b *Board) isLast(r, c int) bool {
-	if b.Cells[r][c].Last {
-		return true
-	}
-	for _, p := range b.Last {
-		if p.Row == r && p.Col == c {
-			return true
-		}
-	}
-	return false
 }
 
 // Head is what every message needs: whom it is for, which table it is

@@ -42,9 +42,7 @@ func word(b *Board, start string, down bool, letters string, last bool) {
 			c.Letter = byte(r - 'a' + 'A')
 			c.Blank, c.Value = true, 0
 		}
-		if last {
-			b.Last = append(b.Last, p)
-		}
+		c.Last = last
 		if down {
 			p.Row++
 		} else {

@@ -14,10 +14,11 @@ import (
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
+	"io"
 	"io/fs"
+	"maps"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	texttemplate "text/template"
@@ -74,19 +75,33 @@ func New() (*Set, error) {
 
 func parseLang(code string) (*langSet, error) {
 	l := newLang(code)
-	tr := &translator{simple: newMemoCache()}
+	tr := &translator{}
 	funcs := funcMap(l)
 	funcs["t"] = tr.t
 	funcs["has"] = tr.has
 	funcs["tor"] = tr.tor
-	mt := &memoText{cache: newMemoCache()}
-	mh := &memoHTML{cache: newMemoCache()}
-	htmlFuncs := make(map[string]any, len(funcs)+1)
-	for k, v := range funcs {
-		htmlFuncs[k] = v
+	// "board" and "replyHelp" draw part.board and part.reply once for the
+	// notices that show them (below); the text and the HTML set they draw
+	// with are known once parsed.
+	var text *texttemplate.Template
+	var html *htmltemplate.Template
+	textBoards, htmlBoards := newBoardCache(), newBoardCache()
+	htmlFuncs := maps.Clone(funcs)
+	funcs["board"] = func(b Board) (string, error) {
+		return textBoards.draw(b, func() (string, error) { return execute(text, "part.board", b) })
 	}
-	funcs["memo"] = mt.call
-	htmlFuncs["memo"] = mh.call
+	htmlFuncs["board"] = func(b Board) (htmltemplate.HTML, error) {
+		out, err := htmlBoards.draw(b, func() (string, error) { return execute(html, "part.board", b) })
+		return htmltemplate.HTML(out), err
+	}
+	// The reply help takes no data: each format draws it once.
+	textReply := sync.OnceValues(func() (string, error) { return execute(text, "part.reply", nil) })
+	htmlReply := sync.OnceValues(func() (string, error) { return execute(html, "part.reply", nil) })
+	funcs["replyHelp"] = textReply
+	htmlFuncs["replyHelp"] = func() (htmltemplate.HTML, error) {
+		out, err := htmlReply()
+		return htmltemplate.HTML(out), err
+	}
 	wordFiles, err := fs.Glob(files, code+"/*.tmpl")
 	if err != nil || len(wordFiles) == 0 {
 		return nil, fmt.Errorf("templates: no templates for %s: %v", code, err)
@@ -94,20 +109,21 @@ func parseLang(code string) (*langSet, error) {
 	textFiles := append([]string{"layout/base.txt.tmpl", "shared/*.txt.tmpl"}, wordFiles...)
 	htmlFiles := []string{"layout/base.html.tmpl", "shared/*.html.tmpl"}
 
-	text, err := texttemplate.New("root").Option("missingkey=error").Funcs(funcs).ParseFS(files, textFiles...)
+	text, err = texttemplate.New("root").Option("missingkey=error").Funcs(funcs).ParseFS(files, textFiles...)
 	if err != nil {
 		return nil, fmt.Errorf("templates: parse %s text: %w", code, err)
 	}
-	html, err := htmltemplate.New("root").Option("missingkey=error").Funcs(htmlFuncs).ParseFS(files, htmlFiles...)
+	html, err = htmltemplate.New("root").Option("missingkey=error").Funcs(htmlFuncs).ParseFS(files, htmlFiles...)
 	if err != nil {
 		return nil, fmt.Errorf("templates: parse %s html: %w", code, err)
 	}
 	tr.set = text
-	mt.set = text
-	// The memoised partials run on a clone of their own: html/template
-	// allows no Clone of a set once it has run.
-	if mh.set, err = html.Clone(); err != nil {
-		return nil, fmt.Errorf("templates: %s html: %w", code, err)
+	// A phrase without data says the same every time: say it once here.
+	tr.fixed = make(map[string]string)
+	for _, name := range phraseNames(text) {
+		if out, err := execute(text, name, nil); err == nil {
+			tr.fixed[name] = out
+		}
 	}
 	ls := &langSet{l: l, subject: text,
 		text: make(map[Kind]*texttemplate.Template), html: make(map[Kind]*htmltemplate.Template)}
@@ -143,12 +159,8 @@ func parseLang(code string) (*langSet, error) {
 // translator renders a language's phrases by name for both formats: the
 // HTML templates receive them as text, and escape them.
 type translator struct {
-	set *texttemplate.Template
-	// fixed caches the phrases called without data: they cannot change
-	// (a notice calls dozens of them, each a template execution).
-	fixed sync.Map // name → string
-	// simple caches recent phrases called with a string or an int.
-	simple *memoCache
+	set   *texttemplate.Template
+	fixed map[string]string // the phrases as said without data; read-only
 }
 
 func (tr *translator) t(name string, data ...any) (string, error) {
@@ -156,33 +168,20 @@ func (tr *translator) t(name string, data ...any) (string, error) {
 	if len(data) > 0 {
 		d = data[0]
 	}
-	if d == nil {
-		if s, ok := tr.fixed.Load(name); ok {
-			return s.(string), nil
-		}
+	if out, ok := tr.fixed[name]; ok && d == nil {
+		return out, nil
 	}
-	// A phrase of a name or a number ("bag" 71, "turn.other" "Bob") is
-	// asked for again and again: remember the recent ones.
-	var key string
-	switch v := d.(type) {
-	case string:
-		key = name + "\x00s" + v
-	case int:
-		key = name + "\x00i" + strconv.Itoa(v)
-	}
-	if key != "" {
-		return tr.simple.get(key, func() (string, error) { return tr.exec(name, d) })
-	}
-	out, err := tr.exec(name, d)
-	if err == nil && d == nil {
-		tr.fixed.Store(name, out)
-	}
-	return out, err
+	return execute(tr.set, name, d)
 }
 
-func (tr *translator) exec(name string, d any) (string, error) {
-	var b strings.Builder
-	if err := tr.set.ExecuteTemplate(&b, name, d); err != nil {
+// execute renders the template name of set for data.
+func execute(set interface {
+	ExecuteTemplate(io.Writer, string, any) error
+}, name string, data any) (string, error) {
+	b := buffers.Get().(*bytes.Buffer)
+	defer buffers.Put(b)
+	b.Reset()
+	if err := set.ExecuteTemplate(b, name, data); err != nil {
 		return "", err
 	}
 	return b.String(), nil
@@ -327,24 +326,16 @@ func funcMap(l *lang) map[string]any {
 			}
 			return l.list(xs)
 		},
-		"grid":       func(b Board) string { return Grid(&b) },
-		"rows":       func(b Board) htmltemplate.HTML { return rowsHTML(&b, &l.labels) },
-		"legend":     func() []legendItem { return legend(&l.labels) },
-		"label":      func(k CellKind) string { return l.labels[k] },
-		"tile":       tileText,
-		"rackHTML":   rackHTML,
-		"rackText":   rackText,
-		"scoresHTML": scoresHTML,
-		"scoresText": scoresText,
-		"signed":     func(n int) string { return fmt.Sprintf("%+d", n) },
-		"add":        func(a, b int) int { return a + b },
-		"pad":        pad,
-		"rpad":       rpad,
-		"args":       args,
-		"lower":      strings.ToLower,
-		"upper":      strings.ToUpper,
-		"lang":       func() string { return l.code },
-		"size":       l.size,
+		"squares": func(b Board) *[Size][Size]square { return squares(&b, &l.labels) },
+		"legend":  func() []square { return legend(&l.labels) },
+		"tile":    tileText,
+		"signed":  func(n int) string { return fmt.Sprintf("%+d", n) },
+		"add":     func(a, b int) int { return a + b },
+		"args":    args,
+		"lower":   strings.ToLower,
+		"upper":   strings.ToUpper,
+		"lang":    func() string { return l.code },
+		"size":    l.size,
 		"lines": func(s string) []string {
 			var out []string
 			for l := range strings.SplitSeq(s, "\n") {
@@ -413,16 +404,6 @@ func tileText(t RackTile) string {
 		return "?"
 	}
 	return string(upper(t.Letter))
-}
-
-// pad left-aligns s in n columns.
-func pad(n int, s string) string {
-	return s + strings.Repeat(" ", max(0, n-len([]rune(s))))
-}
-
-// rpad right-aligns s in n columns.
-func rpad(n int, s string) string {
-	return strings.Repeat(" ", max(0, n-len([]rune(s)))) + s
 }
 
 // args builds a map from key, value pairs, to pass several values to a

@@ -47,7 +47,7 @@ func lateBoard() Board {
 		}
 	}
 	for c := 3; c < 10; c++ {
-		b.Last = append(b.Last, Pos{Row: 10, Col: c})
+		b.Cells[10][c].Last = true
 	}
 	return b
 }

@@ -453,8 +453,26 @@ func TestWhen(t *testing.T) {
 	}
 }
 
+// textGrid is the text board of a BOARD reply drawing b: its 14 lines.
+func textGrid(t *testing.T, s *Set, b Board) string {
+	t.Helper()
+	d := sampleNotice("Bob", "QUARTZ?")
+	d.Board = b
+	r, err := s.Render("en", BoardReply, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, grid, ok := strings.Cut(r.Text, "== The board ==\n\n")
+	lines := strings.SplitN(grid, "\n", Size+2)
+	if !ok || len(lines) < Size+2 {
+		t.Fatalf("no board in:\n%s", r.Text)
+	}
+	return strings.Join(lines[:Size+1], "\n")
+}
+
 // TestGrid checks the text board against RULES §2.4's drawing.
 func TestGrid(t *testing.T) {
+	s := newSet(t)
 	var b Board
 	layout(&b)
 	const want = `     A  B  C  D  E  F  G  H  I  J  K  L  M
@@ -471,7 +489,7 @@ func TestGrid(t *testing.T) {
  11  .  D  .  .  .  .  .  .  .  .  .  D  .
  12  #  #  D  .  .  t  .  t  .  .  D  #  #
  13  #  #  .  T  .  .  .  .  .  T  .  #  #`
-	got := Grid(&b)
+	got := textGrid(t, s, b)
 	norm := func(s string) string {
 		var out []string
 		for l := range strings.SplitSeq(s, "\n") {
@@ -483,7 +501,7 @@ func TestGrid(t *testing.T) {
 		t.Errorf("empty board:\n%s\nwant:\n%s", got, want)
 	}
 	word(&b, "F7", false, "CHaT", true)
-	line := strings.Split(Grid(&b), "\n")[7]
+	line := strings.Split(textGrid(t, s, b), "\n")[7]
 	if !strings.Contains(line, "[C][H][a][T]") {
 		t.Errorf("last move with a blank: %q", line)
 	}
@@ -572,6 +590,87 @@ func TestRejectedWithoutPosition(t *testing.T) {
 		}
 		if !strings.Contains(r.Text, "QUEUX") || strings.Contains(r.Text, "A1") {
 			t.Errorf("%s: %s", lang, r.Text)
+		}
+	}
+}
+
+// A player whose name needs escaping reads the same in the scores table
+// as in the greeting, both formats.
+func TestScoresEscapeNames(t *testing.T) {
+	s := newSet(t)
+	d := sampleNotice("Alice", "QUARTZ?")
+	d.State.Players[0].Name = `Al<i>ce & "Bob"+1`
+	d.Head.To = d.State.Players[0].Name
+	out, err := s.Render("en", TurnNotice, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	esc := `Al&lt;i&gt;ce &amp; &#34;Bob&#34;&#43;1`
+	if n := strings.Count(out.HTML, esc); n < 2 {
+		t.Errorf("the escaped name appears %d times in the HTML, want the greeting and the scores:\n%s", n, out.HTML)
+	}
+	if strings.Contains(out.HTML, "<i>") {
+		t.Error("a name's markup reached the HTML unescaped")
+	}
+	if !strings.Contains(out.Text, `Al<i>ce & "Bob"+1 (you)`) {
+		t.Errorf("the text scores lack the raw name:\n%s", out.Text)
+	}
+}
+
+// TestBoardCacheFollowsData: notices of different boards rendered in
+// turn, as a busy daemon does, each equal a render on a fresh set.
+func TestBoardCacheFollowsData(t *testing.T) {
+	s := newSet(t)
+	a := sample(TurnNotice).(NoticeMsg)
+	b := a
+	b.Board.Cells[6][6] = Cell{Kind: Plain, Letter: 'Z', Value: 10}
+	c := a
+	c.Board.Cells[7][4].Last = !c.Board.Cells[7][4].Last
+	d := a
+	d.Board.Cells[7][4].Blank = !d.Board.Cells[7][4].Blank
+	msgs := []NoticeMsg{a, b, c, d, a, b, c, d}
+	for _, lang := range Langs() {
+		for i, m := range msgs {
+			got, err := s.Render(lang, TurnNotice, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := newSet(t).Render(lang, TurnNotice, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("%s notice %d differs from a fresh render", lang, i)
+			}
+		}
+		x, _ := s.Render(lang, TurnNotice, a)
+		for i, m := range []NoticeMsg{b, c, d} {
+			if y, _ := s.Render(lang, TurnNotice, m); x.HTML == y.HTML || x.Text == y.Text {
+				t.Errorf("%s: board %d rendered as the first", lang, i+1)
+			}
+		}
+	}
+}
+
+// BenchmarkRenderMove renders the four turn notices of a move, as the
+// table does: each move a new board (drawn once, see boardCache) and log.
+func BenchmarkRenderMove(b *testing.B) {
+	s := newSet(b)
+	base := sample(TurnNotice).(NoticeMsg)
+	i := 0
+	for b.Loop() {
+		i++
+		m := base
+		m.Board.Cells[i%Size][(i/Size)%Size].Letter = byte('A' + i%26)
+		m.Board.Cells[(i/(Size*Size))%Size][i%Size].Value = i
+		m.Log = append([]LogLine(nil), base.Log...)
+		m.Log[len(m.Log)-1].Score = i
+		for _, p := range []string{"Alice", "Bob", "Chloé", "Dan"} {
+			d := m
+			d.Head.To = p
+			if _, err := s.Render("en", TurnNotice, d); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

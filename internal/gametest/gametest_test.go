@@ -10,6 +10,10 @@ import (
 // BoardShown finds a board drawn by the templates' text grid, and sees a
 // tile that is missing, moved or not a blank.
 func TestBoardShown(t *testing.T) {
+	set, err := templates.New()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var b engine.Board
 	g7, h7 := engine.Fountain(), engine.Fountain().Next(engine.Across, 1)
 	if err := b.Apply([]engine.Placement{{Cell: g7, Letter: 'A'}, {Cell: h7, Letter: 'B', Blank: true}}); err != nil {
@@ -20,7 +24,11 @@ func TestBoardShown(t *testing.T) {
 		for c, v := range cells {
 			tb.Cells[c.Row][c.Col] = v
 		}
-		return "== The board ==\n\n" + templates.Grid(&tb)
+		r, err := set.Render("en", templates.BoardReply, templates.NoticeMsg{Board: tb})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Text
 	}
 	good := draw(map[engine.Cell]templates.Cell{g7: {Letter: 'A'}, h7: {Letter: 'B', Blank: true}})
 	if !BoardShown(good, &b) {
