@@ -103,3 +103,95 @@ func TestTextBoardLettersAreTheTiles(t *testing.T) {
 		}
 	}
 }
+
+// tableAfter is the block of lines that follows the line heading in text,
+// up to the first blank line, with the blank line after the heading
+// skipped.
+func tableAfter(t *testing.T, text, heading string) []string {
+	t.Helper()
+	_, rest, ok := strings.Cut(text, heading+"\n")
+	if !ok {
+		t.Fatalf("no %q in:\n%s", heading, text)
+	}
+	rest = strings.TrimPrefix(rest, "\n")
+	block, _, _ := strings.Cut(rest, "\n\n")
+	return strings.Split(block, "\n")
+}
+
+// checkColumns fails unless every line of a table is as wide as the
+// first, in columns of a monospaced font (right-aligned numbers end
+// every row), once trim is cut off its end.
+func checkColumns(t *testing.T, what string, lines []string, trim string) {
+	t.Helper()
+	if len(lines) < 2 {
+		t.Fatalf("%s: not a table: %q", what, lines)
+	}
+	want := textWidth(strings.TrimSuffix(lines[0], trim))
+	for _, l := range lines[1:] {
+		if got := textWidth(strings.TrimSuffix(l, trim)); got != want {
+			t.Errorf("%s: %q is %d columns wide, the table %d:\n%s", what, l, got, want, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// TestTextColumnsLineUp: the text tables (words of a move, scores, final
+// scores, revealed racks) keep their columns with accented names and
+// labels, long ones, and accents written as combining marks.
+func TestTextColumnsLineUp(t *testing.T) {
+	s := newSet(t)
+	names := []string{"Éléonore", "Chloe\u0301 Ñúñez-Garçon", "François-Xavier de La Fontaine"}
+	heads := map[string][3]string{ // h.scores, h.final, h.revealed
+		"en": {"== Scores ==", "== Final scores ==", "== Racks revealed =="},
+		"es": {"== Puntuaciones ==", "== Puntuaciones finales ==", "== Atriles descubiertos =="},
+		"fr": {"== Scores ==", "== Scores finaux ==", "== Chevalets dévoilés =="},
+	}
+	words := []Word{{"QUARTZ", 40}, {"ZÉ", 11}, {"CHLOÉ", 9}}
+	for _, lang := range Langs() {
+		move := LogLine{Turn: 5, Kind: LogPlace, Player: names[0], Pos: pos("D9"), Words: words, Score: 90, Bonus: 30}
+		acc := AcceptedMsg{Head: sampleHead(names[0]), Move: move, Total: 98, Rack: sampleRack("ARTZ?NE")}
+		r, err := s.Render(lang, Accepted, acc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The words table follows the intro line.
+		_, rest, _ := strings.Cut(r.Text, "\n\n   QUARTZ")
+		block, _, _ := strings.Cut("   QUARTZ"+rest, "\n\n")
+		checkColumns(t, lang+" accepted words", strings.Split(block, "\n"), "")
+
+		pre := PreviewMsg{Head: sampleHead(names[0]), Command: "PREVIEW D9 ACROSS QUARTZ", Words: words, Bonus: 30, Score: 90}
+		if r, err = s.Render(lang, Preview, pre); err != nil {
+			t.Fatal(err)
+		}
+		_, rest, _ = strings.Cut(r.Text, "\n\n   QUARTZ")
+		block, _, _ = strings.Cut("   QUARTZ"+rest, "\n\n")
+		checkColumns(t, lang+" preview words", strings.Split(block, "\n"), "")
+
+		n := sampleNotice(names[1], "QUARTZ?")
+		for i := range n.State.Players {
+			n.State.Players[i].Name = names[i%len(names)]
+			n.State.Players[i].You = i == 1
+		}
+		if r, err = s.Render(lang, TurnNotice, n); err != nil {
+			t.Fatal(err)
+		}
+		away, err := execute(s.langs[lang].subject, "away", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkColumns(t, lang+" scores", tableAfter(t, r.Text, heads[lang][0]), "  ("+away+")")
+
+		g := sample(GameOver).(GameOverMsg)
+		for i := range g.Final {
+			g.Final[i].Name = names[i%len(names)]
+		}
+		for i := range g.Revealed {
+			g.Revealed[i].Player = names[i%len(names)]
+			g.Revealed[i].Tiles = sampleRack("EE")
+		}
+		if r, err = s.Render(lang, GameOver, g); err != nil {
+			t.Fatal(err)
+		}
+		checkColumns(t, lang+" final scores", tableAfter(t, r.Text, heads[lang][1]), "")
+		checkColumns(t, lang+" revealed racks", tableAfter(t, r.Text, heads[lang][2]), "")
+	}
+}
