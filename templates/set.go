@@ -331,6 +331,7 @@ func funcMap(l *lang) map[string]any {
 		"tile":    tileText,
 		"signed":  func(n int) string { return fmt.Sprintf("%+d", n) },
 		"pad":     padRight,
+		"elide":   elide,
 		"widest":  widest,
 		"names":   shownNames,
 		"add":     func(a, b int) int { return a + b },

@@ -195,3 +195,41 @@ func TestTextColumnsLineUp(t *testing.T) {
 		checkColumns(t, lang+" revealed racks", tableAfter(t, r.Text, heads[lang][2]), "")
 	}
 }
+
+// TestElide: French drops the e of "de" and "que" before a vowel,
+// accented or not, and before Y then a consonant; not before a consonant,
+// an H, or a Y then a vowel.
+func TestElide(t *testing.T) {
+	for _, c := range []struct{ word, name, want string }{
+		{"de", "Alice", "d’Alice"},
+		{"de", "Élodie", "d’Élodie"},
+		{"de", "E\u0301lodie", "d’E\u0301lodie"},
+		{"de", "ursula", "d’ursula"},
+		{"de", "Yves", "d’Yves"},
+		{"de", "Yann", "de Yann"},
+		{"de", "Bob", "de Bob"},
+		{"de", "Hélène", "de Hélène"},
+		{"de", "Øystein", "de Øystein"},
+		{"de", "", "de "},
+		{"que", "Omar", "qu’Omar"},
+		{"à", "Alice", "à Alice"},
+	} {
+		if got := elide(c.word, c.name); got != c.want {
+			t.Errorf("elide(%q, %q) = %q, want %q", c.word, c.name, got, c.want)
+		}
+	}
+	s := newSet(t)
+	n := sampleNotice("Bob", "QUARTZ?")
+	for i := range n.State.Players {
+		n.State.Players[i].Name, n.State.Players[i].ToMove, n.State.Players[i].You = "Éric", i == 0, false
+	}
+	r, err := s.Render("fr", TurnNotice, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{r.Subject, r.Text} {
+		if !strings.Contains(part, "Au tour d’Éric") && !strings.Contains(part, "au tour d’Éric") {
+			t.Errorf("no \"au tour d’Éric\" in %q", part)
+		}
+	}
+}
