@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Langs are the interface languages, the first being the fallback.
@@ -171,4 +172,33 @@ func (l *lang) size(n int64) string {
 		s = strings.Replace(s, ".", ",", 1)
 	}
 	return s + "\u00a0" + l.mb
+}
+
+// elide writes word before name as French does: "d’Alice", "qu’Élodie",
+// but "de Bob". A word ending in e ("de", "que", "le") loses it before a
+// vowel, accented or not, and before a Y that a consonant follows ("d’Yves",
+// "de Yann"). Not before an H: nothing tells a mute one ("d’Hélène") from
+// an aspirate one ("de Hugues"), and "de" before either is understood.
+func elide(word, name string) string {
+	if strings.HasSuffix(word, "e") && startsWithVowel(name) {
+		return strings.TrimSuffix(word, "e") + "’" + name
+	}
+	return word + " " + name
+}
+
+func startsWithVowel(name string) bool {
+	rs := []rune(name)
+	if len(rs) == 0 {
+		return false
+	}
+	isVowel := func(r rune) bool {
+		return strings.ContainsRune("aeiouàâäéèêëîïôöùûüœæ", unicode.ToLower(r))
+	}
+	switch {
+	case isVowel(rs[0]):
+		return true
+	case unicode.ToLower(rs[0]) == 'y':
+		return len(rs) > 1 && unicode.IsLetter(rs[1]) && !isVowel(rs[1])
+	}
+	return false
 }

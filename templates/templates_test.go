@@ -470,25 +470,26 @@ func textGrid(t *testing.T, s *Set, b Board) string {
 	return strings.Join(lines[:Size+1], "\n")
 }
 
-// TestGrid checks the text board against RULES §2.4's drawing.
+// TestGrid checks the text board against RULES §2.4's layout, drawn with
+// the text board's signs (never letters: = - " ' + for TW DW TL DL cross).
 func TestGrid(t *testing.T) {
 	s := newSet(t)
 	var b Board
 	layout(&b)
 	const want = `     A  B  C  D  E  F  G  H  I  J  K  L  M
-  1  #  #  .  T  .  .  .  .  .  T  .  #  #
-  2  #  #  D  .  .  t  .  t  .  .  D  #  #
-  3  .  D  .  .  .  .  .  .  .  .  .  D  .
-  4  T  .  .  .  .  d  .  d  .  .  .  .  T
+  1  #  #  .  =  .  .  .  .  .  =  .  #  #
+  2  #  #  -  .  .  "  .  "  .  .  -  #  #
+  3  .  -  .  .  .  .  .  .  .  .  .  -  .
+  4  =  .  .  .  .  '  .  '  .  .  .  .  =
   5  .  .  .  .  .  .  .  .  .  .  .  .  .
-  6  .  t  .  d  .  x  .  x  .  d  .  t  .
+  6  .  "  .  '  .  +  .  +  .  '  .  "  .
   7  .  .  .  .  .  .  *  .  .  .  .  .  .
-  8  .  t  .  d  .  x  .  x  .  d  .  t  .
+  8  .  "  .  '  .  +  .  +  .  '  .  "  .
   9  .  .  .  .  .  .  .  .  .  .  .  .  .
- 10  T  .  .  .  .  d  .  d  .  .  .  .  T
- 11  .  D  .  .  .  .  .  .  .  .  .  D  .
- 12  #  #  D  .  .  t  .  t  .  .  D  #  #
- 13  #  #  .  T  .  .  .  .  .  T  .  #  #`
+ 10  =  .  .  .  .  '  .  '  .  .  .  .  =
+ 11  .  -  .  .  .  .  .  .  .  .  .  -  .
+ 12  #  #  -  .  .  "  .  "  .  .  -  #  #
+ 13  #  #  .  =  .  .  .  .  .  =  .  #  #`
 	got := textGrid(t, s, b)
 	norm := func(s string) string {
 		var out []string
