@@ -34,7 +34,7 @@ func TestBrowser(t *testing.T) {
 	b := browser.ForTest(t)
 	for name, f := range map[string]func(*testing.T, *browser.Browser){
 		"Overflow": testOverflow, "MediaQuery": testMediaQuery, "Screenshot": testScreenshot,
-		"Load": testLoad, "OpenURL": testOpenURL, "OpenErrors": testOpenErrors,
+		"Load": testLoad, "OpenURL": testOpenURL, "OpenErrors": testOpenErrors, "Inks": testInks,
 	} {
 		t.Run(name, func(t *testing.T) { f(t, b) })
 	}
@@ -214,4 +214,61 @@ func decode(t *testing.T, path string) image.Image {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return img
+}
+
+// testInks: the colours read are those drawn, the background an
+// ancestor's where the element has none, and SetDark switches the media
+// queries of prefers-color-scheme.
+func testInks(t *testing.T, b *browser.Browser) {
+	const doc = `<!DOCTYPE html>
+<html><head><style>
+@media (prefers-color-scheme: dark) { .x { background-color: #000000 !important; color: #ffffff !important } }
+</style></head><body style="background-color:#ffffff">
+<div class="x" style="background-color:#fff6d6;color:#222222"><span>deadline</span></div>
+<p class="x"></p>
+</body></html>`
+	p, err := b.Open(t.Context(), "about:blank", 360)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, dark := range []bool{false, true} {
+		if err := p.SetDark(t.Context(), dark); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Load(t.Context(), browser.DataURL(doc)); err != nil {
+			t.Fatal(err)
+		}
+		inks, err := p.Inks(t.Context(), ".x, .x span")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []browser.Ink{
+			{Path: "body > div:nth-child(1)", Text: "deadline", Color: browser.RGB{R: 0x22, G: 0x22, B: 0x22}, Background: browser.RGB{R: 0xff, G: 0xf6, B: 0xd6}},
+			{Path: "body > div:nth-child(1) > span", Text: "deadline", Color: browser.RGB{R: 0x22, G: 0x22, B: 0x22}, Background: browser.RGB{R: 0xff, G: 0xf6, B: 0xd6}},
+		}
+		if dark {
+			for i := range want {
+				want[i].Color, want[i].Background = browser.RGB{R: 255, G: 255, B: 255}, browser.RGB{}
+			}
+		}
+		if fmt.Sprint(inks) != fmt.Sprint(want) {
+			t.Errorf("dark %v: inks %v, want %v (the empty p left out)", dark, inks, want)
+		}
+	}
+}
+
+func TestContrast(t *testing.T) {
+	white, black := browser.RGB{R: 255, G: 255, B: 255}, browser.RGB{}
+	grey := browser.RGB{R: 0x77, G: 0x77, B: 0x77}
+	for _, c := range []struct {
+		a, b browser.RGB
+		want float64
+	}{
+		{white, black, 21}, {black, white, 21}, {white, white, 1}, {grey, white, 4.48},
+	} {
+		if got := browser.Contrast(c.a, c.b); got < c.want-0.01 || got > c.want+0.01 {
+			t.Errorf("Contrast(%v, %v) = %.3f, want %.2f", c.a, c.b, got, c.want)
+		}
+	}
 }
