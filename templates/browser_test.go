@@ -23,7 +23,7 @@ var knownOverflow = []string{
 	"accepted", "board-reply", "expired", "game-over", "game-over-author", "game-over-late",
 	"games-reply", "help", "help-rules", "lang-changed", "log-reply", "preview", "rejected",
 	"reminder", "replies-paused", "table-joined", "table-opened", "table-started", "too-large",
-	"turn-notice", "turn-notice-author", "turn-notice-late",
+	"turn-notice", "turn-notice-author", "turn-notice-late", "zone-changed",
 }
 
 // browserCase is a mail to render: its sample data, by lang and name.
