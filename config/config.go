@@ -21,6 +21,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/lexio-mail/lexio/internal/tablename"
+	"github.com/lexio-mail/lexio/internal/zone"
 )
 
 // Config is the whole file.
@@ -28,6 +29,7 @@ type Config struct {
 	DataDir    string `toml:"data_dir"`
 	Dictionary string `toml:"dictionary"`
 	Language   string `toml:"language"`
+	TimeZone   string `toml:"time_zone"` // IANA name; a player's own TZ overrides it
 	LogLevel   string `toml:"log_level"`
 
 	Storage  Storage  `toml:"storage"`
@@ -200,6 +202,9 @@ func (c *Config) fill() {
 	if c.Language == "" {
 		c.Language = "en"
 	}
+	if c.TimeZone == "" {
+		c.TimeZone = "UTC"
+	}
 	if c.LogLevel == "" {
 		c.LogLevel = "info"
 	}
@@ -297,6 +302,9 @@ func (c *Config) Validate() error {
 
 	if !slices.Contains([]string{"en", "es", "fr"}, c.Language) {
 		bad("language %q: want en, es or fr", c.Language)
+	}
+	if _, err := zone.Load(c.TimeZone); err != nil {
+		bad("time_zone %q: not an IANA time zone (e.g. Europe/Paris or UTC)", c.TimeZone)
 	}
 	switch c.Storage.Driver {
 	case "sqlite":

@@ -49,6 +49,9 @@ func TestDefaults(t *testing.T) {
 	if c.SMTP.MaxAttempts != 0 || c.SMTP.MaxAge != 0 || c.SMTP.Connections != 0 {
 		t.Errorf("smtp: max_attempts %d, max_age %s, connections %d; want them left at zero", c.SMTP.MaxAttempts, c.SMTP.MaxAge, c.SMTP.Connections)
 	}
+	if c.TimeZone != "UTC" {
+		t.Errorf("time_zone = %q, want UTC", c.TimeZone)
+	}
 	if c.Mail.Replies != DefaultReplies {
 		t.Errorf("mail.replies_per_hour = %d, want %d", c.Mail.Replies, DefaultReplies)
 	}
@@ -64,6 +67,8 @@ func TestInvalid(t *testing.T) {
 	}{
 		{"unknown key", base + "[imap]\nadress = \"x\"\n", "unknown keys: imap.adress"},
 		{"bad language", "language = \"de\"\n" + base, `language "de"`},
+		{"bad time zone", "time_zone = \"Europe/Pariss\"\n" + base, `time_zone "Europe/Pariss": not an IANA time zone`},
+		{"local time zone", "time_zone = \"Local\"\n" + base, `time_zone "Local"`},
 		{"negative reply bound", "[mail]\naddress = \"lexio@localhost\"\nreplies_per_hour = -1\n[embedded]\nenabled = true\n", "mail.replies_per_hour -1"},
 		{"plus in address", "[mail]\naddress = \"lexio+x@localhost\"\n[embedded]\nenabled = true\n", "must not hold '+'"},
 		{"inline secret", "[mail]\naddress = \"a@b.c\"\nsecret = \"x\"\n[imap]\naddress=\"h:1\"\n[smtp]\naddress=\"h:2\"\n", "mail.secret is written inline"},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/internal/tablename"
+	"github.com/lexio-mail/lexio/internal/zone"
 )
 
 // Board geometry as far as the notation needs it (RULES §2.1).
@@ -35,6 +36,7 @@ const (
 	KindNew
 	KindJoin
 	KindStart
+	KindZone
 )
 
 var commandNames = [...]string{
@@ -50,6 +52,7 @@ var commandNames = [...]string{
 	KindNew:      "NEW",
 	KindJoin:     "JOIN",
 	KindStart:    "START",
+	KindZone:     "TZ",
 }
 
 // String returns the English keyword, e.g. "PLACE".
@@ -161,6 +164,7 @@ type Command struct {
 	Variant  string     `json:"variant,omitempty"`  // NEW: lexio, lexico or ""
 	Table    string     `json:"table,omitempty"`    // JOIN
 	Topic    string     `json:"topic,omitempty"`    // HELP: "rules" or ""
+	Zone     string     `json:"zone,omitempty"`     // TZ: an IANA zone, canonical spelling
 	Language string     `json:"language,omitempty"` // language of the keyword: en, es, fr
 }
 
@@ -203,6 +207,8 @@ func (c *Command) String() string {
 		}
 	case KindJoin:
 		return kw + " " + c.Table
+	case KindZone:
+		return kw + " " + c.Zone
 	case KindHelp:
 		if c.Topic != "" {
 			return kw + " " + strings.ToUpper(c.Topic)
@@ -288,6 +294,12 @@ func keyword(w string) (Kind, string) {
 		return KindStart, "es"
 	case "COMMENCER", "DEMARRER":
 		return KindStart, "fr"
+	case "TZ", "TIMEZONE":
+		return KindZone, "en"
+	case "ZONA":
+		return KindZone, "es"
+	case "FUSEAU":
+		return KindZone, "fr"
 	}
 	return 0, ""
 }
@@ -366,6 +378,9 @@ func parseLine(line string) (cmd *Command, err error, attempt bool) {
 	case KindJoin:
 		attempt = len(args) == 1
 		c.Table, err = parseTable(args)
+	case KindZone:
+		attempt = len(args) == 1
+		c.Zone, err = parseZone(args)
 	case KindHelp:
 		c.Topic, err = parseHelp(args)
 		// "Help me" and "Help, please" are prose; HELP RULES is a command.
@@ -695,6 +710,22 @@ func parseTable(args []string) (string, error) {
 		return "", newError(BadTable, "%s", args[0]) // Detail names the input
 	}
 	return t, nil
+}
+
+// parseZone reads TZ's zone: an IANA name in any case (zone.Load), or
+// UTC, given back in its canonical spelling.
+func parseZone(args []string) (string, error) {
+	if len(args) == 0 {
+		return "", newError(MissingArgument, "say which time zone, e.g. TZ Europe/Paris")
+	}
+	if len(args) > 1 {
+		return "", newError(ExtraArgument, "give one time zone, found %q", strings.Join(args, " "))
+	}
+	loc, err := zone.Load(args[0])
+	if err != nil {
+		return "", newError(BadZone, "%s", args[0]) // Detail names the input
+	}
+	return loc.String(), nil
 }
 
 // MarshalJSON writes the letter as {"ch":"A","blank":false,"through":false}.

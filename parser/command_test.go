@@ -136,6 +136,13 @@ func TestParseCommandCanonical(t *testing.T) {
 		{"JOIN t42", "JOIN t42", "en"},
 		{"UNIRSE T42", "JOIN t42", "es"}, // names are lowercase
 		{"REJOINDRE club-du-jeudi", "JOIN club-du-jeudi", "fr"},
+		// TZ: any case, canonical spelling.
+		{"TZ Europe/Paris", "TZ Europe/Paris", "en"},
+		{"tz europe/paris.", "TZ Europe/Paris", "en"},
+		{"TIMEZONE America/New_York", "TZ America/New_York", "en"},
+		{"zona america/argentina/buenos_aires", "TZ America/Argentina/Buenos_Aires", "es"},
+		{"Fuseau Europe/Paris", "TZ Europe/Paris", "fr"},
+		{"TZ utc", "TZ UTC", "en"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -247,6 +254,12 @@ func TestParseCommandErrors(t *testing.T) {
 		{"JOIN -t42", ErrBadTable},
 		{"JOIN " + strings.Repeat("t", 33), ErrBadTable},
 		{"JOIN a b", ErrExtraArgument},
+		{"TZ", ErrMissingArgument},
+		{"TZ Mars/Olympus", ErrBadZone},
+		{"FUSEAU Paris", ErrBadZone},
+		{"TZ Local", ErrBadZone},
+		{"TZ ../../etc/passwd", ErrBadZone},
+		{"TZ Europe/Paris Europe/Madrid", ErrExtraArgument},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -284,6 +297,8 @@ func TestParseLineAttempt(t *testing.T) {
 		{"HELP", true},
 		{"EXCHANGE 9", true},
 		{"LANG de", true},
+		{"TZ Mars/Olympus", true},
+		{"Zona horaria de Madrid", false},
 		{"New here, how does this work?", false},
 		{"Thanks!", false},
 	}

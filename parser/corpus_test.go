@@ -65,6 +65,7 @@ var corpusExpect = map[string]struct {
 	"error-word-too-long-es":       {errKind: "word_too_long", token: "T42A7KQ2XMBD"},
 	"new-lexico-es":                {command: "NEW lexico", lang: "es"},
 	"join-fr":                      {command: "JOIN t42", lang: "fr"},
+	"zone-fr":                      {command: "TZ Europe/Paris", token: "T42A7KQ2XMBD", lang: "fr"},
 	"start-en-outlook-com":         {command: "START", token: "T43CCCCCCCCC", lang: "en"},
 	"subjtoken-lang-es":            {command: "LANG es", token: "T42A7KQ2XMBD", lang: "es"},
 	"error-unknown-charset":        {errKind: "bad_charset", token: "T42A7KQ2XMBD"},

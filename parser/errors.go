@@ -27,6 +27,7 @@ const (
 	MissingArgument                  // a command without its required arguments
 	ExtraArgument                    // text after a complete command
 	AmbiguousFrom                    // several From fields or mailboxes, or a group: no one sender
+	BadZone                          // TZ with a name that is no IANA time zone
 )
 
 var kindNames = [...]string{
@@ -49,6 +50,7 @@ var kindNames = [...]string{
 	MissingArgument: "missing_argument",
 	ExtraArgument:   "extra_argument",
 	AmbiguousFrom:   "ambiguous_from",
+	BadZone:         "bad_zone",
 }
 
 var kindTexts = [...]string{
@@ -71,6 +73,7 @@ var kindTexts = [...]string{
 	MissingArgument: "missing argument",
 	ExtraArgument:   "unexpected text after the command",
 	AmbiguousFrom:   "ambiguous From",
+	BadZone:         "unknown time zone",
 }
 
 var kindHints = [...]string{
@@ -93,6 +96,7 @@ var kindHints = [...]string{
 	MissingArgument: "This command needs more, for example: PLACE H7 ACROSS CHAT, EXCHANGE QX?, LANG fr, JOIN t42.",
 	ExtraArgument:   "Write the command alone on its line, for example: PLACE H7 ACROSS CHAT.",
 	AmbiguousFrom:   "Send your message from one address only, with a single address in From.",
+	BadZone:         "Give a time zone by its IANA name, a region and a city, for example: TZ Europe/Paris, TZ America/New_York or TZ UTC.",
 }
 
 // String returns the kind's stable snake_case name.
@@ -163,4 +167,5 @@ var (
 	ErrMissingArgument = &Error{Kind: MissingArgument}
 	ErrExtraArgument   = &Error{Kind: ExtraArgument}
 	ErrAmbiguousFrom   = &Error{Kind: AmbiguousFrom}
+	ErrBadZone         = &Error{Kind: BadZone}
 )

@@ -55,6 +55,7 @@ func FuzzParseCommand(f *testing.F) {
 		"PLACE H7 ACROSS CHAT", "jouer 7h ↓ c(ha)[t]é", "EXCHANGE 1,4,7", "échanger QX?",
 		"LANG es", "NEW lexico", "JOIN t42", "PASS", "APERÇU M13 → ŒUF", "PLACE H7 A CHaT",
 		"HELP RULES", "aide règles ?", "AYUDA REGLA",
+		"TZ Europe/Paris", "fuseau europe/paris", "ZONA UTC", "TZ Mars/Olympus",
 	} {
 		f.Add(s)
 	}

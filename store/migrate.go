@@ -28,6 +28,7 @@ func migrations() []migration {
 		{version: 2, name: "outbox messages apart from their rows", up: moveOutboxBodies},
 		{version: 3, name: "no table snapshot", up: dropSnapshots},
 		{version: 4, name: "no seat language", up: dropSeatLang},
+		{version: 5, name: "player time zone", up: addPlayerZone},
 	}
 }
 
@@ -150,4 +151,14 @@ func dropSeatLang(tx *gorm.DB) error {
 		return nil
 	}
 	return tx.Exec("ALTER TABLE seats DROP COLUMN lang").Error
+}
+
+// addPlayerZone gives players their time zone, "" (the configuration's)
+// for everyone. AutoMigrate has added the column; the step records the
+// schema that has it, and adds it if a database lacks it all the same.
+func addPlayerZone(tx *gorm.DB) error {
+	if tx.Migrator().HasColumn(&Player{}, "TimeZone") {
+		return nil
+	}
+	return tx.Migrator().AddColumn(&Player{}, "TimeZone")
 }

@@ -10,7 +10,10 @@ type Player struct {
 	// Address is the lowercase email address; unique.
 	Address string `gorm:"size:320;not null;uniqueIndex"`
 	// Lang is the interface language: en, es or fr.
-	Lang      string    `gorm:"size:8;not null;default:en"`
+	Lang string `gorm:"size:8;not null;default:en"`
+	// TimeZone is the IANA zone of the times in their mail, e.g.
+	// "Europe/Paris"; "" is the configuration's. Stored times stay UTC.
+	TimeZone  string    `gorm:"size:64;not null;default:''"`
 	CreatedAt time.Time `gorm:"not null"`
 }
 

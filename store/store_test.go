@@ -116,6 +116,18 @@ func TestPlayers(t *testing.T) {
 			if err := tx.SetPlayerLang("bob@example.org", "en"); !errors.Is(err, ErrNotFound) {
 				t.Errorf("SetPlayerLang unknown: %v, want ErrNotFound", err)
 			}
+			if got.TimeZone != "" {
+				t.Errorf("a new player's zone is %q, want \"\" (the configuration's)", got.TimeZone)
+			}
+			if err := tx.SetPlayerZone("Alice@example.org", "Europe/Paris"); err != nil {
+				return err
+			}
+			if got, err = tx.PlayerByAddress("alice@example.org"); err != nil || got.TimeZone != "Europe/Paris" || got.Lang != "es" {
+				t.Errorf("after SetPlayerZone: %+v, %v", got, err)
+			}
+			if err := tx.SetPlayerZone("bob@example.org", "UTC"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("SetPlayerZone unknown: %v, want ErrNotFound", err)
+			}
 			return nil
 		})
 	})
@@ -1148,8 +1160,47 @@ func TestMigrationDropsSeatLang(t *testing.T) {
 			}
 			return err
 		})
-		if v, _ := s.schemaVersion(ctx); v != 4 {
-			t.Errorf("schema version %d, want 4", v)
+		if v, _ := s.schemaVersion(ctx); v != SchemaVersion() {
+			t.Errorf("schema version %d, want %d", v, SchemaVersion())
+		}
+	})
+}
+
+// Migration 5: the players of a version 4 database get a time zone, ""
+// (the configuration's) for everyone; their other columns stay.
+func TestMigrationAddsPlayerZone(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(t)
+		newTable(t, s, "zones", 2)
+		for _, q := range []string{
+			"UPDATE players SET lang = 'fr'",
+			"ALTER TABLE players DROP COLUMN time_zone",
+			"DELETE FROM schema_version WHERE version >= 5",
+		} {
+			if err := s.db.Exec(q).Error; err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s = open(t)
+		if !s.db.Migrator().HasColumn(&Player{}, "TimeZone") {
+			t.Fatal("no time_zone column")
+		}
+		mustTx(t, s, func(tx *Tx) error {
+			p, err := tx.PlayerByAddress("p1@example.org")
+			if err == nil && (p.TimeZone != "" || p.Lang != "fr") {
+				t.Errorf("player after migration: %+v", p)
+			}
+			if err != nil {
+				return err
+			}
+			return tx.SetPlayerZone("p1@example.org", "America/Sao_Paulo")
+		})
+		if v, _ := s.schemaVersion(ctx); v != 5 {
+			t.Errorf("schema version %d, want 5", v)
 		}
 	})
 }

@@ -89,6 +89,19 @@ func (tx *Tx) SetPlayerLang(addr, lang string) error {
 	return nil
 }
 
+// SetPlayerZone sets the player's time zone (an IANA name, "" for the
+// configuration's), or returns ErrNotFound.
+func (tx *Tx) SetPlayerZone(addr, zone string) error {
+	res := tx.db.Model(&Player{}).Where("address = ?", NormalizeAddress(addr)).Update("time_zone", zone)
+	if res.Error != nil {
+		return fmt.Errorf("store: player zone: %w", mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: player zone: %w", ErrNotFound)
+	}
+	return nil
+}
+
 // ---- tables
 
 // CreateTable inserts t (its ID, DueAt and stamps are set) or returns

@@ -280,6 +280,32 @@ func (h *handling) lang(t *tableCtx, lang string) error {
 	return h.replyAs(t, to, templates.LangChanged, templates.LangMsg{Head: h.s.head(tableName(t), to, h.now)})
 }
 
+// zone answers TZ: the sender's time zone, for every table, and a
+// confirmation showing the time now in it, from the table it came through
+// or the sender's one table (replyTable), as LANG.
+func (h *handling) zone(t *tableCtx, name string) error {
+	h.outcome(store.OutcomeApplied, "TZ "+name)
+	if _, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(t)); err != nil {
+		return err
+	}
+	if err := h.tx.SetPlayerZone(h.msg.From, name); err != nil {
+		return err
+	}
+	t, err := h.replyTable(t)
+	if err != nil {
+		return err
+	}
+	tz := h.s.zoneOf(name)
+	if t != nil {
+		if p := t.seatOf(h.msg.From); p >= 0 {
+			t.zones[p] = tz
+		}
+	}
+	to := h.sender(t)
+	to.tz = tz
+	return h.replyAs(t, to, templates.ZoneChanged, templates.ZoneMsg{Head: h.s.head(tableName(t), to, h.now), Zone: name})
+}
+
 // maxPlayers is the size of a table of that variant (RULES §1.1, §12).
 func maxPlayers(variant string) int {
 	if variant == string(engine.Lexico) {

@@ -36,11 +36,12 @@ type tableCtx struct {
 	game    *engine.Game // nil until the game starts
 	prevSeq int64
 	langs   []string
+	zones   []*time.Location // each seat's time zone
 }
 
 // recipient is seat p as a mail recipient.
 func (t *tableCtx) recipient(p int) recipient {
-	return recipient{addr: t.seats[p].Player.Address, lang: t.langs[p], pos: p}
+	return recipient{addr: t.seats[p].Player.Address, lang: t.langs[p], tz: t.zones[p], pos: p}
 }
 
 // seatOf returns the seat of addr, or -1.
@@ -134,6 +135,8 @@ func (h *handling) run() error {
 		return h.games(t)
 	case parser.KindLang:
 		return h.lang(t, c.Lang)
+	case parser.KindZone:
+		return h.zone(t, c.Zone)
 	case parser.KindNew:
 		return h.newTable(c.Variant)
 	case parser.KindJoin:
@@ -201,6 +204,19 @@ func (h *handling) senderLang(t *tableCtx) string {
 	return h.s.cfg.Language
 }
 
+// senderZone is the time zone of the times in an answer to the sender.
+func (h *handling) senderZone(t *tableCtx) *time.Location {
+	if t != nil {
+		if p := t.seatOf(h.msg.From); p >= 0 {
+			return t.zones[p]
+		}
+	}
+	if p, err := h.tx.PlayerByAddress(h.msg.From); err == nil {
+		return h.s.zoneOf(p.TimeZone)
+	}
+	return h.s.zone
+}
+
 // noCommandOnce lets one message without a command be answered per
 // sender and hour; it reports whether this one may be. An auto-responder
 // that answers our mail with prose (or our own text, which holds no
@@ -252,7 +268,7 @@ func (h *handling) replyTable(t *tableCtx) (*tableCtx, error) {
 
 // sender is the author of the message as a recipient.
 func (h *handling) sender(t *tableCtx) recipient {
-	r := recipient{addr: h.msg.From, lang: h.senderLang(t), pos: -1}
+	r := recipient{addr: h.msg.From, lang: h.senderLang(t), tz: h.senderZone(t), pos: -1}
 	if t != nil {
 		r.pos = t.seatOf(h.msg.From)
 	}
@@ -376,9 +392,11 @@ func (s *Service) loadRow(tx *store.Tx, row *store.Table) (*tableCtx, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &tableCtx{row: row, seats: seats, prevSeq: row.Seq, langs: make([]string, len(seats))}
+	t := &tableCtx{row: row, seats: seats, prevSeq: row.Seq, langs: make([]string, len(seats)),
+		zones: make([]*time.Location, len(seats))}
 	for i, st := range seats {
 		t.langs[i] = st.Player.Lang
+		t.zones[i] = s.zoneOf(st.Player.TimeZone)
 	}
 	if t.game, err = s.rebuild(tx, t); err != nil {
 		return nil, err

@@ -202,13 +202,15 @@ var parserReasons = map[parser.ErrorKind]templates.ReasonKind{
 	parser.BadWord: templates.ReasonBadWord, parser.WordTooLong: templates.ReasonWordTooLong,
 	parser.BadExchange: templates.ReasonBadExchange, parser.BadLang: templates.ReasonBadLang,
 	parser.BadVariant: templates.ReasonBadVariant, parser.BadTable: templates.ReasonBadTable,
+	parser.BadZone:         templates.ReasonBadZone,
 	parser.MissingArgument: templates.ReasonMissingArg, parser.ExtraArgument: templates.ReasonExtraArg,
 }
 
 // recipient is one player a message goes to.
 type recipient struct {
 	addr, lang string
-	pos        int // seat, -1 for none
+	tz         *time.Location // the zone of the times in their mail
+	pos        int            // seat, -1 for none
 }
 
 // envelope is what a mail needs besides its template data.
@@ -351,7 +353,7 @@ func (s *Service) calendarEvent(t *tableCtx, kind templates.Kind, p int, moved b
 		return ends[n-2] + 1
 	}
 	e := templates.Event{Table: t.row.Name, Stamp: now, Organizer: s.cfg.Mail.Address,
-		OrganizerName: s.cfg.Mail.Name, Attendee: t.seats[p].Player.Address}
+		OrganizerName: s.cfg.Mail.Name, Attendee: t.seats[p].Player.Address, TZ: t.zones[p]}
 	if n := len(ends); n > 0 && acts[ends[n-1]].Player == p && (kind == templates.TurnNotice || kind == templates.GameOver) {
 		e.UID, e.Sequence, e.Cancel = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n), true
 		return &e
@@ -374,7 +376,7 @@ func (s *Service) turnUID(table string, n, p int) string {
 
 // head fills what every message says about its recipient and table.
 func (s *Service) head(table string, to recipient, now time.Time) templates.Head {
-	h := templates.Head{To: displayName(to.addr), Table: table, Now: now}
+	h := templates.Head{To: displayName(to.addr), Table: table, Now: now, TZ: to.tz}
 	if table != "" && s.cfg.Mail.TokenInSubject {
 		h.Tag = "[Lexio " + table + " " + s.tokens.Token(table, to.addr) + "]"
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/zone"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
@@ -51,6 +52,9 @@ type Service struct {
 	log    *slog.Logger
 	// local and domain split the service's address.
 	local, domain string
+	// zone is the configuration's time zone, a player's until they
+	// write TZ.
+	zone *time.Location
 	// tickHook, nil but in tests (export_test.go), runs in each table's
 	// Tick transaction between its read and its writes.
 	tickHook func(tableID int64)
@@ -73,6 +77,14 @@ func New(o Options) (*Service, error) {
 		tokens: mailer.NewTokens(o.Secret),
 		now:    o.Now, poke: o.Poke, log: o.Logger,
 		local: local, domain: domain,
+	}
+	s.zone = time.UTC
+	if o.Config.TimeZone != "" {
+		loc, err := zone.Load(o.Config.TimeZone)
+		if err != nil {
+			return nil, fmt.Errorf("table: time_zone %q: %w", o.Config.TimeZone, err)
+		}
+		s.zone = loc
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -245,4 +257,19 @@ func permanent(err error) error {
 		return nil
 	}
 	return &permanentError{err}
+}
+
+// zoneOf is the zone a player's stored time zone names: the
+// configuration's for "" (or, should one be stored, a name the tz
+// database no longer knows).
+func (s *Service) zoneOf(name string) *time.Location {
+	if name == "" {
+		return s.zone
+	}
+	loc, err := zone.Load(name)
+	if err != nil {
+		s.log.Warn("a player's time zone is unknown: the configuration's applies", "zone", name)
+		return s.zone
+	}
+	return loc
 }

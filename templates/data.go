@@ -217,6 +217,7 @@ const (
 	ReasonBadLang      ReasonKind = "bad-lang"      // Detail
 	ReasonBadVariant   ReasonKind = "bad-variant"   // Detail
 	ReasonBadTable     ReasonKind = "bad-table"     // Detail
+	ReasonBadZone      ReasonKind = "bad-zone"      // Detail
 	ReasonMissingArg   ReasonKind = "missing-argument"
 	ReasonExtraArg     ReasonKind = "extra-argument" // Detail
 	ReasonTooLarge     ReasonKind = "too-large"
@@ -237,7 +238,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
 		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
-		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonMissingArg,
+		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
 	}
 }
@@ -352,6 +353,12 @@ type RulesMsg struct {
 // LangMsg confirms a new interface language; it is rendered in that language.
 type LangMsg struct {
 	Head
+}
+
+// ZoneMsg confirms a new time zone: Head.TZ is it, Zone its IANA name.
+type ZoneMsg struct {
+	Head
+	Zone string
 }
 
 // ExpiredMsg tells a player their turn passed for them.

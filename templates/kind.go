@@ -28,6 +28,7 @@ const (
 	TooLarge                      // TooLargeMsg: the message was too big (EMAIL §2.5)
 	RepliesPaused                 // PausedMsg: the sender reached the reply bound (EMAIL §2.6)
 	HelpRules                     // RulesMsg: the rules of the game, on HELP RULES
+	ZoneChanged                   // ZoneMsg: TZ confirmed, the time now in the new zone
 )
 
 // kindNames is read-only.
@@ -50,6 +51,7 @@ var kindNames = [...]string{
 	TooLarge:      "too-large",
 	RepliesPaused: "replies-paused",
 	HelpRules:     "help-rules",
+	ZoneChanged:   "zone-changed",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -64,13 +66,13 @@ func (k Kind) String() string {
 // Kinds returns every message kind, in order.
 func Kinds() []Kind {
 	ks := make([]Kind, 0, len(kindNames)-1)
-	for k := TurnNotice; k <= HelpRules; k++ {
+	for k := TurnNotice; k <= ZoneChanged; k++ {
 		ks = append(ks, k)
 	}
 	return ks
 }
 
-func (k Kind) valid() bool { return k >= TurnNotice && k <= HelpRules }
+func (k Kind) valid() bool { return k >= TurnNotice && k <= ZoneChanged }
 
 // dataType is the struct type Render expects for the kind.
 func (k Kind) dataType() reflect.Type {
@@ -91,6 +93,8 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[HelpMsg]()
 	case LangChanged:
 		return reflect.TypeFor[LangMsg]()
+	case ZoneChanged:
+		return reflect.TypeFor[ZoneMsg]()
 	case Expired:
 		return reflect.TypeFor[ExpiredMsg]()
 	case GameOver:

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/lexio-mail/lexio/internal/zone"
 )
 
 // Langs are the interface languages, the first being the fallback.
@@ -100,17 +102,9 @@ func (l *lang) when(tz *time.Location, t time.Time) string {
 		l.at + t.Format("15:04") + " " + zoneName(t)
 }
 
-// zoneName is the zone's abbreviation, or its offset when it has none.
-func zoneName(t time.Time) string {
-	name, off := t.Zone()
-	if name == "" || name[0] == '+' || name[0] == '-' {
-		if off == 0 {
-			return "UTC"
-		}
-		return "UTC" + t.Format("-07:00")
-	}
-	return name
-}
+// zoneName is the zone's abbreviation at t (CET, CEST), or its offset
+// when the tz database has only a number for it ("-03"): UTC−3.
+func zoneName(t time.Time) string { return zone.Abbrev(t) }
 
 // span writes a duration without its direction: "2 days 3 h", "3 h 20 min",
 // "45 min", "less than a minute". Above a day it counts whole hours.

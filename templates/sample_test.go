@@ -1,8 +1,10 @@
 package templates
 
 import (
-	"github.com/lexio-mail/lexio/engine"
 	"time"
+
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/zone"
 )
 
 // layout fills the kinds of RULES §2.2–2.4's board.
@@ -174,6 +176,13 @@ func sample(k Kind) any {
 		return RulesMsg{Head: Head{To: "Bob", Now: sampleNow}, Board: b}
 	case LangChanged:
 		return LangMsg{Head: Head{To: "Bob", Now: sampleNow}}
+	case ZoneChanged:
+		// Summer time in Paris: CEST.
+		paris, err := zone.Load("Europe/Paris")
+		if err != nil {
+			panic(err)
+		}
+		return ZoneMsg{Head: Head{To: "Bob", Table: "t42", Now: time.Date(2026, 7, 1, 9, 30, 0, 0, time.UTC), TZ: paris}, Zone: "Europe/Paris"}
 	case Expired:
 		return ExpiredMsg{Head: h, Deadline: sampleNow.Add(-2 * time.Hour), Grace: 2 * time.Hour, Next: "Chloé"}
 	case GameOver:

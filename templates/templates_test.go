@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
+
+	"github.com/lexio-mail/lexio/internal/zone"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -463,8 +465,31 @@ func TestWhen(t *testing.T) {
 	if got := newLang("en").when(nil, at); got != "Sunday 1 March 2026 at 15:04 UTC" {
 		t.Errorf("nil zone: %q", got)
 	}
-	if got := newLang("en").when(time.FixedZone("", 5*3600+1800), at); !strings.HasSuffix(got, "20:34 UTC+05:30") {
+	if got := newLang("en").when(time.FixedZone("", 5*3600+1800), at); !strings.HasSuffix(got, "20:34 UTC+5:30") {
 		t.Errorf("unnamed zone: %q", got)
+	}
+	// A real zone: its abbreviation in winter and summer; an offset where
+	// the tz database has only a number ("-03").
+	load := func(name string) *time.Location {
+		loc, err := zone.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return loc
+	}
+	summer := time.Date(2026, 7, 1, 15, 4, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		tz   string
+		at   time.Time
+		want string
+	}{
+		{"Europe/Paris", at, "Sunday 1 March 2026 at 16:04 CET"},
+		{"Europe/Paris", summer, "Wednesday 1 July 2026 at 17:04 CEST"},
+		{"America/Sao_Paulo", summer, "Wednesday 1 July 2026 at 12:04 UTC−3"},
+	} {
+		if got := newLang("en").when(load(tc.tz), tc.at); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.tz, got, tc.want)
+		}
 	}
 }
 

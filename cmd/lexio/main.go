@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	_ "time/tzdata" // players' time zones on machines without /usr/share/zoneinfo
 )
 
 // command is one subcommand: its usage line, a one-line summary and run.

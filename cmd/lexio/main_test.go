@@ -102,6 +102,7 @@ func TestParseJSON(t *testing.T) {
 	if len(lines) != len(files) {
 		t.Fatalf("%d lines for %d files", len(lines), len(files))
 	}
+	zone := false
 	for _, l := range lines {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(l), &m); err != nil {
@@ -112,6 +113,16 @@ func TestParseJSON(t *testing.T) {
 				t.Errorf("key %q missing or not a string in %s", k, l)
 			}
 		}
+		// "fuseau europe/paris" in the canonical English form.
+		if m["message_id"] == "zone.1@yahoo.fr" {
+			zone = true
+			if m["command"] != "TZ Europe/Paris" {
+				t.Errorf("TZ command %q, want TZ Europe/Paris", m["command"])
+			}
+		}
+	}
+	if !zone {
+		t.Error("no line for zone-fr.eml")
 	}
 	// An unreadable file is named, the others are still read.
 	code, out, errOut = lexio(t, "parse", "--json", "/nonexistent.eml", files[0])

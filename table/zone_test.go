@@ -1,0 +1,98 @@
+package table_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/store"
+)
+
+// TestZone: TZ sets a player's time zone for every table. Their mail then
+// writes times in it, with its abbreviation (CET in winter, CEST in
+// summer), beside the relative form; the other players' stay UTC. A name
+// the tz database does not know is refused and changes nothing.
+func TestZone(t *testing.T) { eachDriver(t, testZone) }
+
+func testZone(t *testing.T, driver string) {
+	// A winter morning; the "long" league's deadline falls in summer.
+	h := newHarness(t, harnessOpts{driver: driver, clock: &clock{t: time.Date(2026, 1, 15, 9, 0, 0, 0, time.UTC)},
+		config: "[[league]]\nname = \"long\"\nturn_time = \"4000h\"\nreminders = [\"24h\"]\naway_grace = \"24h\"\n"})
+	if err := h.svc.CreateTable(h.ctx, "winter", "main", emails("alice", "bob"), 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.svc.CreateTable(h.ctx, "summer", "long", emails("bob", "carol"), 3); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	h.waitMail("bob", 2)
+	h.waitMail("carol", 1)
+	notice := func(name, table string) *client.Message {
+		t.Helper()
+		for _, m := range h.inbox(name) {
+			if kind(m) == "turn-notice" && strings.HasPrefix(m.MessageID, "lexio."+table+".") {
+				return &m
+			}
+		}
+		t.Fatalf("%s has no notice of %s", name, table)
+		return nil
+	}
+	board := func(name, table string) client.Message {
+		t.Helper()
+		id := h.replyTo(name, notice(name, table), "BOARD")
+		h.expect(id, store.OutcomeApplied, "BOARD")
+		var answer client.Message
+		h.waitFor(name+"'s answer to BOARD at "+table, func() bool {
+			for _, m := range h.inbox(name) {
+				if strings.Trim(m.InReplyTo, "<>") == id {
+					answer = m
+					return true
+				}
+			}
+			return false
+		})
+		return answer
+	}
+
+	// Before TZ, everyone's times are UTC (the configuration's default).
+	mustContain(t, "bob's winter board before TZ", board("bob", "winter").Text, "Sunday 18 January 2026 at 09:00 UTC (in 3 days)")
+
+	// TZ in French, from bob's winter notice: confirmed from that table's
+	// reply address, with the time now in Paris.
+	wn := notice("bob", "winter")
+	h.expect(h.replyTo("bob", wn, "fuseau europe/paris"), store.OutcomeApplied, "TZ Europe/Paris")
+	zc := h.lastOf("bob", "zone-changed")
+	mustContain(t, "zone-changed", zc.Text, "Hello Bob", "Europe/Paris", "it is now Thursday 15 January 2026 at 10:00 CET there")
+	if zc.ReplyTo != wn.ReplyTo || !strings.Contains(zc.Subject, "[Lexio winter]") {
+		t.Errorf("zone-changed from %q, subject %q; want the winter table's reply address %q", zc.ReplyTo, zc.Subject, wn.ReplyTo)
+	}
+
+	// Winter: CET, an hour ahead of UTC; alice's stays UTC.
+	b := board("bob", "winter")
+	mustContain(t, "bob's winter board", b.Text, "The turn ends Sunday 18 January 2026 at 10:00 CET (in 3 days).")
+	mustContain(t, "alice's winter board", board("alice", "winter").Text, "The turn ends Sunday 18 January 2026 at 09:00 UTC (in 3 days).")
+	// The calendar entry of the player to move is titled in their zone.
+	calendarTitle := func(table string, names [2]string, times [2]string) {
+		t.Helper()
+		p := h.game(table).Turn()
+		if e := calendarOf(t, board(names[p], table)); e == nil || !strings.HasSuffix(e.summary, times[p]) {
+			t.Errorf("%s's calendar entry at %s: %+v, want its title to end %q", names[p], table, e, times[p])
+		}
+	}
+	calendarTitle("winter", [2]string{"alice", "bob"}, [2]string{"Sunday 18 January 2026 at 09:00 UTC", "Sunday 18 January 2026 at 10:00 CET"})
+
+	// Summer, at bob's other table: CEST, two hours ahead; carol's UTC.
+	mustContain(t, "bob's summer board", board("bob", "summer").Text, "The turn ends Wednesday 1 July 2026 at 03:00 CEST (in 166 days 16 h).")
+	mustContain(t, "carol's summer board", board("carol", "summer").Text, "The turn ends Wednesday 1 July 2026 at 01:00 UTC (in 166 days 16 h).")
+	calendarTitle("summer", [2]string{"bob", "carol"}, [2]string{"Wednesday 1 July 2026 at 03:00 CEST", "Wednesday 1 July 2026 at 01:00 UTC"})
+
+	// A zone that does not exist: a clear refusal; bob's zone stays.
+	h.expect(h.replyTo("bob", wn, "TZ Mars/Olympus"), store.OutcomeRejected, "")
+	mustContain(t, "bad zone", h.lastOf("bob", "rejected").Text, "“Mars/Olympus” is not a time zone I know", "TZ Europe/Paris")
+	mustContain(t, "bob's winter board after a bad TZ", board("bob", "winter").Text, "at 10:00 CET")
+
+	// TZ UTC brings UTC back.
+	h.expect(h.replyTo("bob", wn, "TZ UTC"), store.OutcomeApplied, "TZ UTC")
+	mustContain(t, "bob's winter board after TZ UTC", board("bob", "winter").Text, "Sunday 18 January 2026 at 09:00 UTC")
+}
