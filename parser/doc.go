@@ -107,8 +107,6 @@
 //
 // Every error is an *Error with a Kind (stable snake_case names) and a
 // Detail naming the offending input; errors.Is matches the sentinels
-// (ErrNoCommand, ErrBadCell …) by kind. Hint gives an English sentence for
-// the player; the service translates by Kind. A note for the templates:
-// the service's own notices should never start a line with a command
-// keyword outside quotes, since some clients quote without '>'.
+// (ErrNoCommand, ErrBadCell …) by kind. What the player is told is the
+// templates' sentence for the Kind, in their language.
 package parser

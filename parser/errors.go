@@ -76,29 +76,6 @@ var kindTexts = [...]string{
 	BadZone:         "unknown time zone",
 }
 
-var kindHints = [...]string{
-	Internal:        "Something went wrong reading your message. Please send it again.",
-	TooLarge:        "Your message is too large to be read. Reply with a short message holding only your command, without attachments.",
-	HeaderTooLarge:  "Your message could not be read. Reply with a short new message holding only your command.",
-	TooDeep:         "Your message could not be read. Reply with a short new message holding only your command.",
-	Malformed:       "Your message could not be read. Reply with a short new message holding only your command.",
-	BadCharset:      "Your message uses a character set I cannot read. Please send it as UTF-8.",
-	BinaryJunk:      "Your message could not be read as text. Please send your command as plain text.",
-	NoCommand:       "I found no command. Write for example: PLACE H7 ACROSS CHAT (or PASS, EXCHANGE QX?, BOARD, HELP).",
-	BadCell:         "A cell is a column A to M then a row 1 to 13, for example H7.",
-	BadDirection:    "Give the direction as ACROSS (or A, H, →) or DOWN (or D, V, ↓), for example: PLACE H7 ACROSS CHAT.",
-	BadWord:         "Write the word with letters only; put tiles already on the board in parentheses, C(HA)T, and a blank in square brackets, CH[A]T.",
-	WordTooLong:     "A word has at most 13 letters, the width of the board.",
-	BadExchange:     "Name the tiles to exchange by letter (EXCHANGE QX?, ? for a blank), by rack slot (EXCHANGE 1 4 7) or all of them (EXCHANGE ALL).",
-	BadLang:         "The languages are en, es and fr, for example: LANG fr.",
-	BadVariant:      "The variants are lexio and lexico, for example: NEW lexico.",
-	BadTable:        "Give the table's name as it appears in its messages, for example: JOIN t42.",
-	MissingArgument: "This command needs more, for example: PLACE H7 ACROSS CHAT, EXCHANGE QX?, LANG fr, JOIN t42.",
-	ExtraArgument:   "Write the command alone on its line, for example: PLACE H7 ACROSS CHAT.",
-	AmbiguousFrom:   "Send your message from one address only, with a single address in From.",
-	BadZone:         "Give a time zone by its IANA name, a region and a city, for example: TZ Europe/Paris, TZ America/New_York or TZ UTC.",
-}
-
 // String returns the kind's stable snake_case name.
 func (k ErrorKind) String() string {
 	if k < 0 || int(k) >= len(kindNames) {
@@ -132,15 +109,6 @@ func (e *Error) Error() string {
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.Detail == "" && t.Kind == e.Kind
-}
-
-// Hint is a short English sentence telling the player what to do. The
-// service translates by Kind; this is the English text and a reference.
-func (e *Error) Hint() string {
-	if e.Kind < 0 || int(e.Kind) >= len(kindHints) {
-		return ""
-	}
-	return kindHints[e.Kind]
 }
 
 func newError(k ErrorKind, format string, args ...any) *Error {
