@@ -13,7 +13,7 @@ import (
 	"github.com/emersion/go-message/mail"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/gametest"
+	"github.com/lexio-mail/lexio/internal/icstest"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/store"
 )
@@ -27,7 +27,7 @@ type entry struct {
 
 // calendarOf reads the text/calendar part of a received mail, nil if it
 // has none. The part's method= parameter must say the METHOD inside, and
-// the object must read back strictly (gametest.ParseICS).
+// the object must read back strictly (icstest.ParseICS).
 func calendarOf(t *testing.T, m client.Message) *entry {
 	t.Helper()
 	r, err := mail.CreateReader(bytes.NewReader(m.Raw))
@@ -55,7 +55,7 @@ func calendarOf(t *testing.T, m client.Message) *entry {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := gametest.ParseICS(body)
+		c, err := icstest.ParseICS(body)
 		if err != nil {
 			t.Fatalf("%s: %v in\n%s", m.MessageID, err, body)
 		}

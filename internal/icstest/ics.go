@@ -1,4 +1,4 @@
-package gametest
+package icstest
 
 import (
 	"fmt"
