@@ -207,6 +207,10 @@ const (
 	ReasonNotOwner       ReasonKind = "not-owner"
 	ReasonAlreadySeated  ReasonKind = "already-seated" // Detail: the table
 	ReasonNoOpening      ReasonKind = "opening-disabled"
+	// SAY (LEAGUES §5.3).
+	ReasonSayTooLong ReasonKind = "say-too-long" // Have, Need: characters written, allowed
+	ReasonSayLimit   ReasonKind = "say-limit"    // Need: lines passed on per hour
+	ReasonSayWhere   ReasonKind = "say-where"    // Have: the sender's tables not over
 	// Reading the message (the parser's kinds).
 	ReasonNoCommand    ReasonKind = "no-command"
 	ReasonBadCell      ReasonKind = "bad-cell"      // Detail
@@ -240,6 +244,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
 		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
+		ReasonSayTooLong, ReasonSayLimit, ReasonSayWhere,
 	}
 }
 
@@ -359,6 +364,32 @@ type LangMsg struct {
 type ZoneMsg struct {
 	Head
 	Zone string
+}
+
+// NotifyMsg confirms the mail a player chose (NOTIFY, LEAGUES §5.1), by
+// command or through a List-Unsubscribe address (§5.2).
+type NotifyMsg struct {
+	Head
+	Mode         string    // "all", "turn" or "digest"
+	For          string    // the table the choice is for; "" for every table
+	Unsubscribed bool      // written to the List-Unsubscribe address
+	Digest       time.Time // the first digest, for "digest"
+}
+
+// DigestMsg is the day's summary of the recipient's tables in play (NOTIFY
+// digest, LEAGUES §5.1): whose turn it is at each, and until when.
+type DigestMsg struct {
+	Head
+	Games []GameLine // those where the recipient is to move first
+	Yours int        // how many of them wait for the recipient's move
+}
+
+// SaidMsg passes a player's line on to the other players of the table
+// (SAY, LEAGUES §5.3).
+type SaidMsg struct {
+	Head
+	From string // the author's name at the table, never an address
+	Text string // plain text as written; the templates escape it
 }
 
 // ExpiredMsg tells a player their turn passed for them.

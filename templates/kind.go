@@ -29,6 +29,9 @@ const (
 	RepliesPaused                 // PausedMsg: the sender reached the reply bound (EMAIL §2.6)
 	HelpRules                     // RulesMsg: the rules of the game, on HELP RULES
 	ZoneChanged                   // ZoneMsg: TZ confirmed, the time now in the new zone
+	NotifyChanged                 // NotifyMsg: NOTIFY confirmed, or an unsubscribe by mail
+	Digest                        // DigestMsg: the daily summary of NOTIFY digest
+	Said                          // SaidMsg: a player's SAY, to the others at the table
 )
 
 // kindNames is read-only.
@@ -52,6 +55,9 @@ var kindNames = [...]string{
 	RepliesPaused: "replies-paused",
 	HelpRules:     "help-rules",
 	ZoneChanged:   "zone-changed",
+	NotifyChanged: "notify-changed",
+	Digest:        "digest",
+	Said:          "said",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -66,13 +72,13 @@ func (k Kind) String() string {
 // Kinds returns every message kind, in order.
 func Kinds() []Kind {
 	ks := make([]Kind, 0, len(kindNames)-1)
-	for k := TurnNotice; k <= ZoneChanged; k++ {
+	for k := TurnNotice; k <= Said; k++ {
 		ks = append(ks, k)
 	}
 	return ks
 }
 
-func (k Kind) valid() bool { return k >= TurnNotice && k <= ZoneChanged }
+func (k Kind) valid() bool { return k >= TurnNotice && k <= Said }
 
 // dataType is the struct type Render expects for the kind.
 func (k Kind) dataType() reflect.Type {
@@ -95,6 +101,12 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[LangMsg]()
 	case ZoneChanged:
 		return reflect.TypeFor[ZoneMsg]()
+	case NotifyChanged:
+		return reflect.TypeFor[NotifyMsg]()
+	case Digest:
+		return reflect.TypeFor[DigestMsg]()
+	case Said:
+		return reflect.TypeFor[SaidMsg]()
 	case Expired:
 		return reflect.TypeFor[ExpiredMsg]()
 	case GameOver:
