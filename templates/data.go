@@ -207,10 +207,10 @@ const (
 	ReasonNotOwner       ReasonKind = "not-owner"
 	ReasonAlreadySeated  ReasonKind = "already-seated" // Detail: the table
 	ReasonNoOpening      ReasonKind = "opening-disabled"
-	// SAY (LEAGUES §5.3).
-	ReasonSayTooLong ReasonKind = "say-too-long" // Have, Need: characters written, allowed
-	ReasonSayLimit   ReasonKind = "say-limit"    // Need: lines passed on per hour
-	ReasonSayWhere   ReasonKind = "say-where"    // Have: the sender's tables not over
+	ReasonNoLeague       ReasonKind = "no-league-season" // STANDINGS, SIGNUP, WITHDRAW
+	// SAY (LEAGUES §5.3); say-too-long is the parser's.
+	ReasonSayLimit ReasonKind = "say-limit" // Need: lines passed on per hour
+	ReasonSayWhere ReasonKind = "say-where" // Have: the sender's tables not over
 	// Reading the message (the parser's kinds).
 	ReasonNoCommand    ReasonKind = "no-command"
 	ReasonBadCell      ReasonKind = "bad-cell"      // Detail
@@ -222,6 +222,10 @@ const (
 	ReasonBadVariant   ReasonKind = "bad-variant"   // Detail
 	ReasonBadTable     ReasonKind = "bad-table"     // Detail
 	ReasonBadZone      ReasonKind = "bad-zone"      // Detail
+	ReasonBadVacation  ReasonKind = "bad-vacation"  // Detail
+	ReasonBadNotify    ReasonKind = "bad-notify"    // Detail
+	ReasonBadAddress   ReasonKind = "bad-address"   // Detail
+	ReasonSayTooLong   ReasonKind = "say-too-long"  // Need: the limit
 	ReasonMissingArg   ReasonKind = "missing-argument"
 	ReasonExtraArg     ReasonKind = "extra-argument" // Detail
 	ReasonTooLarge     ReasonKind = "too-large"
@@ -240,11 +244,12 @@ func ReasonKinds() []ReasonKind {
 		ReasonNotYourTurn, ReasonGameOver, ReasonExchangeNotAllowed, ReasonBagTooSmall,
 		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
 		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
-		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoCommand, ReasonBadCell,
+		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
-		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonMissingArg,
+		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonBadVacation, ReasonBadNotify,
+		ReasonBadAddress, ReasonSayTooLong, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
-		ReasonSayTooLong, ReasonSayLimit, ReasonSayWhere,
+		ReasonSayLimit, ReasonSayWhere,
 	}
 }
 

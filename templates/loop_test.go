@@ -48,6 +48,14 @@ func loopCases() map[string]struct {
 	for _, name := range []string{"Pass", "Board"} {
 		add("said-from-"+name, Said, SaidMsg{Head: sampleHead("Bob"), From: name, Text: "hello"})
 	}
+	// Names of every length move where the lines wrap: a keyword quoted
+	// never starts a line on its own.
+	for n := 1; n <= 32; n++ {
+		table := "t" + strings.Repeat("x", n-1)
+		h := Head{To: "Bob", Table: table, Now: sampleNow, TZ: sampleTZ}
+		add("said-at-"+table, Said, SaidMsg{Head: h, From: "Alice", Text: "hello"})
+		add("notify-turn-at-"+table, NotifyChanged, NotifyMsg{Head: h, Mode: "digest", For: table, Unsubscribed: true, Digest: sampleNow})
+	}
 	for _, mode := range []string{"all", "turn", "digest"} {
 		add("notify-"+mode+"-t42", NotifyChanged, NotifyMsg{Head: sampleHead("Bob"), Mode: mode, For: "t42", Unsubscribed: true, Digest: sampleNow})
 		add("notify-"+mode, NotifyChanged, NotifyMsg{Head: sampleHead("Bob"), Mode: mode, Digest: sampleNow})
