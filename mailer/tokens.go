@@ -91,9 +91,9 @@ func ReplyAddress(local, domain, token string) string {
 	return local + "+" + token + "@" + domain
 }
 
-// unsubscribePrefix starts every unsubscribe token. '_' is in no table
-// name, so no reply token starts with it.
-const unsubscribePrefix = "unsub_"
+// UnsubscribePrefix starts every unsubscribe token, before its table.
+// '_' is in no table name, so no reply token starts with it.
+const UnsubscribePrefix = "unsub_"
 
 // Unsubscribe returns the token of the List-Unsubscribe address (RFC 2369,
 // LEAGUES §5.2) of playerAddr at table, "" for all their tables:
@@ -106,13 +106,13 @@ func (t *Tokens) Unsubscribe(table, playerAddr string) string {
 			panic("mailer: Unsubscribe: " + err.Error())
 		}
 	}
-	return unsubscribePrefix + table + "-" + t.sum("unsubscribe", table, playerAddr)
+	return UnsubscribePrefix + table + "-" + t.sum("unsubscribe", table, playerAddr)
 }
 
 // IsUnsubscribe reports whether token is shaped as an unsubscribe token,
 // valid or not.
 func IsUnsubscribe(token string) bool {
-	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(token)), unsubscribePrefix)
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(token)), UnsubscribePrefix)
 }
 
 // VerifyUnsubscribe checks an unsubscribe token against the address the
@@ -121,7 +121,7 @@ func IsUnsubscribe(token string) bool {
 // that address under this secret. Case is ignored.
 func (t *Tokens) VerifyUnsubscribe(token, fromAddr string) (table string, ok bool) {
 	token = strings.ToLower(strings.TrimSpace(token))
-	rest, found := strings.CutPrefix(token, unsubscribePrefix)
+	rest, found := strings.CutPrefix(token, UnsubscribePrefix)
 	i := strings.LastIndexByte(rest, '-')
 	if !found || i < 0 {
 		return "", false
