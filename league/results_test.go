@@ -121,7 +121,7 @@ func TestStandingsGroupTieBreak(t *testing.T) {
 		game("y", 300, "w", 290), game("y", 290, "w", 300),
 		game("z", 900, "w", 890), game("z", 900, "w", 890),
 	}
-	got := Standings([]string{"w", "x", "y", "z"}, tables, DefaultPoints)
+	got := Standings([]string{"z", "y", "x", "w"}, tables, DefaultPoints)
 	if o := order(got); !reflect.DeepEqual(o, []string{"w", "x", "y", "z"}) {
 		t.Fatalf("order %v: %+v", o, got)
 	}
