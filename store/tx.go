@@ -258,13 +258,13 @@ func (tx *Tx) SaveVacation(v *Vacation) error {
 }
 
 // Vacations returns the vacations of the players with those ids, by
-// start (ties by id).
+// start (ties by id), each with its Player.
 func (tx *Tx) Vacations(playerIDs ...int64) ([]Vacation, error) {
 	var vs []Vacation
 	if len(playerIDs) == 0 {
 		return nil, nil
 	}
-	if err := tx.db.Where("player_id IN ?", playerIDs).Order("from_at, id").Find(&vs).Error; err != nil {
+	if err := tx.db.Preload("Player").Where("player_id IN ?", playerIDs).Order("from_at, id").Find(&vs).Error; err != nil {
 		return nil, fmt.Errorf("store: vacations: %w", mapErr(err))
 	}
 	return vs, nil
