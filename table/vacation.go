@@ -240,6 +240,7 @@ func (h *handling) vacation(t *tableCtx, v *parser.Vacation) error {
 			return err
 		}
 		vs = append(vs, *nv)
+		slices.SortStableFunc(vs, func(a, b store.Vacation) int { return a.From.Compare(b.From) })
 		msg.Begins, msg.Ends = nv.From, nv.To
 		msg.Year = nv.DaysFrom.In(loc).Year()
 	}
