@@ -309,9 +309,8 @@ func (s *Service) newVacation(vs []store.Vacation, v *parser.Vacation, pl *store
 }
 
 // endVacation ends v at now: a running one stops there and charges only
-// the days begun; one still to come is cancelled and charges none. Either
-// way the other players are told nothing more (unless it ran: its end
-// is told by reclock's caller).
+// the days begun, and its end is due to be told (reclock tells it); one
+// still to come is cancelled, charges none, and is never told.
 func endVacation(v *store.Vacation, now time.Time, loc *time.Location) {
 	if v.From.After(now) {
 		v.To = v.From
