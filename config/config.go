@@ -30,7 +30,11 @@ type Config struct {
 	Dictionary string `toml:"dictionary"`
 	Language   string `toml:"language"`
 	TimeZone   string `toml:"time_zone"` // IANA name; a player's own TZ overrides it
-	LogLevel   string `toml:"log_level"`
+	// VacationDays is how many whole days of VACATION each player has
+	// per calendar year (LEAGUES §3.2); nil where the file is silent
+	// (DefaultVacationDays), 0 for none.
+	VacationDays *int   `toml:"vacation_days"`
+	LogLevel     string `toml:"log_level"`
 
 	Storage  Storage  `toml:"storage"`
 	Mail     Mail     `toml:"mail"`
@@ -133,6 +137,13 @@ type League struct {
 	AwayGrace     time.Duration   `toml:"away_grace"`
 	ReserveSize   int             `toml:"reserve_size"`
 	ReserveRefill time.Duration   `toml:"reserve_refill"`
+	// TimeBank and BankPerMove are the time bank (LEAGUES §3.1): 0 is
+	// none.
+	TimeBank    time.Duration `toml:"time_bank"`
+	BankPerMove time.Duration `toml:"bank_per_move"`
+	// Vacation says whether the league's tables stop a player's clock
+	// during their VACATION (default true; LEAGUES §3.2).
+	Vacation *bool `toml:"vacation"`
 }
 
 // Table is a table the admin opens from the file.
@@ -152,6 +163,7 @@ const (
 	DefaultMaxMessage    = 1 << 20
 	DefaultReplies       = 30 // answers per sender and hour (EMAIL §2.6)
 	DefaultDictionary    = "/usr/share/dict/french"
+	DefaultVacationDays  = 30 // per player and calendar year (LEAGUES §3.2)
 )
 
 // DefaultReminders are sent before a turn's deadline.
@@ -204,6 +216,10 @@ func (c *Config) fill() {
 	}
 	if c.TimeZone == "" {
 		c.TimeZone = "UTC"
+	}
+	if c.VacationDays == nil {
+		n := DefaultVacationDays
+		c.VacationDays = &n
 	}
 	if c.LogLevel == "" {
 		c.LogLevel = "info"
@@ -281,6 +297,10 @@ func (c *Config) fill() {
 		if l.ReserveRefill == 0 {
 			l.ReserveRefill = DefaultReserveRefill
 		}
+		if l.Vacation == nil {
+			t := true
+			l.Vacation = &t
+		}
 	}
 	if c.Open.League == "" {
 		c.Open.League = c.Leagues[0].Name
@@ -319,6 +339,9 @@ func (c *Config) Validate() error {
 		bad("mail.address %q: want the service's address, like lexio@example.org", c.Mail.Address)
 	} else if strings.Contains(localPart(c.Mail.Address), "+") {
 		bad("mail.address %q: the local part must not hold '+': lexio adds +token itself", c.Mail.Address)
+	}
+	if *c.VacationDays < 0 || *c.VacationDays > 366 {
+		bad("vacation_days %d: want 0 to 366 (whole days per calendar year)", *c.VacationDays)
 	}
 	if c.Mail.ErrorReplies < 0 || c.Mail.Replies < 0 {
 		bad("mail.error_replies_per_hour %d, mail.replies_per_hour %d: want 1 or more", c.Mail.ErrorReplies, c.Mail.Replies)
@@ -394,6 +417,16 @@ func (c *Config) Validate() error {
 		}
 		if l.ReserveSize < 1 || l.ReserveRefill <= 0 {
 			bad("league %q: reserve_size and reserve_refill must be positive", l.Name)
+		}
+		switch {
+		case l.TimeBank < 0 || l.BankPerMove < 0:
+			bad("league %q: time_bank %s, bank_per_move %s: want 0 (none) or a positive duration", l.Name, l.TimeBank, l.BankPerMove)
+		case l.BankPerMove > 0 && l.TimeBank == 0:
+			bad("league %q: bank_per_move %s needs a time_bank to add to", l.Name, l.BankPerMove)
+		case l.BankPerMove > l.TimeBank:
+			bad("league %q: bank_per_move %s is more than the whole time_bank %s", l.Name, l.BankPerMove, l.TimeBank)
+		case l.TimeBank > 0 && l.TimeBank < time.Minute:
+			bad("league %q: time_bank %s: at least 1m", l.Name, l.TimeBank)
 		}
 	}
 	if c.Open.Allow && !leagues[c.Open.League] {

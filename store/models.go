@@ -2,6 +2,8 @@ package store
 
 import (
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // Player is a person known by their email address.
@@ -63,6 +65,12 @@ type Table struct {
 	AwayGrace     time.Duration   `gorm:"not null;default:0"`
 	ReserveSize   int             `gorm:"not null;default:0"`
 	ReserveRefill time.Duration   `gorm:"not null;default:0"`
+	// TimeBank and BankPerMove are the league's time bank (LEAGUES §3.1),
+	// 0 for none; IgnoreVacations is a league's vacation = false (§3.2).
+	// Each player's bank is not stored: the log's times give it.
+	TimeBank        time.Duration `gorm:"not null;default:0"`
+	BankPerMove     time.Duration `gorm:"not null;default:0"`
+	IgnoreVacations bool          `gorm:"not null;default:false"`
 
 	Status TableStatus `gorm:"size:16;not null;default:open;index:idx_tables_due,priority:1"`
 	// StartedAt is when the game began (its first turn's start); nil while
@@ -82,6 +90,17 @@ type Table struct {
 
 	CreatedAt time.Time `gorm:"not null"`
 	UpdatedAt time.Time `gorm:"not null"`
+
+	// read is the deadline as the transaction read it, for SaveTable's
+	// check; readOK says that the row was read (or created) at all.
+	read   *time.Time
+	readOK bool
+}
+
+// AfterFind remembers the deadline as read (a gorm hook).
+func (t *Table) AfterFind(*gorm.DB) error {
+	t.read, t.readOK = utcp(t.Deadline), true
+	return nil
 }
 
 // dueAt returns the earlier of the deadline and the next reminder, in UTC.
@@ -209,6 +228,47 @@ type RateCounter struct {
 	Count       int       `gorm:"column:hits;not null"`
 }
 
+// Vacation is a span during which a player's clocks stop (LEAGUES §3.2),
+// on every table of theirs whose league honours vacations.
+type Vacation struct {
+	ID       int64   `gorm:"primaryKey"`
+	PlayerID int64   `gorm:"not null;index"`
+	Player   *Player `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	// From and To bound the span [From, To): the clocks stop at From and
+	// run again at To. Ending it early moves To to then.
+	From time.Time `gorm:"column:from_at;not null"`
+	To   time.Time `gorm:"column:to_at;not null"`
+	// Days are the whole days charged to the player's yearly allowance,
+	// the first beginning at DaysFrom, counted in Zone (clock.Day): the
+	// player's zone when they wrote VACATION. Ending early charges only
+	// the days begun.
+	DaysFrom time.Time `gorm:"not null"`
+	Days     int       `gorm:"not null;default:0"`
+	Zone     string    `gorm:"size:64;not null;default:''"`
+	// EndedAt is when it was ended early (VACATION OFF, a move); nil if
+	// it was not.
+	EndedAt *time.Time
+	// Told is how far the other players were told: VacationUntold,
+	// VacationStartTold, VacationEndTold. DueAt is when they are next to
+	// be told (From, then To), nil once the end is told.
+	Told      int        `gorm:"not null;default:0"`
+	DueAt     *time.Time `gorm:"index"`
+	CreatedAt time.Time  `gorm:"not null"`
+}
+
+// How far a vacation's start and end were told.
+const (
+	VacationUntold    = 0
+	VacationStartTold = 1
+	VacationEndTold   = 2
+)
+
+// normalize puts the vacation's times in UTC.
+func (v *Vacation) normalize() {
+	v.From, v.To, v.DaysFrom, v.CreatedAt = v.From.UTC(), v.To.UTC(), v.DaysFrom.UTC(), v.CreatedAt.UTC()
+	v.EndedAt, v.DueAt = utcp(v.EndedAt), utcp(v.DueAt)
+}
+
 // schemaVersion records the migrations applied to the database.
 type schemaVersion struct {
 	Version   int       `gorm:"primaryKey;autoIncrement:false"`
@@ -220,7 +280,7 @@ func (schemaVersion) TableName() string { return "schema_version" }
 
 // models are migrated in this order (parents before children).
 func models() []any {
-	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}}
+	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}, &Vacation{}}
 }
 
 func utcp(t *time.Time) *time.Time {

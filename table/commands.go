@@ -68,7 +68,11 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 		if err := h.s.announce(t, h.now, &h.out, p, &acc.Acceptance); err != nil {
 			return err
 		}
-		return h.saveIfChanged(t, before)
+		if err := h.saveIfChanged(t, before); err != nil {
+			return err
+		}
+		// LEAGUES §3.2: a move sent during a vacation ends it.
+		return h.endVacationByMove(t, p)
 	}
 	if err := h.saveIfChanged(t, before); err != nil {
 		return err
@@ -356,6 +360,7 @@ func tableRow(name string, l *config.League, variant string) *store.Table {
 		Name: name, League: l.Name, Variant: variant, Multipliers: *l.Multipliers,
 		TurnTime: l.TurnTime, Reminders: slices.Clone(l.Reminders), AwayGrace: l.AwayGrace,
 		ReserveSize: l.ReserveSize, ReserveRefill: l.ReserveRefill, Status: store.StatusOpen,
+		TimeBank: l.TimeBank, BankPerMove: l.BankPerMove, IgnoreVacations: l.Vacation != nil && !*l.Vacation,
 	}
 }
 

@@ -38,6 +38,9 @@ type tableCtx struct {
 	prevSeq int64
 	langs   []string
 	zones   []*time.Location // each seat's time zone
+	// vacs are each seat's vacations (LEAGUES §3.2), by start; none
+	// where the table's league ignores vacations.
+	vacs [][]store.Vacation
 }
 
 // recipient is seat p as a mail recipient.
@@ -142,6 +145,8 @@ func (h *handling) run() error {
 		return h.lang(t, c.Lang)
 	case parser.KindZone:
 		return h.zone(t, c.Zone)
+	case parser.KindVacation:
+		return h.vacation(t, c.Vacation)
 	case parser.KindNew:
 		return h.newTable(c.Variant)
 	case parser.KindJoin:
@@ -416,6 +421,9 @@ func (s *Service) loadRow(tx *store.Tx, row *store.Table) (*tableCtx, error) {
 		t.langs[i] = st.Player.Lang
 		t.zones[i] = s.zoneOf(st.Player.TimeZone)
 	}
+	if err := t.loadVacations(tx); err != nil {
+		return nil, err
+	}
 	if t.game, err = s.rebuild(tx, t); err != nil {
 		return nil, err
 	}
@@ -471,7 +479,7 @@ func (s *Service) rebuild(tx *store.Tx, t *tableCtx) (*engine.Game, error) {
 	}
 	// What the row should hold, by the game.
 	want := *row
-	s.schedule(&tableCtx{row: &want, game: g}, time.Time{})
+	s.schedule(&tableCtx{row: &want, game: g, vacs: t.vacs}, time.Time{})
 	switch {
 	case row.Seq != int64(len(acts)):
 		return nil, mismatch("the row's last action is %d, the log's %d", row.Seq, len(acts))

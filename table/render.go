@@ -361,8 +361,17 @@ func (s *Service) calendarEvent(t *tableCtx, kind templates.Kind, p int, moved b
 	}
 	e := templates.Event{Table: t.row.Name, Stamp: now, Organizer: s.cfg.Mail.Address,
 		OrganizerName: s.cfg.Mail.Name, Attendee: t.seats[p].Player.Address, TZ: t.zones[p]}
+	// turnBegan is when turn n began; a change to the player's
+	// vacations since then may have moved its deadline, and counts in
+	// the SEQUENCE as an action does.
+	turnBegan := func(n int) time.Time {
+		if n <= 1 {
+			return t.game.Config().Start
+		}
+		return acts[ends[n-2]].At
+	}
 	if n := len(ends); n > 0 && acts[ends[n-1]].Player == p && (kind == templates.TurnNotice || kind == templates.GameOver) {
-		e.UID, e.Sequence, e.Cancel = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n), true
+		e.UID, e.Sequence, e.Cancel = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), true
 		return &e
 	}
 	if t.game.Over() || t.game.Turn() != p || t.row.Deadline == nil {
@@ -372,7 +381,7 @@ func (s *Service) calendarEvent(t *tableCtx, kind templates.Kind, p int, moved b
 		return nil
 	}
 	n := len(ends) + 1
-	e.UID, e.Sequence, e.Deadline = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n), *t.row.Deadline
+	e.UID, e.Sequence, e.Deadline = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), *t.row.Deadline
 	return &e
 }
 
@@ -412,7 +421,7 @@ func (s *Service) noticeData(t *tableCtx, p int, now time.Time) (templates.Notic
 		Board: boardData(&b, v.Rules, v.LastPlay),
 		Rack:  rackData(v.Rack),
 		Log:   latest(logLines(v.Log, ns, &b), 8),
-		State: templates.Table{Variant: t.row.Variant, Bag: v.Bag},
+		State: templates.Table{Variant: t.row.Variant, Bag: v.Bag, HasBank: t.bank().On()},
 	}
 	if !v.Over {
 		msg.State.Turn = ns[v.Turn]
@@ -423,7 +432,8 @@ func (s *Service) noticeData(t *tableCtx, p int, now time.Time) (templates.Notic
 	for i, st := range t.seats {
 		msg.State.Players = append(msg.State.Players, templates.PlayerLine{
 			Name: ns[i], Address: st.Player.Address, Score: v.Scores[i], Tiles: v.TileCounts[i],
-			Away: v.Away[i], ToMove: !v.Over && v.Turn == i, You: i == p,
+			Away: v.Away[i], ToMove: !v.Over && v.Turn == i, You: i == p, Bank: t.bankLeft(i, now),
+			Vacation: t.onVacation(i, now),
 		})
 	}
 	return msg, nil

@@ -7,14 +7,17 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lexio-mail/lexio/clock"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
 
 // schedule sets the table's status and the deadline of the turn in
-// progress: turn_time from the turn's start, or the away grace when the
-// player to move is away (RULES §9, EMAIL §5.1); and the next reminder
-// after now.
+// progress: the player's limit (turn_time plus what is left of their time
+// bank, or the away grace when they are away: RULES §9, EMAIL §5.1,
+// LEAGUES §3.1) counted on their clock from the turn's start, which their
+// vacations stop (LEAGUES §3.2); and the next reminder after now, counted
+// on the same clock (§3.3).
 func (s *Service) schedule(t *tableCtx, now time.Time) {
 	g := t.game
 	if g.Over() {
@@ -23,22 +26,32 @@ func (s *Service) schedule(t *tableCtx, now time.Time) {
 		return
 	}
 	t.row.Status = store.StatusPlaying
-	start := g.TurnStart()
-	limit := t.row.TurnTime
-	if g.Away(g.Turn()) {
-		limit = t.row.AwayGrace
-	}
-	deadline := start.Add(limit)
+	start, limit, stops := t.turnClock()
+	deadline := clock.Deadline(start, limit, stops)
 	t.row.TurnStarted, t.row.Deadline = &start, &deadline
-	t.row.NextReminder = nextReminder(start, deadline, t.row.Reminders, now)
+	t.row.NextReminder = t.nextReminder(now)
 }
 
-// nextReminder is the earliest reminder of the turn due after now, or nil.
-func nextReminder(start, deadline time.Time, reminders []time.Duration, now time.Time) *time.Time {
+// turnClock is the current turn's start, the limit of the player to move
+// and the stops of their clock.
+func (t *tableCtx) turnClock() (time.Time, time.Duration, []clock.Interval) {
+	g := t.game
+	p := g.Turn()
+	limit := clock.Limit(t.row.TurnTime, t.banks()[p], t.row.AwayGrace, g.Away(p))
+	return g.TurnStart(), limit, t.stops(p)
+}
+
+// nextReminder is the earliest reminder of the turn due after now, or
+// nil: a reminder r comes when the player has r left on their clock.
+func (t *tableCtx) nextReminder(now time.Time) *time.Time {
+	start, limit, stops := t.turnClock()
 	var next *time.Time
-	for _, r := range reminders {
-		at := deadline.Add(-r)
-		if at.After(now) && at.After(start) && (next == nil || at.Before(*next)) {
+	for _, r := range t.row.Reminders {
+		if r >= limit {
+			continue
+		}
+		at := clock.Deadline(start, limit-r, stops)
+		if at.After(now) && (next == nil || at.Before(*next)) {
 			next = &at
 		}
 	}
@@ -135,9 +148,10 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 	return nil
 }
 
-// Tick enforces what is due at now: expired turns, in deadline order
-// across tables, and reminders (EMAIL §5); then it sends the digests due
-// (LEAGUES §5.1). It returns how many tables it handled.
+// Tick enforces what is due at now: the start and end of vacations told
+// to the other players (LEAGUES §3.2), then expired turns, in deadline
+// order across tables, and reminders (EMAIL §5); then it sends the
+// digests due (LEAGUES §5.1). It returns how many tables it handled.
 func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 	handled, err := s.tickTables(ctx, now)
 	if err != nil {
@@ -149,15 +163,21 @@ func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 	return handled, nil
 }
 
-// tickTables enforces the deadlines and reminders due at now. Each table
-// is handled in its own transaction. A table whose transaction meets a
-// conflict (a message changed it meanwhile) is handled again on its fresh
-// state, up to maxAttempts times, then left for the next tick; a table
-// that fails for good is logged and left for the next tick; a temporary
-// error (the database, the context) ends the tick. It returns how many
-// tables it handled.
+// tickTables tells the vacations that began or ended, then enforces the
+// deadlines and reminders due at now. Each table is handled in its own
+// transaction. A table whose transaction meets a conflict (a message
+// changed it meanwhile) is handled again on its fresh state, up to
+// maxAttempts times, then left for the next tick; a table that fails for
+// good is logged and left for the next tick; a temporary error (the
+// database, the context) ends the tick. It returns how many tables it
+// handled.
 func (s *Service) tickTables(ctx context.Context, now time.Time) (int, error) {
 	handled := 0
+	// The vacations that began or ended are told first (LEAGUES §3.2);
+	// the deadlines they moved are already in the tables' rows.
+	if _, err := s.tickVacations(ctx, now); err != nil {
+		return handled, err
+	}
 	skip := map[int64]bool{}
 	conflicts := map[int64]int{}
 	for range 10000 {
@@ -246,7 +266,7 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *outgoing
 			return err
 		}
 		s.queue(t, templates.Reminder, p, msg, now, out)
-		t.row.NextReminder = nextReminder(*t.row.TurnStarted, *t.row.Deadline, t.row.Reminders, now)
+		t.row.NextReminder = t.nextReminder(now)
 	}
 	return tx.SaveTable(t.row, t.prevSeq)
 }

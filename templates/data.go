@@ -81,6 +81,12 @@ type PlayerLine struct {
 	Away    bool // let a turn expire (RULES §9.2)
 	ToMove  bool
 	You     bool // the recipient
+	// Bank is what is left of the player's time bank (LEAGUES §3.1),
+	// shown when the table's Table.HasBank.
+	Bank time.Duration
+	// Vacation is when the player's vacation ends, zero when they are
+	// not on one (LEAGUES §3.2).
+	Vacation time.Time
 }
 
 // Table is the public state of a game.
@@ -90,6 +96,7 @@ type Table struct {
 	Bag      int       // tiles left in the bag
 	Turn     string    // name of the player to move; "" when the game is over
 	Deadline time.Time // when the current turn ends
+	HasBank  bool      // the table has a time bank: each PlayerLine.Bank is shown
 }
 
 // RackTile is one tile of the recipient's rack.
@@ -208,6 +215,11 @@ const (
 	ReasonAlreadySeated  ReasonKind = "already-seated" // Detail: the table
 	ReasonNoOpening      ReasonKind = "opening-disabled"
 	ReasonNoLeague       ReasonKind = "no-league-season" // STANDINGS, SIGNUP, WITHDRAW
+	// Vacations (LEAGUES §3.2).
+	ReasonVacationDays    ReasonKind = "vacation-days"    // Need days asked in year Detail, Have left
+	ReasonVacationOverlap ReasonKind = "vacation-overlap" // Detail: the other vacation's first and last days
+	ReasonVacationPast    ReasonKind = "vacation-past"    // Detail: the first day
+	ReasonNoVacation      ReasonKind = "no-vacation"
 	// SAY (LEAGUES §5.3); say-too-long is the parser's.
 	ReasonSayLimit ReasonKind = "say-limit" // Need: lines passed on per hour
 	ReasonSayWhere ReasonKind = "say-where" // Have: the sender's tables not over
@@ -249,6 +261,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonBadVacation, ReasonBadNotify,
 		ReasonBadAddress, ReasonSayTooLong, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
+		ReasonVacationDays, ReasonVacationOverlap, ReasonVacationPast, ReasonNoVacation,
 		ReasonSayLimit, ReasonSayWhere,
 	}
 }
@@ -369,6 +382,32 @@ type LangMsg struct {
 type ZoneMsg struct {
 	Head
 	Zone string
+}
+
+// VacationMsg answers VACATION (LEAGUES §3.2): the span set (Begins to
+// Ends), or, with Off, its end (Ends); the tables whose clocks stop and
+// those whose league ignores vacations; the whole days left in Year.
+type VacationMsg struct {
+	Head
+	Begins, Ends time.Time
+	Off          bool
+	Stopped      []string
+	Running      []string
+	Left         int
+	Year         int
+}
+
+// VacationNoticeMsg tells a table's player that Player's vacation (Begins
+// to Ends) began, or is over (Over). To the vacationer (You) it says that
+// their deadline here moved. Deadline is when Player's turn now ends, if
+// it is theirs; zero otherwise.
+type VacationNoticeMsg struct {
+	Head
+	Player       string
+	You          bool
+	Over         bool
+	Begins, Ends time.Time
+	Deadline     time.Time
 }
 
 // NotifyMsg confirms the mail a player chose (NOTIFY, LEAGUES §5.1), by

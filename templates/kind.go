@@ -10,54 +10,58 @@ type Kind int
 
 // The messages. Each names the data type Render expects.
 const (
-	TurnNotice    Kind = iota + 1 // NoticeMsg: to every player after a turn ends (EMAIL §4.2)
-	Accepted                      // AcceptedMsg: to the author of an accepted move
-	Rejected                      // RejectedMsg: every reason a command was refused (EMAIL §4.1)
-	Preview                       // PreviewMsg: what a placement would score (RULES §5.8)
-	BoardReply                    // NoticeMsg: the state, on BOARD
-	LogReply                      // LogMsg: the whole log, on LOG
-	GamesReply                    // GamesMsg: the sender's tables, on GAMES
-	Help                          // HelpMsg: how to play by mail
-	LangChanged                   // LangMsg: LANG confirmed, in the new language
-	Reminder                      // NoticeMsg: the turn ends soon (EMAIL §5.1)
-	Expired                       // ExpiredMsg: the turn passed, you are away (RULES §9)
-	GameOver                      // GameOverMsg: final scores and racks (EMAIL §4.3)
-	TableOpened                   // OpenedMsg: NEW
-	TableJoined                   // JoinedMsg: JOIN
-	TableStarted                  // StartedMsg: START
-	TooLarge                      // TooLargeMsg: the message was too big (EMAIL §2.5)
-	RepliesPaused                 // PausedMsg: the sender reached the reply bound (EMAIL §2.6)
-	HelpRules                     // RulesMsg: the rules of the game, on HELP RULES
-	ZoneChanged                   // ZoneMsg: TZ confirmed, the time now in the new zone
-	NotifyChanged                 // NotifyMsg: NOTIFY confirmed, or an unsubscribe by mail
-	Digest                        // DigestMsg: the daily summary of NOTIFY digest
-	Said                          // SaidMsg: a player's SAY, to the others at the table
+	TurnNotice     Kind = iota + 1 // NoticeMsg: to every player after a turn ends (EMAIL §4.2)
+	Accepted                       // AcceptedMsg: to the author of an accepted move
+	Rejected                       // RejectedMsg: every reason a command was refused (EMAIL §4.1)
+	Preview                        // PreviewMsg: what a placement would score (RULES §5.8)
+	BoardReply                     // NoticeMsg: the state, on BOARD
+	LogReply                       // LogMsg: the whole log, on LOG
+	GamesReply                     // GamesMsg: the sender's tables, on GAMES
+	Help                           // HelpMsg: how to play by mail
+	LangChanged                    // LangMsg: LANG confirmed, in the new language
+	Reminder                       // NoticeMsg: the turn ends soon (EMAIL §5.1)
+	Expired                        // ExpiredMsg: the turn passed, you are away (RULES §9)
+	GameOver                       // GameOverMsg: final scores and racks (EMAIL §4.3)
+	TableOpened                    // OpenedMsg: NEW
+	TableJoined                    // JoinedMsg: JOIN
+	TableStarted                   // StartedMsg: START
+	TooLarge                       // TooLargeMsg: the message was too big (EMAIL §2.5)
+	RepliesPaused                  // PausedMsg: the sender reached the reply bound (EMAIL §2.6)
+	HelpRules                      // RulesMsg: the rules of the game, on HELP RULES
+	ZoneChanged                    // ZoneMsg: TZ confirmed, the time now in the new zone
+	VacationSet                    // VacationMsg: VACATION confirmed, or ended by VACATION OFF
+	VacationNotice                 // VacationNoticeMsg: a player's vacation began or ended; your deadline moved
+	NotifyChanged                  // NotifyMsg: NOTIFY confirmed, or an unsubscribe by mail
+	Digest                         // DigestMsg: the daily summary of NOTIFY digest
+	Said                           // SaidMsg: a player's SAY, to the others at the table
 )
 
 // kindNames is read-only.
 var kindNames = [...]string{
-	TurnNotice:    "turn-notice",
-	Accepted:      "accepted",
-	Rejected:      "rejected",
-	Preview:       "preview",
-	BoardReply:    "board-reply",
-	LogReply:      "log-reply",
-	GamesReply:    "games-reply",
-	Help:          "help",
-	LangChanged:   "lang-changed",
-	Reminder:      "reminder",
-	Expired:       "expired",
-	GameOver:      "game-over",
-	TableOpened:   "table-opened",
-	TableJoined:   "table-joined",
-	TableStarted:  "table-started",
-	TooLarge:      "too-large",
-	RepliesPaused: "replies-paused",
-	HelpRules:     "help-rules",
-	ZoneChanged:   "zone-changed",
-	NotifyChanged: "notify-changed",
-	Digest:        "digest",
-	Said:          "said",
+	TurnNotice:     "turn-notice",
+	Accepted:       "accepted",
+	Rejected:       "rejected",
+	Preview:        "preview",
+	BoardReply:     "board-reply",
+	LogReply:       "log-reply",
+	GamesReply:     "games-reply",
+	Help:           "help",
+	LangChanged:    "lang-changed",
+	Reminder:       "reminder",
+	Expired:        "expired",
+	GameOver:       "game-over",
+	TableOpened:    "table-opened",
+	TableJoined:    "table-joined",
+	TableStarted:   "table-started",
+	TooLarge:       "too-large",
+	RepliesPaused:  "replies-paused",
+	HelpRules:      "help-rules",
+	ZoneChanged:    "zone-changed",
+	VacationSet:    "vacation-set",
+	VacationNotice: "vacation-notice",
+	NotifyChanged:  "notify-changed",
+	Digest:         "digest",
+	Said:           "said",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -101,6 +105,10 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[LangMsg]()
 	case ZoneChanged:
 		return reflect.TypeFor[ZoneMsg]()
+	case VacationSet:
+		return reflect.TypeFor[VacationMsg]()
+	case VacationNotice:
+		return reflect.TypeFor[VacationNoticeMsg]()
 	case NotifyChanged:
 		return reflect.TypeFor[NotifyMsg]()
 	case Digest:

@@ -140,6 +140,15 @@ func sample(k Kind) any {
 		if k == Reminder {
 			n.Now = sampleDeadline.Add(-2 * time.Hour)
 		}
+		if k == BoardReply {
+			// A table with a time bank, where Chloé is on vacation
+			// (LEAGUES §3).
+			n.State.HasBank = true
+			for i, b := range []time.Duration{26 * time.Hour, 0, 5*time.Hour + 30*time.Minute} {
+				n.State.Players[i].Bank = b
+			}
+			n.State.Players[2].Vacation = sampleNow.Add(6 * 24 * time.Hour)
+		}
 		return n
 	case Accepted:
 		return AcceptedMsg{Head: h, Move: LogLine{Turn: 5, Kind: LogPlace, Player: "Bob", Pos: pos("D9"), Words: []Word{{"QUE", 12}, {"UE", 2}}, Score: 14},
@@ -183,6 +192,12 @@ func sample(k Kind) any {
 			panic(err)
 		}
 		return ZoneMsg{Head: Head{To: "Bob", Table: "t42", Now: time.Date(2026, 7, 1, 9, 30, 0, 0, time.UTC), TZ: paris}, Zone: "Europe/Paris"}
+	case VacationSet:
+		return VacationMsg{Head: h, Begins: sampleNow, Ends: sampleNow.Add(10 * 24 * time.Hour),
+			Stopped: []string{"t42", "t7"}, Running: []string{"cup3"}, Left: 18, Year: 2026}
+	case VacationNotice:
+		return VacationNoticeMsg{Head: h, Player: "Chloé", Begins: sampleNow, Ends: sampleNow.Add(10 * 24 * time.Hour),
+			Deadline: sampleDeadline.Add(10 * 24 * time.Hour)}
 	case Expired:
 		return ExpiredMsg{Head: h, Deadline: sampleNow.Add(-2 * time.Hour), Grace: 2 * time.Hour, Next: "Chloé"}
 	case GameOver:
