@@ -283,6 +283,9 @@ func testDigest(t *testing.T, driver string) {
 	} {
 		h.expect(h.fresh(c.who, "t1", c.cmd), store.OutcomeApplied, c.reason)
 	}
+	// Carol chose it for t2 alone (UTC, the configuration's zone): her
+	// digest lists t2, not t3.
+	h.expect(h.fresh("carol", "t3", "NOTIFY digest t2"), store.OutcomeApplied, "NOTIFY digest t2")
 	// Dave chose it too, and sits nowhere: nothing to say, ever.
 	h.expect(h.sendMail("dave", mailSpec{Body: "NOTIFY digest"}), store.OutcomeApplied, "NOTIFY digest")
 	// Past 08:00 in Paris, alice's first digest is tomorrow's.
@@ -321,7 +324,10 @@ func testDigest(t *testing.T, driver string) {
 	expect(h, day(3, 6, 59), bobs) // 07:59 in Paris
 	both := map[string]int{"alice": 1, "bob": 1, "carol": 0, "dave": 0}
 	expect(h, day(3, 7, 0), both)
-	expect(h, day(3, 12, 59), both)
+	expect(h, day(3, 7, 59), both) // 07:59 in carol's zone, UTC
+	all3 := map[string]int{"alice": 1, "bob": 1, "carol": 1, "dave": 0}
+	expect(h, day(3, 8, 0), all3)
+	expect(h, day(3, 12, 59), all3)
 
 	ad, bd := h.lastOf("alice", "digest"), h.lastOf("bob", "digest")
 	if !strings.HasPrefix(ad.Subject, "[Lexio] Your tables this morning: your turn at 2 of 2") || ad.ReplyTo != "lexio@localhost" {
@@ -336,10 +342,14 @@ func testDigest(t *testing.T, driver string) {
 		"- t3 (lexio): Your turn; it ends Thursday 5 March 2026 at 04:00 EST (in 2 days 20 h). Players: Bob and Carol. "+
 			"- t1 (lexio): Alice's turn; it ends Thursday 5 March 2026 at 04:00 EST")
 
+	cd := h.lastOf("carol", "digest")
+	mustContain(t, "carol's digest", cd.Text, "- t2 (lexio): Alice's turn; it ends Thursday 5 March 2026 at 09:00 UTC")
+	mustNotContain(t, "carol's digest", cd.Text, "t3")
+
 	// The next morning in New York, with no tick from 07:59 to 12:30
 	// there (the daemon was down): bob's second, of a new day, at the
 	// first tick.
-	expect(h, day(3, 17, 30), map[string]int{"alice": 1, "bob": 2, "carol": 0, "dave": 0})
+	expect(h, day(3, 17, 30), map[string]int{"alice": 1, "bob": 2, "carol": 1, "dave": 0})
 
 	// Alice writes to her digest's List-Unsubscribe: NOTIFY turn for
 	// every table, so no digest the next morning.
@@ -350,7 +360,7 @@ func testDigest(t *testing.T, driver string) {
 	id := h.sendMail("alice", mailSpec{To: u})
 	h.expect(id, store.OutcomeApplied, "NOTIFY turn (List-Unsubscribe)")
 	mustContain(t, "the digest's unsubscribe answer", h.answer("alice", id).Text, "the unsubscribe address of your daily digest")
-	expect(h, day(4, 8, 0), map[string]int{"alice": 1, "bob": 2, "carol": 0, "dave": 0})
+	expect(h, day(4, 8, 0), map[string]int{"alice": 1, "bob": 2, "carol": 2, "dave": 0})
 }
 
 // TestSay: SAY passes a line to the other players of the table only, in a
