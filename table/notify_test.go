@@ -123,6 +123,14 @@ func testNotifyTurn(t *testing.T, driver string) {
 	} else {
 		mustContain(t, "bob's acceptance", acc[0].Text, "You passed.")
 	}
+	// Every mail bob did not ask for can unsubscribe him from the table;
+	// the answers to his commands cannot.
+	for _, m := range h.inbox("bob") {
+		answer := strings.Trim(m.InReplyTo, "<>") != "lexio.nt@localhost"
+		if has := m.Header("List-Unsubscribe") != ""; has == answer {
+			t.Errorf("bob's %s (an answer: %v) has List-Unsubscribe: %v", kind(m), answer, has)
+		}
+	}
 	want = "turn-notice turn-notice turn-notice turn-notice turn-notice turn-notice game-over"
 	if got := strings.Join(h.kindsAt("alice", name), " "); got != want {
 		t.Errorf("alice (NOTIFY all) got %s\nwant %s", got, want)
