@@ -267,6 +267,10 @@ func (tx *Tx) Vacations(playerIDs ...int64) ([]Vacation, error) {
 	if err := tx.db.Preload("Player").Where("player_id IN ?", playerIDs).Order("from_at, id").Find(&vs).Error; err != nil {
 		return nil, fmt.Errorf("store: vacations: %w", mapErr(err))
 	}
+	// PostgreSQL's driver gives times in the session's zone: UTC as stored.
+	for i := range vs {
+		vs[i].normalize()
+	}
 	return vs, nil
 }
 
@@ -277,6 +281,9 @@ func (tx *Tx) DueVacations(now time.Time, limit int) ([]Vacation, error) {
 	err := tx.db.Where("due_at <= ?", now.UTC()).Order("due_at, id").Limit(limit).Find(&vs).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: due vacations: %w", mapErr(err))
+	}
+	for i := range vs {
+		vs[i].normalize()
 	}
 	return vs, nil
 }
