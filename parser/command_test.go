@@ -339,7 +339,7 @@ func TestParseCommandErrors(t *testing.T) {
 		{"NEW lexio @x.org", ErrBadAddress},
 		{"NEW lexio Alice <alice@x.org>", ErrExtraArgument},
 		{"NEW lexio a@x.org A@X.org", ErrBadAddress}, // twice
-		{"NEW lexio a@x.org.", ErrBadAddress},
+		{"NEW lexio a@.org", ErrBadAddress},
 		{"NEW chess a@x.org", ErrBadVariant},
 		{"DECLINE now", ErrExtraArgument},
 		{"STANDINGS autumn spring", ErrExtraArgument},
