@@ -207,6 +207,17 @@ const (
 	ReasonNotOwner       ReasonKind = "not-owner"
 	ReasonAlreadySeated  ReasonKind = "already-seated" // Detail: the table
 	ReasonNoOpening      ReasonKind = "opening-disabled"
+	// Invitations (LEAGUES §6).
+	ReasonNotInvited      ReasonKind = "not-invited"          // Detail: the table
+	ReasonNoInvitation    ReasonKind = "no-invitation"        // Detail: the table, or ""
+	ReasonSeveralInvites  ReasonKind = "several-invitations"  // Detail: the tables
+	ReasonInviteDeclined  ReasonKind = "invitation-declined"  // Detail: the table
+	ReasonInviteExpired   ReasonKind = "invitation-expired"   // Detail: the table
+	ReasonInviteWithdrawn ReasonKind = "invitation-withdrawn" // Detail: the table
+	ReasonTooManyInvites  ReasonKind = "too-many-invitees"    // Need: most invitees, Have: named
+	ReasonDuplicateInvite ReasonKind = "duplicate-invitee"    // Detail: the address
+	ReasonSelfInvite      ReasonKind = "self-invite"
+	ReasonBadAddress      ReasonKind = "bad-address" // Detail: as written
 	// Reading the message (the parser's kinds).
 	ReasonNoCommand    ReasonKind = "no-command"
 	ReasonBadCell      ReasonKind = "bad-cell"      // Detail
@@ -240,6 +251,9 @@ func ReasonKinds() []ReasonKind {
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
 		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
+		ReasonNotInvited, ReasonNoInvitation, ReasonSeveralInvites, ReasonInviteDeclined,
+		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonDuplicateInvite,
+		ReasonSelfInvite, ReasonBadAddress,
 	}
 }
 
@@ -403,6 +417,10 @@ type OpenedMsg struct {
 	Variant    string
 	MinPlayers int
 	MaxPlayers int
+	// Invited are the invitees of NEW with addresses, by name; nil for
+	// a table anyone may join. Their invitations lapse at Expires.
+	Invited []string
+	Expires time.Time
 }
 
 // JoinedMsg tells the table that someone sat down (JOIN).
@@ -412,6 +430,10 @@ type JoinedMsg struct {
 	You     bool     // the recipient is the one who joined
 	Players []string // everyone seated, in join order
 	Max     int
+	// Invited are the invitees still to answer (LEAGUES §6); Starts says
+	// that nobody is left to wait for: the game begins.
+	Invited []string
+	Starts  bool
 }
 
 // StartedMsg tells the table that the game began (START).
@@ -422,6 +444,41 @@ type StartedMsg struct {
 	First    string
 	Deadline time.Time
 	TurnTime time.Duration
+}
+
+// InvitationMsg invites the recipient to a table by mail (LEAGUES §6).
+type InvitationMsg struct {
+	Head
+	Opener  string   // who opened the table and invites
+	Variant string   // "lexio" or "lexico"
+	Invited []string // everyone invited, the recipient too, in order
+	Expires time.Time
+}
+
+// InviteAnswerMsg tells the opener what became of invitations: one
+// invitee declined, or some let theirs expire.
+type InviteAnswerMsg struct {
+	Head
+	Declined string    // who declined; "" for expiries
+	Expired  []string  // whose invitations expired unanswered
+	At       time.Time // when they expired
+	Waiting  []string  // invitees still to answer
+	Seated   []string  // the players seated, the opener first
+	Starts   bool      // nobody left to wait for, two or more seated: the game begins
+	Closed   bool      // nobody left to wait for, the opener alone: the table is closed
+}
+
+// WithdrawnMsg tells an invitee that the opener began the game without
+// them: their invitation is withdrawn.
+type WithdrawnMsg struct {
+	Head
+	Opener string
+}
+
+// DeclinedMsg confirms DECLINE to the invitee.
+type DeclinedMsg struct {
+	Head
+	Opener string
 }
 
 // PausedMsg tells a sender who reached the bound on replies per hour

@@ -29,6 +29,10 @@ const (
 	RepliesPaused                 // PausedMsg: the sender reached the reply bound (EMAIL §2.6)
 	HelpRules                     // RulesMsg: the rules of the game, on HELP RULES
 	ZoneChanged                   // ZoneMsg: TZ confirmed, the time now in the new zone
+	Invitation                    // InvitationMsg: to an invitee of NEW with addresses (LEAGUES §6)
+	InviteAnswer                  // InviteAnswerMsg: to the opener, invitees declined or let it expire
+	Withdrawn                     // WithdrawnMsg: to an invitee, the game began without them
+	Declined                      // DeclinedMsg: DECLINE confirmed to the invitee
 )
 
 // kindNames is read-only.
@@ -52,6 +56,10 @@ var kindNames = [...]string{
 	RepliesPaused: "replies-paused",
 	HelpRules:     "help-rules",
 	ZoneChanged:   "zone-changed",
+	Invitation:    "invitation",
+	InviteAnswer:  "invitation-answer",
+	Withdrawn:     "invitation-withdrawn",
+	Declined:      "invitation-declined",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -66,13 +74,13 @@ func (k Kind) String() string {
 // Kinds returns every message kind, in order.
 func Kinds() []Kind {
 	ks := make([]Kind, 0, len(kindNames)-1)
-	for k := TurnNotice; k <= ZoneChanged; k++ {
+	for k := TurnNotice; k <= Declined; k++ {
 		ks = append(ks, k)
 	}
 	return ks
 }
 
-func (k Kind) valid() bool { return k >= TurnNotice && k <= ZoneChanged }
+func (k Kind) valid() bool { return k >= TurnNotice && k <= Declined }
 
 // dataType is the struct type Render expects for the kind.
 func (k Kind) dataType() reflect.Type {
@@ -95,6 +103,14 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[LangMsg]()
 	case ZoneChanged:
 		return reflect.TypeFor[ZoneMsg]()
+	case Invitation:
+		return reflect.TypeFor[InvitationMsg]()
+	case InviteAnswer:
+		return reflect.TypeFor[InviteAnswerMsg]()
+	case Withdrawn:
+		return reflect.TypeFor[WithdrawnMsg]()
+	case Declined:
+		return reflect.TypeFor[DeclinedMsg]()
 	case Expired:
 		return reflect.TypeFor[ExpiredMsg]()
 	case GameOver:
