@@ -217,7 +217,8 @@ const (
 	ReasonTooManyInvites  ReasonKind = "too-many-invitees"    // Need: most invitees, Have: named
 	ReasonDuplicateInvite ReasonKind = "duplicate-invitee"    // Detail: the address
 	ReasonSelfInvite      ReasonKind = "self-invite"
-	ReasonBadAddress      ReasonKind = "bad-address" // Detail: as written
+	ReasonBadAddress      ReasonKind = "bad-address"    // Detail: as written
+	ReasonNotYetSeated    ReasonKind = "not-yet-seated" // Detail: the table
 	// Reading the message (the parser's kinds).
 	ReasonNoCommand    ReasonKind = "no-command"
 	ReasonBadCell      ReasonKind = "bad-cell"      // Detail
@@ -253,7 +254,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
 		ReasonNotInvited, ReasonNoInvitation, ReasonSeveralInvites, ReasonInviteDeclined,
 		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonDuplicateInvite,
-		ReasonSelfInvite, ReasonBadAddress,
+		ReasonSelfInvite, ReasonBadAddress, ReasonNotYetSeated,
 	}
 }
 
