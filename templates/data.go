@@ -207,6 +207,7 @@ const (
 	ReasonNotOwner       ReasonKind = "not-owner"
 	ReasonAlreadySeated  ReasonKind = "already-seated" // Detail: the table
 	ReasonNoOpening      ReasonKind = "opening-disabled"
+	ReasonNoLeague       ReasonKind = "no-league-season" // STANDINGS, SIGNUP, WITHDRAW
 	// Invitations (LEAGUES §6).
 	ReasonNotInvited      ReasonKind = "not-invited"          // Detail: the table
 	ReasonNoInvitation    ReasonKind = "no-invitation"        // Detail: the table, or ""
@@ -215,9 +216,7 @@ const (
 	ReasonInviteExpired   ReasonKind = "invitation-expired"   // Detail: the table
 	ReasonInviteWithdrawn ReasonKind = "invitation-withdrawn" // Detail: the table
 	ReasonTooManyInvites  ReasonKind = "too-many-invitees"    // Need: most invitees, Have: named
-	ReasonDuplicateInvite ReasonKind = "duplicate-invitee"    // Detail: the address
 	ReasonSelfInvite      ReasonKind = "self-invite"
-	ReasonBadAddress      ReasonKind = "bad-address"    // Detail: as written
 	ReasonNotYetSeated    ReasonKind = "not-yet-seated" // Detail: the table
 	// Reading the message (the parser's kinds).
 	ReasonNoCommand    ReasonKind = "no-command"
@@ -230,6 +229,10 @@ const (
 	ReasonBadVariant   ReasonKind = "bad-variant"   // Detail
 	ReasonBadTable     ReasonKind = "bad-table"     // Detail
 	ReasonBadZone      ReasonKind = "bad-zone"      // Detail
+	ReasonBadVacation  ReasonKind = "bad-vacation"  // Detail
+	ReasonBadNotify    ReasonKind = "bad-notify"    // Detail
+	ReasonBadAddress   ReasonKind = "bad-address"   // Detail
+	ReasonSayTooLong   ReasonKind = "say-too-long"  // Need: the limit
 	ReasonMissingArg   ReasonKind = "missing-argument"
 	ReasonExtraArg     ReasonKind = "extra-argument" // Detail
 	ReasonTooLarge     ReasonKind = "too-large"
@@ -248,13 +251,14 @@ func ReasonKinds() []ReasonKind {
 		ReasonNotYourTurn, ReasonGameOver, ReasonExchangeNotAllowed, ReasonBagTooSmall,
 		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
 		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
-		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoCommand, ReasonBadCell,
+		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
-		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonMissingArg,
+		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonBadVacation, ReasonBadNotify,
+		ReasonBadAddress, ReasonSayTooLong, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
 		ReasonNotInvited, ReasonNoInvitation, ReasonSeveralInvites, ReasonInviteDeclined,
-		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonDuplicateInvite,
-		ReasonSelfInvite, ReasonBadAddress, ReasonNotYetSeated,
+		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonSelfInvite,
+		ReasonNotYetSeated,
 	}
 }
 
