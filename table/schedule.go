@@ -112,8 +112,9 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 	return nil
 }
 
-// Tick enforces what is due at now: expired turns, in deadline order
-// across tables, and reminders (EMAIL §5). Each table is handled in its own
+// Tick enforces what is due at now: lapsed invitations (LEAGUES §6),
+// expired turns, in deadline order across tables, and reminders (EMAIL
+// §5). Each table is handled in its own
 // transaction. A table whose transaction meets a conflict (a message
 // changed it meanwhile) is handled again on its fresh state, up to
 // maxAttempts times, then left for the next tick; a table that fails for
@@ -121,7 +122,12 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 // database, the context) ends the tick. It returns how many tables it
 // handled.
 func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
-	handled := 0
+	// Invitations that lapsed first (LEAGUES §6): a table they start has
+	// its first deadline from now.
+	handled, err := s.expireDueInvitations(ctx, now)
+	if err != nil {
+		return handled, err
+	}
 	skip := map[int64]bool{}
 	conflicts := map[int64]int{}
 	for range 10000 {
