@@ -36,9 +36,11 @@ func (h *harness) open(who, command string) string {
 	return strings.TrimPrefix(rec.Reason, "NEW ")
 }
 
-// mailOf waits for name's newest mail of kind k about table.
+// mailOf waits for the outbox to drain and returns name's newest mail of
+// kind k about table.
 func (h *harness) mailOf(name, k, table string) client.Message {
 	h.t.Helper()
+	h.outboxEmpty()
 	var found *client.Message
 	h.waitFor(name+"'s "+k+" of "+table, func() bool {
 		msgs := h.inbox(name)
