@@ -134,3 +134,19 @@ func (tx *Tx) DeleteOpenTable(id int64) error {
 	}
 	return nil
 }
+
+// PendingInvitationsBy counts the pending invitations of the open tables
+// where the player with addr holds the first seat: the invitations they
+// sent that still wait for an answer.
+func (tx *Tx) PendingInvitationsBy(addr string) (int, error) {
+	var n int64
+	err := tx.db.Model(&Invitation{}).
+		Joins("JOIN seats ON seats.table_id = invitations.table_id AND seats.position = 0").
+		Joins("JOIN players ON players.id = seats.player_id").
+		Where("players.address = ? AND invitations.state = ?", NormalizeAddress(addr), InvitePending).
+		Count(&n).Error
+	if err != nil {
+		return 0, fmt.Errorf("store: invitations sent: %w", mapErr(err))
+	}
+	return int(n), nil
+}

@@ -106,19 +106,50 @@ func TestInvitations(t *testing.T) {
 			t.Errorf("due later: %v, want %v", got, want)
 		}
 
+		// Alice opens a (seat 0) and b: the pending invitations she sent.
+		sent := func() int {
+			var n int
+			err := s.View(ctx, func(tx *Tx) error {
+				var err error
+				n, err = tx.PendingInvitationsBy("alice@example.org")
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if n := sent(); n != 0 {
+			t.Errorf("alice sent %d before sitting anywhere", n)
+		}
+		mustTx(t, s, func(tx *Tx) error {
+			p, err := tx.EnsurePlayer("alice@example.org", "en")
+			if err != nil {
+				return err
+			}
+			q, err := tx.EnsurePlayer("bob@example.org", "en")
+			if err != nil {
+				return err
+			}
+			if err := tx.AddSeat(&Seat{TableID: a.ID, Position: 0, PlayerID: p.ID}); err != nil {
+				return err
+			}
+			// At b Alice sits second: its invitations are not hers.
+			if err := tx.AddSeat(&Seat{TableID: b.ID, Position: 0, PlayerID: q.ID}); err != nil {
+				return err
+			}
+			return tx.AddSeat(&Seat{TableID: b.ID, Position: 1, PlayerID: p.ID})
+		})
+		if n := sent(); n != 1 {
+			t.Errorf("alice sent %d pending invitations, want 1 (carol's; bob declined)", n)
+		}
+
 		mustTx(t, s, func(tx *Tx) error {
 			if err := tx.LockTable(a.ID); err != nil {
 				return err
 			}
 			if err := tx.LockTable(999999); !errors.Is(err, ErrNotFound) {
 				t.Errorf("lock of no table: %v, want ErrNotFound", err)
-			}
-			p, err := tx.EnsurePlayer("alice@example.org", "en")
-			if err != nil {
-				return err
-			}
-			if err := tx.AddSeat(&Seat{TableID: a.ID, Position: 0, PlayerID: p.ID}); err != nil {
-				return err
 			}
 			return tx.DeleteOpenTable(a.ID)
 		})

@@ -328,8 +328,18 @@ func (h *handling) newTable(c *parser.Command) error {
 	if variant == string(engine.Lexio) && !*league.Multipliers {
 		variant = string(engine.Lexico) // a plain league's tables are plain lexico
 	}
-	if rs := h.inviteReasons(c.Invite, maxPlayers(variant)); len(c.Invite) > 0 && len(rs) > 0 {
-		return h.refuse(nil, c.String(), rs, false)
+	if len(c.Invite) > 0 {
+		rs := h.inviteReasons(c.Invite, maxPlayers(variant))
+		r, err := h.waitingReason(len(c.Invite))
+		if err != nil {
+			return err
+		}
+		if r != nil {
+			rs = append(rs, *r)
+		}
+		if len(rs) > 0 {
+			return h.refuse(nil, c.String(), rs, false)
+		}
 	}
 	// The name comes from the message, so that a redelivered NEW could
 	// never open a second table.

@@ -20,6 +20,12 @@ import (
 // never start: nobody else may join it). START with two seated withdraws
 // the pending invitations.
 
+// maxWaiting bounds the invitations one opener may have waiting for an
+// answer at once, across their tables: each is a mail to an address that
+// never wrote to us, so NEW must not make the service write to anyone
+// without end.
+const maxWaiting = 12
+
 // inviteReasons checks NEW's addresses for a table of at most max
 // players: every problem is a reason, none when they are fine. The parser
 // has read each as one bare address, lowercase, named once; what it
@@ -39,6 +45,16 @@ func (h *handling) inviteReasons(addrs []string, max int) []templates.Reason {
 		rs = append(rs, templates.Reason{Kind: templates.ReasonTooManyInvites, Need: max - 1, Have: len(addrs)})
 	}
 	return rs
+}
+
+// waitingReason is the reason to refuse n more invitations from the
+// sender, if they would be more than maxWaiting waiting at once.
+func (h *handling) waitingReason(n int) (*templates.Reason, error) {
+	have, err := h.tx.PendingInvitationsBy(h.msg.From)
+	if err != nil || have+n <= maxWaiting {
+		return nil, err
+	}
+	return &templates.Reason{Kind: templates.ReasonInvitesWaiting, Have: have, Need: maxWaiting}, nil
 }
 
 // ownAddress reports whether addr is the service's, with or without a

@@ -365,7 +365,9 @@ func testInvitationOnly(t *testing.T, driver string) {
 // TestBadInvitations: NEW with too many invitees for the variant, the
 // sender's own address, an address named twice, one that is not an
 // address, or the service's own, is refused with its reasons, and opens
-// nothing; so is NEW with addresses where players may not open tables.
+// nothing; so is the invitation beyond the twelve that may wait for an
+// answer at once, and NEW with addresses where players may not open
+// tables.
 func TestBadInvitations(t *testing.T) { eachDriver(t, testBadInvitations) }
 
 func testBadInvitations(t *testing.T, driver string) {
@@ -402,6 +404,17 @@ func testBadInvitations(t *testing.T, driver string) {
 			t.Errorf("%s got %d invitations", p, n)
 		}
 	}
+
+	// Twelve invitations may wait for an answer at once; the thirteenth
+	// waits for one of them.
+	var four []string
+	for range 4 {
+		four = append(four, h.open("alice", "NEW lexio "+h.addrs("bob", "carol", "dave")))
+	}
+	h.expect(h.sendMail("alice", mailSpec{Body: "NEW lexio " + h.addrs("eve")}), store.OutcomeRejected, "invitations-waiting")
+	mustContain(t, "the thirteenth invitation", h.lastOf("alice", "rejected").Text, "12 of your invitations wait for an answer, and at most 12")
+	h.expect(h.answerInvite("bob", four[0], "DECLINE"), store.OutcomeApplied, "DECLINE")
+	h.open("alice", "NEW lexio "+h.addrs("eve"))
 
 	closed := newHarness(t, harnessOpts{driver: driver, domain: inviteDomain})
 	closed.expect(closed.sendMail("alice", mailSpec{Body: "NEW lexio " + closed.addrs("bob")}), store.OutcomeRejected, "opening-disabled")

@@ -217,7 +217,8 @@ const (
 	ReasonInviteWithdrawn ReasonKind = "invitation-withdrawn" // Detail: the table
 	ReasonTooManyInvites  ReasonKind = "too-many-invitees"    // Need: most invitees, Have: named
 	ReasonSelfInvite      ReasonKind = "self-invite"
-	ReasonNotYetSeated    ReasonKind = "not-yet-seated" // Detail: the table
+	ReasonNotYetSeated    ReasonKind = "not-yet-seated"      // Detail: the table
+	ReasonInvitesWaiting  ReasonKind = "invitations-waiting" // Have: pending now, Need: the most
 	// Reading the message (the parser's kinds).
 	ReasonNoCommand    ReasonKind = "no-command"
 	ReasonBadCell      ReasonKind = "bad-cell"      // Detail
@@ -258,7 +259,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
 		ReasonNotInvited, ReasonNoInvitation, ReasonSeveralInvites, ReasonInviteDeclined,
 		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonSelfInvite,
-		ReasonNotYetSeated,
+		ReasonNotYetSeated, ReasonInvitesWaiting,
 	}
 }
 
