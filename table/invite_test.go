@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -360,6 +361,12 @@ func testInvitationOnly(t *testing.T, driver string) {
 	if g := h.game(name); g != nil {
 		t.Error("the game began with carol's invitation pending")
 	}
+	// An invitee's JOIN by the table's name, to the service's address,
+	// answers the invitation too.
+	h.expect(h.sendMail("carol", mailSpec{Body: "JOIN " + name}), store.OutcomeApplied, "JOIN "+name)
+	if g := h.game(name); g == nil || g.Players() != 3 {
+		t.Errorf("after carol's JOIN: game %v", g)
+	}
 }
 
 // TestBadInvitations: NEW with too many invitees for the variant, the
@@ -442,5 +449,32 @@ func testDeclineWithoutInvitation(t *testing.T, driver string) {
 	mustContain(t, "DECLINE at a seated table", h.lastOf("bob", "rejected").Text, "You have no invitation waiting for your answer at table "+one)
 	if g := h.game(one); g == nil {
 		t.Error("the game of the table bob joined did not begin")
+	}
+}
+
+// TestInvitationAutoResponder: an invitee's out-of-office responder that
+// answers the invitation, our text quoted or not, neither accepts nor
+// declines it; it gets one "no command found", then nothing.
+func TestInvitationAutoResponder(t *testing.T) {
+	for _, r := range []responder{{quote: true, inReplyTo: true}, {}, {toFrom: true}} {
+		t.Run(fmt.Sprintf("quote=%v,to-from=%v", r.quote, r.toFrom), func(t *testing.T) {
+			h := newInviteHarness(t, "")
+			name := h.open("alice", "NEW lexio "+h.addrs("bob", "carol"))
+			h.mailOf("bob", "invitation", name)
+			answers := r.run(h, "bob", 0, 12)
+			var kinds []string
+			for _, m := range h.inbox("bob") {
+				kinds = append(kinds, kind(m))
+			}
+			if strings.Join(kinds, " ") != "invitation rejected" || answers != 2 {
+				t.Errorf("bob got %v after %d answers, want [invitation rejected] after 2", kinds, answers)
+			}
+			if st := h.invitationState(name, "bob"); st != store.InvitePending {
+				t.Errorf("the responder left bob's invitation %s", st)
+			}
+			if n := h.countOf("alice", "invitation-answer", name); n != 0 {
+				t.Errorf("alice was told %d times", n)
+			}
+		})
 	}
 }
