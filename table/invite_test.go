@@ -478,3 +478,45 @@ func TestInvitationAutoResponder(t *testing.T) {
 		})
 	}
 }
+
+// TestJoinRacesStart: the last invitee's JOIN and the opener's START sent
+// at once (on PostgreSQL their transactions meet): one of them starts the
+// game, and every seated player is in it; the invitee is seated exactly
+// when their invitation says joined.
+func TestJoinRacesStart(t *testing.T) { eachDriver(t, testJoinRacesStart) }
+
+func testJoinRacesStart(t *testing.T, driver string) {
+	h := newInviteHarness(t, driver)
+	for round := range 3 {
+		name := h.open("alice", "NEW lexio "+h.addrs("bob", "carol"))
+		h.expect(h.answerInvite("bob", name, "JOIN"), store.OutcomeApplied, "JOIN")
+		inv := h.mailOf("carol", "invitation", name)
+		join := h.replyTo("carol", &inv, "JOIN")
+		start := h.fresh("alice", name, "START")
+		j, s := h.handled(join), h.handled(start)
+		if j.Outcome == store.OutcomeApplied && s.Outcome == store.OutcomeApplied {
+			t.Errorf("round %d: both the JOIN and the START applied", round)
+		}
+		g := h.game(name)
+		var seats int
+		err := h.store.View(h.ctx, func(tx *store.Tx) error {
+			row, err := tx.TableByName(name)
+			if err != nil {
+				return err
+			}
+			ss, err := tx.Seats(row.ID)
+			seats = len(ss)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g == nil || g.Players() != seats {
+			t.Fatalf("round %d: %d seats, game %v", round, seats, g)
+		}
+		joined := h.invitationState(name, "carol") == store.InviteJoined
+		if joined != (seats == 3) {
+			t.Errorf("round %d: carol's invitation joined=%v with %d seats", round, joined, seats)
+		}
+	}
+}
