@@ -137,6 +137,34 @@ type Action struct {
 	At      time.Time `gorm:"not null"`
 }
 
+// InvitationState is where an invitation to a table is (LEAGUES §6).
+type InvitationState string
+
+// The states of an invitation. Only a pending one changes, once.
+const (
+	InvitePending   InvitationState = "pending"   // sent, not answered
+	InviteJoined    InvitationState = "joined"    // the invitee sat down
+	InviteDeclined  InvitationState = "declined"  // the invitee said no
+	InviteExpired   InvitationState = "expired"   // invite_ttl passed unanswered
+	InviteWithdrawn InvitationState = "withdrawn" // the opener started without them
+)
+
+// Invitation is one address invited to an open table (NEW with
+// addresses). A table with invitations seats only its invitees.
+type Invitation struct {
+	ID      int64  `gorm:"primaryKey"`
+	TableID int64  `gorm:"not null;uniqueIndex:idx_invitations_table_address,priority:1"`
+	Table   *Table `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	// Address is the invitee's lowercase address.
+	Address string          `gorm:"size:320;not null;index;uniqueIndex:idx_invitations_table_address,priority:2"`
+	State   InvitationState `gorm:"size:16;not null;default:pending;index:idx_invitations_due,priority:1"`
+	// Expires is when a pending invitation lapses; pending ones are
+	// indexed on it for the scheduler.
+	Expires    time.Time `gorm:"not null;index:idx_invitations_due,priority:2"`
+	AnsweredAt *time.Time
+	CreatedAt  time.Time `gorm:"not null"`
+}
+
 // Outcome is what became of an inbound message.
 type Outcome string
 
@@ -261,7 +289,7 @@ func (schemaVersion) TableName() string { return "schema_version" }
 
 // models are migrated in this order (parents before children).
 func models() []any {
-	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}, &Vacation{}}
+	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}, &Vacation{}, &Invitation{}}
 }
 
 func utcp(t *time.Time) *time.Time {

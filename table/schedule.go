@@ -125,9 +125,10 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 	return nil
 }
 
-// Tick enforces what is due at now: the start and end of vacations told
-// to the other players (LEAGUES §3.2), then expired turns, in deadline
-// order across tables, and reminders (EMAIL §5). Each table is handled in its own
+// Tick enforces what is due at now: lapsed invitations (LEAGUES §6), the
+// start and end of vacations told to the other players (LEAGUES §3.2),
+// then expired turns, in deadline order across tables, and reminders
+// (EMAIL §5). Each table is handled in its own
 // transaction. A table whose transaction meets a conflict (a message
 // changed it meanwhile) is handled again on its fresh state, up to
 // maxAttempts times, then left for the next tick; a table that fails for
@@ -135,8 +136,13 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 // database, the context) ends the tick. It returns how many tables it
 // handled.
 func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
-	handled := 0
-	// The vacations that began or ended are told first (LEAGUES §3.2);
+	// Invitations that lapsed first (LEAGUES §6): a table they start has
+	// its first deadline from now.
+	handled, err := s.expireDueInvitations(ctx, now)
+	if err != nil {
+		return handled, err
+	}
+	// The vacations that began or ended are told next (LEAGUES §3.2);
 	// the deadlines they moved are already in the tables' rows.
 	if _, err := s.tickVacations(ctx, now); err != nil {
 		return handled, err

@@ -220,6 +220,17 @@ const (
 	ReasonVacationOverlap ReasonKind = "vacation-overlap" // Detail: the other vacation's first and last days
 	ReasonVacationPast    ReasonKind = "vacation-past"    // Detail: the first day
 	ReasonNoVacation      ReasonKind = "no-vacation"
+	// Invitations (LEAGUES §6).
+	ReasonNotInvited      ReasonKind = "not-invited"          // Detail: the table
+	ReasonNoInvitation    ReasonKind = "no-invitation"        // Detail: the table, or ""
+	ReasonSeveralInvites  ReasonKind = "several-invitations"  // Detail: the tables
+	ReasonInviteDeclined  ReasonKind = "invitation-declined"  // Detail: the table
+	ReasonInviteExpired   ReasonKind = "invitation-expired"   // Detail: the table
+	ReasonInviteWithdrawn ReasonKind = "invitation-withdrawn" // Detail: the table
+	ReasonTooManyInvites  ReasonKind = "too-many-invitees"    // Need: most invitees, Have: named
+	ReasonSelfInvite      ReasonKind = "self-invite"
+	ReasonNotYetSeated    ReasonKind = "not-yet-seated"      // Detail: the table
+	ReasonInvitesWaiting  ReasonKind = "invitations-waiting" // Have: pending now, Need: the most
 	// Reading the message (the parser's kinds).
 	ReasonNoCommand    ReasonKind = "no-command"
 	ReasonBadCell      ReasonKind = "bad-cell"      // Detail
@@ -259,6 +270,9 @@ func ReasonKinds() []ReasonKind {
 		ReasonBadAddress, ReasonSayTooLong, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
 		ReasonVacationDays, ReasonVacationOverlap, ReasonVacationPast, ReasonNoVacation,
+		ReasonNotInvited, ReasonNoInvitation, ReasonSeveralInvites, ReasonInviteDeclined,
+		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonSelfInvite,
+		ReasonNotYetSeated, ReasonInvitesWaiting,
 	}
 }
 
@@ -448,6 +462,10 @@ type OpenedMsg struct {
 	Variant    string
 	MinPlayers int
 	MaxPlayers int
+	// Invited are the invitees of NEW with addresses, by name; nil for
+	// a table anyone may join. Their invitations lapse at Expires.
+	Invited []string
+	Expires time.Time
 }
 
 // JoinedMsg tells the table that someone sat down (JOIN).
@@ -457,6 +475,10 @@ type JoinedMsg struct {
 	You     bool     // the recipient is the one who joined
 	Players []string // everyone seated, in join order
 	Max     int
+	// Invited are the invitees still to answer (LEAGUES §6); Starts says
+	// that nobody is left to wait for: the game begins.
+	Invited []string
+	Starts  bool
 }
 
 // StartedMsg tells the table that the game began (START).
@@ -467,6 +489,41 @@ type StartedMsg struct {
 	First    string
 	Deadline time.Time
 	TurnTime time.Duration
+}
+
+// InvitationMsg invites the recipient to a table by mail (LEAGUES §6).
+type InvitationMsg struct {
+	Head
+	Opener  string   // who opened the table and invites
+	Variant string   // "lexio" or "lexico"
+	Invited []string // everyone invited, the recipient too, in order
+	Expires time.Time
+}
+
+// InviteAnswerMsg tells the opener what became of invitations: one
+// invitee declined, or some let theirs expire.
+type InviteAnswerMsg struct {
+	Head
+	Declined string    // who declined; "" for expiries
+	Expired  []string  // whose invitations expired unanswered
+	At       time.Time // when they expired
+	Waiting  []string  // invitees still to answer
+	Seated   []string  // the players seated, the opener first
+	Starts   bool      // nobody left to wait for, two or more seated: the game begins
+	Closed   bool      // nobody left to wait for, the opener alone: the table is closed
+}
+
+// WithdrawnMsg tells an invitee that the opener began the game without
+// them: their invitation is withdrawn.
+type WithdrawnMsg struct {
+	Head
+	Opener string
+}
+
+// DeclinedMsg confirms DECLINE to the invitee.
+type DeclinedMsg struct {
+	Head
+	Opener string
 }
 
 // PausedMsg tells a sender who reached the bound on replies per hour

@@ -31,6 +31,10 @@ const (
 	ZoneChanged                    // ZoneMsg: TZ confirmed, the time now in the new zone
 	VacationSet                    // VacationMsg: VACATION confirmed, or ended by VACATION OFF
 	VacationNotice                 // VacationNoticeMsg: a player's vacation began or ended; your deadline moved
+	Invitation                     // InvitationMsg: to an invitee of NEW with addresses (LEAGUES §6)
+	InviteAnswer                   // InviteAnswerMsg: to the opener, invitees declined or let it expire
+	Withdrawn                      // WithdrawnMsg: to an invitee, the game began without them
+	Declined                       // DeclinedMsg: DECLINE confirmed to the invitee
 )
 
 // kindNames is read-only.
@@ -56,6 +60,10 @@ var kindNames = [...]string{
 	ZoneChanged:    "zone-changed",
 	VacationSet:    "vacation-set",
 	VacationNotice: "vacation-notice",
+	Invitation:     "invitation",
+	InviteAnswer:   "invitation-answer",
+	Withdrawn:      "invitation-withdrawn",
+	Declined:       "invitation-declined",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -70,13 +78,13 @@ func (k Kind) String() string {
 // Kinds returns every message kind, in order.
 func Kinds() []Kind {
 	ks := make([]Kind, 0, len(kindNames)-1)
-	for k := TurnNotice; k <= VacationNotice; k++ {
+	for k := TurnNotice; int(k) < len(kindNames); k++ {
 		ks = append(ks, k)
 	}
 	return ks
 }
 
-func (k Kind) valid() bool { return k >= TurnNotice && k <= VacationNotice }
+func (k Kind) valid() bool { return k >= TurnNotice && int(k) < len(kindNames) }
 
 // dataType is the struct type Render expects for the kind.
 func (k Kind) dataType() reflect.Type {
@@ -103,6 +111,14 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[VacationMsg]()
 	case VacationNotice:
 		return reflect.TypeFor[VacationNoticeMsg]()
+	case Invitation:
+		return reflect.TypeFor[InvitationMsg]()
+	case InviteAnswer:
+		return reflect.TypeFor[InviteAnswerMsg]()
+	case Withdrawn:
+		return reflect.TypeFor[WithdrawnMsg]()
+	case Declined:
+		return reflect.TypeFor[DeclinedMsg]()
 	case Expired:
 		return reflect.TypeFor[ExpiredMsg]()
 	case GameOver:

@@ -223,6 +223,16 @@ func sample(k Kind) any {
 		return PausedMsg{Head: sampleHead("Bob"), Limit: 30, Until: sampleNow.Add(40 * time.Minute)}
 	case TooLarge:
 		return TooLargeMsg{Head: Head{To: "Bob", Now: sampleNow}, Size: 3 << 20, Limit: 1 << 20}
+	case Invitation:
+		return InvitationMsg{Head: h, Opener: "Alice", Variant: "lexio", Invited: []string{"Bob", "Chloé"},
+			Expires: sampleNow.Add(7 * 24 * time.Hour)}
+	case InviteAnswer:
+		return InviteAnswerMsg{Head: sampleHead("Alice"), Declined: "Chloé", Waiting: []string{"Dan"},
+			Seated: []string{"Alice", "Bob"}}
+	case Withdrawn:
+		return WithdrawnMsg{Head: h, Opener: "Alice"}
+	case Declined:
+		return DeclinedMsg{Head: h, Opener: "Alice"}
 	}
 	return nil
 }
