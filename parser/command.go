@@ -2,9 +2,11 @@ package parser
 
 import (
 	"encoding/json"
+	"net/mail"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -37,22 +39,38 @@ const (
 	KindJoin
 	KindStart
 	KindZone
+	KindResign
+	KindVacation
+	KindNotify
+	KindSay
+	KindDecline
+	KindStandings
+	KindSignup
+	KindWithdraw
 )
 
 var commandNames = [...]string{
-	KindPlace:    "PLACE",
-	KindExchange: "EXCHANGE",
-	KindPass:     "PASS",
-	KindPreview:  "PREVIEW",
-	KindBoard:    "BOARD",
-	KindLog:      "LOG",
-	KindGames:    "GAMES",
-	KindLang:     "LANG",
-	KindHelp:     "HELP",
-	KindNew:      "NEW",
-	KindJoin:     "JOIN",
-	KindStart:    "START",
-	KindZone:     "TZ",
+	KindPlace:     "PLACE",
+	KindExchange:  "EXCHANGE",
+	KindPass:      "PASS",
+	KindPreview:   "PREVIEW",
+	KindBoard:     "BOARD",
+	KindLog:       "LOG",
+	KindGames:     "GAMES",
+	KindLang:      "LANG",
+	KindHelp:      "HELP",
+	KindNew:       "NEW",
+	KindJoin:      "JOIN",
+	KindStart:     "START",
+	KindZone:      "TZ",
+	KindResign:    "RESIGN",
+	KindVacation:  "VACATION",
+	KindNotify:    "NOTIFY",
+	KindSay:       "SAY",
+	KindDecline:   "DECLINE",
+	KindStandings: "STANDINGS",
+	KindSignup:    "SIGNUP",
+	KindWithdraw:  "WITHDRAW",
 }
 
 // String returns the English keyword, e.g. "PLACE".
@@ -162,11 +180,32 @@ type Command struct {
 	Exchange Exchange   `json:"exchange,omitzero"`  // EXCHANGE
 	Lang     string     `json:"lang,omitempty"`     // LANG: en, es or fr
 	Variant  string     `json:"variant,omitempty"`  // NEW: lexio, lexico or ""
-	Table    string     `json:"table,omitempty"`    // JOIN
+	Table    string     `json:"table,omitempty"`    // JOIN, RESIGN; NOTIFY for one table
 	Topic    string     `json:"topic,omitempty"`    // HELP: "rules" or ""
 	Zone     string     `json:"zone,omitempty"`     // TZ: an IANA zone, canonical spelling
+	Vacation *Vacation  `json:"vacation,omitempty"` // VACATION
+	Notify   string     `json:"notify,omitempty"`   // NOTIFY: all, turn or digest
+	Text     string     `json:"text,omitempty"`     // SAY: the line as written, at most MaxSay characters
+	Invite   []string   `json:"invite,omitempty"`   // NEW: the invitees' addresses, lowercase, in order
+	League   string     `json:"league,omitempty"`   // STANDINGS (optional), SIGNUP, WITHDRAW
 	Language string     `json:"language,omitempty"` // language of the keyword: en, es, fr
 }
+
+// Vacation is the argument of VACATION: exactly one of Days, the From–To
+// pair and Off is set.
+type Vacation struct {
+	Days int    `json:"days,omitempty"` // from now, whole days
+	From string `json:"from,omitempty"` // first day, YYYY-MM-DD in the player's zone
+	To   string `json:"to,omitempty"`   // last day, inclusive
+	Off  bool   `json:"off,omitempty"`  // end the vacation now
+}
+
+// Limits of the new commands' arguments.
+const (
+	MaxSay          = 500 // characters of a SAY line
+	MaxVacationDays = 366
+	MaxInvites      = 3 // a table seats at most 4
+)
 
 // String returns the canonical English form, e.g. "PLACE H7 ACROSS CHaT",
 // "EXCHANGE 1 4 7", "NEW lexico". It is a contract of `lexio parse --json`.
@@ -202,11 +241,37 @@ func (c *Command) String() string {
 	case KindLang:
 		return kw + " " + c.Lang
 	case KindNew:
+		out := kw
 		if c.Variant != "" {
-			return kw + " " + c.Variant
+			out += " " + c.Variant
 		}
-	case KindJoin:
+		for _, a := range c.Invite {
+			out += " " + a
+		}
+		return out
+	case KindJoin, KindResign:
 		return kw + " " + c.Table
+	case KindVacation:
+		switch v := c.Vacation; {
+		case v == nil:
+		case v.Off:
+			return kw + " OFF"
+		case v.Days > 0:
+			return kw + " " + strconv.Itoa(v.Days)
+		default:
+			return kw + " " + v.From + " " + v.To
+		}
+	case KindNotify:
+		if c.Table != "" {
+			return kw + " " + c.Notify + " " + c.Table
+		}
+		return kw + " " + c.Notify
+	case KindSay:
+		return kw + " " + c.Text
+	case KindStandings, KindSignup, KindWithdraw:
+		if c.League != "" {
+			return kw + " " + c.League
+		}
 	case KindZone:
 		return kw + " " + c.Zone
 	case KindHelp:
@@ -300,6 +365,54 @@ func keyword(w string) (Kind, string) {
 		return KindZone, "es"
 	case "FUSEAU":
 		return KindZone, "fr"
+	case "RESIGN", "ABANDON":
+		return KindResign, "en"
+	case "RENDIRSE":
+		return KindResign, "es"
+	case "ABANDONNER":
+		return KindResign, "fr"
+	case "VACATION", "LEAVE":
+		return KindVacation, "en"
+	case "VACACIONES":
+		return KindVacation, "es"
+	case "VACANCES", "CONGE", "CONGES":
+		return KindVacation, "fr"
+	case "NOTIFY":
+		return KindNotify, "en"
+	case "AVISOS":
+		return KindNotify, "es"
+	case "AVIS":
+		return KindNotify, "fr"
+	case "SAY":
+		return KindSay, "en"
+	case "DECIR":
+		return KindSay, "es"
+	case "DIRE":
+		return KindSay, "fr"
+	case "DECLINE":
+		return KindDecline, "en"
+	case "RECHAZAR":
+		return KindDecline, "es"
+	case "DECLINER", "REFUSER":
+		return KindDecline, "fr"
+	case "STANDINGS":
+		return KindStandings, "en"
+	case "CLASIFICACION":
+		return KindStandings, "es"
+	case "CLASSEMENT":
+		return KindStandings, "fr"
+	case "SIGNUP":
+		return KindSignup, "en"
+	case "INSCRIBIR", "INSCRIBIRSE":
+		return KindSignup, "es"
+	case "INSCRIRE":
+		return KindSignup, "fr"
+	case "WITHDRAW":
+		return KindWithdraw, "en"
+	case "RETIRAR", "RETIRARSE":
+		return KindWithdraw, "es"
+	case "RETIRER":
+		return KindWithdraw, "fr"
 	}
 	return 0, ""
 }
@@ -373,11 +486,32 @@ func parseLine(line string) (cmd *Command, err error, attempt bool) {
 		attempt = len(args) == 1
 		c.Lang, err = parseLang(args)
 	case KindNew:
-		attempt = len(args) <= 2
-		c.Variant, err = parseNew(args)
+		attempt = len(args) <= 2 || strings.Contains(args[len(args)-1], "@")
+		c.Variant, c.Invite, err = parseNew(args)
 	case KindJoin:
 		attempt = len(args) == 1
 		c.Table, err = parseTable(args)
+	case KindResign:
+		// The table's name must follow (LEAGUES §1): a stray "Abandon"
+		// never resigns a game.
+		attempt = len(args) == 1
+		c.Table, err = parseResign(args)
+	case KindVacation:
+		attempt = len(args) >= 1 && len(args) <= 3 && (hasDigit(args[0]) || isOffWord(fold(args[0])))
+		c.Vacation, err = parseVacation(args)
+	case KindNotify:
+		c.Notify, c.Table, err = parseNotify(args)
+		// "Avis aux joueurs" is prose; "AVIS tour" is a command.
+		attempt = len(args) >= 1 && len(args) <= 2 && notifyChoice(fold(args[0])) != ""
+	case KindSay:
+		attempt = len(args) > 0
+		c.Text, err = parseSay(line)
+	case KindStandings:
+		attempt = len(args) <= 1
+		c.League, err = parseLeague(kind, args, false)
+	case KindSignup, KindWithdraw:
+		attempt = len(args) == 1
+		c.League, err = parseLeague(kind, args, true)
 	case KindZone:
 		attempt = len(args) == 1
 		c.Zone, err = parseZone(args)
@@ -656,25 +790,201 @@ func parseLang(args []string) (string, error) {
 	return "", newError(BadLang, "%q: choose en, es or fr", args[0])
 }
 
-// parseNew reads NEW's optional variant, after an optional "game" word.
-func parseNew(args []string) (string, error) {
+// parseNew reads NEW's optional variant, after an optional "game" word,
+// then the addresses of the players invited (LEAGUES §6).
+func parseNew(args []string) (string, []string, error) {
 	if len(args) > 0 {
 		switch fold(args[0]) {
 		case "GAME", "TABLE", "PARTIDA", "MESA", "PARTIE":
 			args = args[1:]
 		}
 	}
-	switch len(args) {
-	case 0:
-		return "", nil
-	case 1:
+	variant := ""
+	if len(args) > 0 && !strings.Contains(args[0], "@") {
 		switch v := fold(args[0]); v {
 		case "LEXIO", "LEXICO":
-			return strings.ToLower(v), nil
+			variant = strings.ToLower(v)
+		default:
+			return "", nil, newError(BadVariant, "%q: choose lexio or lexico", args[0])
 		}
-		return "", newError(BadVariant, "%q: choose lexio or lexico", args[0])
+		args = args[1:]
 	}
-	return "", newError(ExtraArgument, "NEW takes at most a variant, found %q", strings.Join(args, " "))
+	var invite []string
+	for _, a := range args {
+		for part := range strings.SplitSeq(a, ",") {
+			if part == "" {
+				continue
+			}
+			if !strings.Contains(part, "@") {
+				return "", nil, newError(ExtraArgument, "NEW takes a variant and the addresses of the players invited, found %q", part)
+			}
+			addr, ok := address(part)
+			if !ok {
+				return "", nil, newError(BadAddress, "%s", part)
+			}
+			if slices.Contains(invite, addr) {
+				return "", nil, newError(BadAddress, "%s", part) // named twice
+			}
+			invite = append(invite, addr)
+		}
+	}
+	if len(invite) > MaxInvites {
+		return "", nil, newError(ExtraArgument, "a table seats at most %d players: invite at most %d, found %d", MaxInvites+1, MaxInvites, len(invite))
+	}
+	return variant, invite, nil
+}
+
+// address reads one invitee's address as written in a NEW line: a bare
+// addr-spec, perhaps in angle brackets or after "mailto:", returned in
+// lowercase. Display names and comments have no place on a command line.
+func address(s string) (string, bool) {
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "<"), ">")
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "mailto:"), "MAILTO:")
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Name != "" || strings.Count(a.Address, "@") != 1 {
+		return "", false
+	}
+	local, domain, _ := strings.Cut(a.Address, "@")
+	if local == "" || !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
+		return "", false
+	}
+	return strings.ToLower(a.Address), true
+}
+
+// parseResign reads RESIGN's table name, which is required.
+func parseResign(args []string) (string, error) {
+	if len(args) == 0 {
+		return "", newError(MissingArgument, "name the table you leave, e.g. RESIGN t42")
+	}
+	return parseTable(args)
+}
+
+// isOffWord tells whether a folded word ends a vacation: VACATION OFF.
+func isOffWord(w string) bool {
+	switch w {
+	case "OFF", "END", "STOP", "FIN", "TERMINAR", "FINI", "ARRET":
+		return true
+	}
+	return false
+}
+
+// parseVacation reads VACATION's argument: a number of days (perhaps
+// followed by "days"), two dates YYYY-MM-DD (first and last day), or OFF.
+func parseVacation(args []string) (*Vacation, error) {
+	switch len(args) {
+	case 0:
+		return nil, newError(MissingArgument, "say how long: VACATION 7, VACATION 2026-12-20 2026-12-27 or VACATION OFF")
+	case 1:
+		if isOffWord(fold(args[0])) {
+			return &Vacation{Off: true}, nil
+		}
+	}
+	if n, err := strconv.Atoi(args[0]); err == nil && args[0][0] != '+' && args[0][0] != '-' {
+		if len(args) == 2 && isDaysWord(fold(args[1])) {
+			args = args[:1]
+		}
+		if len(args) > 1 {
+			return nil, newError(ExtraArgument, "VACATION takes a number of days alone, found %q", strings.Join(args[1:], " "))
+		}
+		if n < 1 || n > MaxVacationDays {
+			return nil, newError(BadVacation, "%s", args[0])
+		}
+		return &Vacation{Days: n}, nil
+	}
+	if len(args) == 3 && isToWord(fold(args[1])) {
+		args = []string{args[0], args[2]} // VACATION 2026-12-20 to 2026-12-27
+	}
+	if len(args) != 2 {
+		return nil, newError(BadVacation, "%s", strings.Join(args, " "))
+	}
+	from, errFrom := time.Parse(time.DateOnly, args[0])
+	to, errTo := time.Parse(time.DateOnly, args[1])
+	if errFrom != nil || errTo != nil || to.Before(from) || to.Sub(from) >= MaxVacationDays*24*time.Hour {
+		return nil, newError(BadVacation, "%s %s", args[0], args[1])
+	}
+	return &Vacation{From: from.Format(time.DateOnly), To: to.Format(time.DateOnly)}, nil
+}
+
+func isDaysWord(w string) bool {
+	switch w {
+	case "DAY", "DAYS", "D", "DIA", "DIAS", "JOUR", "JOURS", "J":
+		return true
+	}
+	return false
+}
+
+func isToWord(w string) bool {
+	switch w {
+	case "TO", "-", "UNTIL", "A", "HASTA", "AU", "JUSQU'AU":
+		return true
+	}
+	return false
+}
+
+// parseNotify reads NOTIFY's choice, in any of the three languages, and
+// an optional table name.
+func parseNotify(args []string) (string, string, error) {
+	if len(args) == 0 {
+		return "", "", newError(MissingArgument, "say which mail you want: NOTIFY all, NOTIFY turn or NOTIFY digest")
+	}
+	if len(args) > 2 {
+		return "", "", newError(ExtraArgument, "give a choice and at most a table, found %q", strings.Join(args[2:], " "))
+	}
+	choice := notifyChoice(fold(args[0]))
+	if choice == "" {
+		return "", "", newError(BadNotify, "%s", args[0])
+	}
+	if len(args) == 1 {
+		return choice, "", nil
+	}
+	table, err := parseTable(args[1:])
+	return choice, table, err
+}
+
+// notifyChoice maps a folded word to all, turn or digest, or "".
+func notifyChoice(w string) string {
+	switch w {
+	case "ALL", "TODO", "TODOS", "TOUT", "TOUS":
+		return "all"
+	case "TURN", "TURNO", "TOUR":
+		return "turn"
+	case "DIGEST", "DAILY", "RESUMEN", "DIARIO", "RESUME", "QUOTIDIEN":
+		return "digest"
+	}
+	return ""
+}
+
+// parseSay reads SAY's text: the rest of the line as written, trimmed, at
+// most MaxSay characters.
+func parseSay(line string) (string, error) {
+	line = strings.TrimSpace(line)
+	i := strings.IndexFunc(line, unicode.IsSpace)
+	text := ""
+	if i > 0 {
+		text = strings.TrimSpace(line[i:])
+	}
+	text = strings.TrimSpace(strings.TrimPrefix(text, ":"))
+	switch n := utf8.RuneCountInString(text); {
+	case n == 0:
+		return "", newError(MissingArgument, "say what to tell the other players, e.g. SAY good luck")
+	case n > MaxSay:
+		return "", newError(TextTooLong, "%d characters", n)
+	}
+	return text, nil
+}
+
+// parseLeague reads the league name of STANDINGS (optional), SIGNUP and
+// WITHDRAW (required): one word, as the host wrote it.
+func parseLeague(k Kind, args []string, required bool) (string, error) {
+	switch {
+	case len(args) == 0 && required:
+		return "", newError(MissingArgument, "name the league, e.g. %s autumn", k)
+	case len(args) == 0:
+		return "", nil
+	case len(args) > 1:
+		return "", newError(ExtraArgument, "give one league name, found %q", strings.Join(args, " "))
+	}
+	return args[0], nil
 }
 
 // parseHelp reads HELP's optional topic: RULES, in any of the three

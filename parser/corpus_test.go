@@ -26,6 +26,18 @@ func corpusOptions(name string) Options {
 var corpusExpect = map[string]struct {
 	command, ignored, errKind, token, lang string
 }{
+	"resign-en":                    {command: "RESIGN t42", token: "T42A7KQ2XMBD", lang: "en"},
+	"resign-fr-abandonner":         {command: "RESIGN t42", token: "T42A7KQ2XMBD", lang: "fr"},
+	"vacation-cmd-days-es":         {command: "VACATION 7", token: "T42A7KQ2XMBD", lang: "es"},
+	"vacation-cmd-dates-en":        {command: "VACATION 2026-12-20 2026-12-27", token: "T42A7KQ2XMBD", lang: "en"},
+	"vacation-cmd-off-fr":          {command: "VACATION OFF", token: "T42A7KQ2XMBD", lang: "fr"},
+	"notify-turn-en":               {command: "NOTIFY turn", token: "T42A7KQ2XMBD", lang: "en"},
+	"say-good-luck-en":             {command: "SAY good luck", token: "T42A7KQ2XMBD", lang: "en"},
+	"new-invite-en":                {command: "NEW lexio alice@x.org bob@y.org", lang: "en"},
+	"decline-es":                   {command: "DECLINE", token: "T42A7KQ2XMBD", lang: "es"},
+	"standings-fr":                 {command: "STANDINGS", lang: "fr"},
+	"signup-en":                    {command: "SIGNUP autumn", lang: "en"},
+	"withdraw-es":                  {command: "WITHDRAW autumn", lang: "es"},
 	"gmail-top-posted-en":          {command: "PLACE H7 ACROSS CHAT", token: "T42A7KQ2XMBD", lang: "en"},
 	"gmail-bottom-posted-en":       {command: "PASS", token: "T42A7KQ2XMBD", lang: "en"},
 	"gmail-es-base64":              {command: "PLACE H7 ACROSS CASA", token: "T42A7KQ2XMBD", lang: "es"},

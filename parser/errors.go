@@ -28,6 +28,10 @@ const (
 	ExtraArgument                    // text after a complete command
 	AmbiguousFrom                    // several From fields or mailboxes, or a group: no one sender
 	BadZone                          // TZ with a name that is no IANA time zone
+	BadVacation                      // VACATION days out of range or dates unreadable
+	BadNotify                        // NOTIFY with something other than all, turn, digest
+	BadAddress                       // NEW with a word that is no address, or one twice
+	TextTooLong                      // SAY over MaxSay characters
 )
 
 var kindNames = [...]string{
@@ -51,6 +55,10 @@ var kindNames = [...]string{
 	ExtraArgument:   "extra_argument",
 	AmbiguousFrom:   "ambiguous_from",
 	BadZone:         "bad_zone",
+	BadVacation:     "bad_vacation",
+	BadNotify:       "bad_notify",
+	BadAddress:      "bad_address",
+	TextTooLong:     "text_too_long",
 }
 
 var kindTexts = [...]string{
@@ -74,6 +82,10 @@ var kindTexts = [...]string{
 	ExtraArgument:   "unexpected text after the command",
 	AmbiguousFrom:   "ambiguous From",
 	BadZone:         "unknown time zone",
+	BadVacation:     "bad vacation",
+	BadNotify:       "unknown notification choice",
+	BadAddress:      "bad address",
+	TextTooLong:     "text too long",
 }
 
 // String returns the kind's stable snake_case name.
@@ -136,4 +148,8 @@ var (
 	ErrExtraArgument   = &Error{Kind: ExtraArgument}
 	ErrAmbiguousFrom   = &Error{Kind: AmbiguousFrom}
 	ErrBadZone         = &Error{Kind: BadZone}
+	ErrBadVacation     = &Error{Kind: BadVacation}
+	ErrBadNotify       = &Error{Kind: BadNotify}
+	ErrBadAddress      = &Error{Kind: BadAddress}
+	ErrTextTooLong     = &Error{Kind: TextTooLong}
 )

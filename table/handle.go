@@ -143,6 +143,14 @@ func (h *handling) run() error {
 		return h.join(c.Table)
 	case parser.KindStart:
 		return h.start(t)
+	case parser.KindStandings, parser.KindSignup, parser.KindWithdraw:
+		// Parsed now so that players learn the commands; the answer until
+		// this server runs league seasons.
+		from, err := h.replyTable(t)
+		if err != nil {
+			return err
+		}
+		return h.refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonNoLeague}}, true)
 	}
 	if t == nil {
 		// EMAIL §1.3: a command acts on a table only through a valid

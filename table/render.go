@@ -188,7 +188,11 @@ func reasons(err error) []templates.Reason {
 		}
 		return []templates.Reason{r}
 	case errors.As(err, &pe):
-		return []templates.Reason{{Kind: parserReasons[pe.Kind], Detail: pe.Detail}}
+		r := templates.Reason{Kind: parserReasons[pe.Kind], Detail: pe.Detail}
+		if pe.Kind == parser.TextTooLong {
+			r.Detail, r.Need = "", parser.MaxSay
+		}
+		return []templates.Reason{r}
 	}
 	return []templates.Reason{{Kind: templates.ReasonUnreadable}}
 }
@@ -202,7 +206,9 @@ var parserReasons = map[parser.ErrorKind]templates.ReasonKind{
 	parser.BadWord: templates.ReasonBadWord, parser.WordTooLong: templates.ReasonWordTooLong,
 	parser.BadExchange: templates.ReasonBadExchange, parser.BadLang: templates.ReasonBadLang,
 	parser.BadVariant: templates.ReasonBadVariant, parser.BadTable: templates.ReasonBadTable,
-	parser.BadZone:         templates.ReasonBadZone,
+	parser.BadZone: templates.ReasonBadZone, parser.BadVacation: templates.ReasonBadVacation,
+	parser.BadNotify: templates.ReasonBadNotify, parser.BadAddress: templates.ReasonBadAddress,
+	parser.TextTooLong:     templates.ReasonSayTooLong,
 	parser.MissingArgument: templates.ReasonMissingArg, parser.ExtraArgument: templates.ReasonExtraArg,
 }
 

@@ -207,6 +207,7 @@ const (
 	ReasonNotOwner       ReasonKind = "not-owner"
 	ReasonAlreadySeated  ReasonKind = "already-seated" // Detail: the table
 	ReasonNoOpening      ReasonKind = "opening-disabled"
+	ReasonNoLeague       ReasonKind = "no-league-season" // STANDINGS, SIGNUP, WITHDRAW
 	// Reading the message (the parser's kinds).
 	ReasonNoCommand    ReasonKind = "no-command"
 	ReasonBadCell      ReasonKind = "bad-cell"      // Detail
@@ -218,6 +219,10 @@ const (
 	ReasonBadVariant   ReasonKind = "bad-variant"   // Detail
 	ReasonBadTable     ReasonKind = "bad-table"     // Detail
 	ReasonBadZone      ReasonKind = "bad-zone"      // Detail
+	ReasonBadVacation  ReasonKind = "bad-vacation"  // Detail
+	ReasonBadNotify    ReasonKind = "bad-notify"    // Detail
+	ReasonBadAddress   ReasonKind = "bad-address"   // Detail
+	ReasonSayTooLong   ReasonKind = "say-too-long"  // Need: the limit
 	ReasonMissingArg   ReasonKind = "missing-argument"
 	ReasonExtraArg     ReasonKind = "extra-argument" // Detail
 	ReasonTooLarge     ReasonKind = "too-large"
@@ -236,9 +241,10 @@ func ReasonKinds() []ReasonKind {
 		ReasonNotYourTurn, ReasonGameOver, ReasonExchangeNotAllowed, ReasonBagTooSmall,
 		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
 		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
-		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoCommand, ReasonBadCell,
+		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
-		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonMissingArg,
+		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonBadVacation, ReasonBadNotify,
+		ReasonBadAddress, ReasonSayTooLong, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
 	}
 }
