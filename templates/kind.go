@@ -29,6 +29,8 @@ const (
 	RepliesPaused                 // PausedMsg: the sender reached the reply bound (EMAIL §2.6)
 	HelpRules                     // RulesMsg: the rules of the game, on HELP RULES
 	ZoneChanged                   // ZoneMsg: TZ confirmed, the time now in the new zone
+	Resigned                      // ResignedMsg: to a player who left a game that goes on (LEAGUES §2.2)
+	SeatTaken                     // SeatMsg: to the new holder of a seat (LEAGUES §4.1)
 )
 
 // kindNames is read-only.
@@ -52,6 +54,8 @@ var kindNames = [...]string{
 	RepliesPaused: "replies-paused",
 	HelpRules:     "help-rules",
 	ZoneChanged:   "zone-changed",
+	Resigned:      "resigned",
+	SeatTaken:     "seat-taken",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -66,13 +70,13 @@ func (k Kind) String() string {
 // Kinds returns every message kind, in order.
 func Kinds() []Kind {
 	ks := make([]Kind, 0, len(kindNames)-1)
-	for k := TurnNotice; k <= ZoneChanged; k++ {
+	for k := TurnNotice; k <= SeatTaken; k++ {
 		ks = append(ks, k)
 	}
 	return ks
 }
 
-func (k Kind) valid() bool { return k >= TurnNotice && k <= ZoneChanged }
+func (k Kind) valid() bool { return k >= TurnNotice && k <= SeatTaken }
 
 // dataType is the struct type Render expects for the kind.
 func (k Kind) dataType() reflect.Type {
@@ -95,6 +99,10 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[LangMsg]()
 	case ZoneChanged:
 		return reflect.TypeFor[ZoneMsg]()
+	case Resigned:
+		return reflect.TypeFor[ResignedMsg]()
+	case SeatTaken:
+		return reflect.TypeFor[SeatMsg]()
 	case Expired:
 		return reflect.TypeFor[ExpiredMsg]()
 	case GameOver:
