@@ -133,6 +133,9 @@ type League struct {
 	AwayGrace     time.Duration   `toml:"away_grace"`
 	ReserveSize   int             `toml:"reserve_size"`
 	ReserveRefill time.Duration   `toml:"reserve_refill"`
+	// ForfeitAfter is how many of a player's turns in a row may expire
+	// before the table records a forfeit for them (LEAGUES §2.3); 0 never.
+	ForfeitAfter int `toml:"forfeit_after"`
 }
 
 // Table is a table the admin opens from the file.
@@ -394,6 +397,9 @@ func (c *Config) Validate() error {
 		}
 		if l.ReserveSize < 1 || l.ReserveRefill <= 0 {
 			bad("league %q: reserve_size and reserve_refill must be positive", l.Name)
+		}
+		if l.ForfeitAfter < 0 {
+			bad("league %q: forfeit_after %d: 0 (never) or more", l.Name, l.ForfeitAfter)
 		}
 	}
 	if c.Open.Allow && !leagues[c.Open.League] {

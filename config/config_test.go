@@ -84,6 +84,7 @@ func TestInvalid(t *testing.T) {
 		{"negative connections", base + "[smtp]\nconnections = -1\n", "smtp.connections -1: want 1 to 32"},
 		{"negative attempts", base + "[smtp]\nmax_attempts = -1\n", "smtp.max_attempts -1"},
 		{"negative age", base + "[smtp]\nmax_age = \"-1h\"\n", "smtp.max_age -1h0m0s"},
+		{"negative forfeit_after", base + "[[league]]\nname=\"l\"\nforfeit_after=-1\n", "forfeit_after -1: 0 (never) or more"},
 		{"bad duration", base + "[[league]]\nname=\"l\"\nturn_time=\"3 days\"\n", "turn_time"},
 	}
 	for _, tt := range tests {
