@@ -48,6 +48,9 @@ type Table struct {
 	AwayGrace     time.Duration   `gorm:"not null;default:0"`
 	ReserveSize   int             `gorm:"not null;default:0"`
 	ReserveRefill time.Duration   `gorm:"not null;default:0"`
+	// ForfeitAfter is the league's forfeit_after when the table was made:
+	// expired turns in a row that make a forfeit (LEAGUES §2.3); 0 never.
+	ForfeitAfter int `gorm:"not null;default:0"`
 
 	Status TableStatus `gorm:"size:16;not null;default:open;index:idx_tables_due,priority:1"`
 	// StartedAt is when the game began (its first turn's start); nil while
