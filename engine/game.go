@@ -307,7 +307,7 @@ func (g *Game) Present(p int, at time.Time) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
-	if g.over || !g.players[p].away {
+	if g.over || !g.players[p].away || g.players[p].left {
 		return nil
 	}
 	return g.apply(Action{Kind: ActPresent, Player: p, At: at}, nil)
