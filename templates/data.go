@@ -109,14 +109,14 @@ type LogKind int
 
 // The kinds of log entry.
 const (
-	LogPlace    LogKind = iota + 1 // a placement: Words, Pos, Down, Score, Bonus
-	LogExchange                    // Count tiles exchanged
-	LogPass                        // a pass
-	LogExpire                      // the turn expired and was passed (RULES §9.1)
-	LogEnd                         // the game ended: End, Adjustments
-	LogRejected                    // a rejected placement, told only to its author
-	LogResign                      // Player left: resigned, or Forfeit; Count tiles back in the bag (LEAGUES §2)
-	LogSubstitute                  // the seat of From passed to To (LEAGUES §4.1)
+	LogPlace      LogKind = iota + 1 // a placement: Words, Pos, Down, Score, Bonus
+	LogExchange                      // Count tiles exchanged
+	LogPass                          // a pass
+	LogExpire                        // the turn expired and was passed (RULES §9.1)
+	LogEnd                           // the game ended: End, Adjustments
+	LogRejected                      // a rejected placement, told only to its author
+	LogResign                        // Player left: resigned, or Forfeit; Count tiles back in the bag (LEAGUES §2)
+	LogSubstitute                    // the seat of From passed to To (LEAGUES §4.1)
 )
 
 // EndReason says why a game ended (RULES §11, §12).
@@ -414,7 +414,7 @@ type GameOverMsg struct {
 	Resigner string // who left last, ending the game, for EndResign and EndForfeit
 	// Left lists who left the game, in the order they left; they rank
 	// below every player still in (LEAGUES §2.2).
-	Left []Leaver
+	Left     []Leaver
 	Final    []FinalLine
 	Revealed []RevealedRack
 	Board    Board
