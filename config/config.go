@@ -147,6 +147,9 @@ type League struct {
 	// Vacation says whether the league's tables stop a player's clock
 	// during their VACATION (default true; LEAGUES §3.2).
 	Vacation *bool `toml:"vacation"`
+	// ForfeitAfter is how many of a player's turns in a row may expire
+	// before the table records a forfeit for them (LEAGUES §2.3); 0 never.
+	ForfeitAfter int `toml:"forfeit_after"`
 }
 
 // Table is a table the admin opens from the file.
@@ -428,6 +431,9 @@ func (c *Config) Validate() error {
 		}
 		if l.ReserveSize < 1 || l.ReserveRefill <= 0 {
 			bad("league %q: reserve_size and reserve_refill must be positive", l.Name)
+		}
+		if l.ForfeitAfter < 0 {
+			bad("league %q: forfeit_after %d: 0 (never) or more", l.Name, l.ForfeitAfter)
 		}
 		switch {
 		case l.TimeBank < 0 || l.BankPerMove < 0:

@@ -97,6 +97,7 @@ func TestInvalid(t *testing.T) {
 		{"short invite ttl", "invite_ttl = \"30m\"\n" + base, "invite_ttl 30m0s: want 1h to 2160h0m0s"},
 		{"negative invite ttl", "invite_ttl = \"-1h\"\n" + base, "invite_ttl -1h0m0s"},
 		{"long invite ttl", "invite_ttl = \"2161h\"\n" + base, "invite_ttl 2161h0m0s"},
+		{"negative forfeit_after", base + "[[league]]\nname=\"l\"\nforfeit_after=-1\n", "forfeit_after -1: 0 (never) or more"},
 		{"bad duration", base + "[[league]]\nname=\"l\"\nturn_time=\"3 days\"\n", "turn_time"},
 		// LEAGUES §3: the time bank and vacations.
 		{"negative bank", base + "[[league]]\nname=\"l\"\ntime_bank=\"-1h\"\n", `time_bank -1h0m0s`},

@@ -56,6 +56,9 @@ type Table struct {
 	TimeBank        time.Duration `gorm:"not null;default:0"`
 	BankPerMove     time.Duration `gorm:"not null;default:0"`
 	IgnoreVacations bool          `gorm:"not null;default:false"`
+	// ForfeitAfter is the league's forfeit_after when the table was made:
+	// expired turns in a row that make a forfeit (LEAGUES §2.3); 0 never.
+	ForfeitAfter int `gorm:"not null;default:0"`
 
 	Status TableStatus `gorm:"size:16;not null;default:open;index:idx_tables_due,priority:1"`
 	// StartedAt is when the game began (its first turn's start); nil while

@@ -326,6 +326,28 @@ func (tx *Tx) AddSeat(s *Seat) error {
 	return fmt.Errorf("store: seat %d of table %d taken: %w", s.Position, s.TableID, ErrConflict)
 }
 
+// MoveSeat gives the seat at position of a table to the player with
+// playerID (LEAGUES §4.1): the seat keeps its place, the game keeps what
+// it holds. It returns ErrDuplicate if that player already sits at the
+// table, ErrNotFound if there is no such seat.
+func (tx *Tx) MoveSeat(tableID int64, position int, playerID int64) error {
+	var n int64
+	if err := tx.db.Model(&Seat{}).Where("table_id = ? AND player_id = ?", tableID, playerID).Count(&n).Error; err != nil {
+		return fmt.Errorf("store: move seat: %w", mapErr(err))
+	}
+	if n > 0 {
+		return fmt.Errorf("store: move seat: player %d already sits at table %d: %w", playerID, tableID, ErrDuplicate)
+	}
+	res := tx.db.Model(&Seat{}).Where("table_id = ? AND position = ?", tableID, position).Update("player_id", playerID)
+	if res.Error != nil {
+		return fmt.Errorf("store: move seat: %w", mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: move seat %d of table %d: %w", position, tableID, ErrNotFound)
+	}
+	return nil
+}
+
 // Seats returns a table's seats by position, each with its Player.
 func (tx *Tx) Seats(tableID int64) ([]Seat, error) {
 	var ss []Seat

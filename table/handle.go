@@ -164,6 +164,8 @@ func (h *handling) run() error {
 		return h.join(c.Table)
 	case parser.KindStart:
 		return h.start(t)
+	case parser.KindResign:
+		return h.resign(t, c.Table)
 	case parser.KindStandings, parser.KindSignup, parser.KindWithdraw:
 		// Parsed now so that players learn the commands; the answer until
 		// this server runs league seasons.

@@ -65,11 +65,27 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoin
 	for t.game != nil && !t.game.Over() && t.row.Deadline != nil && !t.row.Deadline.After(now) {
 		deadline := *t.row.Deadline
 		p := t.game.Turn()
-		if err := t.game.Expire(p, deadline); err != nil {
+		// LEAGUES §2.3: the expiry that reaches forfeit_after is a forfeit,
+		// at the deadline, also when caught up after downtime.
+		forfeit := forfeits(t, p)
+		var err error
+		if forfeit {
+			err = t.game.Resign(p, deadline, true)
+		} else {
+			err = t.game.Expire(p, deadline)
+		}
+		if err != nil {
 			return permanent(err)
 		}
 		if err := s.save(tx, t, deadline); err != nil {
 			return err
+		}
+		if forfeit {
+			s.log.Info("turn expired: forfeit", "table", t.row.Name, "player", p, "deadline", deadline)
+			if err := s.departed(t, p, now, out, ""); err != nil {
+				return err
+			}
+			continue
 		}
 		s.log.Info("turn expired", "table", t.row.Name, "player", p, "deadline", deadline)
 		if !t.game.Over() {
@@ -102,6 +118,9 @@ func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, now t
 // at a time; the mails render in parallel.
 func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int, acc *templates.Acceptance) error {
 	for p := range t.seats {
+		if !t.game.Over() && t.game.Left(p) {
+			continue // LEAGUES §2.2: out of the game until its end
+		}
 		var a *templates.Acceptance
 		if p == author && !s.cfg.Mail.SeparateAcceptance {
 			a = acc

@@ -35,6 +35,8 @@ const (
 	InviteAnswer                   // InviteAnswerMsg: to the opener, invitees declined or let it expire
 	Withdrawn                      // WithdrawnMsg: to an invitee, the game began without them
 	Declined                       // DeclinedMsg: DECLINE confirmed to the invitee
+	Resigned                       // ResignedMsg: to a player who left a game that goes on (LEAGUES §2.2)
+	SeatTaken                      // SeatMsg: to the new holder of a seat (LEAGUES §4.1)
 )
 
 // kindNames is read-only.
@@ -64,6 +66,8 @@ var kindNames = [...]string{
 	InviteAnswer:   "invitation-answer",
 	Withdrawn:      "invitation-withdrawn",
 	Declined:       "invitation-declined",
+	Resigned:       "resigned",
+	SeatTaken:      "seat-taken",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -119,6 +123,10 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[WithdrawnMsg]()
 	case Declined:
 		return reflect.TypeFor[DeclinedMsg]()
+	case Resigned:
+		return reflect.TypeFor[ResignedMsg]()
+	case SeatTaken:
+		return reflect.TypeFor[SeatMsg]()
 	case Expired:
 		return reflect.TypeFor[ExpiredMsg]()
 	case GameOver:
