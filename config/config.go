@@ -35,6 +35,9 @@ type Config struct {
 	// (DefaultVacationDays), 0 for none.
 	VacationDays *int   `toml:"vacation_days"`
 	LogLevel     string `toml:"log_level"`
+	// InviteTTL is how long an invitation to a table (NEW with
+	// addresses) waits for its answer (LEAGUES §6).
+	InviteTTL time.Duration `toml:"invite_ttl"`
 
 	Storage  Storage  `toml:"storage"`
 	Mail     Mail     `toml:"mail"`
@@ -144,6 +147,9 @@ type League struct {
 	// Vacation says whether the league's tables stop a player's clock
 	// during their VACATION (default true; LEAGUES §3.2).
 	Vacation *bool `toml:"vacation"`
+	// ForfeitAfter is how many of a player's turns in a row may expire
+	// before the table records a forfeit for them (LEAGUES §2.3); 0 never.
+	ForfeitAfter int `toml:"forfeit_after"`
 }
 
 // Table is a table the admin opens from the file.
@@ -164,6 +170,8 @@ const (
 	DefaultReplies       = 30 // answers per sender and hour (EMAIL §2.6)
 	DefaultDictionary    = "/usr/share/dict/french"
 	DefaultVacationDays  = 30 // per player and calendar year (LEAGUES §3.2)
+	DefaultInviteTTL     = 7 * 24 * time.Hour
+	MaxInviteTTL         = 90 * 24 * time.Hour
 )
 
 // DefaultReminders are sent before a turn's deadline.
@@ -223,6 +231,9 @@ func (c *Config) fill() {
 	}
 	if c.LogLevel == "" {
 		c.LogLevel = "info"
+	}
+	if c.InviteTTL == 0 {
+		c.InviteTTL = DefaultInviteTTL
 	}
 	if c.Storage.Driver == "" {
 		c.Storage.Driver = "sqlite"
@@ -326,6 +337,9 @@ func (c *Config) Validate() error {
 	if _, err := zone.Load(c.TimeZone); err != nil {
 		bad("time_zone %q: not an IANA time zone (e.g. Europe/Paris or UTC)", c.TimeZone)
 	}
+	if c.InviteTTL < time.Hour || c.InviteTTL > MaxInviteTTL {
+		bad("invite_ttl %s: want 1h to %s (90 days), e.g. \"168h\" for a week", c.InviteTTL, MaxInviteTTL)
+	}
 	switch c.Storage.Driver {
 	case "sqlite":
 	case "postgres":
@@ -417,6 +431,9 @@ func (c *Config) Validate() error {
 		}
 		if l.ReserveSize < 1 || l.ReserveRefill <= 0 {
 			bad("league %q: reserve_size and reserve_refill must be positive", l.Name)
+		}
+		if l.ForfeitAfter < 0 {
+			bad("league %q: forfeit_after %d: 0 (never) or more", l.Name, l.ForfeitAfter)
 		}
 		switch {
 		case l.TimeBank < 0 || l.BankPerMove < 0:

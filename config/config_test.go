@@ -52,6 +52,9 @@ func TestDefaults(t *testing.T) {
 	if c.TimeZone != "UTC" {
 		t.Errorf("time_zone = %q, want UTC", c.TimeZone)
 	}
+	if c.InviteTTL != 7*24*time.Hour {
+		t.Errorf("invite_ttl = %s, want a week", c.InviteTTL)
+	}
 	if c.Mail.Replies != DefaultReplies {
 		t.Errorf("mail.replies_per_hour = %d, want %d", c.Mail.Replies, DefaultReplies)
 	}
@@ -91,6 +94,10 @@ func TestInvalid(t *testing.T) {
 		{"negative connections", base + "[smtp]\nconnections = -1\n", "smtp.connections -1: want 1 to 32"},
 		{"negative attempts", base + "[smtp]\nmax_attempts = -1\n", "smtp.max_attempts -1"},
 		{"negative age", base + "[smtp]\nmax_age = \"-1h\"\n", "smtp.max_age -1h0m0s"},
+		{"short invite ttl", "invite_ttl = \"30m\"\n" + base, "invite_ttl 30m0s: want 1h to 2160h0m0s"},
+		{"negative invite ttl", "invite_ttl = \"-1h\"\n" + base, "invite_ttl -1h0m0s"},
+		{"long invite ttl", "invite_ttl = \"2161h\"\n" + base, "invite_ttl 2161h0m0s"},
+		{"negative forfeit_after", base + "[[league]]\nname=\"l\"\nforfeit_after=-1\n", "forfeit_after -1: 0 (never) or more"},
 		{"bad duration", base + "[[league]]\nname=\"l\"\nturn_time=\"3 days\"\n", "turn_time"},
 		// LEAGUES §3: the time bank and vacations.
 		{"negative bank", base + "[[league]]\nname=\"l\"\ntime_bank=\"-1h\"\n", `time_bank -1h0m0s`},
@@ -187,5 +194,16 @@ func TestSecretFilesMustBePrivate(t *testing.T) {
 				t.Errorf("%s, mode %04o: %v", name, mode, err)
 			}
 		}
+	}
+}
+
+// TestInviteTTL: invite_ttl is read as a duration.
+func TestInviteTTL(t *testing.T) {
+	c, err := Parse([]byte("invite_ttl = \"72h\"\n[mail]\naddress = \"lexio@localhost\"\n[embedded]\nenabled = true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.InviteTTL != 72*time.Hour {
+		t.Errorf("invite_ttl = %s, want 72h", c.InviteTTL)
 	}
 }

@@ -71,6 +71,9 @@ type Table struct {
 	TimeBank        time.Duration `gorm:"not null;default:0"`
 	BankPerMove     time.Duration `gorm:"not null;default:0"`
 	IgnoreVacations bool          `gorm:"not null;default:false"`
+	// ForfeitAfter is the league's forfeit_after when the table was made:
+	// expired turns in a row that make a forfeit (LEAGUES §2.3); 0 never.
+	ForfeitAfter int `gorm:"not null;default:0"`
 
 	Status TableStatus `gorm:"size:16;not null;default:open;index:idx_tables_due,priority:1"`
 	// StartedAt is when the game began (its first turn's start); nil while
@@ -154,6 +157,34 @@ type Action struct {
 	// Payload is the engine's JSON for the action.
 	Payload string    `gorm:"type:text;not null;default:''"`
 	At      time.Time `gorm:"not null"`
+}
+
+// InvitationState is where an invitation to a table is (LEAGUES §6).
+type InvitationState string
+
+// The states of an invitation. Only a pending one changes, once.
+const (
+	InvitePending   InvitationState = "pending"   // sent, not answered
+	InviteJoined    InvitationState = "joined"    // the invitee sat down
+	InviteDeclined  InvitationState = "declined"  // the invitee said no
+	InviteExpired   InvitationState = "expired"   // invite_ttl passed unanswered
+	InviteWithdrawn InvitationState = "withdrawn" // the opener started without them
+)
+
+// Invitation is one address invited to an open table (NEW with
+// addresses). A table with invitations seats only its invitees.
+type Invitation struct {
+	ID      int64  `gorm:"primaryKey"`
+	TableID int64  `gorm:"not null;uniqueIndex:idx_invitations_table_address,priority:1"`
+	Table   *Table `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	// Address is the invitee's lowercase address.
+	Address string          `gorm:"size:320;not null;index;uniqueIndex:idx_invitations_table_address,priority:2"`
+	State   InvitationState `gorm:"size:16;not null;default:pending;index:idx_invitations_due,priority:1"`
+	// Expires is when a pending invitation lapses; pending ones are
+	// indexed on it for the scheduler.
+	Expires    time.Time `gorm:"not null;index:idx_invitations_due,priority:2"`
+	AnsweredAt *time.Time
+	CreatedAt  time.Time `gorm:"not null"`
 }
 
 // Outcome is what became of an inbound message.
@@ -280,7 +311,7 @@ func (schemaVersion) TableName() string { return "schema_version" }
 
 // models are migrated in this order (parents before children).
 func models() []any {
-	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}, &Vacation{}}
+	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}, &Vacation{}, &Invitation{}}
 }
 
 func utcp(t *time.Time) *time.Time {

@@ -267,6 +267,10 @@ func (tx *Tx) Vacations(playerIDs ...int64) ([]Vacation, error) {
 	if err := tx.db.Preload("Player").Where("player_id IN ?", playerIDs).Order("from_at, id").Find(&vs).Error; err != nil {
 		return nil, fmt.Errorf("store: vacations: %w", mapErr(err))
 	}
+	// PostgreSQL's driver gives times in the session's zone: UTC as stored.
+	for i := range vs {
+		vs[i].normalize()
+	}
 	return vs, nil
 }
 
@@ -277,6 +281,9 @@ func (tx *Tx) DueVacations(now time.Time, limit int) ([]Vacation, error) {
 	err := tx.db.Where("due_at <= ?", now.UTC()).Order("due_at, id").Limit(limit).Find(&vs).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: due vacations: %w", mapErr(err))
+	}
+	for i := range vs {
+		vs[i].normalize()
 	}
 	return vs, nil
 }
@@ -317,6 +324,28 @@ func (tx *Tx) AddSeat(s *Seat) error {
 		return err
 	}
 	return fmt.Errorf("store: seat %d of table %d taken: %w", s.Position, s.TableID, ErrConflict)
+}
+
+// MoveSeat gives the seat at position of a table to the player with
+// playerID (LEAGUES §4.1): the seat keeps its place, the game keeps what
+// it holds. It returns ErrDuplicate if that player already sits at the
+// table, ErrNotFound if there is no such seat.
+func (tx *Tx) MoveSeat(tableID int64, position int, playerID int64) error {
+	var n int64
+	if err := tx.db.Model(&Seat{}).Where("table_id = ? AND player_id = ?", tableID, playerID).Count(&n).Error; err != nil {
+		return fmt.Errorf("store: move seat: %w", mapErr(err))
+	}
+	if n > 0 {
+		return fmt.Errorf("store: move seat: player %d already sits at table %d: %w", playerID, tableID, ErrDuplicate)
+	}
+	res := tx.db.Model(&Seat{}).Where("table_id = ? AND position = ?", tableID, position).Update("player_id", playerID)
+	if res.Error != nil {
+		return fmt.Errorf("store: move seat: %w", mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: move seat %d of table %d: %w", position, tableID, ErrNotFound)
+	}
+	return nil
 }
 
 // Seats returns a table's seats by position, each with its Player.

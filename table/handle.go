@@ -103,15 +103,25 @@ func (h *handling) run() error {
 		var err error
 		if t, err = h.load(name); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
+				// A table closed since (every invitation declined or
+				// expired): the token is ours, so its sender may be told.
 				h.log.Warn("token of an unknown table", "table", name)
-				h.outcome(store.OutcomeRejected, "no such table "+name)
-				return nil
+				return h.refuse(nil, m.Command.String(), []templates.Reason{{Kind: templates.ReasonNoSuchTable, Detail: name}}, true)
 			}
 			return err
 		}
 		h.rec.TableID = &t.row.ID
 		h.log = h.log.With("table", name)
 		if t.seatOf(m.From) < 0 {
+			// An invitee's answer comes through the token of their
+			// invitation, before they have a seat (LEAGUES §6).
+			inv, err := h.tx.InvitationOf(t.row.ID, m.From)
+			if err == nil {
+				return h.invited(t, inv)
+			}
+			if !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
 			h.log.Warn("valid token from a player without a seat")
 			h.outcome(store.OutcomeRejected, string(templates.ReasonNotAPlayer))
 			return nil
@@ -124,6 +134,10 @@ func (h *handling) run() error {
 	}
 
 	if m.Err != nil {
+		if t != nil && h.bareJoin(t.row.Name) {
+			// JOIN alone through a table's address means that table.
+			return h.join(t.row.Name)
+		}
 		if answered, err := h.noCommandOnce(); err != nil || !answered {
 			return err
 		}
@@ -148,11 +162,15 @@ func (h *handling) run() error {
 	case parser.KindVacation:
 		return h.vacation(t, c.Vacation)
 	case parser.KindNew:
-		return h.newTable(c.Variant)
+		return h.newTable(c)
+	case parser.KindDecline:
+		return h.decline(t, c.Table)
 	case parser.KindJoin:
 		return h.join(c.Table)
 	case parser.KindStart:
 		return h.start(t)
+	case parser.KindResign:
+		return h.resign(t, c.Table)
 	case parser.KindNotify:
 		return h.notify(t, c.Notify, c.Table)
 	case parser.KindSay:
@@ -187,7 +205,7 @@ func errText(err error) string {
 }
 
 // badToken answers a token that does not match its sender. Only a player
-// of the table the token names is told (a forged From must not make us
+// or an invitee of the table the token names is told (a forged From must not make us
 // write to a stranger); everything is logged.
 func (h *handling) badToken() error {
 	// The token names its table before its last '-' (mailer.Tokens),
@@ -206,7 +224,15 @@ func (h *handling) badToken() error {
 		return err
 	}
 	if t.seatOf(h.msg.From) < 0 {
-		return nil
+		// An invitee was written to as well (LEAGUES §6): they are told,
+		// from no table (they have no seat there).
+		if _, err := h.tx.InvitationOf(t.row.ID, h.msg.From); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return nil
+			}
+			return err
+		}
+		t = nil
 	}
 	return h.refuse(t, h.msg.Command.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 }

@@ -154,16 +154,30 @@ func logLines(entries []engine.LogEntry, names []string, b *engine.Board) []temp
 			continue
 		case engine.LogEnd:
 			l.Kind, l.Player, l.Adjustments = templates.LogEnd, "", adjust
-			l.End = templates.EndStalled
-			if e.Reason == engine.EndOut {
-				l.End = templates.EndOut
-			}
+			l.End = endReason(e.Reason)
+		case engine.LogResign:
+			l.Kind, l.Forfeit, l.Count = templates.LogResign, e.Forfeit, e.Count
+		case engine.LogSubst:
+			l.Kind, l.From, l.To = templates.LogSubstitute, e.From, e.To
 		default:
 			continue
 		}
 		out = append(out, l)
 	}
 	return out
+}
+
+// endReason is how the templates name an end of the game.
+func endReason(r engine.EndReason) templates.EndReason {
+	switch r {
+	case engine.EndOut:
+		return templates.EndOut
+	case engine.EndResign:
+		return templates.EndResign
+	case engine.EndForfeit:
+		return templates.EndForfeit
+	}
+	return templates.EndStalled
 }
 
 // latest keeps the last n lines.
@@ -370,6 +384,16 @@ func (s *Service) calendarEvent(t *tableCtx, kind templates.Kind, p int, moved b
 		}
 		return acts[ends[n-2]].At
 	}
+	// A resignation ends the turn in progress without a move (LEAGUES
+	// §2): the mail that tells its holder that the game ended, or that
+	// they are out, cancels it.
+	if n := len(acts); n > 0 && acts[n-1].Kind == engine.ActResign && (kind == templates.GameOver || kind == templates.Resigned) {
+		if holder, err := turnBeforeLast(t.game); err == nil && holder == p {
+			n := len(ends) + 1
+			e.UID, e.Sequence, e.Cancel = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), true
+			return &e
+		}
+	}
 	if n := len(ends); n > 0 && acts[ends[n-1]].Player == p && (kind == templates.TurnNotice || kind == templates.GameOver) {
 		e.UID, e.Sequence, e.Cancel = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), true
 		return &e
@@ -377,7 +401,7 @@ func (s *Service) calendarEvent(t *tableCtx, kind templates.Kind, p int, moved b
 	if t.game.Over() || t.game.Turn() != p || t.row.Deadline == nil {
 		return nil
 	}
-	if kind != templates.TurnNotice && kind != templates.Reminder && kind != templates.BoardReply && !moved {
+	if kind != templates.TurnNotice && kind != templates.Reminder && kind != templates.BoardReply && kind != templates.SeatTaken && !moved {
 		return nil
 	}
 	n := len(ends) + 1
@@ -433,7 +457,7 @@ func (s *Service) noticeData(t *tableCtx, p int, now time.Time) (templates.Notic
 		msg.State.Players = append(msg.State.Players, templates.PlayerLine{
 			Name: ns[i], Address: st.Player.Address, Score: v.Scores[i], Tiles: v.TileCounts[i],
 			Away: v.Away[i], ToMove: !v.Over && v.Turn == i, You: i == p, Bank: t.bankLeft(i, now),
-			Vacation: t.onVacation(i, now),
+			Vacation: t.onVacation(i, now), Left: v.Left != nil && v.Left[i],
 		})
 	}
 	return msg, nil
@@ -462,8 +486,10 @@ func (s *Service) gameOverData(t *tableCtx, p int, now time.Time) (templates.Gam
 			msg.Finisher = ns[e.Player] // the last placement's author went out
 		}
 	}
-	if v.Result.Reason == engine.EndOut {
-		msg.End = templates.EndOut
+	msg.End = endReason(v.Result.Reason)
+	for _, d := range v.Result.Left {
+		msg.Left = append(msg.Left, templates.Leaver{Name: ns[d.Player], Forfeit: d.Forfeit})
+		msg.Resigner = ns[d.Player] // the last to leave ended it (LEAGUES §2.1)
 	}
 	for i := range ns {
 		msg.Final = append(msg.Final, templates.FinalLine{

@@ -65,11 +65,27 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoin
 	for t.game != nil && !t.game.Over() && t.row.Deadline != nil && !t.row.Deadline.After(now) {
 		deadline := *t.row.Deadline
 		p := t.game.Turn()
-		if err := t.game.Expire(p, deadline); err != nil {
+		// LEAGUES §2.3: the expiry that reaches forfeit_after is a forfeit,
+		// at the deadline, also when caught up after downtime.
+		forfeit := forfeits(t, p)
+		var err error
+		if forfeit {
+			err = t.game.Resign(p, deadline, true)
+		} else {
+			err = t.game.Expire(p, deadline)
+		}
+		if err != nil {
 			return permanent(err)
 		}
 		if err := s.save(tx, t, deadline); err != nil {
 			return err
+		}
+		if forfeit {
+			s.log.Info("turn expired: forfeit", "table", t.row.Name, "player", p, "deadline", deadline)
+			if err := s.departed(t, p, now, out, ""); err != nil {
+				return err
+			}
+			continue
 		}
 		s.log.Info("turn expired", "table", t.row.Name, "player", p, "deadline", deadline)
 		if !t.game.Over() {
@@ -114,6 +130,9 @@ func (s *Service) queueCal(t *tableCtx, kind, cal templates.Kind, p int, data an
 // from the game one player at a time; the mails render in parallel.
 func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int, acc *templates.Acceptance) error {
 	for p := range t.seats {
+		if !t.game.Over() && t.game.Left(p) {
+			continue // LEAGUES §2.2: out of the game until its end
+		}
 		var a *templates.Acceptance
 		if p == author && !s.cfg.Mail.SeparateAcceptance {
 			a = acc
@@ -148,10 +167,11 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 	return nil
 }
 
-// Tick enforces what is due at now: the start and end of vacations told
-// to the other players (LEAGUES §3.2), then expired turns, in deadline
-// order across tables, and reminders (EMAIL §5); then it sends the
-// digests due (LEAGUES §5.1). It returns how many tables it handled.
+// Tick enforces what is due at now: lapsed invitations (LEAGUES §6), the
+// start and end of vacations told to the other players (LEAGUES §3.2),
+// then expired turns, in deadline order across tables, and reminders
+// (EMAIL §5); then it sends the digests due (LEAGUES §5.1). It returns
+// how many tables it handled.
 func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 	handled, err := s.tickTables(ctx, now)
 	if err != nil {
@@ -163,8 +183,8 @@ func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 	return handled, nil
 }
 
-// tickTables tells the vacations that began or ended, then enforces the
-// deadlines and reminders due at now. Each table is handled in its own
+// tickTables does all but the digests: lapsed invitations, vacations,
+// deadlines and reminders. Each table is handled in its own
 // transaction. A table whose transaction meets a conflict (a message
 // changed it meanwhile) is handled again on its fresh state, up to
 // maxAttempts times, then left for the next tick; a table that fails for
@@ -172,8 +192,13 @@ func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 // database, the context) ends the tick. It returns how many tables it
 // handled.
 func (s *Service) tickTables(ctx context.Context, now time.Time) (int, error) {
-	handled := 0
-	// The vacations that began or ended are told first (LEAGUES §3.2);
+	// Invitations that lapsed first (LEAGUES §6): a table they start has
+	// its first deadline from now.
+	handled, err := s.expireDueInvitations(ctx, now)
+	if err != nil {
+		return handled, err
+	}
+	// The vacations that began or ended are told next (LEAGUES §3.2);
 	// the deadlines they moved are already in the tables' rows.
 	if _, err := s.tickVacations(ctx, now); err != nil {
 		return handled, err

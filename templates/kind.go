@@ -31,6 +31,12 @@ const (
 	ZoneChanged                    // ZoneMsg: TZ confirmed, the time now in the new zone
 	VacationSet                    // VacationMsg: VACATION confirmed, or ended by VACATION OFF
 	VacationNotice                 // VacationNoticeMsg: a player's vacation began or ended; your deadline moved
+	Invitation                     // InvitationMsg: to an invitee of NEW with addresses (LEAGUES §6)
+	InviteAnswer                   // InviteAnswerMsg: to the opener, invitees declined or let it expire
+	Withdrawn                      // WithdrawnMsg: to an invitee, the game began without them
+	Declined                       // DeclinedMsg: DECLINE confirmed to the invitee
+	Resigned                       // ResignedMsg: to a player who left a game that goes on (LEAGUES §2.2)
+	SeatTaken                      // SeatMsg: to the new holder of a seat (LEAGUES §4.1)
 	NotifyChanged                  // NotifyMsg: NOTIFY confirmed, or an unsubscribe by mail
 	Digest                         // DigestMsg: the daily summary of NOTIFY digest
 	Said                           // SaidMsg: a player's SAY, to the others at the table
@@ -59,6 +65,12 @@ var kindNames = [...]string{
 	ZoneChanged:    "zone-changed",
 	VacationSet:    "vacation-set",
 	VacationNotice: "vacation-notice",
+	Invitation:     "invitation",
+	InviteAnswer:   "invitation-answer",
+	Withdrawn:      "invitation-withdrawn",
+	Declined:       "invitation-declined",
+	Resigned:       "resigned",
+	SeatTaken:      "seat-taken",
 	NotifyChanged:  "notify-changed",
 	Digest:         "digest",
 	Said:           "said",
@@ -76,13 +88,13 @@ func (k Kind) String() string {
 // Kinds returns every message kind, in order.
 func Kinds() []Kind {
 	ks := make([]Kind, 0, len(kindNames)-1)
-	for k := TurnNotice; k <= Said; k++ {
+	for k := TurnNotice; int(k) < len(kindNames); k++ {
 		ks = append(ks, k)
 	}
 	return ks
 }
 
-func (k Kind) valid() bool { return k >= TurnNotice && k <= Said }
+func (k Kind) valid() bool { return k >= TurnNotice && int(k) < len(kindNames) }
 
 // dataType is the struct type Render expects for the kind.
 func (k Kind) dataType() reflect.Type {
@@ -109,6 +121,18 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[VacationMsg]()
 	case VacationNotice:
 		return reflect.TypeFor[VacationNoticeMsg]()
+	case Invitation:
+		return reflect.TypeFor[InvitationMsg]()
+	case InviteAnswer:
+		return reflect.TypeFor[InviteAnswerMsg]()
+	case Withdrawn:
+		return reflect.TypeFor[WithdrawnMsg]()
+	case Declined:
+		return reflect.TypeFor[DeclinedMsg]()
+	case Resigned:
+		return reflect.TypeFor[ResignedMsg]()
+	case SeatTaken:
+		return reflect.TypeFor[SeatMsg]()
 	case NotifyChanged:
 		return reflect.TypeFor[NotifyMsg]()
 	case Digest:

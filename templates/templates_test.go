@@ -201,7 +201,7 @@ func checkHTML(t *testing.T, doc string, k Kind) {
 		}
 	}
 	walk(root)
-	wantBoard := k == TurnNotice || k == BoardReply || k == Reminder || k == GameOver || k == HelpRules
+	wantBoard := k == TurnNotice || k == BoardReply || k == Reminder || k == GameOver || k == HelpRules || k == SeatTaken
 	boards := 0
 	for _, tb := range tables {
 		rows := rowsOf(tb)
