@@ -31,11 +31,15 @@ func (t *tableCtx) notifyMode(p int) string {
 	return store.NotifyAll
 }
 
-// wantsNotice reports whether seat p gets the notice of the turn that
-// begins: always with NOTIFY all; with turn or digest only when the turn is
-// theirs, and the game's first notice (their rack, the order of play).
+// wantsNotice reports whether seat p gets the notice of the state after
+// the game's last action: always with NOTIFY all; with turn or digest when
+// the turn is theirs, or when the news is not a turn passing to another
+// (the game's first notice, with their rack and the order of play; a
+// resignation, which everyone is told of, LEAGUES §2.4).
 func (t *tableCtx) wantsNotice(p int) bool {
-	return t.notifyMode(p) == store.NotifyAll || t.game.Turn() == p || len(t.game.Actions()) == 0
+	acts := t.game.Actions()
+	return t.notifyMode(p) == store.NotifyAll || t.game.Turn() == p ||
+		len(acts) == 0 || !isTurn(acts[len(acts)-1].Kind)
 }
 
 // notify answers NOTIFY: the sender's choice for every table, or for the

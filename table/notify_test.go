@@ -137,6 +137,22 @@ func testNotifyTurn(t *testing.T, driver string) {
 	}
 }
 
+// TestNotifyTurnResignation: a resignation is told to everyone (LEAGUES
+// §2.4), NOTIFY turn or not.
+func TestNotifyTurnResignation(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	if err := h.svc.CreateTable(h.ctx, "r3", "main", emails("alice", "bob", "carol"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("carol", 1)
+	h.expect(h.fresh("bob", "r3", "NOTIFY turn"), store.OutcomeApplied, "NOTIFY turn")
+	h.expect(h.fresh("carol", "r3", "RESIGN r3"), store.OutcomeApplied, "RESIGN")
+	// Alice is to move; bob, who is not, hears of it all the same.
+	if got, want := strings.Join(h.kindsAt("bob", "r3"), " "), "turn-notice notify-changed turn-notice"; got != want {
+		t.Errorf("bob (NOTIFY turn) after carol resigned: %s, want %s", got, want)
+	}
+}
+
 // TestNotifyPerTable: NOTIFY turn for every table, NOTIFY all t2 for one,
 // and the table's choice beats the player's; the turn that expires for a
 // NOTIFY turn player tells them, and its mail takes the calendar's
