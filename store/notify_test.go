@@ -70,6 +70,18 @@ func TestNotify(t *testing.T) {
 				t.Errorf("seats' notify %q %q %q", seats[0].Notify, seats[1].Notify, seats[2].Notify)
 			}
 
+			// A seat that changes hands drops its holder's choice.
+			p4, err := tx.EnsurePlayer("p4@example.org", "en")
+			if err != nil {
+				return err
+			}
+			if err := tx.MoveSeat(playing.ID, 2, p4.ID); err != nil {
+				return err
+			}
+			if seats, err = tx.Seats(playing.ID); err != nil || seats[2].Notify != "" || seats[2].PlayerID != p4.ID {
+				t.Errorf("the seat after MoveSeat: %+v, %v; want p4's, with no choice", seats[2], err)
+			}
+
 			id := ps[0].ID
 			if err := tx.SetDigestDay(id, "", "2026-03-01"); err != nil {
 				return err
