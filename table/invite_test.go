@@ -388,7 +388,8 @@ func testBadInvitations(t *testing.T, driver string) {
 		{"NEW lexio " + h.addrs("bob", "bob"), "bad-address", "is not an address I can invite"},
 		{"NEW lexio bob@", "bad-address", "“bob@” is not an address I can invite"},
 		{"NEW lexio " + h.addrs("lexio"), "bad-address", "“lexio@" + h.domain + "” is not an address I can invite"},
-		{"NEW lexio " + h.addrs("bob", "carol", "dave", "eve"), "extra-argument", "at most 3"},
+		{"NEW lexio " + h.addrs("bob", "carol", "dave", "eve"), "too-many-invitees",
+			"This table seats at most 4 players, so you can invite at most 3; you named 4."},
 	}
 	for _, c := range cases {
 		h.expect(h.sendMail("alice", mailSpec{Body: c.body}), store.OutcomeRejected, c.reason)
