@@ -17,7 +17,22 @@ type Player struct {
 	// "Europe/Paris"; "" is the configuration's. Stored times stay UTC.
 	TimeZone  string    `gorm:"size:64;not null;default:''"`
 	CreatedAt time.Time `gorm:"not null"`
+
+	// Notify is the mail they chose (NOTIFY, LEAGUES §5.1): NotifyAll,
+	// NotifyTurn or NotifyDigest; "" is NotifyAll.
+	Notify string `gorm:"size:16;not null;default:''"`
+	// DigestDay is the local date ("2026-12-01", in their zone) of the
+	// last day whose digest was decided (sent, or nothing to say); ""
+	// for none. A digest goes at most once per local day.
+	DigestDay string `gorm:"size:10;not null;default:''"`
 }
+
+// The mail a player may choose (LEAGUES §5.1).
+const (
+	NotifyAll    = "all"    // a notice after every turn
+	NotifyTurn   = "turn"   // only the mail that needs them
+	NotifyDigest = "digest" // turn, and a daily summary
+)
 
 // TableStatus is where a table is in its life.
 type TableStatus string
@@ -125,6 +140,10 @@ type Seat struct {
 	PlayerID  int64     `gorm:"not null;index;uniqueIndex:idx_seats_table_player,priority:2"`
 	Player    *Player   `gorm:"constraint:OnDelete:RESTRICT"`
 	CreatedAt time.Time `gorm:"not null"`
+
+	// Notify overrides the player's Notify at this table (NOTIFY turn
+	// t42, or the List-Unsubscribe address); "" for none.
+	Notify string `gorm:"size:16;not null;default:''"`
 }
 
 // Action is one entry of a table's log (RULES §10), the source of truth.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -89,6 +90,10 @@ func (h *handling) run() error {
 		return nil
 	}
 
+	if mailer.IsUnsubscribe(m.Token) {
+		// LEAGUES §5.2: written to with any body, or none.
+		return h.unsubscribe()
+	}
 	var t *tableCtx
 	if m.Token != "" {
 		name, ok := h.s.tokens.Verify(m.Token, m.From)
@@ -166,6 +171,10 @@ func (h *handling) run() error {
 		return h.start(t)
 	case parser.KindResign:
 		return h.resign(t, c.Table)
+	case parser.KindNotify:
+		return h.notify(t, c.Notify, c.Table)
+	case parser.KindSay:
+		return h.say(t, c.Text)
 	case parser.KindStandings, parser.KindSignup, parser.KindWithdraw:
 		// Parsed now so that players learn the commands; the answer until
 		// this server runs league seasons.
@@ -199,10 +208,11 @@ func errText(err error) string {
 // or an invitee of the table the token names is told (a forged From must not make us
 // write to a stranger); everything is logged.
 func (h *handling) badToken() error {
-	// The token names its table before its last '-' (mailer.Tokens).
+	// The token names its table before its last '-' (mailer.Tokens),
+	// after the prefix of an unsubscribe address.
 	name := ""
 	if i := strings.LastIndexByte(h.msg.Token, '-'); i > 0 {
-		name = strings.ToLower(h.msg.Token[:i])
+		name = strings.TrimPrefix(strings.ToLower(h.msg.Token[:i]), mailer.UnsubscribePrefix)
 	}
 	h.log.Warn("forged or damaged reply token", "token_table", name)
 	h.outcome(store.OutcomeRejected, string(templates.ReasonBadToken))

@@ -302,6 +302,7 @@ func (s *Service) render(e envelope, data any, now time.Time) (*store.OutboxMail
 		Text:          r.Text,
 		HTML:          r.HTML,
 	}
+	env.ListUnsubscribe = s.unsubscribeURI(e)
 	if e.table != "" {
 		root := s.rootID(e.table)
 		env.InReplyTo, env.References = root, []string{root}

@@ -91,7 +91,11 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoin
 		if !t.game.Over() {
 			msg := templates.ExpiredMsg{Head: s.head(t.row.Name, t.recipient(p), now), Deadline: deadline,
 				Grace: t.row.AwayGrace, Next: names(t.seats)[t.game.Turn()]}
-			s.queue(t, templates.Expired, p, msg, now, out)
+			cal := templates.Expired
+			if !t.wantsNotice(p) {
+				cal = templates.TurnNotice // it carries the notice's calendar entry
+			}
+			s.queueCal(t, templates.Expired, cal, p, msg, now, out)
 		}
 		if err := s.announce(t, now, out, -1, nil); err != nil {
 			return err
@@ -103,8 +107,14 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoin
 // queue renders a message about table t for seat p, with its calendar
 // entry if it has one.
 func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, now time.Time, out *outgoing) {
+	s.queueCal(t, kind, kind, p, data, now, out)
+}
+
+// queueCal is queue with the calendar entry of a mail of kind cal: that
+// of the notice a mail stands in for (NOTIFY turn).
+func (s *Service) queueCal(t *tableCtx, kind, cal templates.Kind, p int, data any, now time.Time, out *outgoing) {
 	e := envelope{table: t.row.Name, seq: t.row.Seq, kind: kind, to: t.recipient(p), tableID: &t.row.ID,
-		cal: s.calendarEvent(t, kind, p, false, now)}
+		cal: s.calendarEvent(t, cal, p, false, now)}
 	if kind == templates.Reminder {
 		e.extra = strconv.FormatInt(t.row.NextReminder.Unix(), 36)
 	}
@@ -114,8 +124,10 @@ func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, now t
 // announce sends every player the state after a turn-ending action
 // (EMAIL §4.2), or the end of the game (EMAIL §4.3). The mail to author,
 // the seat whose move it was (-1 for none: an expiry), opens with acc,
-// what their move did (§4.1). The data is read from the game one player
-// at a time; the mails render in parallel.
+// what their move did (§4.1). A player who chose NOTIFY turn or digest
+// gets no notice of a turn that is not theirs (LEAGUES §5.1); if they are
+// the author, what their move did still comes, alone. The data is read
+// from the game one player at a time; the mails render in parallel.
 func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int, acc *templates.Acceptance) error {
 	for p := range t.seats {
 		if !t.game.Over() && t.game.Left(p) {
@@ -134,6 +146,17 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 			s.queue(t, templates.GameOver, p, msg, now, out)
 			continue
 		}
+		if !t.wantsNotice(p) {
+			if a != nil {
+				v, err := t.game.View(p, now)
+				if err != nil {
+					return permanent(err)
+				}
+				s.queueCal(t, templates.Accepted, templates.TurnNotice, p, templates.AcceptedMsg{
+					Head: s.head(t.row.Name, t.recipient(p), now), Move: a.Move, Total: a.Total, Rack: rackData(v.Rack)}, now, out)
+			}
+			continue
+		}
 		msg, err := s.noticeData(t, p, now)
 		if err != nil {
 			return err
@@ -147,14 +170,28 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 // Tick enforces what is due at now: lapsed invitations (LEAGUES §6), the
 // start and end of vacations told to the other players (LEAGUES §3.2),
 // then expired turns, in deadline order across tables, and reminders
-// (EMAIL §5). Each table is handled in its own
+// (EMAIL §5); then it sends the digests due (LEAGUES §5.1). It returns
+// how many tables it handled.
+func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
+	handled, err := s.tickTables(ctx, now)
+	if err != nil {
+		return handled, err
+	}
+	if _, err := s.digests(ctx, now); err != nil {
+		return handled, err
+	}
+	return handled, nil
+}
+
+// tickTables does all but the digests: lapsed invitations, vacations,
+// deadlines and reminders. Each table is handled in its own
 // transaction. A table whose transaction meets a conflict (a message
 // changed it meanwhile) is handled again on its fresh state, up to
 // maxAttempts times, then left for the next tick; a table that fails for
 // good is logged and left for the next tick; a temporary error (the
 // database, the context) ends the tick. It returns how many tables it
 // handled.
-func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
+func (s *Service) tickTables(ctx context.Context, now time.Time) (int, error) {
 	// Invitations that lapsed first (LEAGUES §6): a table they start has
 	// its first deadline from now.
 	handled, err := s.expireDueInvitations(ctx, now)

@@ -240,6 +240,9 @@ const (
 	ReasonInvitesWaiting  ReasonKind = "invitations-waiting" // Have: pending now, Need: the most
 	ReasonResigned        ReasonKind = "resigned"            // the sender left that game (LEAGUES §2)
 	ReasonNotYourTable    ReasonKind = "not-your-table"      // RESIGN: Detail names no table of the sender's (LEAGUES §2.5)
+	// SAY (LEAGUES §5.3); say-too-long is the parser's.
+	ReasonSayLimit ReasonKind = "say-limit" // Need: lines passed on per hour
+	ReasonSayWhere ReasonKind = "say-where" // Have: the sender's tables not over
 	// Reading the message (the parser's kinds).
 	ReasonNoCommand    ReasonKind = "no-command"
 	ReasonBadCell      ReasonKind = "bad-cell"      // Detail
@@ -282,6 +285,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonNotInvited, ReasonNoInvitation, ReasonSeveralInvites, ReasonInviteDeclined,
 		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonSelfInvite,
 		ReasonNotYetSeated, ReasonInvitesWaiting,
+		ReasonSayLimit, ReasonSayWhere,
 	}
 }
 
@@ -427,6 +431,32 @@ type VacationNoticeMsg struct {
 	Over         bool
 	Begins, Ends time.Time
 	Deadline     time.Time
+}
+
+// NotifyMsg confirms the mail a player chose (NOTIFY, LEAGUES §5.1), by
+// command or through a List-Unsubscribe address (§5.2).
+type NotifyMsg struct {
+	Head
+	Mode         string    // "all", "turn" or "digest"
+	For          string    // the table the choice is for; "" for every table
+	Unsubscribed bool      // written to the List-Unsubscribe address
+	Digest       time.Time // the first digest, for "digest"
+}
+
+// DigestMsg is the day's summary of the recipient's tables in play (NOTIFY
+// digest, LEAGUES §5.1): whose turn it is at each, and until when.
+type DigestMsg struct {
+	Head
+	Games []GameLine // those where the recipient is to move first
+	Yours int        // how many of them wait for the recipient's move
+}
+
+// SaidMsg passes a player's line on to the other players of the table
+// (SAY, LEAGUES §5.3).
+type SaidMsg struct {
+	Head
+	From string // the author's name at the table, never an address
+	Text string // plain text as written; the templates escape it
 }
 
 // ExpiredMsg tells a player their turn passed for them.

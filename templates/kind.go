@@ -37,6 +37,9 @@ const (
 	Declined                       // DeclinedMsg: DECLINE confirmed to the invitee
 	Resigned                       // ResignedMsg: to a player who left a game that goes on (LEAGUES §2.2)
 	SeatTaken                      // SeatMsg: to the new holder of a seat (LEAGUES §4.1)
+	NotifyChanged                  // NotifyMsg: NOTIFY confirmed, or an unsubscribe by mail
+	Digest                         // DigestMsg: the daily summary of NOTIFY digest
+	Said                           // SaidMsg: a player's SAY, to the others at the table
 )
 
 // kindNames is read-only.
@@ -68,6 +71,9 @@ var kindNames = [...]string{
 	Declined:       "invitation-declined",
 	Resigned:       "resigned",
 	SeatTaken:      "seat-taken",
+	NotifyChanged:  "notify-changed",
+	Digest:         "digest",
+	Said:           "said",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -127,6 +133,12 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[ResignedMsg]()
 	case SeatTaken:
 		return reflect.TypeFor[SeatMsg]()
+	case NotifyChanged:
+		return reflect.TypeFor[NotifyMsg]()
+	case Digest:
+		return reflect.TypeFor[DigestMsg]()
+	case Said:
+		return reflect.TypeFor[SaidMsg]()
 	case Expired:
 		return reflect.TypeFor[ExpiredMsg]()
 	case GameOver:

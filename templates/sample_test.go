@@ -259,6 +259,17 @@ func sample(k Kind) any {
 		return WithdrawnMsg{Head: h, Opener: "Alice"}
 	case Declined:
 		return DeclinedMsg{Head: h, Opener: "Alice"}
+	case NotifyChanged:
+		// For every table, the digest: the first comes tomorrow morning.
+		return NotifyMsg{Head: h, Mode: "digest", Digest: time.Date(2026, 3, 4, 7, 0, 0, 0, time.UTC)}
+	case Digest:
+		// From the service's plain address: about no one table.
+		return DigestMsg{Head: Head{To: "Bob", Now: time.Date(2026, 3, 4, 7, 0, 0, 0, time.UTC), TZ: sampleTZ}, Yours: 1, Games: []GameLine{
+			{Table: "t42", Variant: "lexio", Status: StatusPlaying, Players: []string{"Alice", "Bob", "Chloé"}, Turn: "Bob", YourTurn: true, Deadline: sampleDeadline, Score: 28},
+			{Table: "t7", Variant: "lexico", Status: StatusPlaying, Players: []string{"Bob", "Élise"}, Turn: "Élise", Deadline: sampleDeadline.Add(-26 * time.Hour), Score: 103},
+		}}
+	case Said:
+		return SaidMsg{Head: h, From: "Alice", Text: "Nice one, Bob! <b>QUARTZ</b> & a blank?\nGood luck for the end."}
 	}
 	return nil
 }
