@@ -248,9 +248,12 @@ func (h *handling) games(from *tableCtx) error {
 		line := templates.GameLine{Table: t.row.Name, Variant: t.row.Variant, Players: names(t.seats), Status: templates.StatusWaiting}
 		if t.game != nil {
 			line.Status, line.Score = templates.StatusPlaying, t.game.Score(p)
-			if t.game.Over() {
+			switch {
+			case t.game.Over():
 				line.Status = templates.StatusOver
-			} else {
+			case t.game.Left(p):
+				line.Status = templates.StatusLeft
+			default:
 				line.Turn, line.YourTurn = names(t.seats)[t.game.Turn()], t.game.Turn() == p
 				if t.row.Deadline != nil {
 					line.Deadline = *t.row.Deadline

@@ -161,6 +161,9 @@ func TestResignThreeAndFour(t *testing.T) {
 		if n := h.count("bob", "turn-notice"); n != bobNotices {
 			t.Errorf("bob got %d turn notices after leaving", n-bobNotices)
 		}
+		// GAMES tells Bob the game goes on without him.
+		h.expect(h.fresh("bob", name, "GAMES"), store.OutcomeApplied, "GAMES")
+		mustContain(t, "bob's GAMES", h.lastOf("bob", "games-reply").Text, "r3 (lexio): in play without you (you left it)")
 
 		// Carol resigns off turn (Alice to move after her play): Alice alone.
 		h.play(name, players)

@@ -363,6 +363,7 @@ const (
 	StatusWaiting GameStatus = iota + 1 // open, waiting for players or START
 	StatusPlaying
 	StatusOver
+	StatusLeft // the game goes on without the recipient, who resigned or forfeited
 )
 
 // GameLine is one of the recipient's tables.
@@ -647,7 +648,8 @@ func (e EndReason) String() string {
 	return "unknown"
 }
 
-// String returns the status's stable name: "waiting", "playing", "over".
+// String returns the status's stable name: "waiting", "playing", "over",
+// "left".
 func (s GameStatus) String() string {
 	switch s {
 	case StatusWaiting:
@@ -656,6 +658,8 @@ func (s GameStatus) String() string {
 		return "playing"
 	case StatusOver:
 		return "over"
+	case StatusLeft:
+		return "left"
 	}
 	return "unknown"
 }

@@ -194,6 +194,7 @@ func sample(k Kind) any {
 		return GamesMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Games: []GameLine{
 			{Table: "t42", Variant: "lexio", Status: StatusPlaying, Players: []string{"Alice", "Bob", "Chloé"}, Turn: "Bob", YourTurn: true, Deadline: sampleDeadline, Score: 28},
 			{Table: "t7", Variant: "lexico", Status: StatusPlaying, Players: []string{"Bob", "Dan"}, Turn: "Dan", Deadline: sampleNow.Add(45 * time.Minute), Score: 103},
+			{Table: "t9", Variant: "lexio", Status: StatusLeft, Players: []string{"Bob", "Dan", "Eve"}, Score: 61},
 			{Table: "t50", Variant: "lexio", Status: StatusWaiting, Players: []string{"Bob"}},
 			{Table: "t3", Variant: "lexio", Status: StatusOver, Players: []string{"Bob", "Alice"}, Score: 311},
 		}}
