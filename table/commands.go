@@ -60,8 +60,10 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 		if err != nil {
 			return err
 		}
-		if h.s.cfg.Mail.SeparateAcceptance {
+		if h.s.cfg.Mail.SeparateAcceptance && t.wantsNotice(p) {
 			// One of the turn's mails: not counted against the reply bound.
+			// (An author who gets no notice gets the acceptance alone, from
+			// announce.)
 			h.queue(t, h.sender(t), templates.Accepted, templates.AcceptedMsg{
 				Head: h.s.head(t.row.Name, t.recipient(p), h.now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
 		}

@@ -501,3 +501,31 @@ func TestUnsubscribeInSubject(t *testing.T) {
 	h.expect(id, store.OutcomeApplied, "NOTIFY turn t1 (List-Unsubscribe)")
 	mustContain(t, "the answer", h.answer("alice", id).Text, "the unsubscribe address of table t1")
 }
+
+// TestNotifyTurnSeparateAcceptance: with separate_acceptance, a player on
+// NOTIFY turn still gets one acceptance of their move, and it cancels
+// their turn's calendar entry as the notice would have.
+func TestNotifyTurnSeparateAcceptance(t *testing.T) {
+	h := newHarness(t, harnessOpts{mail: "separate_acceptance = true"})
+	const name = "sa"
+	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	h.expect(h.replyTo("alice", h.noticeAt("alice", name), "NOTIFY turn"), store.OutcomeApplied, "NOTIFY turn")
+	turn := calendarOf(t, h.lastOf("alice", "turn-notice"))
+	if turn == nil || turn.method != "REQUEST" {
+		t.Fatalf("alice's first notice has no entry for her turn: %+v", turn)
+	}
+	h.pass("alice", name)
+	acc := ofKind(h.inbox("alice"), "accepted")
+	if len(acc) != 1 {
+		t.Fatalf("alice got %d acceptances of her pass, want 1", len(acc))
+	}
+	if c := calendarOf(t, acc[0]); c == nil || c.method != "CANCEL" || c.uid != turn.uid {
+		t.Errorf("the acceptance's entry %+v, want the cancellation of %s", c, turn.uid)
+	}
+	if n := h.count("alice", "turn-notice"); n != 1 {
+		t.Errorf("alice (NOTIFY turn) got %d turn notices, want only the first", n)
+	}
+}

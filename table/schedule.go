@@ -147,13 +147,16 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 			continue
 		}
 		if !t.wantsNotice(p) {
-			if a != nil {
+			// Without a notice the author still hears what their move did,
+			// in one mail (separate acceptance or not) that ends their
+			// turn's calendar entry as the notice would have.
+			if p == author && acc != nil {
 				v, err := t.game.View(p, now)
 				if err != nil {
 					return permanent(err)
 				}
 				s.queueCal(t, templates.Accepted, templates.TurnNotice, p, templates.AcceptedMsg{
-					Head: s.head(t.row.Name, t.recipient(p), now), Move: a.Move, Total: a.Total, Rack: rackData(v.Rack)}, now, out)
+					Head: s.head(t.row.Name, t.recipient(p), now), Move: acc.Move, Total: acc.Total, Rack: rackData(v.Rack)}, now, out)
 			}
 			continue
 		}
