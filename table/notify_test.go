@@ -518,6 +518,7 @@ func TestNotifyTurnSeparateAcceptance(t *testing.T) {
 		t.Fatalf("alice's first notice has no entry for her turn: %+v", turn)
 	}
 	h.pass("alice", name)
+	h.outboxEmpty()
 	acc := ofKind(h.inbox("alice"), "accepted")
 	if len(acc) != 1 {
 		t.Fatalf("alice got %d acceptances of her pass, want 1", len(acc))
