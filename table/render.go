@@ -453,10 +453,11 @@ func (s *Service) noticeData(t *tableCtx, p int, now time.Time) (templates.Notic
 			msg.State.Deadline = *t.row.Deadline
 		}
 	}
+	banks := t.banks() // the log replayed once for every player's line
 	for i, st := range t.seats {
 		msg.State.Players = append(msg.State.Players, templates.PlayerLine{
 			Name: ns[i], Address: st.Player.Address, Score: v.Scores[i], Tiles: v.TileCounts[i],
-			Away: v.Away[i], ToMove: !v.Over && v.Turn == i, You: i == p, Bank: t.bankLeft(i, now),
+			Away: v.Away[i], ToMove: !v.Over && v.Turn == i, You: i == p, Bank: t.bankLeft(banks, i, now),
 			Vacation: t.onVacation(i, now), Left: v.Left != nil && v.Left[i],
 		})
 	}

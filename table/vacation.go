@@ -85,13 +85,14 @@ func (t *tableCtx) banks() []time.Duration {
 	return b.Banks(g.Players(), t.row.TurnTime, turns, stops)
 }
 
-// bankLeft is what seat p has left of their bank at now: for the player
-// to move, what their clock has not taken yet.
-func (t *tableCtx) bankLeft(p int, now time.Time) time.Duration {
+// bankLeft is what seat p has left at now of banks[p], their bank at the
+// start of the turn (banks): for the player to move, what their clock
+// has not taken yet.
+func (t *tableCtx) bankLeft(banks []time.Duration, p int, now time.Time) time.Duration {
 	if !t.bank().On() || t.game == nil {
 		return 0
 	}
-	left := t.banks()[p]
+	left := banks[p]
 	g := t.game
 	if !g.Over() && g.Turn() == p && !g.Away(p) {
 		used := clock.Used(g.TurnStart(), now, t.stops(p))
