@@ -34,10 +34,6 @@ func NewTokens(secret []byte) *Tokens {
 	return &Tokens{secret: append([]byte(nil), secret...)}
 }
 
-func (t *Tokens) mac(table, playerAddr string) string {
-	return t.sum(table, playerAddr)
-}
-
 // sum is the truncated HMAC of the fields joined by NUL bytes, the last
 // being an address (compared in lowercase). No table name or address holds
 // a NUL, so tokens of different kinds never share an input.
@@ -62,7 +58,7 @@ func (t *Tokens) Token(table, playerAddr string) string {
 	if err := tablename.Check(table); err != nil {
 		panic("mailer: Token: " + err.Error())
 	}
-	return table + "-" + t.mac(table, playerAddr)
+	return table + "-" + t.sum(table, playerAddr)
 }
 
 // Verify checks token against the address the message came from and
@@ -79,7 +75,7 @@ func (t *Tokens) Verify(token, fromAddr string) (table string, ok bool) {
 	if tablename.Check(table) != nil {
 		return "", false
 	}
-	want := t.mac(table, fromAddr)
+	want := t.sum(table, fromAddr)
 	if !hmac.Equal([]byte(got), []byte(want)) {
 		return "", false
 	}
