@@ -31,6 +31,8 @@ type Config struct {
 	Language   string `toml:"language"`
 	TimeZone   string `toml:"time_zone"` // IANA name; a player's own TZ overrides it
 	LogLevel   string `toml:"log_level"`
+	// RatingTau is Glicko-2's system constant τ (LEAGUES §10.1).
+	RatingTau float64 `toml:"rating_tau"`
 
 	Storage  Storage  `toml:"storage"`
 	Mail     Mail     `toml:"mail"`
@@ -133,6 +135,7 @@ type League struct {
 	AwayGrace     time.Duration   `toml:"away_grace"`
 	ReserveSize   int             `toml:"reserve_size"`
 	ReserveRefill time.Duration   `toml:"reserve_refill"`
+	Season
 }
 
 // Table is a table the admin opens from the file.
@@ -208,6 +211,9 @@ func (c *Config) fill() {
 	if c.LogLevel == "" {
 		c.LogLevel = "info"
 	}
+	if c.RatingTau == 0 {
+		c.RatingTau = DefaultRatingTau
+	}
 	if c.Storage.Driver == "" {
 		c.Storage.Driver = "sqlite"
 	}
@@ -281,6 +287,7 @@ func (c *Config) fill() {
 		if l.ReserveRefill == 0 {
 			l.ReserveRefill = DefaultReserveRefill
 		}
+		l.Season.fill()
 	}
 	if c.Open.League == "" {
 		c.Open.League = c.Leagues[0].Name
@@ -395,7 +402,9 @@ func (c *Config) Validate() error {
 		if l.ReserveSize < 1 || l.ReserveRefill <= 0 {
 			bad("league %q: reserve_size and reserve_refill must be positive", l.Name)
 		}
+		l.Season.validate(l.Name, l.Variant, bad)
 	}
+	checkTau(c.RatingTau, bad)
 	if c.Open.Allow && !leagues[c.Open.League] {
 		bad("open_tables.league %q is not a league", c.Open.League)
 	}
