@@ -438,66 +438,16 @@ func (h *handling) decline(t *tableCtx, table string) error {
 // tick catches up. A table that meets a conflict is handled again, up to
 // maxAttempts times, then left for the next tick, as in Tick.
 func (s *Service) expireDueInvitations(ctx context.Context, now time.Time) (int, error) {
-	handled := 0
-	skip := map[int64]bool{}
-	conflicts := map[int64]int{}
-	for range 10000 {
-		var due []int64
-		err := s.store.View(ctx, func(tx *store.Tx) error {
-			var err error
-			due, err = tx.DueInvitationTables(now, len(skip)+1)
-			return err
-		})
-		if err != nil {
-			return handled, err
-		}
-		due = slices.DeleteFunc(due, func(id int64) bool { return skip[id] })
-		if len(due) == 0 {
-			return handled, nil
-		}
-		id := due[0]
-		var sent int
-		err = s.store.Tx(ctx, func(tx *store.Tx) error {
+	return s.eachDue(ctx, "invitation expiry",
+		func(tx *store.Tx, limit int) ([]int64, error) { return tx.DueInvitationTables(now, limit) },
+		func(tx *store.Tx, id int64, out *outgoing) error {
 			t, err := s.lockLoad(tx, id)
 			if err != nil {
 				return err
 			}
-			var out outgoing
-			if _, err := s.expireInvitations(tx, t, now, &out); err != nil {
-				return err
-			}
-			mails, err := out.wait()
-			if err != nil {
-				return err
-			}
-			sent = len(mails)
-			return tx.EnqueueMails(mails)
+			_, err = s.expireInvitations(tx, t, now, out)
+			return err
 		})
-		if err != nil {
-			switch {
-			case ctx.Err() != nil:
-				return handled, err
-			case errors.Is(err, store.ErrConflict):
-				conflicts[id]++
-				if conflicts[id] < maxAttempts {
-					continue
-				}
-				s.log.Warn("invitation expiry kept meeting conflicts; left for the next tick", "table_id", id, "err", err)
-				skip[id] = true
-				continue
-			case isTemporary(err):
-				return handled, err
-			}
-			s.log.Error("invitation expiry failed", "table_id", id, "err", err)
-			skip[id] = true
-			continue
-		}
-		handled++
-		if sent > 0 {
-			s.poke()
-		}
-	}
-	return handled, nil
 }
 
 // inviteOnly reports whether t seats only its invitees.

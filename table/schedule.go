@@ -184,13 +184,8 @@ func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 }
 
 // tickTables does all but the digests: lapsed invitations, vacations,
-// deadlines and reminders. Each table is handled in its own
-// transaction. A table whose transaction meets a conflict (a message
-// changed it meanwhile) is handled again on its fresh state, up to
-// maxAttempts times, then left for the next tick; a table that fails for
-// good is logged and left for the next tick; a temporary error (the
-// database, the context) ends the tick. It returns how many tables it
-// handled.
+// deadlines and reminders, each table (or vacation) in a transaction of
+// its own (eachDue). It returns how many it handled.
 func (s *Service) tickTables(ctx context.Context, now time.Time) (int, error) {
 	// Invitations that lapsed first (LEAGUES §6): a table they start has
 	// its first deadline from now.
@@ -203,27 +198,51 @@ func (s *Service) tickTables(ctx context.Context, now time.Time) (int, error) {
 	if _, err := s.tickVacations(ctx, now); err != nil {
 		return handled, err
 	}
+	n, err := s.eachDue(ctx, "deadline handling",
+		func(tx *store.Tx, limit int) ([]int64, error) {
+			due, err := tx.DueTables(now, limit)
+			ids := make([]int64, len(due))
+			for i, t := range due {
+				ids[i] = t.ID
+			}
+			return ids, err
+		},
+		func(tx *store.Tx, id int64, out *outgoing) error { return s.tickTable(tx, id, now, out) })
+	return handled + n, err
+}
+
+// eachDue handles, one at a time and each in a transaction of its own,
+// what due finds due (given how many it must return at least: those
+// skipped so far and one more), earliest first, with the mail it queues.
+// An item whose transaction meets a conflict (a message changed it
+// meanwhile) is handled again on the fresh state, up to maxAttempts
+// times, then left for the next tick; an item that fails for good is
+// logged and left for the next tick; a temporary error (the database, the
+// context) ends the loop. It returns how many items it handled.
+func (s *Service) eachDue(ctx context.Context, what string, due func(tx *store.Tx, limit int) ([]int64, error),
+	handle func(tx *store.Tx, id int64, out *outgoing) error) (int, error) {
+	handled := 0
 	skip := map[int64]bool{}
 	conflicts := map[int64]int{}
 	for range 10000 {
-		var due []store.Table
+		var ids []int64
 		err := s.store.View(ctx, func(tx *store.Tx) error {
 			var err error
-			due, err = tx.DueTables(now, len(skip)+1)
+			ids, err = due(tx, len(skip)+1)
 			return err
 		})
 		if err != nil {
 			return handled, err
 		}
-		due = slices.DeleteFunc(due, func(t store.Table) bool { return skip[t.ID] })
-		if len(due) == 0 {
+		ids = slices.DeleteFunc(ids, func(id int64) bool { return skip[id] })
+		if len(ids) == 0 {
 			return handled, nil
 		}
-		id := due[0].ID
+		id := ids[0]
 		var sent int
 		err = s.store.Tx(ctx, func(tx *store.Tx) error {
 			var out outgoing
-			if err := s.tickTable(tx, id, now, &out); err != nil {
+			if err := handle(tx, id, &out); err != nil {
 				return err
 			}
 			mails, err := out.wait()
@@ -238,19 +257,19 @@ func (s *Service) tickTables(ctx context.Context, now time.Time) (int, error) {
 			case ctx.Err() != nil:
 				return handled, err
 			case errors.Is(err, store.ErrConflict):
-				// DueTables finds the table again if it is still due.
+				// due finds the item again if it is still due.
 				conflicts[id]++
 				if conflicts[id] < maxAttempts {
-					s.log.Info("a concurrent writer came first (conflict): handling the table again", "table_id", id, "attempt", conflicts[id], "err", err)
+					s.log.Info(what+": a concurrent writer came first (conflict): handling it again", "id", id, "attempt", conflicts[id], "err", err)
 					continue
 				}
-				s.log.Warn("deadline handling kept meeting conflicts; left for the next tick", "table_id", id, "err", err)
+				s.log.Warn(what+" kept meeting conflicts; left for the next tick", "id", id, "err", err)
 				skip[id] = true
 				continue
 			case isTemporary(err):
 				return handled, err
 			}
-			s.log.Error("deadline handling failed", "table_id", id, "err", err)
+			s.log.Error(what+" failed", "id", id, "err", err)
 			skip[id] = true
 			continue
 		}

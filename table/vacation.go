@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -477,26 +476,18 @@ func (t *tableCtx) runningOrNext(p int, now time.Time) *store.Vacation {
 // own. The deadlines need nothing: they were moved when the vacation was
 // set. It returns how many vacations it told of.
 func (s *Service) tickVacations(ctx context.Context, now time.Time) (int, error) {
-	handled := 0
-	skip := map[int64]bool{}
-	for range 10000 {
-		var due []store.Vacation
-		err := s.store.View(ctx, func(tx *store.Tx) error {
-			var err error
-			due, err = tx.DueVacations(now, len(skip)+1)
-			return err
-		})
-		if err != nil {
-			return handled, err
-		}
-		due = slices.DeleteFunc(due, func(v store.Vacation) bool { return skip[v.ID] })
-		if len(due) == 0 {
-			return handled, nil
-		}
-		id, playerID := due[0].ID, due[0].PlayerID
-		var sent int
-		err = s.store.Tx(ctx, func(tx *store.Tx) error {
-			var out outgoing
+	playerOf := map[int64]int64{} // vacation → player, as found due
+	return s.eachDue(ctx, "telling a vacation",
+		func(tx *store.Tx, limit int) ([]int64, error) {
+			due, err := tx.DueVacations(now, limit)
+			ids := make([]int64, len(due))
+			for i, v := range due {
+				ids[i], playerOf[v.ID] = v.ID, v.PlayerID
+			}
+			return ids, err
+		},
+		func(tx *store.Tx, id int64, out *outgoing) error {
+			playerID := playerOf[id]
 			if err := tx.LockPlayer(playerID); err != nil {
 				return err
 			}
@@ -515,28 +506,6 @@ func (s *Service) tickVacations(ctx context.Context, now time.Time) (int, error)
 			if err != nil {
 				return err
 			}
-			if err := s.tellDue(tx, tables, &vs[i], now, &out); err != nil {
-				return err
-			}
-			mails, err := out.wait()
-			if err != nil {
-				return err
-			}
-			sent = len(mails)
-			return tx.EnqueueMails(mails)
+			return s.tellDue(tx, tables, &vs[i], now, out)
 		})
-		if err != nil {
-			if ctx.Err() != nil || (isTemporary(err) && !errors.Is(err, store.ErrConflict)) {
-				return handled, err
-			}
-			s.log.Error("telling a vacation failed", "vacation_id", id, "err", err)
-			skip[id] = true
-			continue
-		}
-		handled++
-		if sent > 0 {
-			s.poke()
-		}
-	}
-	return handled, nil
 }
