@@ -270,14 +270,8 @@ func (g *Game) checkPlayer(p int) error {
 }
 
 func (g *Game) checkTurn(p int) error {
-	if err := g.checkPlayer(p); err != nil {
+	if err := g.checkIn(p); err != nil {
 		return err
-	}
-	if g.over {
-		return &MoveError{Kind: KindGameOver}
-	}
-	if g.players[p].left {
-		return &MoveError{Kind: KindResigned}
 	}
 	if p != g.turn {
 		return &MoveError{Kind: KindNotYourTurn}
