@@ -140,10 +140,13 @@ func (p *Placement) Cell() string {
 }
 
 // Word returns the word in canonical notation: capitals, a blank as a
-// lowercase letter, letters written in parentheses kept in parentheses.
+// lowercase letter, letters written in parentheses kept in parentheses. A
+// word of blanks alone writes them in brackets, [H][A]: lowercase letters
+// without a capital beside them read as ordinary tiles.
 func (p *Placement) Word() string {
 	var b strings.Builder
 	b.Grow(len(p.Letters) + 4)
+	brackets := !slices.ContainsFunc(p.Letters, func(l Letter) bool { return !l.Blank })
 	open := false
 	for _, l := range p.Letters {
 		if l.Through != open {
@@ -155,7 +158,13 @@ func (p *Placement) Word() string {
 			open = l.Through
 		}
 		c := l.Ch
-		if l.Blank {
+		switch {
+		case l.Blank && brackets:
+			b.WriteByte('[')
+			b.WriteByte(c)
+			b.WriteByte(']')
+			continue
+		case l.Blank:
 			c += 'a' - 'A'
 		}
 		b.WriteByte(c)

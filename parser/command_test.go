@@ -47,6 +47,8 @@ func TestParseCommandCanonical(t *testing.T) {
 		{"PLACE H7 ACROSS CH[A]T", "PLACE H7 ACROSS CHaT", "en"},
 		{"PLACE H7 ACROSS CH[a]T", "PLACE H7 ACROSS CHaT", "en"},
 		{"PLACE H7 ACROSS CHaT", "PLACE H7 ACROSS CHaT", "en"},
+		{"PLACE H7 ACROSS [H][A]", "PLACE H7 ACROSS [H][A]", "en"}, // blanks alone: lowercase would read as tiles
+		{"PLACE H7 ACROSS (C)ha", "PLACE H7 ACROSS (C)ha", "en"},
 		{"PLACE H7 ACROSS c(ha)t", "PLACE H7 ACROSS C(HA)T", "en"},
 		{"PLACE H7 ACROSS chat", "PLACE H7 ACROSS CHAT", "en"},
 		{"PLACE H7 ACROSS été", "PLACE H7 ACROSS ETE", "en"},
