@@ -93,6 +93,7 @@ type Summary struct {
 	Log                   []engine.LogEntry
 	Actions               []engine.Action
 	Rules                 engine.Rules
+	Left                  []engine.Departure // who resigned or forfeited, in order (LEAGUES §2)
 }
 
 // Tables lists every table.
@@ -143,7 +144,8 @@ func summary(t *tableCtx) Summary {
 	if g := t.game; g != nil {
 		b := g.Board()
 		sum.Board, sum.Log, sum.Actions, sum.Rules = b.String(), g.Log(), g.Actions(), g.Rules()
-		sum.Scores = g.Result().Scores
+		r := g.Result()
+		sum.Scores, sum.Left = r.Scores, r.Left
 		if !g.Over() {
 			sum.Turn = g.Turn()
 		}

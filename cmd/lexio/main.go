@@ -53,6 +53,7 @@ func commands() []command {
 		{"table new", "table new [--league L] [--seed N] NAME PLAYER...", "open a table: players in turn order, tiles dealt, notices queued", runTableNew},
 		{"table list", "table list", "list the tables", runTableList},
 		{"table show", "table show [--gcg] NAME", "show a table's board, scores and whole log (or its GCG record)", runTableShow},
+		{"table substitute", "table substitute NAME OLD NEW", "give OLD's seat (rack, score, turn) to NEW, who is mailed the table; OLD's replies stop working", runTableSubstitute},
 		{"parse", "parse [--json] [--service ADDRESS] FILE.eml...", "show how messages are read: sender, token, command or error", runParse},
 		{"dict build", "dict build WORDLIST OUT", "compile a word list into a dictionary that loads fast", runDictBuild},
 	}
