@@ -496,3 +496,48 @@ func (s *Service) Show(ctx context.Context, name string) (*Season, []league.Divi
 	}
 	return cur, next, nil
 }
+
+// rateTable applies a season table that has just ended to the rating
+// pool of its variant (LEAGUES §10.2), in the transaction of its last
+// action: one rating period for its players, against the ratings they
+// had before it. Tables of no season, and those of a league with
+// rated = false, change no rating.
+func (s *Service) rateTable(tx *store.Tx, t *tableCtx, now time.Time) error {
+	if _, err := tx.LeagueTableOf(t.row.ID); errors.Is(err, store.ErrNotFound) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	l := s.cfg.League(t.row.League)
+	if l == nil || !*l.Rated {
+		return nil
+	}
+	f, ok := finishedOf(t)
+	if !ok {
+		return nil
+	}
+	ids := make([]int64, len(t.seats))
+	for i, seat := range t.seats {
+		ids[i] = seat.PlayerID
+	}
+	stored, err := tx.Ratings(t.row.Variant, ids...)
+	if err != nil {
+		return err
+	}
+	pool := make(map[string]rating.Rating, len(t.seats))
+	for _, seat := range t.seats {
+		if r, ok := stored[seat.PlayerID]; ok {
+			pool[seat.Player.Address] = rating.Rating{R: r.Rating, RD: r.RD, Vol: r.Volatility}
+		}
+	}
+	league.RateTable(rating.System{Tau: s.cfg.RatingTau}, pool, f)
+	for _, seat := range t.seats {
+		r := pool[seat.Player.Address]
+		row := &store.PlayerRating{Variant: t.row.Variant, PlayerID: seat.PlayerID, Rating: r.R, RD: r.RD, Volatility: r.Vol,
+			Games: stored[seat.PlayerID].Games + 1, UpdatedAt: now}
+		if err := tx.SaveRating(row); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/league"
 	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 )
@@ -35,7 +37,12 @@ signup = true
 
 func seasonHarness(t *testing.T, config string) *harness {
 	t.Helper()
-	h := newHarness(t, harnessOpts{config: config})
+	return seasonHarnessWith(t, harnessOpts{config: config})
+}
+
+func seasonHarnessWith(t *testing.T, o harnessOpts) *harness {
+	t.Helper()
+	h := newHarness(t, o)
 	for _, u := range []string{"frank", "gina"} {
 		if err := h.srv.AddUser(u, u+"-pw"); err != nil {
 			t.Fatal(err)
@@ -467,6 +474,125 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 	for _, d := range next {
 		if slices.Contains(d.Players, "frank@localhost") || len(next) != 2 {
 			t.Errorf("next after season 2: %+v", next)
+		}
+	}
+}
+
+// TestSeasonRatings: LEAGUES §10.2. When a season table ends (here by a
+// resignation), both players' ratings in the pool of its variant change,
+// in the same transaction, exactly as rating.System.Update computes from
+// the ratings before the table; the next table starts from those. A
+// table of no season and the tables of a league with rated = false
+// change no rating.
+func TestSeasonRatings(t *testing.T) {
+	h := seasonHarnessWith(t, harnessOpts{top: "rating_tau = 0.7\n", config: `
+[[league]]
+name = "rated"
+[[league.division]]
+name = "top"
+players = ["alice@localhost", "bob@localhost", "carol@localhost"]
+[[league]]
+name = "friendly"
+rated = false
+[[league.division]]
+name = "top"
+players = ["alice@localhost", "bob@localhost"]
+`})
+	if h.cfg.RatingTau != 0.7 {
+		t.Fatalf("rating_tau %v", h.cfg.RatingTau)
+	}
+	ratings := func() map[string]store.PlayerRating {
+		out := map[string]store.PlayerRating{}
+		err := h.store.View(h.ctx, func(tx *store.Tx) error {
+			for _, a := range []string{"alice@localhost", "bob@localhost", "carol@localhost"} {
+				p, err := tx.PlayerByAddress(a)
+				if errors.Is(err, store.ErrNotFound) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				rs, err := tx.Ratings("lexio", p.ID)
+				if err != nil {
+					return err
+				}
+				if r, ok := rs[p.ID]; ok {
+					out[a] = r
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	resign := func(st table.SeasonTable, who int) {
+		t.Helper()
+		h.answerAt(st.Name, strings.TrimSuffix(st.Players[who], "@localhost"), "RESIGN "+st.Name)
+	}
+	// A friendly season and a table of no season change nothing.
+	f, err := h.svc.StartSeason(h.ctx, "friendly")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resign(f.Tables[0], 0)
+	if err := h.svc.CreateTable(h.ctx, "loose", "rated", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.answerAt("loose", "bob", "RESIGN loose")
+	if got := ratings(); len(got) != 0 {
+		t.Fatalf("ratings after unrated tables: %+v", got)
+	}
+
+	s, err := h.svc.StartSeason(h.ctx, "rated")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := rating.System{Tau: 0.7}
+	want := map[string]rating.Rating{}
+	get := func(a string) rating.Rating {
+		if r, ok := want[a]; ok {
+			return r
+		}
+		return rating.New()
+	}
+	for i, st := range s.Tables[:2] {
+		loser, winner := st.Players[i%2], st.Players[1-i%2]
+		lr, wr := get(loser), get(winner)
+		want[winner] = sys.Update(wr, []rating.Result{{Opponent: lr, Score: 1}})
+		want[loser] = sys.Update(lr, []rating.Result{{Opponent: wr, Score: 0}})
+		h.clock.Add(time.Hour)
+		resign(st, i%2)
+		got := ratings()
+		for _, p := range st.Players {
+			w, g := want[p], got[p]
+			if g.Rating != w.R || g.RD != w.RD || g.Volatility != w.Vol || !g.UpdatedAt.Equal(h.clock.Now()) {
+				t.Errorf("after %s: %s rated %+v, want %+v at %v", st.Name, p, g, w, h.clock.Now())
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("after %s: ratings of %d players, want %d", st.Name, len(got), len(want))
+		}
+	}
+	// Whoever played both tables has 2 games, and the standings show the rating.
+	_, rows, err := h.svc.Standings(h.ctx, "rated", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ratings()
+	for _, r := range rows {
+		games := 0
+		for _, st := range s.Tables[:2] {
+			if slices.Contains(st.Players, r.Player) {
+				games++
+			}
+		}
+		if got[r.Player].Games != games {
+			t.Errorf("%s: %d rated games, want %d", r.Player, got[r.Player].Games, games)
+		}
+		if w, ok := want[r.Player]; ok && (r.Rating != w.R || r.RD != w.RD) {
+			t.Errorf("standings of %s: %v/%v, want %v/%v", r.Player, r.Rating, r.RD, w.R, w.RD)
 		}
 	}
 }
