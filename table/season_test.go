@@ -284,13 +284,14 @@ type wantRow struct{ played, won, tied, lost, points, spread, pointsFor int }
 // TestSeasonStandings: LEAGUES §8, §9.1. A table ended by play and one by
 // resignation count (a resignation loses, and gives the one who left no
 // positive spread); a table still running counts for nothing; every
-// player of the division has a row, in order; ratings default to
-// 1500/350.
+// player of the division has a row, in order; in a league that is not
+// rated, ratings stay 1500/350.
 func TestSeasonStandings(t *testing.T) {
 	h := seasonHarness(t, `
 [[league]]
 name = "club"
 points = [3, 1, 0]
+rated = false
 [[league.division]]
 name = "top"
 players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhost"]
