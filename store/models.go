@@ -364,12 +364,14 @@ type Signup struct {
 // PlayerRating is a player's Glicko-2 rating in the pool of one variant
 // (LEAGUES §10.1).
 type PlayerRating struct {
-	Variant    string    `gorm:"size:16;primaryKey"`
-	PlayerID   int64     `gorm:"primaryKey;autoIncrement:false"`
-	Player     *Player   `gorm:"constraint:OnDelete:CASCADE" json:"-"`
-	Rating     float64   `gorm:"not null"`
-	RD         float64   `gorm:"column:rd;not null"`
-	Volatility float64   `gorm:"not null"`
+	Variant  string  `gorm:"size:16;primaryKey"`
+	PlayerID int64   `gorm:"primaryKey;autoIncrement:false"`
+	Player   *Player `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	// The numbers are binary doubles on both drivers (gorm would make
+	// them PostgreSQL decimals, which keep 15 digits of a float64).
+	Rating     float64   `gorm:"type:double precision;not null"`
+	RD         float64   `gorm:"column:rd;type:double precision;not null"`
+	Volatility float64   `gorm:"type:double precision;not null"`
 	Games      int       `gorm:"not null;default:0"` // rated tables played
 	UpdatedAt  time.Time `gorm:"not null"`
 }

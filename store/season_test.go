@@ -192,7 +192,8 @@ func TestSignups(t *testing.T) {
 	})
 }
 
-// TestRatings: a rating is per variant and player, replaced by the next.
+// TestRatings: a rating is per variant and player, replaced by the next,
+// read back to the last bit.
 func TestRatings(t *testing.T) {
 	eachDriver(t, func(t *testing.T, open opener) {
 		s := open(t)
@@ -209,7 +210,7 @@ func TestRatings(t *testing.T) {
 			for _, r := range []*PlayerRating{
 				{Variant: "lexio", PlayerID: a.ID, Rating: 1600, RD: 200, Volatility: 0.06, Games: 1},
 				{Variant: "lexico", PlayerID: a.ID, Rating: 1400, RD: 300, Volatility: 0.06, Games: 1},
-				{Variant: "lexio", PlayerID: a.ID, Rating: 1612.5, RD: 180.25, Volatility: 0.059999, Games: 2},
+				{Variant: "lexio", PlayerID: a.ID, Rating: 1337.689107120704, RD: 290.318962799502, Volatility: 0.05999936373572239, Games: 2},
 			} {
 				if err := tx.SaveRating(r); err != nil {
 					return err
@@ -226,8 +227,10 @@ func TestRatings(t *testing.T) {
 				t.Fatalf("lexio ratings: %+v, want a's only", rs)
 			}
 			r := rs[a.ID]
-			if r.Rating != 1612.5 || r.RD != 180.25 || r.Volatility != 0.059999 || r.Games != 2 || !r.UpdatedAt.Equal(t0) {
-				t.Errorf("a's lexio rating: %+v, want the second one", r)
+			// Every bit of a float64 comes back: ratings are recomputed
+			// from them.
+			if r.Rating != 1337.689107120704 || r.RD != 290.318962799502 || r.Volatility != 0.05999936373572239 || r.Games != 2 || !r.UpdatedAt.Equal(t0) {
+				t.Errorf("a's lexio rating: %+v, want the second one to the last bit", r)
 			}
 			rs, err = tx.Ratings("lexico", a.ID)
 			if err != nil {
