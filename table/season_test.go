@@ -597,3 +597,41 @@ players = ["alice@localhost", "bob@localhost"]
 		}
 	}
 }
+
+// TestStartSeasonAtomic: a season starts whole or not at all. A table
+// already named as one of the season's makes the start fail with the
+// name; no season, table or mail of it is left.
+func TestStartSeasonAtomic(t *testing.T) {
+	h := seasonHarness(t, `
+[[league]]
+name = "club"
+[[league.division]]
+name = "top"
+players = ["alice@localhost", "bob@localhost", "carol@localhost"]
+`)
+	taken := table.SeasonTableName("club", 1, 1, 3)
+	if err := h.svc.CreateTable(h.ctx, taken, "main", emails("dave", "eve"), 3); err != nil {
+		t.Fatal(err)
+	}
+	h.outboxEmpty()
+	_, err := h.svc.StartSeason(h.ctx, "club")
+	if err == nil || !strings.Contains(err.Error(), "the name "+taken+" of a season table is taken") {
+		t.Fatalf("start: %v, want the name taken", err)
+	}
+	ts, err := h.svc.Tables(h.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 1 || ts[0].Name != taken {
+		t.Errorf("tables after the failed start: %+v, want %s alone", ts, taken)
+	}
+	if cur, _, err := h.svc.Show(h.ctx, "club"); err != nil || cur != nil {
+		t.Errorf("show after the failed start: %+v, %v; want no season", cur, err)
+	}
+	h.outboxEmpty()
+	for _, p := range []string{"alice", "bob", "carol"} {
+		if n := len(h.inbox(p)); n != 0 {
+			t.Errorf("%s received %d mails of a season that did not start", p, n)
+		}
+	}
+}
