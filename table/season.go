@@ -99,7 +99,9 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 			}
 		}
 		row := &store.Season{League: l.Name, Number: number, Started: now, Ends: now.Add(l.SeasonLength())}
-		if err := tx.CreateSeason(row); err != nil {
+		if err := tx.CreateSeason(row); errors.Is(err, store.ErrDuplicate) {
+			return fmt.Errorf("table: league %q: season %d was started meanwhile", l.Name, number)
+		} else if err != nil {
 			return err
 		}
 		if err := tx.UseSignups(used, row.ID); err != nil {
