@@ -635,3 +635,42 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 		}
 	}
 }
+
+// TestStartSeasonRace: two starts of the same season at once (the admin
+// twice, or the scheduler and the admin): one starts it, the other is
+// refused with a reason — on SQLite the season is then running, on
+// PostgreSQL the two may meet on the season's number.
+func TestStartSeasonRace(t *testing.T) {
+	eachDriver(t, func(t *testing.T, driver string) {
+		h := seasonHarnessWith(t, harnessOpts{driver: driver, config: `
+[[league]]
+name = "club"
+[[league.division]]
+name = "top"
+players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhost"]
+`})
+		errs := make(chan error, 2)
+		for range 2 {
+			go func() {
+				_, err := h.svc.StartSeason(h.ctx, "club")
+				errs <- err
+			}()
+		}
+		var failed []error
+		for range 2 {
+			if err := <-errs; err != nil {
+				failed = append(failed, err)
+			}
+		}
+		if len(failed) != 1 {
+			t.Fatalf("errors %v, want one start refused", failed)
+		}
+		if msg := failed[0].Error(); !strings.Contains(msg, "season 1 is running") && !strings.Contains(msg, "season 1 was started meanwhile") {
+			t.Errorf("refusal %q, want a reason", msg)
+		}
+		s, _, err := h.svc.Standings(h.ctx, "club", 0)
+		if err != nil || s.Number != 1 || len(s.Tables) != 6 {
+			t.Errorf("after the race: %+v, %v; want season 1 with its 6 tables", s, err)
+		}
+	})
+}
