@@ -38,6 +38,8 @@ type Config struct {
 	// InviteTTL is how long an invitation to a table (NEW with
 	// addresses) waits for its answer (LEAGUES §6).
 	InviteTTL time.Duration `toml:"invite_ttl"`
+	// RatingTau is Glicko-2's system constant τ (LEAGUES §10.1).
+	RatingTau float64 `toml:"rating_tau"`
 
 	Storage  Storage  `toml:"storage"`
 	Mail     Mail     `toml:"mail"`
@@ -140,6 +142,7 @@ type League struct {
 	AwayGrace     time.Duration   `toml:"away_grace"`
 	ReserveSize   int             `toml:"reserve_size"`
 	ReserveRefill time.Duration   `toml:"reserve_refill"`
+	Season
 	// TimeBank and BankPerMove are the time bank (LEAGUES §3.1): 0 is
 	// none.
 	TimeBank    time.Duration `toml:"time_bank"`
@@ -232,6 +235,9 @@ func (c *Config) fill() {
 	if c.LogLevel == "" {
 		c.LogLevel = "info"
 	}
+	if c.RatingTau == 0 {
+		c.RatingTau = DefaultRatingTau
+	}
 	if c.InviteTTL == 0 {
 		c.InviteTTL = DefaultInviteTTL
 	}
@@ -308,6 +314,7 @@ func (c *Config) fill() {
 		if l.ReserveRefill == 0 {
 			l.ReserveRefill = DefaultReserveRefill
 		}
+		l.Season.fill()
 		if l.Vacation == nil {
 			t := true
 			l.Vacation = &t
@@ -432,6 +439,7 @@ func (c *Config) Validate() error {
 		if l.ReserveSize < 1 || l.ReserveRefill <= 0 {
 			bad("league %q: reserve_size and reserve_refill must be positive", l.Name)
 		}
+		l.Season.validate(l.Name, l.Variant, bad)
 		if l.ForfeitAfter < 0 {
 			bad("league %q: forfeit_after %d: 0 (never) or more", l.Name, l.ForfeitAfter)
 		}
@@ -446,6 +454,7 @@ func (c *Config) Validate() error {
 			bad("league %q: time_bank %s: at least 1m", l.Name, l.TimeBank)
 		}
 	}
+	checkTau(c.RatingTau, bad)
 	if c.Open.Allow && !leagues[c.Open.League] {
 		bad("open_tables.league %q is not a league", c.Open.League)
 	}

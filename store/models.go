@@ -300,6 +300,82 @@ func (v *Vacation) normalize() {
 	v.EndedAt, v.DueAt = utcp(v.EndedAt), utcp(v.DueAt)
 }
 
+// Season is one season of a league (LEAGUES §7), numbered from 1 per
+// league. It runs from Started until its last table ends or Ends
+// (Started + season_days); ClosedAt is when it was closed, nil while it
+// runs.
+type Season struct {
+	ID       int64     `gorm:"primaryKey"`
+	League   string    `gorm:"size:64;not null;uniqueIndex:idx_seasons_league_number,priority:1"`
+	Number   int       `gorm:"not null;uniqueIndex:idx_seasons_league_number,priority:2"`
+	Started  time.Time `gorm:"not null"`
+	Ends     time.Time `gorm:"not null"`
+	ClosedAt *time.Time
+}
+
+// normalize puts the season's times in UTC.
+func (s *Season) normalize() {
+	s.Started, s.Ends, s.ClosedAt = s.Started.UTC(), s.Ends.UTC(), utcp(s.ClosedAt)
+}
+
+// SeasonMember is a player of a season's division. Divisions are
+// numbered by DivisionOrder, 0 the top one; Seed is the player's place
+// in the division's seeding order, from 0.
+type SeasonMember struct {
+	ID            int64   `gorm:"primaryKey"`
+	SeasonID      int64   `gorm:"not null;uniqueIndex:idx_season_members_player,priority:1"`
+	Season        *Season `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	Division      string  `gorm:"size:64;not null"`
+	DivisionOrder int     `gorm:"not null"`
+	Seed          int     `gorm:"not null"`
+	PlayerID      int64   `gorm:"not null;index;uniqueIndex:idx_season_members_player,priority:2"`
+	Player        *Player `gorm:"constraint:OnDelete:RESTRICT"`
+}
+
+// LeagueTable ties a table to the season, division and round it was
+// paired for. A table belongs to at most one season.
+type LeagueTable struct {
+	TableID       int64   `gorm:"primaryKey;autoIncrement:false"`
+	Table         *Table  `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	SeasonID      int64   `gorm:"not null;index"`
+	Season        *Season `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	DivisionOrder int     `gorm:"not null"`
+	Round         int     `gorm:"not null"` // from 1; 2-player round robins are one round
+}
+
+// The kinds of a Signup.
+const (
+	SignupJoin     = "signup"   // SIGNUP: join the next season
+	SignupWithdraw = "withdraw" // WITHDRAW: leave after this one
+)
+
+// Signup is a player's SIGNUP or WITHDRAW for a league (LEAGUES §7.4),
+// pending until a season is started with it (SeasonID set).
+type Signup struct {
+	ID       int64     `gorm:"primaryKey"`
+	League   string    `gorm:"size:64;not null;index"`
+	PlayerID int64     `gorm:"not null;index"`
+	Player   *Player   `gorm:"constraint:OnDelete:CASCADE"`
+	Kind     string    `gorm:"size:16;not null"`
+	At       time.Time `gorm:"not null"`
+	SeasonID *int64    `gorm:"index"`
+}
+
+// PlayerRating is a player's Glicko-2 rating in the pool of one variant
+// (LEAGUES §10.1).
+type PlayerRating struct {
+	Variant  string  `gorm:"size:16;primaryKey"`
+	PlayerID int64   `gorm:"primaryKey;autoIncrement:false"`
+	Player   *Player `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	// The numbers are binary doubles on both drivers (gorm would make
+	// them PostgreSQL decimals, which keep 15 digits of a float64).
+	Rating     float64   `gorm:"type:double precision;not null"`
+	RD         float64   `gorm:"column:rd;type:double precision;not null"`
+	Volatility float64   `gorm:"type:double precision;not null"`
+	Games      int       `gorm:"not null;default:0"` // rated tables played
+	UpdatedAt  time.Time `gorm:"not null"`
+}
+
 // schemaVersion records the migrations applied to the database.
 type schemaVersion struct {
 	Version   int       `gorm:"primaryKey;autoIncrement:false"`
@@ -311,7 +387,8 @@ func (schemaVersion) TableName() string { return "schema_version" }
 
 // models are migrated in this order (parents before children).
 func models() []any {
-	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}, &Vacation{}, &Invitation{}}
+	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}, &Vacation{}, &Invitation{},
+		&Season{}, &SeasonMember{}, &LeagueTable{}, &Signup{}, &PlayerRating{}}
 }
 
 func utcp(t *time.Time) *time.Time {

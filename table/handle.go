@@ -41,6 +41,9 @@ type tableCtx struct {
 	// vacs are each seat's vacations (LEAGUES §3.2), by start; none
 	// where the table's league ignores vacations.
 	vacs [][]store.Vacation
+	// savedOver says that the stored row is over: save rates a season
+	// table once, when it writes the row that ends it.
+	savedOver bool
 }
 
 // recipient is seat p as a mail recipient.
@@ -441,7 +444,7 @@ func (s *Service) loadRow(tx *store.Tx, row *store.Table) (*tableCtx, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &tableCtx{row: row, seats: seats, prevSeq: row.Seq, langs: make([]string, len(seats)),
+	t := &tableCtx{row: row, seats: seats, prevSeq: row.Seq, savedOver: row.Status == store.StatusOver, langs: make([]string, len(seats)),
 		zones: make([]*time.Location, len(seats))}
 	for i, st := range seats {
 		t.langs[i] = st.Player.Lang
@@ -572,5 +575,9 @@ func (s *Service) save(tx *store.Tx, t *tableCtx, now time.Time) error {
 		return err
 	}
 	t.prevSeq = t.row.Seq
+	if !t.savedOver && t.row.Status == store.StatusOver {
+		t.savedOver = true
+		return s.rateTable(tx, t, now)
+	}
 	return nil
 }

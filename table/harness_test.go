@@ -159,6 +159,7 @@ multipliers = false
 
 type harnessOpts struct {
 	config string // appended to the base configuration
+	top    string // keys of the file's top, before every section
 	mail   string // extra keys of the [mail] section
 	// smtpAddr is where the dispatcher sends ("" the local server).
 	smtpAddr string
@@ -196,7 +197,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		t.Cleanup(func() { srv.Close() })
 	}
 	h.domain = h.srv.Domain()
-	text := strings.Replace(baseConfig(o.mail, o.config), `address = "lexio@localhost"`, `address = "lexio@`+h.domain+`"`, 1)
+	text := strings.Replace(o.top+baseConfig(o.mail, o.config), `address = "lexio@localhost"`, `address = "lexio@`+h.domain+`"`, 1)
 	cfg, err := config.Parse([]byte(text))
 	if err != nil {
 		t.Fatal(err)
