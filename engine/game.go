@@ -55,7 +55,9 @@ type ActionKind string
 // placement rejected for unknown words, which spent a reserve attempt) and
 // present (an away player wrote again) do not. Resign (LEAGUES §2) may come
 // at any time from a player still in; substitute (LEAGUES §4) records that
-// a seat changed hands and changes nothing else.
+// a seat changed hands and changes nothing else; adjudicate (LEAGUES §7.3)
+// is the table's: it ends an unfinished game when its league's season
+// ends.
 const (
 	ActPlace      ActionKind = "place"
 	ActExchange   ActionKind = "exchange"
@@ -65,6 +67,7 @@ const (
 	ActPresent    ActionKind = "present"
 	ActResign     ActionKind = "resign"
 	ActSubstitute ActionKind = "substitute"
+	ActAdjudicate ActionKind = "adjudicate"
 )
 
 // Action is one entry of a game's history: with the configuration (and its
@@ -96,6 +99,10 @@ const (
 	EndPasses  EndReason = "passes"  // lexico: both players passed in a row (RULES §12)
 	EndResign  EndReason = "resign"  // one player left in: the others resigned (LEAGUES §2.1–2.2)
 	EndForfeit EndReason = "forfeit" // as EndResign, the last to leave forfeited (LEAGUES §2.3)
+	// EndAdjudicated: the league's season ended first; as RULES §11.2,
+	// each player still in loses their rack's value and nobody gains, in
+	// either variant (LEAGUES §7.3).
+	EndAdjudicated EndReason = "adjudicated"
 )
 
 // EntryKind names a log entry.
@@ -531,11 +538,29 @@ func (g *Game) Substitute(p int, from, to string, at time.Time) error {
 	return g.apply(Action{Kind: ActSubstitute, Player: p, At: at, From: from, To: to}, nil)
 }
 
+// Adjudicate ends the game at at because its league's season ended
+// (LEAGUES §7.3): every player still in loses the value of their rack and
+// nobody gains.
+func (g *Game) Adjudicate(at time.Time) error {
+	if g.over {
+		return &MoveError{Kind: KindGameOver}
+	}
+	return g.apply(Action{Kind: ActAdjudicate, Player: -1, At: at}, nil)
+}
+
 // apply performs an action on the state and records it. The live methods
 // checked the rules a player can break; apply checks them again (rebuild
 // runs on stored logs) except the dictionary. play, when not nil, is the
 // evaluated placement of a place action.
 func (g *Game) apply(a Action, play *Play) error {
+	if a.Kind == ActAdjudicate { // the table's, of no player
+		if g.over {
+			return &MoveError{Kind: KindGameOver}
+		}
+		g.actions = append(g.actions, a)
+		g.end(EndAdjudicated, -1, a.At)
+		return nil
+	}
 	if err := g.checkPlayer(a.Player); err != nil {
 		return err
 	}
@@ -732,10 +757,10 @@ func (g *Game) addLog(e LogEntry) {
 
 // end closes the game. In lexio every player loses the value of their rack
 // and the finisher, if any, gains the total (RULES §11.1–11.3); lexico
-// makes no adjustment (RULES §12).
+// makes no adjustment (RULES §12), except when adjudicated (LEAGUES §7.3).
 func (g *Game) end(reason EndReason, finisher int, at time.Time) {
 	g.over, g.reason = true, reason
-	if g.cfg.Variant != Lexico {
+	if g.cfg.Variant != Lexico || reason == EndAdjudicated {
 		total := 0
 		for i := range g.players {
 			if g.players[i].left {

@@ -31,6 +31,13 @@
 // turn. A seat changing hands is a #note, which readers ignore:
 //
 //	#note carol: seat 3 passed from Carol to Dora
+//
+// A game its league adjudicated at the end of a season (LEAGUES §7.3) has
+// #adjudicated, then each rack still in lost as at RULES §11.2, in either
+// variant:
+//
+//	#adjudicated
+//	>alice: (EI) -2 38
 package gcg
 
 import (
@@ -47,14 +54,15 @@ type Kind int
 
 // The kinds of event.
 const (
-	Place    Kind = iota + 1 // tiles placed
-	Exchange                 // tiles exchanged
-	Pass                     // a pass (or an expired turn)
-	EndGain                  // end of game: points gained from the other racks
-	EndLoss                  // end of game: points lost for the own rack
-	Resign                   // #resign or #forfeit: the player leaves, Rack their tiles
-	Reveal                   // #rackN: a rack shown at the end by resignation
-	Note                     // #note: written, not read back
+	Place      Kind = iota + 1 // tiles placed
+	Exchange                   // tiles exchanged
+	Pass                       // a pass (or an expired turn)
+	EndGain                    // end of game: points gained from the other racks
+	EndLoss                    // end of game: points lost for the own rack
+	Resign                     // #resign or #forfeit: the player leaves, Rack their tiles
+	Reveal                     // #rackN: a rack shown at the end by resignation
+	Note                       // #note: written, not read back
+	Adjudicate                 // #adjudicated: the league ended the game (LEAGUES §7.3)
 )
 
 func (k Kind) String() string {
@@ -75,6 +83,8 @@ func (k Kind) String() string {
 		return "reveal"
 	case Note:
 		return "note"
+	case Adjudicate:
+		return "adjudicate"
 	}
 	return "unknown"
 }
@@ -193,6 +203,8 @@ func Read(r io.Reader) (*Record, error) {
 					return nil, fail("#%s: the rack is letters and '?'", key)
 				}
 				rec.Events = append(rec.Events, Event{Line: n, Nick: rec.Players[idx-1].Nick, Rack: val, Kind: Reveal})
+			case key == "adjudicated":
+				rec.Events = append(rec.Events, Event{Line: n, Kind: Adjudicate})
 			case key == "title":
 				rec.Title = val
 			case key == "lexicon":

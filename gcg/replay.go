@@ -149,6 +149,15 @@ func (r *replayer) event(ev Event) error {
 		return r.resign(ev, p)
 	case Reveal:
 		return r.reveal(ev, p)
+	case Adjudicate:
+		if r.over {
+			return r.problem(ev, "the game is over: it cannot be adjudicated after its end")
+		}
+		r.end(engine.EndAdjudicated, -1)
+		r.endAt = ev.Line
+		fmt.Fprintf(r.out, "line %d: adjudicated by the league (LEAGUES §7.3)\n", ev.Line)
+		fmt.Fprintf(r.out, "game over (%s)\n", r.ending)
+		return nil
 	}
 	if r.over {
 		return r.problem(ev, "the game is over: no move after it (RULES §11)")
@@ -429,7 +438,7 @@ func (r *replayer) adjust(ev Event, p int) error {
 	if !r.over {
 		return r.problem(ev, "an end-of-game adjustment before the game is over")
 	}
-	if r.opt.Rules.Variant == engine.Lexico {
+	if r.opt.Rules.Variant == engine.Lexico && r.ending != engine.EndAdjudicated {
 		return r.problem(ev, "lexico has no rack adjustments (RULES §12)")
 	}
 	if r.resigned() {
@@ -485,10 +494,13 @@ func (r *replayer) adjust(ev Event, p int) error {
 // gain of exactly the tiles the others lost (RULES §11.1, §11.2). A
 // missing line is told at the record's last line.
 func (r *replayer) finish() error {
-	if !r.over || r.opt.Rules.Variant == engine.Lexico || r.resigned() {
+	if !r.over || r.opt.Rules.Variant == engine.Lexico && r.ending != engine.EndAdjudicated || r.resigned() {
 		return nil
 	}
 	rule := "RULES §11.2"
+	if r.ending == engine.EndAdjudicated {
+		rule = "LEAGUES §7.3"
+	}
 	if r.out1 >= 0 {
 		rule = "RULES §11.1"
 	}

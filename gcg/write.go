@@ -48,6 +48,13 @@ func FromGame(cfg engine.Config, actions []engine.Action, players []string) (*Re
 		rec.Players = append(rec.Players, Player{Nick: nick, Name: p})
 	}
 	for i, a := range actions {
+		if a.Kind == engine.ActAdjudicate {
+			if err := g.Adjudicate(a.At); err != nil {
+				return nil, fmt.Errorf("gcg: action %d: %w", i+1, err)
+			}
+			rec.Events = append(rec.Events, Event{Kind: Adjudicate})
+			continue
+		}
 		ev := Event{Nick: rec.Players[a.Player].Nick, Rack: string(g.Rack(a.Player))}
 		switch a.Kind {
 		case engine.ActPlace:
@@ -193,6 +200,9 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 				key = "forfeit"
 			}
 			fmt.Fprintf(cw, "#%s %s %s\n", key, e.Nick, e.Rack)
+			continue
+		case Adjudicate:
+			fmt.Fprintf(cw, "#adjudicated\n")
 			continue
 		case Reveal:
 			for i, p := range r.Players {
