@@ -330,6 +330,9 @@ type SeasonMember struct {
 	Seed          int     `gorm:"not null"`
 	PlayerID      int64   `gorm:"not null;index;uniqueIndex:idx_season_members_player,priority:2"`
 	Player        *Player `gorm:"constraint:OnDelete:RESTRICT"`
+	// Weekly is the ISO week ("2026-W49") of the last weekly standings
+	// mailed to the player for this season (LEAGUES §9.2), "" for none.
+	Weekly string `gorm:"size:10;not null;default:''"`
 }
 
 // LeagueTable ties a table to the season, division and round it was
@@ -341,6 +344,24 @@ type LeagueTable struct {
 	Season        *Season `gorm:"constraint:OnDelete:CASCADE" json:"-"`
 	DivisionOrder int     `gorm:"not null"`
 	Round         int     `gorm:"not null"` // from 1; 2-player round robins are one round
+	// FinishedAt is when the table's game ended, nil while it runs; its
+	// SeatResults are written in the same transaction.
+	FinishedAt *time.Time
+}
+
+// SeatResult is one seat's end of a finished season table (LEAGUES §8):
+// the player who held it last, their final score, and LeftOrder, the order in
+// which they resigned or forfeited (1 the first to leave), 0 if they
+// stayed in. Standings are computed from these rows, without rebuilding
+// the games.
+type SeatResult struct {
+	TableID   int64   `gorm:"primaryKey;autoIncrement:false"`
+	Seat      int     `gorm:"primaryKey;autoIncrement:false"`
+	Table     *Table  `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	PlayerID  int64   `gorm:"not null;index"`
+	Player    *Player `gorm:"constraint:OnDelete:RESTRICT" json:"-"`
+	Score     int     `gorm:"not null"`
+	LeftOrder int     `gorm:"not null;default:0"`
 }
 
 // The kinds of a Signup.
@@ -388,7 +409,7 @@ func (schemaVersion) TableName() string { return "schema_version" }
 // models are migrated in this order (parents before children).
 func models() []any {
 	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}, &Vacation{}, &Invitation{},
-		&Season{}, &SeasonMember{}, &LeagueTable{}, &Signup{}, &PlayerRating{}}
+		&Season{}, &SeasonMember{}, &LeagueTable{}, &SeatResult{}, &Signup{}, &PlayerRating{}}
 }
 
 func utcp(t *time.Time) *time.Time {

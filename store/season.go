@@ -194,3 +194,119 @@ func (tx *Tx) SaveRating(r *PlayerRating) error {
 	}
 	return nil
 }
+
+// ---- results of season tables (LEAGUES §8)
+
+// FinishLeagueTable records that a season table ended at at, with the
+// result of each seat; ErrConflict if its end was recorded already.
+func (tx *Tx) FinishLeagueTable(tableID int64, at time.Time, results []SeatResult) error {
+	res := tx.db.Model(&LeagueTable{}).Where("table_id = ? AND finished_at IS NULL", tableID).Update("finished_at", at.UTC())
+	if res.Error != nil {
+		return fmt.Errorf("store: finish league table %d: %w", tableID, mapErr(res.Error))
+	}
+	if res.RowsAffected != 1 {
+		return fmt.Errorf("store: finish league table %d: not a running season table: %w", tableID, ErrConflict)
+	}
+	for i := range results {
+		results[i].TableID = tableID
+	}
+	if err := tx.db.Create(&results).Error; err != nil {
+		return fmt.Errorf("store: finish league table %d: %w", tableID, mapErr(err))
+	}
+	return nil
+}
+
+// FinishedSeat is one seat of a finished season table, as standings read
+// it.
+type FinishedSeat struct {
+	TableID       int64
+	DivisionOrder int
+	Seat          int
+	PlayerID      int64
+	Address       string
+	Score         int
+	LeftOrder     int
+}
+
+// SeasonResults returns the seats of a season's finished tables (of one
+// division, or of all for division < 0) in the order the tables finished,
+// then by table and seat.
+func (tx *Tx) SeasonResults(seasonID int64, division int) ([]FinishedSeat, error) {
+	q := tx.db.Table("seat_results").
+		Select("seat_results.table_id, league_tables.division_order, seat_results.seat, seat_results.player_id, players.address, seat_results.score, seat_results.left_order").
+		Joins("JOIN league_tables ON league_tables.table_id = seat_results.table_id").
+		Joins("JOIN players ON players.id = seat_results.player_id").
+		Where("league_tables.season_id = ?", seasonID)
+	if division >= 0 {
+		q = q.Where("league_tables.division_order = ?", division)
+	}
+	var out []FinishedSeat
+	if err := q.Order("league_tables.finished_at, seat_results.table_id, seat_results.seat").Scan(&out).Error; err != nil {
+		return nil, fmt.Errorf("store: season results: %w", mapErr(err))
+	}
+	return out, nil
+}
+
+// UnfinishedLeagueTables counts a season's tables still being played.
+func (tx *Tx) UnfinishedLeagueTables(seasonID int64) (int, error) {
+	var n int64
+	if err := tx.db.Model(&LeagueTable{}).Where("season_id = ? AND finished_at IS NULL", seasonID).Count(&n).Error; err != nil {
+		return 0, fmt.Errorf("store: unfinished league tables: %w", mapErr(err))
+	}
+	return int(n), nil
+}
+
+// DueSeasons returns the seasons still open whose end is at or before
+// now, earliest first, at most limit.
+func (tx *Tx) DueSeasons(now time.Time, limit int) ([]Season, error) {
+	var ss []Season
+	err := tx.db.Where("closed_at IS NULL AND ends <= ?", now.UTC()).Order("ends, id").Limit(limit).Find(&ss).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: due seasons: %w", mapErr(err))
+	}
+	for i := range ss {
+		ss[i].normalize()
+	}
+	return ss, nil
+}
+
+// SeasonByID returns a season, or ErrNotFound.
+func (tx *Tx) SeasonByID(id int64) (*Season, error) {
+	var s Season
+	if err := tx.first("season", &s, "id = ?", id); err != nil {
+		return nil, err
+	}
+	s.normalize()
+	return &s, nil
+}
+
+// PlayerSeasons returns the open seasons (not closed) the player is a
+// member of, with their division, by league.
+func (tx *Tx) PlayerSeasons(playerID int64) ([]SeasonMember, error) {
+	var ms []SeasonMember
+	err := tx.db.Preload("Season").
+		Joins("JOIN seasons ON seasons.id = season_members.season_id").
+		Where("season_members.player_id = ? AND seasons.closed_at IS NULL", playerID).
+		Order("seasons.league").Find(&ms).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: player seasons: %w", mapErr(err))
+	}
+	for i := range ms {
+		ms[i].Season.normalize()
+	}
+	return ms, nil
+}
+
+// MarkWeekly records that the weekly standings of week were mailed to a
+// season member (LEAGUES §9.2); ErrConflict if they were already, so that
+// two ticks never both send them.
+func (tx *Tx) MarkWeekly(memberID int64, week string) error {
+	res := tx.db.Model(&SeasonMember{}).Where("id = ? AND weekly <> ?", memberID, week).Update("weekly", week)
+	if res.Error != nil {
+		return fmt.Errorf("store: weekly standings: %w", mapErr(res.Error))
+	}
+	if res.RowsAffected != 1 {
+		return fmt.Errorf("store: weekly standings of %s sent already: %w", week, ErrConflict)
+	}
+	return nil
+}

@@ -131,7 +131,7 @@ func (h *handling) run() error {
 		}
 		// Deadlines that passed are enforced before the message is read:
 		// a move that comes after its turn expired is too late (RULES §9.1).
-		if err := h.s.enforce(h.tx, t, h.now, &h.out); err != nil {
+		if err := h.s.enforce(h.tx, t, h.now, h.now, &h.out); err != nil {
 			return err
 		}
 	}
@@ -577,7 +577,7 @@ func (s *Service) save(tx *store.Tx, t *tableCtx, now time.Time) error {
 	t.prevSeq = t.row.Seq
 	if !t.savedOver && t.row.Status == store.StatusOver {
 		t.savedOver = true
-		return s.rateTable(tx, t, now)
+		return s.tableEnded(tx, t, now)
 	}
 	return nil
 }

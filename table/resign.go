@@ -38,7 +38,7 @@ func (h *handling) resign(t *tableCtx, name string) error {
 		h.rec.TableID = &t.row.ID
 		h.log = h.log.With("table", name)
 		// As through the reply address: the deadlines that passed first.
-		if err := h.s.enforce(h.tx, t, h.now, &h.out); err != nil {
+		if err := h.s.enforce(h.tx, t, h.now, h.now, &h.out); err != nil {
 			return err
 		}
 	}
@@ -123,7 +123,7 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 			return err
 		}
 		var out outgoing
-		if err := s.enforce(tx, t, now, &out); err != nil {
+		if err := s.enforce(tx, t, now, now, &out); err != nil {
 			return err
 		}
 		p := t.seatOf(oldAddr)

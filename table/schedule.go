@@ -58,11 +58,12 @@ func (t *tableCtx) nextReminder(now time.Time) *time.Time {
 	return next
 }
 
-// enforce passes for every player whose turn ran out by now, in order, at
-// the time it ran out (RULES §9.1, EMAIL §5.2): deadlines missed while the
-// daemon was down are enforced one after the other.
-func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing) error {
-	for t.game != nil && !t.game.Over() && t.row.Deadline != nil && !t.row.Deadline.After(now) {
+// enforce passes for every player whose turn ran out by until, in order,
+// at the time it ran out (RULES §9.1, EMAIL §5.2): deadlines missed while
+// the daemon was down are enforced one after the other. The mails are of
+// now.
+func (s *Service) enforce(tx *store.Tx, t *tableCtx, until, now time.Time, out *outgoing) error {
+	for t.game != nil && !t.game.Over() && t.row.Deadline != nil && !t.row.Deadline.After(until) {
 		deadline := *t.row.Deadline
 		p := t.game.Turn()
 		// LEAGUES §2.3: the expiry that reaches forfeit_after is a forfeit,
@@ -201,6 +202,13 @@ func (s *Service) tickTables(ctx context.Context, now time.Time) (int, error) {
 	if _, err := s.tickVacations(ctx, now); err != nil {
 		return handled, err
 	}
+	// Seasons whose end has come are closed at their end (LEAGUES §7.3),
+	// each table's turns that ran out before it enforced first.
+	closed, err := s.closeDueSeasons(ctx, now)
+	handled += closed
+	if err != nil {
+		return handled, err
+	}
 	n, err := s.eachDue(ctx, "deadline handling",
 		func(tx *store.Tx, limit int) ([]int64, error) {
 			due, err := tx.DueTables(now, limit)
@@ -304,7 +312,7 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *outgoing
 		return tx.SaveTable(t.row, t.prevSeq)
 	}
 	if t.row.Deadline != nil && !t.row.Deadline.After(now) {
-		return s.enforce(tx, t, now, out)
+		return s.enforce(tx, t, now, now, out)
 	}
 	if t.row.NextReminder != nil && !t.row.NextReminder.After(now) {
 		p := t.game.Turn()

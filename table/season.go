@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -68,7 +69,7 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 	now := s.now()
 	var started *Season
 	err = s.store.Tx(ctx, func(tx *store.Tx) error {
-		last, err := s.lastSeason(tx, l)
+		last, err := s.lastSeason(tx, l, false)
 		if err != nil {
 			return err
 		}
@@ -246,18 +247,22 @@ func SeasonTableName(leagueName string, season, div, k int) string {
 type seasonData struct {
 	row  store.Season
 	view *Season
+	// members are the season's players by division and seed.
+	members []store.SeasonMember
 	// finished are the season's finished tables by division order.
 	finished map[int][]league.Finished
 }
 
 // lastSeason reads a league's last season, nil if it has none.
-func (s *Service) lastSeason(tx *store.Tx, l *config.League) (*seasonData, error) {
-	return s.readSeason(tx, l, 0)
+func (s *Service) lastSeason(tx *store.Tx, l *config.League, full bool) (*seasonData, error) {
+	return s.readSeason(tx, l, 0, full)
 }
 
 // readSeason reads season number of a league, or its last for 0; nil
-// when there is no such season.
-func (s *Service) readSeason(tx *store.Tx, l *config.League, number int) (*seasonData, error) {
+// when there is no such season. The standings come from the stored
+// results of its finished tables; with full, each running table is also
+// rebuilt to tell whose turn it is.
+func (s *Service) readSeason(tx *store.Tx, l *config.League, number int, full bool) (*seasonData, error) {
 	rows, err := tx.Seasons(l.Name)
 	if err != nil || len(rows) == 0 {
 		return nil, err
@@ -275,7 +280,7 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number int) (*seaso
 	if err != nil {
 		return nil, err
 	}
-	var names []string
+	d.members = members
 	for _, m := range members {
 		for len(d.view.Divisions) <= m.DivisionOrder {
 			d.view.Divisions = append(d.view.Divisions, league.Division{})
@@ -284,31 +289,47 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number int) (*seaso
 		dv.Name = m.Division
 		dv.Players = append(dv.Players, m.Player.Address)
 	}
-	for _, dv := range d.view.Divisions {
-		names = append(names, dv.Name)
-	}
 	lts, err := tx.LeagueTables(row.ID)
 	if err != nil {
 		return nil, err
 	}
 	for i := range lts {
-		t, err := s.loadRow(tx, lts[i].Table)
-		if err != nil {
-			return nil, err
+		st := SeasonTable{Name: lts[i].Table.Name, Round: lts[i].Round, Status: lts[i].Table.Status}
+		if o := lts[i].DivisionOrder; o < len(d.view.Divisions) {
+			st.Division = d.view.Divisions[o].Name
 		}
-		st := SeasonTable{Name: t.row.Name, Round: lts[i].Round, Status: t.row.Status, ToMove: toMove(t)}
-		if o := lts[i].DivisionOrder; o < len(names) {
-			st.Division = names[o]
-		}
-		for _, seat := range t.seats {
-			st.Players = append(st.Players, seat.Player.Address)
+		if full {
+			t, err := s.loadRow(tx, lts[i].Table)
+			if err != nil {
+				return nil, err
+			}
+			st.ToMove = toMove(t)
+			for _, seat := range t.seats {
+				st.Players = append(st.Players, seat.Player.Address)
+			}
 		}
 		d.view.Tables = append(d.view.Tables, st)
-		if f, ok := finishedOf(t); ok {
-			d.finished[lts[i].DivisionOrder] = append(d.finished[lts[i].DivisionOrder], f)
-		}
 	}
+	seats, err := tx.SeasonResults(row.ID, -1)
+	if err != nil {
+		return nil, err
+	}
+	d.addResults(seats)
 	return d, nil
+}
+
+// addResults adds the stored seats of finished tables to the season's
+// results, by division.
+func (d *seasonData) addResults(seats []store.FinishedSeat) {
+	for i := 0; i < len(seats); {
+		j := i
+		f := league.Finished{}
+		for ; j < len(seats) && seats[j].TableID == seats[i].TableID; j++ {
+			f.Seats = append(f.Seats, league.Seat{Player: seats[j].Address, Score: seats[j].Score, Left: seats[j].LeftOrder})
+		}
+		d.finished[seats[i].DivisionOrder] = append(d.finished[seats[i].DivisionOrder], f)
+		i = j
+	}
 }
 
 // toMove is the address whose turn it is at a playing table, else "".
@@ -429,7 +450,7 @@ func (s *Service) Standings(ctx context.Context, name string, number int) (*Seas
 	var view *Season
 	var out []Standing
 	err = s.store.View(ctx, func(tx *store.Tx) error {
-		d, err := s.readSeason(tx, l, number)
+		d, err := s.readSeason(tx, l, number, false)
 		if err != nil {
 			return err
 		}
@@ -440,36 +461,45 @@ func (s *Service) Standings(ctx context.Context, name string, number int) (*Seas
 			return fmt.Errorf("table: league %q has no season %d", l.Name, number)
 		}
 		view = d.view
-		members, err := tx.SeasonMembers(d.row.ID)
-		if err != nil {
-			return err
-		}
-		ids := map[string]int64{}
-		var all []int64
-		for _, m := range members {
-			ids[m.Player.Address] = m.PlayerID
-			all = append(all, m.PlayerID)
-		}
-		ratings, err := tx.Ratings(l.Variant, all...)
-		if err != nil {
-			return err
-		}
-		for i, rows := range d.standings(l) {
-			for _, r := range rows {
-				st := Standing{Division: d.view.Divisions[i].Name, Row: r, Name: displayName(r.Player),
-					Rating: rating.DefaultRating, RD: rating.DefaultRD}
-				if pr, ok := ratings[ids[r.Player]]; ok {
-					st.Rating, st.RD = pr.Rating, pr.RD
-				}
-				out = append(out, st)
-			}
-		}
-		return nil
+		out, err = d.standingsWithRatings(tx, l, -1)
+		return err
 	})
 	if err != nil {
 		return nil, nil, err
 	}
 	return view, out, nil
+}
+
+// standingsWithRatings is the season's standings of one division (all
+// for division < 0) with names and each player's current rating in the
+// league's variant pool.
+func (d *seasonData) standingsWithRatings(tx *store.Tx, l *config.League, division int) ([]Standing, error) {
+	ids := map[string]int64{}
+	var all []int64
+	for _, m := range d.members {
+		if division < 0 || m.DivisionOrder == division {
+			ids[m.Player.Address] = m.PlayerID
+			all = append(all, m.PlayerID)
+		}
+	}
+	ratings, err := tx.Ratings(l.Variant, all...)
+	if err != nil {
+		return nil, err
+	}
+	var out []Standing
+	for i, dv := range d.view.Divisions {
+		if division >= 0 && i != division {
+			continue
+		}
+		for _, r := range league.Standings(dv.Players, d.finished[i], points(l)) {
+			st := Standing{Division: dv.Name, Row: r, Name: displayName(r.Player), Rating: rating.DefaultRating, RD: rating.DefaultRD}
+			if pr, ok := ratings[ids[r.Player]]; ok {
+				st.Rating, st.RD = pr.Rating, pr.RD
+			}
+			out = append(out, st)
+		}
+	}
+	return out, nil
 }
 
 // Show returns a league's last season (nil before the first) and the
@@ -483,7 +513,7 @@ func (s *Service) Show(ctx context.Context, name string) (*Season, []league.Divi
 	var cur *Season
 	var next []league.Division
 	err = s.store.View(ctx, func(tx *store.Tx) error {
-		last, err := s.lastSeason(tx, l)
+		last, err := s.lastSeason(tx, l, true)
 		if err != nil {
 			return err
 		}
@@ -499,25 +529,48 @@ func (s *Service) Show(ctx context.Context, name string) (*Season, []league.Divi
 	return cur, next, nil
 }
 
-// rateTable applies a season table that has just ended to the rating
-// pool of its variant (LEAGUES §10.2), in the transaction of its last
-// action: one rating period for its players, against the ratings they
-// had before it. Tables of no season, and those of a league with
-// rated = false, change no rating.
-func (s *Service) rateTable(tx *store.Tx, t *tableCtx, now time.Time) error {
-	if _, err := tx.LeagueTableOf(t.row.ID); errors.Is(err, store.ErrNotFound) {
+// tableEnded records the end of a season table in the transaction of
+// its last action (LEAGUES §8–§10): each seat's result, the ratings of its
+// players in the pool of its variant (unless the league sets rated =
+// false), and the season's end when it was its last table (§7.3). Tables
+// of no season change nothing.
+func (s *Service) tableEnded(tx *store.Tx, t *tableCtx, now time.Time) error {
+	lt, err := tx.LeagueTableOf(t.row.ID)
+	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	} else if err != nil {
 		return err
-	}
-	l := s.cfg.League(t.row.League)
-	if l == nil || !*l.Rated {
-		return nil
 	}
 	f, ok := finishedOf(t)
 	if !ok {
 		return nil
 	}
+	results := make([]store.SeatResult, len(f.Seats))
+	for i, st := range f.Seats {
+		results[i] = store.SeatResult{Seat: i, PlayerID: t.seats[i].PlayerID, Score: st.Score, LeftOrder: st.Left}
+	}
+	if err := tx.FinishLeagueTable(t.row.ID, now, results); err != nil {
+		return err
+	}
+	if l := s.cfg.League(t.row.League); l != nil && *l.Rated {
+		if err := s.rateTable(tx, t, f, now); err != nil {
+			return err
+		}
+	}
+	left, err := tx.UnfinishedLeagueTables(lt.SeasonID)
+	if err != nil || left > 0 {
+		return err
+	}
+	if err := tx.CloseSeason(lt.SeasonID, now); err != nil && !errors.Is(err, store.ErrConflict) {
+		return err // a conflict: the season was closed already (league close)
+	}
+	return nil
+}
+
+// rateTable applies a finished table to the rating pool of its variant
+// (LEAGUES §10.2): one rating period for its players, against the ratings
+// they had before it.
+func (s *Service) rateTable(tx *store.Tx, t *tableCtx, f league.Finished, now time.Time) error {
 	ids := make([]int64, len(t.seats))
 	for i, seat := range t.seats {
 		ids[i] = seat.PlayerID
@@ -542,4 +595,115 @@ func (s *Service) rateTable(tx *store.Tx, t *tableCtx, now time.Time) error {
 		}
 	}
 	return nil
+}
+
+// CloseSeason ends a league's season now, whatever its end date (`lexio
+// league close`, LEAGUES §7.3): see closeSeason. It returns the season as
+// closed; ErrNoSeason when the league has none, an error when its last
+// season is closed already.
+func (s *Service) CloseSeason(ctx context.Context, name string) (*Season, error) {
+	l, err := s.seasonLeague(name)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	var number int
+	err = s.store.Tx(ctx, func(tx *store.Tx) error {
+		rows, err := tx.Seasons(l.Name)
+		if err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			return fmt.Errorf("table: league %q: %w", l.Name, ErrNoSeason)
+		}
+		row := rows[len(rows)-1]
+		if row.ClosedAt != nil {
+			return fmt.Errorf("table: league %q: season %d is closed already (%s)", l.Name, row.Number, row.ClosedAt.Format(time.DateOnly))
+		}
+		number = row.Number
+		var out outgoing
+		if err := s.closeSeason(tx, l, row, now, now, &out); err != nil {
+			return err
+		}
+		mails, err := out.wait()
+		if err != nil {
+			return err
+		}
+		return tx.EnqueueMails(mails)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.log.Info("season closed", "league", l.Name, "season", number)
+	s.poke()
+	season, _, err := s.Standings(ctx, l.Name, number)
+	return season, err
+}
+
+// closeSeason ends a season at at (LEAGUES §7.3): the turns of its tables
+// that ran out by at are enforced first, then every table still being
+// played is adjudicated at at, in table-name order, so that their ratings
+// are applied in that order (§10.2); the season is closed with the last.
+// The mails are of now (at is in the past after downtime).
+func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, at, now time.Time, out *outgoing) error {
+	lts, err := tx.LeagueTables(row.ID)
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(lts, func(a, b store.LeagueTable) int { return strings.Compare(a.Table.Name, b.Table.Name) })
+	for _, lt := range lts {
+		if lt.FinishedAt != nil {
+			continue
+		}
+		t, err := s.loadRow(tx, lt.Table)
+		if err != nil {
+			return err
+		}
+		if err := s.enforce(tx, t, at, now, out); err != nil {
+			return err
+		}
+		if t.game == nil || t.game.Over() {
+			continue
+		}
+		if err := t.game.Adjudicate(at); err != nil {
+			return permanent(err)
+		}
+		if err := s.save(tx, t, at); err != nil {
+			return err
+		}
+		s.log.Info("table adjudicated", "table", t.row.Name, "league", l.Name, "season", row.Number)
+		if err := s.announce(t, now, out, -1, nil); err != nil {
+			return err
+		}
+	}
+	if err := tx.CloseSeason(row.ID, at); err != nil && !errors.Is(err, store.ErrConflict) {
+		return err // a conflict: its last table's end closed it
+	}
+	return nil
+}
+
+// closeDueSeasons closes the seasons whose end has come by now, each at
+// its end and in a transaction of its own (eachDue), also those whose end
+// passed while the daemon was down.
+func (s *Service) closeDueSeasons(ctx context.Context, now time.Time) (int, error) {
+	return s.eachDue(ctx, "season end",
+		func(tx *store.Tx, limit int) ([]int64, error) {
+			due, err := tx.DueSeasons(now, limit)
+			ids := make([]int64, len(due))
+			for i, d := range due {
+				ids[i] = d.ID
+			}
+			return ids, err
+		},
+		func(tx *store.Tx, id int64, out *outgoing) error {
+			row, err := tx.SeasonByID(id)
+			if err != nil {
+				return err
+			}
+			l := s.cfg.League(row.League)
+			if l == nil {
+				return permanent(fmt.Errorf("table: season %d of league %q: the league is no longer in the configuration", row.Number, row.League))
+			}
+			return s.closeSeason(tx, l, *row, row.Ends, now, out)
+		})
 }

@@ -147,6 +147,29 @@ func runLeagueStart(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
+func runLeagueClose(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "league close")
+	path := fs.String("c", configPath(e), "configuration `file`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: a league's name", errUsage)
+	}
+	svc, closeFn, err := adminService(ctx, e, *path)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	s, err := svc.CloseSeason(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "league %s: season %d closed. The daemon sends the game-over mails; `lexio league standings %s` has the final standings.\n",
+		s.League, s.Number, s.League)
+	return nil
+}
+
 // standingJSON is one line of `league standings --json`, the contract
 // of LEAGUES §9.3: these keys, integers but rating and rd, which are
 // rounded to 2 decimals.

@@ -152,6 +152,22 @@ func TestLeagueCommands(t *testing.T) {
 	if code, _, errOut := lexio(t, "league", "standings", "-c", cfg, "--season", "2", "club"); code != 1 || !strings.Contains(errOut, `league "club" has no season 2`) {
 		t.Errorf("season 2: %d %q", code, errOut)
 	}
+	// close adjudicates the three tables now; a second close is refused.
+	code, out, errOut = lexio(t, "league", "close", "-c", cfg, "club")
+	if code != 0 || !strings.Contains(out, "league club: season 1 closed") {
+		t.Errorf("close: %d %q %q", code, out, errOut)
+	}
+	if code, _, errOut := lexio(t, "league", "close", "-c", cfg, "club"); code != 1 || !strings.Contains(errOut, "season 1 is closed already") {
+		t.Errorf("second close: %d %q", code, errOut)
+	}
+	code, out, _ = lexio(t, "league", "show", "-c", cfg, "club")
+	if code != 0 || !strings.Contains(out, "1 over") {
+		t.Errorf("show after close: %d\n%s", code, out)
+	}
+	code, out, _ = lexio(t, "league", "standings", "-c", cfg, "--json", "club")
+	if code != 0 || strings.Count(out, `"played":2`) != 3 {
+		t.Errorf("standings after close: every player played their 2 games: %d\n%s", code, out)
+	}
 	code, out, _ = lexio(t, "help", "league")
 	if code != 0 || !strings.Contains(out, "lexio league standings [--season N] [--json] LEAGUE") || strings.Contains(out, "lexio table") {
 		t.Errorf("help league: %d\n%s", code, out)

@@ -57,6 +57,7 @@ func commands() []command {
 		{"league list", "league list", "list the leagues and where their seasons are", runLeagueList},
 		{"league show", "league show LEAGUE", "show a league's current season (tables, who is to play) and the next season's divisions", runLeagueShow},
 		{"league start", "league start LEAGUE", "start a league's next season: every table of every division at once, notices queued", runLeagueStart},
+		{"league close", "league close LEAGUE", "end a league's season now: every table still in play adjudicated (each loses their rack's value), the game-over mails queued", runLeagueClose},
 		{"league standings", "league standings [--season N] [--json] LEAGUE", "a season's standings, division by division (default: the current season, else the last)", runLeagueStandings},
 		{"parse", "parse [--json] [--service ADDRESS] FILE.eml...", "show how messages are read: sender, token, command or error", runParse},
 		{"dict build", "dict build WORDLIST OUT", "compile a word list into a dictionary that loads fast", runDictBuild},
