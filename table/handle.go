@@ -129,6 +129,15 @@ func (h *handling) run() error {
 			h.outcome(store.OutcomeRejected, string(templates.ReasonNotAPlayer))
 			return nil
 		}
+		// A season that ended before the tick came is closed first: a
+		// move after it is too late (LEAGUES §7.3).
+		if ended, err := h.s.endDueSeason(h.tx, t, h.now, &h.out); err != nil {
+			return err
+		} else if ended {
+			if t, err = h.load(name); err != nil {
+				return err
+			}
+		}
 		// Deadlines that passed are enforced before the message is read:
 		// a move that comes after its turn expired is too late (RULES §9.1).
 		if err := h.s.enforce(h.tx, t, h.now, h.now, &h.out); err != nil {

@@ -682,6 +682,30 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 	return nil
 }
 
+// endDueSeason closes the season of t's table if its end has come by now
+// and the tick has not closed it yet (see closeSeason), in the message's
+// transaction; it reports whether it did, t then being stale.
+func (s *Service) endDueSeason(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing) (bool, error) {
+	if t.row.League == "" || t.row.Status == store.StatusOver {
+		return false, nil
+	}
+	lt, err := tx.LeagueTableOf(t.row.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	row, err := tx.SeasonByID(lt.SeasonID)
+	if err != nil {
+		return false, err
+	}
+	l := s.cfg.League(row.League)
+	if row.ClosedAt != nil || row.Ends.After(now) || l == nil {
+		return false, nil
+	}
+	return true, s.closeSeason(tx, l, *row, row.Ends, now, out)
+}
+
 // closeDueSeasons closes the seasons whose end has come by now, each at
 // its end and in a transaction of its own (eachDue), also those whose end
 // passed while the daemon was down.

@@ -298,3 +298,40 @@ func TestCloseSeason(t *testing.T) {
 		var _ = table.SeasonTable{}
 	})
 }
+
+// TestMoveAfterSeasonEnd: a move that comes after its season's end,
+// before the tick has closed it, is too late: the message's transaction
+// closes the season first (every table adjudicated at the end, as the
+// tick would), and the move is refused.
+func TestMoveAfterSeasonEnd(t *testing.T) {
+	h := seasonHarness(t, `
+[[league]]
+name = "short"
+season_days = 1
+turn_time = "300h"
+[[league.division]]
+name = "top"
+players = ["alice@localhost", "bob@localhost", "carol@localhost"]
+`)
+	start := h.clock.Now()
+	s, err := h.svc.StartSeason(h.ctx, "short")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.outboxEmpty()
+	st := s.Tables[0]
+	who := strings.TrimSuffix(st.Players[0], "@localhost")
+	m := latestOf(h.inbox(who), st.Name)
+	h.clock.Add(25 * time.Hour)
+	h.expect(h.replyTo(who, m, nextCommand(h.game(st.Name), false)), store.OutcomeRejected, "game-over")
+	for _, st := range s.Tables {
+		g := h.game(st.Name)
+		log := g.Log()
+		if r := g.Result(); r.Reason != engine.EndAdjudicated || !log[len(log)-1].At.Equal(start.Add(24*time.Hour)) {
+			t.Errorf("%s: %s at %v, want adjudicated at the season's end", st.Name, r.Reason, log[len(log)-1].At)
+		}
+	}
+	if v, _, err := h.svc.Standings(h.ctx, "short", 0); err != nil || !v.Closed {
+		t.Errorf("season closed %v, %v", v != nil && v.Closed, err)
+	}
+}
