@@ -323,10 +323,10 @@ func (s *Season) normalize() {
 // in the division's seeding order, from 0.
 type SeasonMember struct {
 	ID            int64   `gorm:"primaryKey"`
-	SeasonID      int64   `gorm:"not null;uniqueIndex:idx_season_members_player,priority:1"`
+	SeasonID      int64   `gorm:"not null;uniqueIndex:idx_season_members_player,priority:1;index:idx_season_members_division,priority:1"`
 	Season        *Season `gorm:"constraint:OnDelete:CASCADE" json:"-"`
 	Division      string  `gorm:"size:64;not null"`
-	DivisionOrder int     `gorm:"not null"`
+	DivisionOrder int     `gorm:"not null;index:idx_season_members_division,priority:2"`
 	Seed          int     `gorm:"not null"`
 	PlayerID      int64   `gorm:"not null;index;uniqueIndex:idx_season_members_player,priority:2"`
 	Player        *Player `gorm:"constraint:OnDelete:RESTRICT"`
@@ -340,13 +340,13 @@ type SeasonMember struct {
 type LeagueTable struct {
 	TableID       int64   `gorm:"primaryKey;autoIncrement:false"`
 	Table         *Table  `gorm:"constraint:OnDelete:CASCADE" json:"-"`
-	SeasonID      int64   `gorm:"not null;index"`
+	SeasonID      int64   `gorm:"not null;index;index:idx_league_tables_division,priority:1;index:idx_league_tables_open,priority:1"`
 	Season        *Season `gorm:"constraint:OnDelete:CASCADE" json:"-"`
-	DivisionOrder int     `gorm:"not null"`
+	DivisionOrder int     `gorm:"not null;index:idx_league_tables_division,priority:2"`
 	Round         int     `gorm:"not null"` // from 1; 2-player round robins are one round
 	// FinishedAt is when the table's game ended, nil while it runs; its
 	// SeatResults are written in the same transaction.
-	FinishedAt *time.Time
+	FinishedAt *time.Time `gorm:"index:idx_league_tables_open,priority:2"`
 }
 
 // SeatResult is one seat's end of a finished season table (LEAGUES §8):

@@ -65,11 +65,15 @@ func (tx *Tx) AddSeasonMembers(ms []SeasonMember) error {
 	return nil
 }
 
-// SeasonMembers returns a season's players, each with its Player, by
-// division then seed.
-func (tx *Tx) SeasonMembers(seasonID int64) ([]SeasonMember, error) {
+// SeasonMembers returns a season's players (of one division, or of all
+// for division < 0), each with its Player, by division then seed.
+func (tx *Tx) SeasonMembers(seasonID int64, division int) ([]SeasonMember, error) {
 	var ms []SeasonMember
-	err := tx.db.Preload("Player").Where("season_id = ?", seasonID).Order("division_order, seed").Find(&ms).Error
+	q := tx.db.Preload("Player").Where("season_id = ?", seasonID)
+	if division >= 0 {
+		q = q.Where("division_order = ?", division)
+	}
+	err := q.Order("division_order, seed").Find(&ms).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: season members: %w", mapErr(err))
 	}
@@ -82,14 +86,17 @@ func (tx *Tx) AddLeagueTable(lt *LeagueTable) error {
 	return tx.insertNew("league table", lt)
 }
 
-// LeagueTables returns a season's tables, each with its Table, by
-// division, round and table name.
-func (tx *Tx) LeagueTables(seasonID int64) ([]LeagueTable, error) {
+// LeagueTables returns a season's tables (of one division, or of all for
+// division < 0), each with its Table, by division, round and table name.
+func (tx *Tx) LeagueTables(seasonID int64, division int) ([]LeagueTable, error) {
 	var lts []LeagueTable
-	err := tx.db.Preload("Table").
+	q := tx.db.Preload("Table").
 		Joins("JOIN tables ON tables.id = league_tables.table_id").
-		Where("league_tables.season_id = ?", seasonID).
-		Order("league_tables.division_order, league_tables.round, tables.name").
+		Where("league_tables.season_id = ?", seasonID)
+	if division >= 0 {
+		q = q.Where("league_tables.division_order = ?", division)
+	}
+	err := q.Order("league_tables.division_order, league_tables.round, tables.name").
 		Find(&lts).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: league tables: %w", mapErr(err))
@@ -309,4 +316,39 @@ func (tx *Tx) MarkWeekly(memberID int64, week string) error {
 		return fmt.Errorf("store: weekly standings of %s sent already: %w", week, ErrConflict)
 	}
 	return nil
+}
+
+// OpenSeasonMembers returns every member of the seasons still open, with
+// their Player and Season, by season and player.
+func (tx *Tx) OpenSeasonMembers() ([]SeasonMember, error) {
+	var ms []SeasonMember
+	err := tx.db.Preload("Player").Preload("Season").
+		Joins("JOIN seasons ON seasons.id = season_members.season_id").
+		Where("seasons.closed_at IS NULL").
+		Order("season_members.season_id, season_members.player_id").Find(&ms).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: open season members: %w", mapErr(err))
+	}
+	for i := range ms {
+		ms[i].Season.normalize()
+	}
+	return ms, nil
+}
+
+// LastMembership returns the player's place in the last season of a
+// league they played, with its Season; ErrNotFound if they played none.
+func (tx *Tx) LastMembership(league string, playerID int64) (*SeasonMember, error) {
+	var m SeasonMember
+	err := tx.db.Preload("Season").
+		Joins("JOIN seasons ON seasons.id = season_members.season_id").
+		Where("seasons.league = ? AND season_members.player_id = ?", league, playerID).
+		Order("seasons.number DESC").Limit(1).Find(&m).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: last membership: %w", mapErr(err))
+	}
+	if m.ID == 0 {
+		return nil, fmt.Errorf("store: last membership in %q: %w", league, ErrNotFound)
+	}
+	m.Season.normalize()
+	return &m, nil
 }

@@ -95,7 +95,7 @@ func TestSeasons(t *testing.T) {
 			if ss[1].ClosedAt != nil {
 				t.Errorf("season 2 closed at %v, want running", ss[1].ClosedAt)
 			}
-			ms, err := tx.SeasonMembers(s1.ID)
+			ms, err := tx.SeasonMembers(s1.ID, -1)
 			if err != nil {
 				return err
 			}
@@ -106,7 +106,7 @@ func TestSeasons(t *testing.T) {
 			if want := []string{"top:p0@example.org", "top:z@example.org", "second:p1@example.org"}; !slices.Equal(got, want) {
 				t.Errorf("members: %v, want %v", got, want)
 			}
-			lts, err := tx.LeagueTables(s1.ID)
+			lts, err := tx.LeagueTables(s1.ID, -1)
 			if err != nil {
 				return err
 			}
@@ -244,5 +244,115 @@ func TestRatings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	})
+}
+
+// TestSeasonResults: a season table's end is recorded once with its
+// seats' results; they come back by division, in the order the tables
+// finished; a season's unfinished tables are counted; seasons past their
+// end are due until closed; a player's seasons and last membership are
+// found; the weekly standings are marked once a week.
+func TestSeasonResults(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		s1 := &Season{League: "club", Number: 1, Started: t0, Ends: t0.Add(24 * time.Hour)}
+		tabs := []*Table{newTable(t, s, "club-1-1-1", 2), newTable(t, s, "club-1-2-1", 2), newTable(t, s, "club-1-1-2", 2)}
+		var ids []int64
+		mustTx(t, s, func(tx *Tx) error {
+			if err := tx.CreateSeason(s1); err != nil {
+				return err
+			}
+			for i, addr := range []string{"p0@example.org", "p1@example.org"} {
+				p, err := tx.PlayerByAddress(addr)
+				if err != nil {
+					return err
+				}
+				ids = append(ids, p.ID)
+				if err := tx.AddSeasonMembers([]SeasonMember{{SeasonID: s1.ID, Division: "top", DivisionOrder: i, PlayerID: p.ID}}); err != nil {
+					return err
+				}
+			}
+			for i, tb := range tabs {
+				if err := tx.AddLeagueTable(&LeagueTable{TableID: tb.ID, SeasonID: s1.ID, DivisionOrder: []int{0, 1, 0}[i], Round: 1}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		finish := func(i int, at time.Time, scores ...int) error {
+			return s.Tx(context.Background(), func(tx *Tx) error {
+				return tx.FinishLeagueTable(tabs[i].ID, at, []SeatResult{
+					{Seat: 0, PlayerID: ids[0], Score: scores[0]}, {Seat: 1, PlayerID: ids[1], Score: scores[1], LeftOrder: 1}})
+			})
+		}
+		if err := finish(2, t0.Add(time.Hour), 300, 200); err != nil {
+			t.Fatal(err)
+		}
+		if err := finish(0, t0.Add(2*time.Hour), 250, 260); err != nil {
+			t.Fatal(err)
+		}
+		if err := finish(0, t0.Add(3*time.Hour), 1, 1); !errors.Is(err, ErrConflict) {
+			t.Errorf("a second end of a table: %v, want ErrConflict", err)
+		}
+		mustTx(t, s, func(tx *Tx) error {
+			got, err := tx.SeasonResults(s1.ID, 0)
+			if err != nil {
+				return err
+			}
+			want := []FinishedSeat{
+				{TableID: tabs[2].ID, Seat: 0, PlayerID: ids[0], Address: "p0@example.org", Score: 300},
+				{TableID: tabs[2].ID, DivisionOrder: 0, Seat: 1, PlayerID: ids[1], Address: "p1@example.org", Score: 200, LeftOrder: 1},
+				{TableID: tabs[0].ID, Seat: 0, PlayerID: ids[0], Address: "p0@example.org", Score: 250},
+				{TableID: tabs[0].ID, Seat: 1, PlayerID: ids[1], Address: "p1@example.org", Score: 260, LeftOrder: 1},
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("results %+v\nwant %+v", got, want)
+			}
+			if other, err := tx.SeasonResults(s1.ID, 1); err != nil || len(other) != 0 {
+				t.Errorf("division 1: %+v %v", other, err)
+			}
+			if n, err := tx.UnfinishedLeagueTables(s1.ID); err != nil || n != 1 {
+				t.Errorf("unfinished %d %v, want 1", n, err)
+			}
+			due, err := tx.DueSeasons(t0.Add(23*time.Hour), 10)
+			if err != nil || len(due) != 0 {
+				t.Errorf("due before the end: %+v %v", due, err)
+			}
+			due, err = tx.DueSeasons(t0.Add(24*time.Hour), 10)
+			if err != nil || len(due) != 1 || due[0].ID != s1.ID {
+				t.Errorf("due at the end: %+v %v", due, err)
+			}
+			open, err := tx.PlayerSeasons(ids[1])
+			if err != nil || len(open) != 1 || open[0].DivisionOrder != 1 || open[0].Season.League != "club" {
+				t.Errorf("player seasons %+v %v", open, err)
+			}
+			m, err := tx.LastMembership("club", ids[0])
+			if err != nil || m.Season.Number != 1 {
+				t.Errorf("last membership %+v %v", m, err)
+			}
+			if _, err := tx.LastMembership("other", ids[0]); !errors.Is(err, ErrNotFound) {
+				t.Errorf("membership of another league: %v", err)
+			}
+			all, err := tx.OpenSeasonMembers()
+			if err != nil || len(all) != 2 || all[0].Player == nil || all[0].Season == nil {
+				t.Errorf("open season members %+v %v", all, err)
+			}
+			if err := tx.MarkWeekly(all[0].ID, "2026-W10"); err != nil {
+				return err
+			}
+			if err := tx.MarkWeekly(all[0].ID, "2026-W10"); !errors.Is(err, ErrConflict) {
+				t.Errorf("a second mark of the week: %v", err)
+			}
+			if err := tx.CloseSeason(s1.ID, t0.Add(24*time.Hour)); err != nil {
+				return err
+			}
+			if due, err := tx.DueSeasons(t0.Add(48*time.Hour), 10); err != nil || len(due) != 0 {
+				t.Errorf("due once closed: %+v %v", due, err)
+			}
+			if open, err := tx.PlayerSeasons(ids[1]); err != nil || len(open) != 0 {
+				t.Errorf("player seasons once closed: %+v %v", open, err)
+			}
+			return nil
+		})
 	})
 }
