@@ -131,11 +131,12 @@ type EndReason int
 
 // The reasons a game ends.
 const (
-	EndOut     EndReason = iota + 1 // Player placed their last tile with the bag empty
-	EndStalled                      // two rounds without a placement
-	EndAbandon                      // closed by the server's administrator
-	EndResign                       // one player left in: GameOverMsg.Resigner resigned (LEAGUES §2.1)
-	EndForfeit                      // the same, Resigner forfeited (LEAGUES §2.3)
+	EndOut         EndReason = iota + 1 // Player placed their last tile with the bag empty
+	EndStalled                          // two rounds without a placement
+	EndAbandon                          // closed by the server's administrator
+	EndResign                           // one player left in: GameOverMsg.Resigner resigned (LEAGUES §2.1)
+	EndForfeit                          // the same, Resigner forfeited (LEAGUES §2.3)
+	EndAdjudicated                      // the league's season ended before the game: each lost their rack's value, nobody gained (LEAGUES §7.3)
 )
 
 // Word is a word a placement formed and what it scored.
@@ -222,6 +223,12 @@ const (
 	ReasonAlreadySeated  ReasonKind = "already-seated" // Detail: the table
 	ReasonNoOpening      ReasonKind = "opening-disabled"
 	ReasonNoLeague       ReasonKind = "no-league-season" // STANDINGS, SIGNUP, WITHDRAW
+	// Leagues by mail: STANDINGS, SIGNUP, WITHDRAW (LEAGUES §7.4, §9.4).
+	ReasonNoSuchLeague    ReasonKind = "no-such-league"    // Detail: the name asked
+	ReasonNoSignup        ReasonKind = "no-signup"         // Detail: the league; it takes no sign-ups by mail
+	ReasonNotInLeague     ReasonKind = "not-in-league"     // Detail: the league named, or "" for none: the sender plays in no season of it
+	ReasonWhichLeague     ReasonKind = "which-league"      // Detail: the leagues the sender plays in, comma-separated: STANDINGS must name one
+	ReasonAlreadySignedUp ReasonKind = "already-signed-up" // Detail: the league
 	// Vacations (LEAGUES §3.2).
 	ReasonVacationDays    ReasonKind = "vacation-days"    // Need days asked in year Detail, Have left
 	ReasonVacationOverlap ReasonKind = "vacation-overlap" // Detail: the other vacation's first and last days
@@ -286,6 +293,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonSelfInvite,
 		ReasonNotYetSeated, ReasonInvitesWaiting,
 		ReasonSayLimit, ReasonSayWhere,
+		ReasonNoSuchLeague, ReasonNoSignup, ReasonNotInLeague, ReasonWhichLeague, ReasonAlreadySignedUp,
 	}
 }
 
@@ -498,12 +506,54 @@ type GameOverMsg struct {
 	Resigner string // who left last, ending the game, for EndResign and EndForfeit
 	// Left lists who left the game, in the order they left; they rank
 	// below every player still in (LEAGUES §2.2).
-	Left     []Leaver
-	Final    []FinalLine
-	Revealed []RevealedRack
-	Board    Board
-	Log      []LogLine
-	Accepted *Acceptance // the author of the last move's acceptance; nil for the others
+	Left      []Leaver
+	Final     []FinalLine
+	Revealed  []RevealedRack
+	Board     Board
+	Log       []LogLine
+	Accepted  *Acceptance // the author of the last move's acceptance; nil for the others
+	Standings *Standings  // the division's standings after this game, for a table of a league season (LEAGUES §9.2); nil otherwise
+}
+
+// StandingsLine is one player's line of a division's standings (LEAGUES §9.1).
+type StandingsLine struct {
+	Rank                    int    // 1 the best; ties on every criterion of §9.1 share a rank? NO: ranks are 1..n in order, always distinct
+	Name                    string // display name, never the address
+	You                     bool   // the recipient
+	Played, Won, Tied, Lost int    // pairs (LEAGUES §8.1)
+	Points                  int    // league points
+	Spread                  int
+	PointsFor               int
+	Rating                  float64 // shown rounded to a whole number
+	RD                      float64 // shown as "±" rounded, e.g. 1523 ±87
+}
+
+// Standings is a division's standings in a league's season.
+type Standings struct {
+	League   string
+	Season   int
+	Division string
+	Ends     time.Time // the season's last day (when unfinished tables are adjudicated)
+	Closed   bool      // the season is over: these are its final standings
+	Playing  int       // tables of the division still being played
+	Rated    bool      // the league rates its games: show the rating column
+	Lines    []StandingsLine
+}
+
+// StandingsMsg answers STANDINGS (LEAGUES §9.4) and is the weekly
+// standings mail (§9.2, Weekly).
+type StandingsMsg struct {
+	Head
+	Standings
+	Weekly bool
+}
+
+// SignupMsg confirms SIGNUP or WITHDRAW (LEAGUES §7.4).
+type SignupMsg struct {
+	Head
+	League   string
+	Withdraw bool // WITHDRAW: they leave the league at the end of the current season
+	Running  int  // the number of the season under way, 0 if none: a sign-up joins the next season, a withdrawal leaves after this one
 }
 
 // ResignedMsg tells a player who left a game that goes on (LEAGUES §2.2).
@@ -631,7 +681,7 @@ func (k LogKind) String() string {
 }
 
 // String returns the reason's stable name: "out", "stalled", "abandon",
-// "resign", "forfeit".
+// "resign", "forfeit", "adjudicated".
 func (e EndReason) String() string {
 	switch e {
 	case EndOut:
@@ -644,6 +694,8 @@ func (e EndReason) String() string {
 		return "resign"
 	case EndForfeit:
 		return "forfeit"
+	case EndAdjudicated:
+		return "adjudicated"
 	}
 	return "unknown"
 }

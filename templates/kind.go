@@ -40,6 +40,8 @@ const (
 	NotifyChanged                  // NotifyMsg: NOTIFY confirmed, or an unsubscribe by mail
 	Digest                         // DigestMsg: the daily summary of NOTIFY digest
 	Said                           // SaidMsg: a player's SAY, to the others at the table
+	StandingsReply                 // StandingsMsg: a division's standings, on STANDINGS or weekly (LEAGUES §9.2, §9.4)
+	SignupDone                     // SignupMsg: SIGNUP or WITHDRAW confirmed (LEAGUES §7.4)
 )
 
 // kindNames is read-only.
@@ -74,6 +76,8 @@ var kindNames = [...]string{
 	NotifyChanged:  "notify-changed",
 	Digest:         "digest",
 	Said:           "said",
+	StandingsReply: "standings",
+	SignupDone:     "signup",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -139,6 +143,10 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[DigestMsg]()
 	case Said:
 		return reflect.TypeFor[SaidMsg]()
+	case StandingsReply:
+		return reflect.TypeFor[StandingsMsg]()
+	case SignupDone:
+		return reflect.TypeFor[SignupMsg]()
 	case Expired:
 		return reflect.TypeFor[ExpiredMsg]()
 	case GameOver:

@@ -102,6 +102,16 @@ func (l *lang) when(tz *time.Location, t time.Time) string {
 		l.at + t.Format("15:04") + " " + zoneName(t)
 }
 
+// dateOnly writes the date of t in the reader's zone, without the time:
+// "Monday 2 March 2026".
+func (l *lang) dateOnly(tz *time.Location, t time.Time) string {
+	if tz == nil {
+		tz = time.UTC
+	}
+	t = t.In(tz)
+	return l.date(l.weekdays[t.Weekday()], t.Day(), l.months[t.Month()-1], t.Year())
+}
+
 // zoneName is the zone's abbreviation at t (CET, CEST), or its offset
 // when the tz database has only a number for it ("-03"): UTC−3.
 func zoneName(t time.Time) string { return zone.Abbrev(t) }

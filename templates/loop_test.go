@@ -79,6 +79,33 @@ func loopCases() map[string]struct {
 		add("notify-"+mode+"-t42", NotifyChanged, NotifyMsg{Head: sampleHead("Bob"), Mode: mode, For: "t42", Unsubscribed: true, Digest: sampleNow})
 		add("notify-"+mode, NotifyChanged, NotifyMsg{Head: sampleHead("Bob"), Mode: mode, Digest: sampleNow})
 	}
+	// The league mails (LEAGUES §7–§9): league names of every length move
+	// where the lines wrap, so that a quoted command never starts one;
+	// players named as commands head no line of the standings.
+	for n := 1; n <= 32; n++ {
+		league := "l" + strings.Repeat("x", n-1)
+		h := Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}
+		st := sampleStandings()
+		st.League, st.Division = league, "d"+strings.Repeat("y", n-1)
+		add("standings-weekly-"+league, StandingsReply, StandingsMsg{Head: h, Standings: st, Weekly: true})
+		add("signup-"+league, SignupDone, SignupMsg{Head: h, League: league, Running: n % 3})
+		add("withdraw-"+league, SignupDone, SignupMsg{Head: h, League: league, Withdraw: true, Running: n % 3})
+		add("which-league-"+league, Rejected, RejectedMsg{Head: h, Command: "STANDINGS", Reasons: []Reason{{Kind: ReasonWhichLeague, Detail: league + ", spring"}}})
+		add("not-in-league-"+league, Rejected, RejectedMsg{Head: h, Command: "WITHDRAW " + league, Reasons: []Reason{{Kind: ReasonNotInLeague, Detail: league}}})
+	}
+	named := sampleStandings()
+	for i, name := range []string{"Pass", "Board", "Standings", "Classement", "Help", "Join"} {
+		named.Lines[i].Name = name
+	}
+	add("standings-named-as-commands", StandingsReply, StandingsMsg{Head: sampleHead("Bob"), Standings: named})
+	for _, league := range []string{"pass", "board", "standings", "help"} {
+		st := sampleStandings()
+		st.League, st.Division = league, league
+		add("standings-league-"+league, StandingsReply, StandingsMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Standings: st})
+		add("signup-league-"+league, SignupDone, SignupMsg{Head: Head{To: "Bob", Now: sampleNow}, League: league})
+	}
+	add("rejected-which-league-none", Rejected, RejectedMsg{Head: sampleHead("Bob"), Command: "STANDINGS", Reasons: []Reason{{Kind: ReasonWhichLeague}}})
+	add("rejected-not-in-league-none", Rejected, RejectedMsg{Head: sampleHead("Bob"), Command: "STANDINGS", Reasons: []Reason{{Kind: ReasonNotInLeague}}})
 	for _, rk := range ReasonKinds() {
 		add("rejected-reason-"+string(rk), Rejected, RejectedMsg{Head: sampleHead("Bob"), Reasons: []Reason{{
 			Kind: rk, Cells: []Pos{pos("H7"), pos("I7")}, Letters: "X?", Words: []string{"CHATX", "XA"},

@@ -116,8 +116,8 @@ func sampleNotice(to, rack string) NoticeMsg {
 }
 
 // authorSamples are the messages to the author of a move, which carry
-// its acceptance, and those after a resignation (LEAGUES §2), by golden
-// file name.
+// its acceptance, those after a resignation (LEAGUES §2), and the other
+// branches of the league mails (§7–§9), by golden file name.
 func authorSamples() map[string]struct {
 	Kind Kind
 	Data any
@@ -142,11 +142,53 @@ func authorSamples() map[string]struct {
 		Board:    sampleBoard(),
 		Log: append(r.Log, LogLine{At: sampleNow, Kind: LogResign, Player: "Alice", Forfeit: true},
 			LogLine{At: sampleNow, Kind: LogEnd, End: EndForfeit})}
+	// A league table's end (LEAGUES §9.2), and one adjudicated at the
+	// season's end (§7.3): the division's standings below the scores.
+	lg := sample(GameOver).(GameOverMsg)
+	st := sampleStandings()
+	lg.Standings = &st
+	adj := GameOverMsg{Head: sampleHead("Bob"), End: EndAdjudicated,
+		Final: []FinalLine{
+			{Name: "Alice", Before: 301, Adjust: -9, Score: 292},
+			{Name: "Bob", Before: 315, Adjust: -14, Score: 301, Winner: true, You: true},
+		},
+		Revealed: []RevealedRack{{Player: "Alice", Tiles: sampleRack("QEE")}, {Player: "Bob", Tiles: sampleRack("KUW?")}},
+		Board:    sampleBoard(),
+		Log: append(sampleLog(), LogLine{At: sampleNow, Kind: LogEnd, End: EndAdjudicated,
+			Adjustments: []Adjustment{{"Alice", -9}, {"Bob", -14}}})}
+	final := sampleStandings()
+	final.Closed, final.Playing, final.Ends = true, 0, sampleNow
+	adj.Standings = &final
+	// The weekly standings, Monday 08:00 in Bob's zone, of a league
+	// without ratings; the final standings on STANDINGS.
+	weekly := StandingsMsg{Head: Head{To: "Bob", Now: time.Date(2026, 3, 2, 7, 0, 0, 0, time.UTC), TZ: sampleTZ},
+		Standings: sampleStandings(), Weekly: true}
+	weekly.Rated = false
 	return map[string]struct {
 		Kind Kind
 		Data any
 	}{"turn-notice-author": {TurnNotice, n}, "game-over-author": {GameOver, g},
-		"turn-notice-resign": {TurnNotice, r}, "game-over-forfeit": {GameOver, o}}
+		"turn-notice-resign": {TurnNotice, r}, "game-over-forfeit": {GameOver, o},
+		"game-over-league": {GameOver, lg}, "game-over-adjudicated": {GameOver, adj},
+		"standings-weekly": {StandingsReply, weekly},
+		"standings-final":  {StandingsReply, StandingsMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Standings: final}},
+		"signup-withdraw":  {SignupDone, SignupMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, League: "autumn", Withdraw: true, Running: 3}},
+		"signup-between":   {SignupDone, SignupMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, League: "autumn"}},
+	}
+}
+
+// sampleStandings is a rated division of six in a running season, Bob
+// second; a long name, an accented one, a spread of 0 (LEAGUES §9.1).
+func sampleStandings() Standings {
+	return Standings{League: "autumn", Season: 3, Division: "premier", Ends: sampleNow.Add(20 * 24 * time.Hour),
+		Playing: 4, Rated: true, Lines: []StandingsLine{
+			{Rank: 1, Name: "Alice", Played: 8, Won: 6, Tied: 1, Lost: 1, Points: 13, Spread: 412, PointsFor: 3120, Rating: 1623.4, RD: 87.2},
+			{Rank: 2, Name: "Bob", You: true, Played: 8, Won: 5, Tied: 1, Lost: 2, Points: 11, Spread: 187, PointsFor: 2987, Rating: 1561.7, RD: 92.5},
+			{Rank: 3, Name: "Chloé-Marie", Played: 7, Won: 4, Lost: 3, Points: 8, Spread: -23, PointsFor: 2710, Rating: 1502.1, RD: 101.3},
+			{Rank: 4, Name: "Dan", Played: 7, Won: 3, Lost: 4, Points: 6, PointsFor: 2644, Rating: 1478, RD: 99},
+			{Rank: 5, Name: "Bartholomew-Alexander", Played: 8, Won: 2, Tied: 1, Lost: 5, Points: 5, Spread: -201, PointsFor: 2590, Rating: 1430.6, RD: 95},
+			{Rank: 6, Name: "Élodie", Played: 8, Won: 1, Tied: 1, Lost: 6, Points: 3, Spread: -375, PointsFor: 2402, Rating: 1389, RD: 110},
+		}}
 }
 
 // sample returns the golden data of each kind, addressed to Bob.
@@ -269,6 +311,11 @@ func sample(k Kind) any {
 			{Table: "t42", Variant: "lexio", Status: StatusPlaying, Players: []string{"Alice", "Bob", "Chloé"}, Turn: "Bob", YourTurn: true, Deadline: sampleDeadline, Score: 28},
 			{Table: "t7", Variant: "lexico", Status: StatusPlaying, Players: []string{"Bob", "Élise"}, Turn: "Élise", Deadline: sampleDeadline.Add(-26 * time.Hour), Score: 103},
 		}}
+	case StandingsReply:
+		// On STANDINGS, from the service's plain address.
+		return StandingsMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Standings: sampleStandings()}
+	case SignupDone:
+		return SignupMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, League: "autumn", Running: 3}
 	case Said:
 		return SaidMsg{Head: h, From: "Alice", Text: "Nice one, Bob! <b>QUARTZ</b> & a blank?\nGood luck for the end."}
 	}

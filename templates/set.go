@@ -17,6 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -293,6 +294,7 @@ func funcMap(l *lang) map[string]any {
 	return map[string]any{
 		"rel":  l.rel,
 		"when": l.when,
+		"date": l.dateOnly,
 		"span": l.span,
 		"past": func(now, t time.Time) bool { return t.Before(now) },
 		"pl":   l.plural,
@@ -398,6 +400,26 @@ func funcMap(l *lang) map[string]any {
 				n += t.Value
 			}
 			return n
+		},
+		// spread writes a standings spread with its sign, 0 without.
+		"spread": func(n int) string {
+			if n == 0 {
+				return "0"
+			}
+			return fmt.Sprintf("%+d", n)
+		},
+		// round rounds a rating or its deviation to a whole number,
+		// halves away from zero.
+		"round": func(x float64) int { return int(math.Round(x)) },
+		// splitList reads a comma-separated Reason.Detail into its items.
+		"splitList": func(s string) []string {
+			var out []string
+			for x := range strings.SplitSeq(s, ",") {
+				if x = strings.TrimSpace(x); x != "" {
+					out = append(out, x)
+				}
+			}
+			return out
 		},
 	}
 }

@@ -90,7 +90,8 @@ func lateNotice() NoticeMsg {
 	return n
 }
 
-// lateGameOver ends a long four-player game: its whole log goes in.
+// lateGameOver ends a long four-player game of a league: its whole log
+// goes in, and the standings of a full division.
 func lateGameOver() GameOverMsg {
 	g := sample(GameOver).(GameOverMsg)
 	g.Head = sampleHead("Alexandrine")
@@ -106,7 +107,21 @@ func lateGameOver() GameOverMsg {
 	g.Revealed = []RevealedRack{{Player: "Alexandrine"}, {Player: "Bartholomew", Tiles: sampleRack("EE?")},
 		{Player: "Chloé-Marie", Tiles: sampleRack("KU")}, {Player: "Dominique", Tiles: sampleRack("WYVJ")}}
 	g.Finisher = "Alexandrine"
+	g.Standings = lateStandings()
 	return g
+}
+
+// lateStandings are a full division (division_size, 12 players) late in
+// a rated season of double round robins, long names and wide figures
+// (LEAGUES §9.1).
+func lateStandings() *Standings {
+	st := &Standings{League: "winter-championship", Season: 12, Division: "premier", Ends: sampleDeadline, Playing: 9, Rated: true}
+	for i := range 12 {
+		st.Lines = append(st.Lines, StandingsLine{Rank: i + 1, Name: fmt.Sprintf("Alexandrine-Bartholomew %d", i+1), You: i == 0,
+			Played: 22, Won: 20 - i, Tied: 1, Lost: 1 + i, Points: 41 - 2*i, Spread: 12345 - 2245*i, PointsFor: 10999 - 100*i,
+			Rating: 2123.4 - 50*float64(i), RD: 345.6 - float64(i)})
+	}
+	return st
 }
 
 // TestMailSize composes a late-game notice (with its calendar attachment,

@@ -52,7 +52,7 @@ func widest(least int, items ...any) int {
 
 // shownNames are the names of a table of players as its rows write them:
 // the reader's own followed by you ("Bob (you)"). lines is a []PlayerLine,
-// []FinalLine or []RevealedRack.
+// []FinalLine, []RevealedRack or []StandingsLine.
 func shownNames(lines any, you string) []string {
 	var out []string
 	add := func(name string, isYou bool) {
@@ -73,6 +73,10 @@ func shownNames(lines any, you string) []string {
 	case []RevealedRack:
 		for _, r := range x {
 			add(r.Player, false)
+		}
+	case []StandingsLine:
+		for _, s := range x {
+			add(s.Name, s.You)
 		}
 	}
 	return out
