@@ -236,8 +236,8 @@ type FinishedSeat struct {
 }
 
 // SeasonResults returns the seats of a season's finished tables (of one
-// division, or of all for division < 0) in the order the tables finished,
-// then by table and seat.
+// division, or of all for division < 0) by table and seat. (Standings do
+// not depend on the order; ratings are kept as tables end.)
 func (tx *Tx) SeasonResults(seasonID int64, division int) ([]FinishedSeat, error) {
 	q := tx.db.Table("seat_results").
 		Select("seat_results.table_id, league_tables.division_order, seat_results.seat, seat_results.player_id, players.address, seat_results.score, seat_results.left_order").
@@ -248,7 +248,7 @@ func (tx *Tx) SeasonResults(seasonID int64, division int) ([]FinishedSeat, error
 		q = q.Where("league_tables.division_order = ?", division)
 	}
 	var out []FinishedSeat
-	if err := q.Order("league_tables.finished_at, seat_results.table_id, seat_results.seat").Scan(&out).Error; err != nil {
+	if err := q.Order("seat_results.table_id, seat_results.seat").Scan(&out).Error; err != nil {
 		return nil, fmt.Errorf("store: season results: %w", mapErr(err))
 	}
 	return out, nil
@@ -351,4 +351,32 @@ func (tx *Tx) LastMembership(league string, playerID int64) (*SeasonMember, erro
 	}
 	m.Season.normalize()
 	return &m, nil
+}
+
+// TableState is a season table's name and status, as standings and
+// listings need them.
+type TableState struct {
+	TableID       int64
+	Name          string
+	Status        TableStatus
+	DivisionOrder int
+	Round         int
+}
+
+// LeagueTableStates returns the name and status of a season's tables (of
+// one division, or of all for division < 0), by division, round and name,
+// without reading the tables' rows whole.
+func (tx *Tx) LeagueTableStates(seasonID int64, division int) ([]TableState, error) {
+	q := tx.db.Table("league_tables").
+		Select("league_tables.table_id, tables.name, tables.status, league_tables.division_order, league_tables.round").
+		Joins("JOIN tables ON tables.id = league_tables.table_id").
+		Where("league_tables.season_id = ?", seasonID)
+	if division >= 0 {
+		q = q.Where("league_tables.division_order = ?", division)
+	}
+	var out []TableState
+	if err := q.Order("league_tables.division_order, league_tables.round, tables.name").Scan(&out).Error; err != nil {
+		return nil, fmt.Errorf("store: league table states: %w", mapErr(err))
+	}
+	return out, nil
 }

@@ -248,8 +248,7 @@ func TestRatings(t *testing.T) {
 }
 
 // TestSeasonResults: a season table's end is recorded once with its
-// seats' results; they come back by division, in the order the tables
-// finished; a season's unfinished tables are counted; seasons past their
+// seats' results; they come back by division, table and seat; a season's unfinished tables are counted; seasons past their
 // end are due until closed; a player's seasons and last membership are
 // found; the weekly standings are marked once a week.
 func TestSeasonResults(t *testing.T) {
@@ -300,10 +299,10 @@ func TestSeasonResults(t *testing.T) {
 				return err
 			}
 			want := []FinishedSeat{
-				{TableID: tabs[2].ID, Seat: 0, PlayerID: ids[0], Address: "p0@example.org", Score: 300},
-				{TableID: tabs[2].ID, DivisionOrder: 0, Seat: 1, PlayerID: ids[1], Address: "p1@example.org", Score: 200, LeftOrder: 1},
 				{TableID: tabs[0].ID, Seat: 0, PlayerID: ids[0], Address: "p0@example.org", Score: 250},
 				{TableID: tabs[0].ID, Seat: 1, PlayerID: ids[1], Address: "p1@example.org", Score: 260, LeftOrder: 1},
+				{TableID: tabs[2].ID, Seat: 0, PlayerID: ids[0], Address: "p0@example.org", Score: 300},
+				{TableID: tabs[2].ID, DivisionOrder: 0, Seat: 1, PlayerID: ids[1], Address: "p1@example.org", Score: 200, LeftOrder: 1},
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("results %+v\nwant %+v", got, want)
