@@ -83,7 +83,7 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, until, now time.Time, out *
 		}
 		if forfeit {
 			s.log.Info("turn expired: forfeit", "table", t.row.Name, "player", p, "deadline", deadline)
-			if err := s.departed(t, p, now, out, ""); err != nil {
+			if err := s.departed(tx, t, p, now, out, ""); err != nil {
 				return err
 			}
 			continue
@@ -98,7 +98,7 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, until, now time.Time, out *
 			}
 			s.queueCal(t, templates.Expired, cal, p, msg, now, out)
 		}
-		if err := s.announce(t, now, out, -1, nil); err != nil {
+		if err := s.announce(tx, t, now, out, -1, nil); err != nil {
 			return err
 		}
 	}
@@ -129,7 +129,14 @@ func (s *Service) queueCal(t *tableCtx, kind, cal templates.Kind, p int, data an
 // gets no notice of a turn that is not theirs (LEAGUES §5.1); if they are
 // the author, what their move did still comes, alone. The data is read
 // from the game one player at a time; the mails render in parallel.
-func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int, acc *templates.Acceptance) error {
+func (s *Service) announce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing, author int, acc *templates.Acceptance) error {
+	var standings *templates.Standings
+	if t.game.Over() {
+		var err error
+		if standings, err = s.endStandings(tx, t, now); err != nil {
+			return err
+		}
+	}
 	for p := range t.seats {
 		if !t.game.Over() && t.game.Left(p) {
 			continue // LEAGUES §2.2: out of the game until its end
@@ -144,6 +151,7 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 				return err
 			}
 			msg.Accepted = a
+			msg.Standings = forRecipient(standings, names(t.seats), p)
 			s.queue(t, templates.GameOver, p, msg, now, out)
 			continue
 		}
@@ -182,6 +190,9 @@ func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 		return handled, err
 	}
 	if _, err := s.digests(ctx, now); err != nil {
+		return handled, err
+	}
+	if _, err := s.weekly(ctx, now); err != nil {
 		return handled, err
 	}
 	return handled, nil
@@ -312,7 +323,11 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *outgoing
 		return tx.SaveTable(t.row, t.prevSeq)
 	}
 	if t.row.Deadline != nil && !t.row.Deadline.After(now) {
-		return s.enforce(tx, t, now, now, out)
+		// One deadline a transaction: eachDue then takes the earliest
+		// due again, so that the turns missed while the daemon was down
+		// are enforced in time order across tables, and tables end (and
+		// are rated) in the order they would have.
+		return s.enforce(tx, t, *t.row.Deadline, now, out)
 	}
 	if t.row.NextReminder != nil && !t.row.NextReminder.After(now) {
 		p := t.game.Turn()
