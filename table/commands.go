@@ -67,7 +67,7 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 			h.queue(t, h.sender(t), templates.Accepted, templates.AcceptedMsg{
 				Head: h.s.head(t.row.Name, t.recipient(p), h.now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
 		}
-		if err := h.s.announce(t, h.now, &h.out, p, &acc.Acceptance); err != nil {
+		if err := h.s.announce(h.tx, t, h.now, &h.out, p, &acc.Acceptance); err != nil {
 			return err
 		}
 		if err := h.saveIfChanged(t, before); err != nil {
@@ -521,5 +521,5 @@ func (s *Service) startGame(tx *store.Tx, t *tableCtx, seed uint64, now time.Tim
 	if err := s.save(tx, t, now); err != nil {
 		return err
 	}
-	return s.announce(t, now, out, -1, nil)
+	return s.announce(tx, t, now, out, -1, nil)
 }

@@ -41,9 +41,9 @@ type tableCtx struct {
 	// vacs are each seat's vacations (LEAGUES §3.2), by start; none
 	// where the table's league ignores vacations.
 	vacs [][]store.Vacation
-	// savedOver says that the stored row is over: save rates a season
-	// table once, when it writes the row that ends it.
-	savedOver bool
+	// ended says that the game's end is recorded (tableEnded), or was
+	// when the table was read.
+	ended bool
 }
 
 // recipient is seat p as a mail recipient.
@@ -187,14 +187,10 @@ func (h *handling) run() error {
 		return h.notify(t, c.Notify, c.Table)
 	case parser.KindSay:
 		return h.say(t, c.Text)
-	case parser.KindStandings, parser.KindSignup, parser.KindWithdraw:
-		// Parsed now so that players learn the commands; the answer until
-		// this server runs league seasons.
-		from, err := h.replyTable(t)
-		if err != nil {
-			return err
-		}
-		return h.refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonNoLeague}}, true)
+	case parser.KindStandings:
+		return h.standings(t, c.League)
+	case parser.KindSignup, parser.KindWithdraw:
+		return h.signup(t, c.League, c.Kind == parser.KindWithdraw)
 	}
 	if t == nil {
 		// EMAIL §1.3: a command acts on a table only through a valid
@@ -453,7 +449,7 @@ func (s *Service) loadRow(tx *store.Tx, row *store.Table) (*tableCtx, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &tableCtx{row: row, seats: seats, prevSeq: row.Seq, savedOver: row.Status == store.StatusOver, langs: make([]string, len(seats)),
+	t := &tableCtx{row: row, seats: seats, prevSeq: row.Seq, ended: row.Status == store.StatusOver, langs: make([]string, len(seats)),
 		zones: make([]*time.Location, len(seats))}
 	for i, st := range seats {
 		t.langs[i] = st.Player.Lang
@@ -584,8 +580,7 @@ func (s *Service) save(tx *store.Tx, t *tableCtx, now time.Time) error {
 		return err
 	}
 	t.prevSeq = t.row.Seq
-	if !t.savedOver && t.row.Status == store.StatusOver {
-		t.savedOver = true
+	if t.row.Status == store.StatusOver {
 		return s.tableEnded(tx, t, now)
 	}
 	return nil

@@ -176,6 +176,8 @@ func endReason(r engine.EndReason) templates.EndReason {
 		return templates.EndResign
 	case engine.EndForfeit:
 		return templates.EndForfeit
+	case engine.EndAdjudicated:
+		return templates.EndAdjudicated
 	}
 	return templates.EndStalled
 }

@@ -57,7 +57,7 @@ func (h *handling) resign(t *tableCtx, name string) error {
 	h.outcome(store.OutcomeApplied, cmd)
 	h.log.Info("player resigned", "player", p)
 	h.s.settle(t, h.now)
-	if err := h.s.departed(t, p, h.now, &h.out, h.rec.MessageID); err != nil {
+	if err := h.s.departed(h.tx, t, p, h.now, &h.out, h.rec.MessageID); err != nil {
 		return err
 	}
 	return h.s.save(h.tx, t, h.now)
@@ -67,7 +67,7 @@ func (h *handling) resign(t *tableCtx, name string) error {
 // the game to every player when it ended; else p that they are out and
 // the others still in the new state, with whose turn it is. reply is the
 // message p's mail answers, "" for a forfeit.
-func (s *Service) departed(t *tableCtx, p int, now time.Time, out *outgoing, reply string) error {
+func (s *Service) departed(tx *store.Tx, t *tableCtx, p int, now time.Time, out *outgoing, reply string) error {
 	g := t.game
 	if !g.Over() {
 		msg := templates.ResignedMsg{Head: s.head(t.row.Name, t.recipient(p), now), Forfeit: g.Forfeited(p),
@@ -79,7 +79,7 @@ func (s *Service) departed(t *tableCtx, p int, now time.Time, out *outgoing, rep
 			tableID: &t.row.ID, cal: s.calendarEvent(t, templates.Resigned, p, false, now)}
 		out.add(s, e, msg, now)
 	}
-	return s.announce(t, now, out, -1, nil)
+	return s.announce(tx, t, now, out, -1, nil)
 }
 
 // forfeits reports whether the expiry of player p's turn reaches the

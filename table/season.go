@@ -255,14 +255,16 @@ type seasonData struct {
 
 // lastSeason reads a league's last season, nil if it has none.
 func (s *Service) lastSeason(tx *store.Tx, l *config.League, full bool) (*seasonData, error) {
-	return s.readSeason(tx, l, 0, full)
+	return s.readSeason(tx, l, 0, -1, full)
 }
 
 // readSeason reads season number of a league, or its last for 0; nil
-// when there is no such season. The standings come from the stored
-// results of its finished tables; with full, each running table is also
-// rebuilt to tell whose turn it is.
-func (s *Service) readSeason(tx *store.Tx, l *config.League, number int, full bool) (*seasonData, error) {
+// when there is no such season: all its divisions, or only the one of
+// that order for division ≥ 0 (the others then have no name and no
+// players). The standings come from the stored results of its finished
+// tables; with full, each running table is also rebuilt to tell whose
+// turn it is.
+func (s *Service) readSeason(tx *store.Tx, l *config.League, number, division int, full bool) (*seasonData, error) {
 	rows, err := tx.Seasons(l.Name)
 	if err != nil || len(rows) == 0 {
 		return nil, err
@@ -276,7 +278,7 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number int, full bo
 	}
 	d := &seasonData{row: row, finished: map[int][]league.Finished{},
 		view: &Season{League: l.Name, Number: row.Number, Started: row.Started, Ends: row.Ends, Closed: row.ClosedAt != nil}}
-	members, err := tx.SeasonMembers(row.ID)
+	members, err := tx.SeasonMembers(row.ID, division)
 	if err != nil {
 		return nil, err
 	}
@@ -289,33 +291,45 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number int, full bo
 		dv.Name = m.Division
 		dv.Players = append(dv.Players, m.Player.Address)
 	}
-	lts, err := tx.LeagueTables(row.ID)
-	if err != nil {
-		return nil, err
-	}
-	for i := range lts {
-		st := SeasonTable{Name: lts[i].Table.Name, Round: lts[i].Round, Status: lts[i].Table.Status}
-		if o := lts[i].DivisionOrder; o < len(d.view.Divisions) {
-			st.Division = d.view.Divisions[o].Name
+	if full {
+		lts, err := tx.LeagueTables(row.ID, division)
+		if err != nil {
+			return nil, err
 		}
-		if full {
+		for i := range lts {
 			t, err := s.loadRow(tx, lts[i].Table)
 			if err != nil {
 				return nil, err
 			}
-			st.ToMove = toMove(t)
+			st := SeasonTable{Name: t.row.Name, Division: d.divisionName(lts[i].DivisionOrder), Round: lts[i].Round, Status: t.row.Status, ToMove: toMove(t)}
 			for _, seat := range t.seats {
 				st.Players = append(st.Players, seat.Player.Address)
 			}
+			d.view.Tables = append(d.view.Tables, st)
 		}
-		d.view.Tables = append(d.view.Tables, st)
+	} else {
+		states, err := tx.LeagueTableStates(row.ID, division)
+		if err != nil {
+			return nil, err
+		}
+		for _, ts := range states {
+			d.view.Tables = append(d.view.Tables, SeasonTable{Name: ts.Name, Division: d.divisionName(ts.DivisionOrder), Round: ts.Round, Status: ts.Status})
+		}
 	}
-	seats, err := tx.SeasonResults(row.ID, -1)
+	seats, err := tx.SeasonResults(row.ID, division)
 	if err != nil {
 		return nil, err
 	}
 	d.addResults(seats)
 	return d, nil
+}
+
+// divisionName is the name of the division of that order, "" if unknown.
+func (d *seasonData) divisionName(order int) string {
+	if order < len(d.view.Divisions) {
+		return d.view.Divisions[order].Name
+	}
+	return ""
 }
 
 // addResults adds the stored seats of finished tables to the season's
@@ -450,7 +464,7 @@ func (s *Service) Standings(ctx context.Context, name string, number int) (*Seas
 	var view *Season
 	var out []Standing
 	err = s.store.View(ctx, func(tx *store.Tx) error {
-		d, err := s.readSeason(tx, l, number, false)
+		d, err := s.readSeason(tx, l, number, -1, false)
 		if err != nil {
 			return err
 		}
@@ -529,12 +543,16 @@ func (s *Service) Show(ctx context.Context, name string) (*Season, []league.Divi
 	return cur, next, nil
 }
 
-// tableEnded records the end of a season table in the transaction of
-// its last action (LEAGUES §8–§10): each seat's result, the ratings of its
+// tableEnded records the end of a season table, once, in the transaction
+// of its last action (LEAGUES §8–§10): each seat's result, the ratings of its
 // players in the pool of its variant (unless the league sets rated =
 // false), and the season's end when it was its last table (§7.3). Tables
 // of no season change nothing.
 func (s *Service) tableEnded(tx *store.Tx, t *tableCtx, now time.Time) error {
+	if t.ended || t.game == nil || !t.game.Over() {
+		return nil
+	}
+	t.ended = true
 	lt, err := tx.LeagueTableOf(t.row.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
@@ -641,16 +659,18 @@ func (s *Service) CloseSeason(ctx context.Context, name string) (*Season, error)
 }
 
 // closeSeason ends a season at at (LEAGUES §7.3): the turns of its tables
-// that ran out by at are enforced first, then every table still being
-// played is adjudicated at at, in table-name order, so that their ratings
-// are applied in that order (§10.2); the season is closed with the last.
-// The mails are of now (at is in the past after downtime).
+// that ran out by at are enforced first, in time order across its tables
+// (so that tables ending on the way are rated in the order they ended),
+// then every table still being played is adjudicated at at, in table-name
+// order, so that their ratings are applied in that order (§10.2); the
+// season is closed with the last. The mails are of now (at is in the past
+// after downtime).
 func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, at, now time.Time, out *outgoing) error {
-	lts, err := tx.LeagueTables(row.ID)
+	lts, err := tx.LeagueTables(row.ID, -1)
 	if err != nil {
 		return err
 	}
-	slices.SortFunc(lts, func(a, b store.LeagueTable) int { return strings.Compare(a.Table.Name, b.Table.Name) })
+	var open []*tableCtx
 	for _, lt := range lts {
 		if lt.FinishedAt != nil {
 			continue
@@ -659,10 +679,31 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 		if err != nil {
 			return err
 		}
-		if err := s.enforce(tx, t, at, now, out); err != nil {
+		if t.game != nil && !t.game.Over() {
+			open = append(open, t)
+		}
+	}
+	slices.SortFunc(open, func(a, b *tableCtx) int { return strings.Compare(a.row.Name, b.row.Name) })
+	for {
+		var next *tableCtx
+		for _, t := range open {
+			d := t.row.Deadline
+			if t.game.Over() || d == nil || d.After(at) {
+				continue
+			}
+			if next == nil || d.Before(*next.row.Deadline) {
+				next = t
+			}
+		}
+		if next == nil {
+			break
+		}
+		if err := s.enforce(tx, next, *next.row.Deadline, now, out); err != nil {
 			return err
 		}
-		if t.game == nil || t.game.Over() {
+	}
+	for _, t := range open {
+		if t.game.Over() {
 			continue
 		}
 		if err := t.game.Adjudicate(at); err != nil {
@@ -672,7 +713,7 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 			return err
 		}
 		s.log.Info("table adjudicated", "table", t.row.Name, "league", l.Name, "season", row.Number)
-		if err := s.announce(t, now, out, -1, nil); err != nil {
+		if err := s.announce(tx, t, now, out, -1, nil); err != nil {
 			return err
 		}
 	}

@@ -517,7 +517,7 @@ type GameOverMsg struct {
 
 // StandingsLine is one player's line of a division's standings (LEAGUES §9.1).
 type StandingsLine struct {
-	Rank                    int    // 1 the best; ties on every criterion of §9.1 share a rank? NO: ranks are 1..n in order, always distinct
+	Rank                    int    // 1 the best; ranks are 1 to n in §9.1 order, always distinct
 	Name                    string // display name, never the address
 	You                     bool   // the recipient
 	Played, Won, Tied, Lost int    // pairs (LEAGUES §8.1)

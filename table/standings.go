@@ -1,0 +1,326 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// divisionStandings is the standings of one division of a season as the
+// mails show them (LEAGUES §9.1), the line of the player with address
+// you marked.
+func (s *Service) divisionStandings(tx *store.Tx, l *config.League, number, division int, you string) (*templates.Standings, error) {
+	d, err := s.readSeason(tx, l, number, division, false)
+	if err != nil {
+		return nil, err
+	}
+	if d == nil || division >= len(d.view.Divisions) {
+		return nil, fmt.Errorf("table: league %q has no season %d division %d", l.Name, number, division)
+	}
+	rows, err := d.standingsWithRatings(tx, l, division)
+	if err != nil {
+		return nil, err
+	}
+	st := &templates.Standings{League: l.Name, Season: d.view.Number, Division: d.view.Divisions[division].Name,
+		Ends: d.view.Ends, Closed: d.view.Closed, Rated: *l.Rated}
+	for _, t := range d.view.Tables {
+		if t.Division == st.Division && t.Status != store.StatusOver {
+			st.Playing++
+		}
+	}
+	for _, r := range rows {
+		st.Lines = append(st.Lines, templates.StandingsLine{Rank: r.Rank, Name: r.Name, You: r.Player == you,
+			Played: r.Played, Won: r.Won, Tied: r.Tied, Lost: r.Lost, Points: r.Points, Spread: r.Spread, PointsFor: r.PointsFor,
+			Rating: r.Rating, RD: r.RD})
+	}
+	return st, nil
+}
+
+// endStandings is, for the game-over mail of a season table (LEAGUES
+// §9.2), its division's standings with this game counted (its end is
+// recorded first if it was not yet); nil for a table of no season.
+func (s *Service) endStandings(tx *store.Tx, t *tableCtx, now time.Time) (*templates.Standings, error) {
+	if err := s.tableEnded(tx, t, now); err != nil {
+		return nil, err
+	}
+	lt, err := tx.LeagueTableOf(t.row.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	l := s.cfg.League(t.row.League)
+	if l == nil {
+		return nil, nil
+	}
+	row, err := tx.SeasonByID(lt.SeasonID)
+	if err != nil {
+		return nil, err
+	}
+	return s.divisionStandings(tx, l, row.Number, lt.DivisionOrder, "")
+}
+
+// forRecipient is st with the line of address marked.
+func forRecipient(st *templates.Standings, names []string, p int) *templates.Standings {
+	if st == nil {
+		return nil
+	}
+	c := *st
+	c.Lines = make([]templates.StandingsLine, len(st.Lines))
+	for i, l := range st.Lines {
+		l.You = p >= 0 && p < len(names) && l.Name == names[p]
+		c.Lines[i] = l
+	}
+	return &c
+}
+
+// standings answers STANDINGS (LEAGUES §9.4): the sender's division in
+// the league named, else in their one running league, from the table the
+// message came through or the sender's one table (replyTable).
+func (h *handling) standings(t *tableCtx, name string) error {
+	from, err := h.replyTable(t)
+	if err != nil {
+		return err
+	}
+	refuse := func(k templates.ReasonKind, detail string) error {
+		return h.refuse(from, h.msg.Command.String(), []templates.Reason{{Kind: k, Detail: detail}}, false)
+	}
+	if !h.s.hasSeasons() {
+		return refuse(templates.ReasonNoLeague, "")
+	}
+	var l *config.League
+	if name != "" {
+		if l = h.s.leagueNamed(name); l == nil {
+			return refuse(templates.ReasonNoSuchLeague, name)
+		}
+	}
+	p, err := h.tx.PlayerByAddress(h.msg.From)
+	if errors.Is(err, store.ErrNotFound) {
+		return refuse(templates.ReasonNotInLeague, name)
+	} else if err != nil {
+		return err
+	}
+	var m *store.SeasonMember
+	if l != nil {
+		m, err = h.tx.LastMembership(l.Name, p.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			return refuse(templates.ReasonNotInLeague, l.Name)
+		} else if err != nil {
+			return err
+		}
+	} else {
+		open, err := h.tx.PlayerSeasons(p.ID)
+		if err != nil {
+			return err
+		}
+		switch len(open) {
+		case 0:
+			return refuse(templates.ReasonNotInLeague, "")
+		case 1:
+			m = &open[0]
+		default:
+			var names []string
+			for _, o := range open {
+				names = append(names, o.Season.League)
+			}
+			return refuse(templates.ReasonWhichLeague, strings.Join(names, ", "))
+		}
+		if l = h.s.cfg.League(m.Season.League); l == nil {
+			return refuse(templates.ReasonNoSuchLeague, m.Season.League)
+		}
+	}
+	st, err := h.s.divisionStandings(h.tx, l, m.Season.Number, m.DivisionOrder, h.msg.From)
+	if err != nil {
+		return err
+	}
+	h.outcome(store.OutcomeApplied, "STANDINGS "+l.Name)
+	to := h.sender(from)
+	return h.reply(from, templates.StandingsReply, templates.StandingsMsg{Head: h.s.head(tableName(from), to, h.now), Standings: *st})
+}
+
+// hasSeasons reports whether a league of the configuration organises
+// seasons; without one, STANDINGS, SIGNUP and WITHDRAW are told there is
+// no league season here.
+func (s *Service) hasSeasons() bool {
+	for i := range s.cfg.Leagues {
+		if s.cfg.Leagues[i].Seasons() {
+			return true
+		}
+	}
+	return false
+}
+
+// leagueNamed is the league with seasons of that name, compared without
+// case, or nil.
+func (s *Service) leagueNamed(name string) *config.League {
+	for i := range s.cfg.Leagues {
+		if l := &s.cfg.Leagues[i]; strings.EqualFold(l.Name, name) && l.Seasons() {
+			return l
+		}
+	}
+	return nil
+}
+
+// signup answers SIGNUP and WITHDRAW (LEAGUES §7.4): recorded now, used
+// when the league's next season starts (the latest of a player's counts).
+// SIGNUP needs a league with signup = true, and a player not in it
+// already; WITHDRAW a player who is in it or signed up.
+func (h *handling) signup(t *tableCtx, name string, withdraw bool) error {
+	from, err := h.replyTable(t)
+	if err != nil {
+		return err
+	}
+	refuse := func(k templates.ReasonKind, detail string) error {
+		return h.refuse(from, h.msg.Command.String(), []templates.Reason{{Kind: k, Detail: detail}}, false)
+	}
+	if !h.s.hasSeasons() {
+		return refuse(templates.ReasonNoLeague, "")
+	}
+	l := h.s.leagueNamed(name)
+	if l == nil {
+		return refuse(templates.ReasonNoSuchLeague, name)
+	}
+	if !withdraw && !l.Signup {
+		return refuse(templates.ReasonNoSignup, l.Name)
+	}
+	p, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(from))
+	if err != nil {
+		return err
+	}
+	in, running, err := h.leagueState(l, p.ID)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !withdraw && in:
+		return refuse(templates.ReasonAlreadySignedUp, l.Name)
+	case withdraw && !in:
+		return refuse(templates.ReasonNotInLeague, l.Name)
+	}
+	kind, verb := store.SignupJoin, "SIGNUP "
+	if withdraw {
+		kind, verb = store.SignupWithdraw, "WITHDRAW "
+	}
+	if err := h.tx.AddSignup(&store.Signup{League: l.Name, PlayerID: p.ID, Kind: kind, At: h.now}); err != nil {
+		return err
+	}
+	h.outcome(store.OutcomeApplied, verb+l.Name)
+	to := h.sender(from)
+	return h.reply(from, templates.SignupDone, templates.SignupMsg{Head: h.s.head(tableName(from), to, h.now),
+		League: l.Name, Withdraw: withdraw, Running: running})
+}
+
+// leagueState says whether the player is in the league's next season as
+// things stand (a member of its last season or signed up, and not
+// withdrawn since), and the number of its season under way (0 if none).
+func (h *handling) leagueState(l *config.League, playerID int64) (in bool, running int, err error) {
+	seasons, err := h.tx.Seasons(l.Name)
+	if err != nil {
+		return false, 0, err
+	}
+	if n := len(seasons); n > 0 && seasons[n-1].ClosedAt == nil {
+		running = seasons[n-1].Number
+	}
+	m, err := h.tx.LastMembership(l.Name, playerID)
+	switch {
+	case err == nil:
+		in = m.Season.Number == seasons[len(seasons)-1].Number
+	case !errors.Is(err, store.ErrNotFound):
+		return false, 0, err
+	}
+	if !in && len(seasons) == 0 {
+		for _, d := range l.Divisions { // the first season's players
+			for _, a := range d.Players {
+				in = in || strings.EqualFold(a, h.msg.From)
+			}
+		}
+	}
+	pending, err := h.tx.PendingSignups(l.Name)
+	if err != nil {
+		return false, 0, err
+	}
+	for _, sg := range pending {
+		if sg.PlayerID == playerID {
+			in = sg.Kind == store.SignupJoin
+		}
+	}
+	return in, running, nil
+}
+
+// weekly mails each player of a running season, whose league keeps
+// standings_digest = "weekly", their division's standings on Monday
+// from 08:00 in their zone (LEAGUES §9.2), once a week: a week missed
+// while the daemon was down is sent late in the same week, a week
+// before the season's start never. It returns how many it sent.
+func (s *Service) weekly(ctx context.Context, now time.Time) (int, error) {
+	var members []store.SeasonMember
+	err := s.store.View(ctx, func(tx *store.Tx) error {
+		var err error
+		members, err = tx.OpenSeasonMembers()
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	sent := 0
+	for _, m := range members {
+		l := s.cfg.League(m.Season.League)
+		if l == nil || l.StandingsDigest != "weekly" {
+			continue
+		}
+		week, due := weekDue(now, s.zoneOf(m.Player.TimeZone), m.Season.Started, m.Weekly)
+		if !due {
+			continue
+		}
+		err := s.store.Tx(ctx, func(tx *store.Tx) error {
+			if err := tx.MarkWeekly(m.ID, week); err != nil {
+				return err
+			}
+			st, err := s.divisionStandings(tx, l, m.Season.Number, m.DivisionOrder, m.Player.Address)
+			if err != nil {
+				return err
+			}
+			to := recipient{addr: m.Player.Address, lang: m.Player.Lang, tz: s.zoneOf(m.Player.TimeZone), pos: -1}
+			var out outgoing
+			out.add(s, envelope{kind: templates.StandingsReply, to: to, extra: week + "." + shortHash(fmt.Sprint(m.Player.Address, m.SeasonID))},
+				templates.StandingsMsg{Head: s.head("", to, now), Standings: *st, Weekly: true}, now)
+			mails, err := out.wait()
+			if err != nil {
+				return err
+			}
+			return tx.EnqueueMails(mails)
+		})
+		switch {
+		case err == nil:
+			sent++
+			s.poke()
+		case ctx.Err() != nil:
+			return sent, err
+		case errors.Is(err, store.ErrConflict):
+			s.log.Info("weekly standings sent elsewhere", "player", m.Player.Address, "week", week)
+		case isTemporary(err):
+			return sent, err
+		default:
+			s.log.Error("weekly standings failed; tried again at the next tick", "player", m.Player.Address, "err", err)
+		}
+	}
+	return sent, nil
+}
+
+// weekDue returns the ISO week of now in zone ("2026-W49") and whether
+// its standings are due: past its Monday 08:00, which came after the
+// season's start, and not sent yet (last).
+func weekDue(now time.Time, zone *time.Location, started time.Time, last string) (string, bool) {
+	local := now.In(zone)
+	year, week := local.ISOWeek()
+	key := fmt.Sprintf("%d-W%02d", year, week)
+	back := (int(local.Weekday()) + 6) % 7 // days since Monday
+	monday := time.Date(local.Year(), local.Month(), local.Day()-back, 8, 0, 0, 0, zone)
+	return key, key != last && !now.Before(monday) && monday.After(started)
+}
