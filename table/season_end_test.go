@@ -30,7 +30,7 @@ func expectStandings(players []string, finished map[string]engine.Result, seats 
 		}
 		for i := range at {
 			w := want[at[i]]
-			w.played++
+			w.played += len(at) - 1 // pairs (LEAGUES §9.1)
 			w.pointsFor += r.Scores[i]
 			for j := range at {
 				if i == j {
@@ -38,9 +38,9 @@ func expectStandings(players []string, finished map[string]engine.Result, seats 
 				}
 				var res int // 1 win, 0 tie, -1 loss of i against j
 				switch {
-				case left[i] > 0 && (left[j] == 0 || left[j] < left[i]):
-					res = -1 // i left first, or j stayed in
-				case left[j] > 0 && (left[i] == 0 || left[i] < left[j]):
+				case left[i] > 0 && (left[j] == 0 || left[i] < left[j]):
+					res = -1 // i left, before j or while j stayed in
+				case left[j] > 0 && (left[i] == 0 || left[j] < left[i]):
 					res = 1
 				case r.Scores[i] > r.Scores[j]:
 					res = 1
