@@ -210,6 +210,15 @@ func (h *handling) signup(t *tableCtx, name string, withdraw bool) error {
 	if err := h.tx.AddSignup(&store.Signup{League: l.Name, PlayerID: p.ID, Kind: kind, At: h.now}); err != nil {
 		return err
 	}
+	if withdraw && running > 0 {
+		// Only a player of the season under way leaves "after it"; one
+		// who had only signed up is simply not in the next.
+		if m, err := h.tx.LastMembership(l.Name, p.ID); errors.Is(err, store.ErrNotFound) || err == nil && m.Season.Number != running {
+			running = 0
+		} else if err != nil {
+			return err
+		}
+	}
 	h.outcome(store.OutcomeApplied, verb+l.Name)
 	to := h.sender(from)
 	return h.reply(from, templates.SignupDone, templates.SignupMsg{Head: h.s.head(tableName(from), to, h.now),

@@ -142,8 +142,16 @@ players = ["alice@localhost", "bob@localhost"]
 	h.expect(id, store.OutcomeRejected, "already-signed-up")
 	id = h.sendMail("frank", mailSpec{Body: "WITHDRAW open"})
 	h.expect(id, store.OutcomeApplied, "WITHDRAW open")
-	if a := h.answer("frank", id); !strings.Contains(a.Text, fmt.Sprint(s.Number)) {
+	if a := h.answer("frank", id); !strings.Contains(a.Text, fmt.Sprint("season ", s.Number)) {
 		t.Errorf("the confirmation names no season %d\n%s", s.Number, a.Text)
+	}
+	// gina signs up and withdraws during the season: she leaves nothing
+	// under way, and is told she will not be in the next one.
+	h.expect(h.sendMail("gina", mailSpec{Body: "SIGNUP open"}), store.OutcomeApplied, "SIGNUP open")
+	id = h.sendMail("gina", mailSpec{Body: "WITHDRAW open"})
+	h.expect(id, store.OutcomeApplied, "WITHDRAW open")
+	if a := h.answer("gina", id); strings.Contains(a.Text, fmt.Sprint("season ", s.Number)) {
+		t.Errorf("gina, not in season %d, is told she leaves after it\n%s", s.Number, a.Text)
 	}
 }
 
