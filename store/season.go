@@ -227,6 +227,8 @@ func (tx *Tx) FinishLeagueTable(tableID int64, at time.Time, results []SeatResul
 // it.
 type FinishedSeat struct {
 	TableID       int64
+	Name          string    // the table's
+	FinishedAt    time.Time // the table's end
 	DivisionOrder int
 	Seat          int
 	PlayerID      int64
@@ -237,18 +239,33 @@ type FinishedSeat struct {
 
 // SeasonResults returns the seats of a season's finished tables (of one
 // division, or of all for division < 0) by table and seat. (Standings do
-// not depend on the order; ratings are kept as tables end.)
+// not depend on the order; ratings are kept as tables end.) The rows are
+// scanned by hand: a whole season's are 100,000 for a league of 10,000.
 func (tx *Tx) SeasonResults(seasonID int64, division int) ([]FinishedSeat, error) {
 	q := tx.db.Table("seat_results").
-		Select("seat_results.table_id, league_tables.division_order, seat_results.seat, seat_results.player_id, players.address, seat_results.score, seat_results.left_order").
+		Select("seat_results.table_id, tables.name, league_tables.finished_at, league_tables.division_order, seat_results.seat, seat_results.player_id, players.address, seat_results.score, seat_results.left_order").
 		Joins("JOIN league_tables ON league_tables.table_id = seat_results.table_id").
+		Joins("JOIN tables ON tables.id = seat_results.table_id").
 		Joins("JOIN players ON players.id = seat_results.player_id").
 		Where("league_tables.season_id = ?", seasonID)
 	if division >= 0 {
 		q = q.Where("league_tables.division_order = ?", division)
 	}
+	rows, err := q.Order("seat_results.table_id, seat_results.seat").Rows()
+	if err != nil {
+		return nil, fmt.Errorf("store: season results: %w", mapErr(err))
+	}
+	defer rows.Close()
 	var out []FinishedSeat
-	if err := q.Order("seat_results.table_id, seat_results.seat").Scan(&out).Error; err != nil {
+	for rows.Next() {
+		var f FinishedSeat
+		if err := rows.Scan(&f.TableID, &f.Name, &f.FinishedAt, &f.DivisionOrder, &f.Seat, &f.PlayerID, &f.Address, &f.Score, &f.LeftOrder); err != nil {
+			return nil, fmt.Errorf("store: season results: %w", mapErr(err))
+		}
+		f.FinishedAt = f.FinishedAt.UTC()
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: season results: %w", mapErr(err))
 	}
 	return out, nil
@@ -365,7 +382,8 @@ type TableState struct {
 
 // LeagueTableStates returns the name and status of a season's tables (of
 // one division, or of all for division < 0), by division, round and name,
-// without reading the tables' rows whole.
+// without reading the tables' rows whole (scanned by hand, as
+// SeasonResults).
 func (tx *Tx) LeagueTableStates(seasonID int64, division int) ([]TableState, error) {
 	q := tx.db.Table("league_tables").
 		Select("league_tables.table_id, tables.name, tables.status, league_tables.division_order, league_tables.round").
@@ -374,8 +392,20 @@ func (tx *Tx) LeagueTableStates(seasonID int64, division int) ([]TableState, err
 	if division >= 0 {
 		q = q.Where("league_tables.division_order = ?", division)
 	}
+	rows, err := q.Order("league_tables.division_order, league_tables.round, tables.name").Rows()
+	if err != nil {
+		return nil, fmt.Errorf("store: league table states: %w", mapErr(err))
+	}
+	defer rows.Close()
 	var out []TableState
-	if err := q.Order("league_tables.division_order, league_tables.round, tables.name").Scan(&out).Error; err != nil {
+	for rows.Next() {
+		var ts TableState
+		if err := rows.Scan(&ts.TableID, &ts.Name, &ts.Status, &ts.DivisionOrder, &ts.Round); err != nil {
+			return nil, fmt.Errorf("store: league table states: %w", mapErr(err))
+		}
+		out = append(out, ts)
+	}
+	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: league table states: %w", mapErr(err))
 	}
 	return out, nil

@@ -249,7 +249,9 @@ type seasonData struct {
 	view *Season
 	// members are the season's players by division and seed.
 	members []store.SeasonMember
-	// finished are the season's finished tables by division order.
+	// seats are the stored results of its finished tables, by table and
+	// seat; finished are those tables by division order.
+	seats    []store.FinishedSeat
 	finished map[int][]league.Finished
 }
 
@@ -316,11 +318,10 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number, division in
 			d.view.Tables = append(d.view.Tables, SeasonTable{Name: ts.Name, Division: d.divisionName(ts.DivisionOrder), Round: ts.Round, Status: ts.Status})
 		}
 	}
-	seats, err := tx.SeasonResults(row.ID, division)
-	if err != nil {
+	if d.seats, err = tx.SeasonResults(row.ID, division); err != nil {
 		return nil, err
 	}
-	d.addResults(seats)
+	d.addResults(d.seats)
 	return d, nil
 }
 
