@@ -52,7 +52,7 @@ func TestDemoByTerminal(t *testing.T) {
 	e := &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut, getenv: func(string) string { return "" }}
 	done := make(chan int)
 	go func() {
-		done <- run(ctx, e, []string{"demo", "--data", dir, "--dict", words, "--imap", freeAddr(t), "--smtp", freeAddr(t)})
+		done <- run(ctx, e, []string{"demo", "--data", dir, "--dict", words, "--imap", freeAddr(t), "--smtp", freeAddr(t), "--web", freeAddr(t)})
 	}()
 	defer func() {
 		cancel()
@@ -126,7 +126,7 @@ func TestDemoKeepsMailAfterKill(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestDemoKeepsMailAfterKill$", "-test.count=1")
-	cmd.Env = append(os.Environ(), demoChildEnv+"="+strings.Join([]string{"demo", "--data", dir, "--dict", words, "--imap", freeAddr(t), "--smtp", freeAddr(t)}, "\n"))
+	cmd.Env = append(os.Environ(), demoChildEnv+"="+strings.Join([]string{"demo", "--data", dir, "--dict", words, "--imap", freeAddr(t), "--smtp", freeAddr(t), "--web", freeAddr(t)}, "\n"))
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
