@@ -82,7 +82,7 @@ func New(o Options) (*Service, error) {
 	s := &Service{
 		cfg: o.Config, store: o.Store, dict: o.Dict, tmpl: o.Templates,
 		tokens: mailer.NewTokens(o.Secret), links: o.Links,
-		now:    o.Now, poke: o.Poke, log: o.Logger,
+		now: o.Now, poke: o.Poke, log: o.Logger,
 		local: local, domain: domain,
 	}
 	s.zone = time.UTC

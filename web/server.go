@@ -114,7 +114,9 @@ func New(o Options) (*Server, error) {
 	s.mux.HandleFunc("/l/{league}/{mac}", s.leaguePage)
 	s.mux.HandleFunc("/u/{table}/{player}/{mac}", s.unsubscribe)
 	s.mux.HandleFunc("/static/lexio.css", s.stylesheet)
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, s.lang, http.StatusNotFound, "web.err.notFound") })
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, s.lang, http.StatusNotFound, "web.err.notFound")
+	})
 	return s, nil
 }
 
