@@ -47,6 +47,16 @@ type WebTable struct {
 	Spectators, Seasons bool
 }
 
+// WatchURL is the spectators' link of table name of league (EMAIL
+// §7.1), for the admin to hand out: "" unless the web side is on and the
+// league allows spectators.
+func (s *Service) WatchURL(name, leagueName string) string {
+	if l := s.cfg.League(leagueName); s.links == nil || l == nil || !l.Spectators {
+		return ""
+	}
+	return s.links.Spectator(name)
+}
+
 // WebTable reads table name as the player whose id is player sees it, or
 // as a spectator for player 0. It returns nil, and no error, when the
 // table does not exist or the player holds none of its seats.

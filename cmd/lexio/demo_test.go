@@ -63,7 +63,7 @@ func TestDemoByTerminal(t *testing.T) {
 	deadline := time.Now().Add(20 * time.Second)
 	waitFor(t, "the demo", deadline, func() string { return out.String() + errOut.String() }, "lexio demo is running")
 	cfg := filepath.Join(dir, "demo.toml")
-	waitFor(t, "alice's first mail", deadline, newestMail(t, cfg, "alice@localhost"), "It is your turn", "Your rack")
+	waitFor(t, "alice's first mail", deadline, newestMail(t, cfg, "alice@localhost"), "It is your turn", "Your rack", "View this game in your browser")
 	code, sent, stderr := lexio(t, "mail", "send", "--as", "alice@localhost", "-c", cfg, "--wait", "15s", "PASS")
 	if code != 0 || !strings.Contains(sent, "new mail:") {
 		t.Fatalf("mail send: %d\n%s%s", code, sent, stderr)
