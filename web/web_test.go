@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/web"
 )
 
 // checkHeaders: the security headers are on every answer (EMAIL §7.2).
@@ -298,5 +299,28 @@ func TestLeaguePage(t *testing.T) {
 	}
 	if strings.Contains(page, "@example.org") {
 		t.Error("the league page shows an address")
+	}
+}
+
+// BenchmarkTablePage serves a mid-game table page to its player (the
+// store read, the game rebuilt from its log, the page drawn).
+func BenchmarkTablePage(b *testing.B) {
+	f := newFixture(b)
+	for range 6 {
+		f.play("elm")
+	}
+	path := f.links.PlayerPath("elm", f.playerID("alice@example.org"))
+	// Without the rate limit, which would refuse one address so often.
+	srv, err := web.New(web.Options{Source: f.svc, Links: f.links, Templates: f.tmpl, Lang: "en", Now: f.clock.Now, PerMinute: 1 << 30})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+		if w.Code != http.StatusOK {
+			b.Fatalf("%d", w.Code)
+		}
 	}
 }
