@@ -29,7 +29,11 @@ func (s *Set) Fragment(lang, name string, data any) (htmltemplate.HTML, error) {
 		return "", fmt.Errorf("templates: %q is not a fragment", name)
 	}
 	ls := s.lang(lang)
-	out, err := execute(ls.html[TurnNotice], name, data)
+	tmpl := name
+	if name == "part.board" {
+		tmpl = "frag.board" // drawn once per board, as in the mail
+	}
+	out, err := execute(ls.html[TurnNotice], tmpl, data)
 	if err != nil {
 		return "", fmt.Errorf("templates: fragment %s %s: %w", ls.l.code, name, err)
 	}
