@@ -116,6 +116,20 @@ func TestNoRackBeforeTheEnd(t *testing.T) {
 				}
 			}
 		}
+		// What the table service hands the spectators' page holds no
+		// rack, and nobody is "you", whatever the page draws of it.
+		w, err := f.svc.WebTable(f.ctx, name, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(w.Notice.Rack) != 0 || w.Viewer != "" {
+			t.Errorf("turn %d: the spectators' data holds a rack (%d tiles) or a viewer %q", turn, len(w.Notice.Rack), w.Viewer)
+		}
+		for _, pl := range w.Notice.State.Players {
+			if pl.You || pl.Address != "" {
+				t.Errorf("turn %d: the spectators' data has %+v", turn, pl)
+			}
+		}
 		f.play(name)
 	}
 	f.send(f.seatAddr(name, f.game(name).Turn()), name, "RESIGN "+name)
