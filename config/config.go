@@ -11,7 +11,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/mail"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,6 +49,7 @@ type Config struct {
 	SMTP     SMTP     `toml:"smtp"`
 	Embedded Embedded `toml:"embedded"`
 	Open     Open     `toml:"open_tables"`
+	Web      Web      `toml:"web"`
 	Leagues  []League `toml:"league"`
 	Tables   []Table  `toml:"table"`
 }
@@ -132,6 +135,20 @@ type Open struct {
 	League string `toml:"league"`
 }
 
+// Web is the read-only web side (EMAIL §7): the pages that mail links
+// to, off unless Listen is set.
+type Web struct {
+	// Listen is the address the HTTP server listens on, such as
+	// "127.0.0.1:8080" behind a reverse proxy that adds TLS; "" is off.
+	Listen string `toml:"listen"`
+	// BaseURL is the absolute http(s) URL the links in mail start with:
+	// the address players reach the server at, through the proxy.
+	BaseURL string `toml:"base_url"`
+}
+
+// On reports whether the web side runs.
+func (w Web) On() bool { return w.Listen != "" }
+
 // League holds the rules and times its tables play by.
 type League struct {
 	Name          string          `toml:"name"`
@@ -153,6 +170,10 @@ type League struct {
 	// ForfeitAfter is how many of a player's turns in a row may expire
 	// before the table records a forfeit for them (LEAGUES §2.3); 0 never.
 	ForfeitAfter int `toml:"forfeit_after"`
+	// Spectators gives each table of the league a spectator link in its
+	// notices, which shows the game without any rack until it ends
+	// (EMAIL §7.1); it needs [web].
+	Spectators bool `toml:"spectators"`
 }
 
 // Table is a table the admin opens from the file.
@@ -410,6 +431,7 @@ func (c *Config) Validate() error {
 		bad("imap.poll_interval %s: at least 1s", c.IMAP.PollInterval)
 	}
 
+	c.Web.validate(bad)
 	leagues := map[string]bool{}
 	for _, l := range c.Leagues {
 		if l.Name == "" {
@@ -489,6 +511,29 @@ func (c *Config) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// validate checks [web]: a listen address with a port, and the absolute
+// http(s) URL mail links start with whenever the server listens.
+func (w Web) validate(bad func(string, ...any)) {
+	if w.Listen == "" {
+		if w.BaseURL != "" {
+			bad("web.base_url %q is set but web.listen is empty: set listen (e.g. \"127.0.0.1:8080\") or remove base_url", w.BaseURL)
+		}
+		return
+	}
+	if _, port, err := net.SplitHostPort(w.Listen); err != nil || port == "" {
+		bad("web.listen %q: want host:port, like 127.0.0.1:8080", w.Listen)
+	}
+	u, err := url.Parse(w.BaseURL)
+	switch {
+	case w.BaseURL == "":
+		bad("web.base_url is empty: web.listen needs the URL players reach it at, like https://lexio.example.org")
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "":
+		bad("web.base_url %q: want an absolute http or https URL, like https://lexio.example.org", w.BaseURL)
+	case u.RawQuery != "" || u.Fragment != "" || u.User != nil:
+		bad("web.base_url %q: want no query, fragment or user: the links add their own path", w.BaseURL)
+	}
 }
 
 func localPart(addr string) string {

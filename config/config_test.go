@@ -108,6 +108,14 @@ func TestInvalid(t *testing.T) {
 		{"negative vacation days", "vacation_days = -1\n" + base, "vacation_days -1"},
 		{"vacation days beyond a year", "vacation_days = 400\n" + base, "vacation_days 400"},
 		{"vacation not a bool", base + "[[league]]\nname=\"l\"\nvacation=\"no\"\n", "vacation"},
+		// EMAIL §7: the web side.
+		{"web without base_url", base + "[web]\nlisten = \"127.0.0.1:8080\"\n", "web.base_url is empty"},
+		{"web relative base_url", base + "[web]\nlisten = \"127.0.0.1:8080\"\nbase_url = \"/lexio\"\n", `web.base_url "/lexio": want an absolute http or https URL`},
+		{"web ftp base_url", base + "[web]\nlisten = \"127.0.0.1:8080\"\nbase_url = \"ftp://x.org\"\n", "want an absolute http or https URL"},
+		{"web base_url with a query", base + "[web]\nlisten = \"127.0.0.1:8080\"\nbase_url = \"https://x.org/?a=1\"\n", "want no query"},
+		{"web listen without a port", base + "[web]\nlisten = \"localhost\"\nbase_url = \"https://x.org\"\n", `web.listen "localhost": want host:port`},
+		{"web base_url without listen", base + "[web]\nbase_url = \"https://x.org\"\n", "web.listen is empty"},
+		{"spectators not a bool", base + "[[league]]\nname=\"l\"\nspectators=\"yes\"\n", "spectators"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -205,5 +213,24 @@ func TestInviteTTL(t *testing.T) {
 	}
 	if c.InviteTTL != 72*time.Hour {
 		t.Errorf("invite_ttl = %s, want 72h", c.InviteTTL)
+	}
+}
+
+// TestWeb reads [web] and a league's spectators: off and false by default.
+func TestWeb(t *testing.T) {
+	base := "[mail]\naddress = \"lexio@localhost\"\n[embedded]\nenabled = true\n"
+	c, err := Parse([]byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Web.On() || c.Leagues[0].Spectators {
+		t.Errorf("web %+v, spectators %v: want off and false by default", c.Web, c.Leagues[0].Spectators)
+	}
+	c, err = Parse([]byte(base + "[web]\nlisten = \"127.0.0.1:0\"\nbase_url = \"https://lexio.example.org/games\"\n[[league]]\nname = \"l\"\nspectators = true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Web.On() || c.Web.BaseURL != "https://lexio.example.org/games" || !c.League("l").Spectators {
+		t.Errorf("web %+v, league %+v", c.Web, c.League("l"))
 	}
 }

@@ -35,6 +35,15 @@ type Envelope struct {
 	// ListUnsubscribe, when set, is the mailto: URI of the List-Unsubscribe
 	// header (RFC 2369), written in angle brackets.
 	ListUnsubscribe string
+	// UnsubscribeURL, when set with ListUnsubscribe, is the web side's
+	// one-click unsubscribe URL (RFC 8058): List-Unsubscribe carries it
+	// first, before the mailto: URI, and an https URL adds
+	// List-Unsubscribe-Post: List-Unsubscribe=One-Click (RFC 8058 asks
+	// for HTTPS; a plain http URL, as in the demo, is listed only).
+	UnsubscribeURL string
+	// FeedbackID, when set, is the Feedback-ID header that mailbox
+	// providers group their complaint reports by.
+	FeedbackID string
 	// Text and HTML are the two alternatives; at least one is required.
 	// Lines may end in "\n"; the output has CRLF.
 	Text, HTML  string
@@ -96,7 +105,17 @@ func Compose(e Envelope) ([]byte, error) {
 func (e *Envelope) addFields(h *gomessage.Header) {
 	h.Set("MIME-Version", "1.0")
 	if e.ListUnsubscribe != "" {
-		h.Set("List-Unsubscribe", angle(e.ListUnsubscribe))
+		v := angle(e.ListUnsubscribe)
+		if e.UnsubscribeURL != "" {
+			v = angle(e.UnsubscribeURL) + ", " + v
+			if strings.HasPrefix(e.UnsubscribeURL, "https://") {
+				h.Set("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
+			}
+		}
+		h.Set("List-Unsubscribe", v)
+	}
+	if e.FeedbackID != "" {
+		h.Set("Feedback-ID", e.FeedbackID)
 	}
 	if e.AutoSubmitted != "" {
 		h.Set("Auto-Submitted", e.AutoSubmitted)
@@ -218,7 +237,7 @@ func (e *Envelope) check() error {
 	if e.Text == "" && e.HTML == "" {
 		return fmt.Errorf("mailer: compose: %w: need a text or an HTML body", ErrConfig)
 	}
-	fields := []string{e.From.Name, e.From.Address, e.ReplyTo, e.Subject, e.MessageID, e.InReplyTo, e.AutoSubmitted, e.ListUnsubscribe}
+	fields := []string{e.From.Name, e.From.Address, e.ReplyTo, e.Subject, e.MessageID, e.InReplyTo, e.AutoSubmitted, e.ListUnsubscribe, e.UnsubscribeURL, e.FeedbackID}
 	for _, a := range e.To {
 		fields = append(fields, a.Name, a.Address)
 	}
@@ -239,6 +258,12 @@ func (e *Envelope) check() error {
 	}
 	if u := e.ListUnsubscribe; u != "" && (!strings.HasPrefix(u, "mailto:") || strings.ContainsAny(u, " \t<>")) {
 		return fmt.Errorf("mailer: compose: %w: List-Unsubscribe %q is not a mailto: URI", ErrConfig, u)
+	}
+	if u := e.UnsubscribeURL; u != "" && (e.ListUnsubscribe == "" || !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") || strings.ContainsAny(u, " \t<>,")) {
+		return fmt.Errorf("mailer: compose: %w: unsubscribe URL %q is not an http(s) URL beside a mailto: URI", ErrConfig, u)
+	}
+	if strings.ContainsAny(e.FeedbackID, " \t") {
+		return fmt.Errorf("mailer: compose: %w: Feedback-ID %q has blanks", ErrConfig, e.FeedbackID)
 	}
 	for _, id := range append([]string{e.MessageID, e.InReplyTo}, e.References...) {
 		if strings.ContainsAny(id, " \t") {

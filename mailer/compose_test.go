@@ -64,8 +64,14 @@ func composeCases() map[string]mailer.Envelope {
 	notice.AutoSubmitted = "auto-generated"
 	notice.ListUnsubscribe = "mailto:lexio+unsub_t1-abcdefghijklmnop@example.org"
 
+	// The web side's one-click unsubscribe (RFC 8058) and a Feedback-ID.
+	oneClick := notice
+	oneClick.UnsubscribeURL = "https://lexio.example.org/u/t1/7/abcdefghijklmnopqrstuvwxyz"
+	oneClick.FeedbackID = "turn-notice:t1:lexio:example.org"
+
 	return map[string]mailer.Envelope{
 		"notice":    notice,
+		"one-click": oneClick,
 		"reply":     base,
 		"french":    french,
 		"ics":       withICS,
@@ -175,8 +181,25 @@ func checkWellFormed(t *testing.T, raw []byte, env mailer.Envelope) {
 	if got := r.Header.Get("Auto-Submitted"); got != env.AutoSubmitted {
 		t.Errorf("auto-submitted = %q, want %q", got, env.AutoSubmitted)
 	}
-	if got, want := r.Header.Get("List-Unsubscribe"), env.ListUnsubscribe; (want == "") != (got == "") || want != "" && got != "<"+want+">" {
-		t.Errorf("list-unsubscribe = %q, want <%s>", got, want)
+	wantUnsub := ""
+	if env.ListUnsubscribe != "" {
+		wantUnsub = "<" + env.ListUnsubscribe + ">"
+		if env.UnsubscribeURL != "" {
+			wantUnsub = "<" + env.UnsubscribeURL + ">, " + wantUnsub
+		}
+	}
+	if got := r.Header.Get("List-Unsubscribe"); got != wantUnsub {
+		t.Errorf("list-unsubscribe = %q, want %q", got, wantUnsub)
+	}
+	wantPost := ""
+	if strings.HasPrefix(env.UnsubscribeURL, "https://") {
+		wantPost = "List-Unsubscribe=One-Click"
+	}
+	if got := r.Header.Get("List-Unsubscribe-Post"); got != wantPost {
+		t.Errorf("list-unsubscribe-post = %q, want %q", got, wantPost)
+	}
+	if got := r.Header.Get("Feedback-ID"); got != env.FeedbackID {
+		t.Errorf("feedback-id = %q, want %q", got, env.FeedbackID)
 	}
 	if got := r.Header.Get("MIME-Version"); got != "1.0" {
 		t.Errorf("mime-version = %q", got)
@@ -242,6 +265,14 @@ func TestComposeRejects(t *testing.T) {
 		{"no body", func(e *mailer.Envelope) { e.Text, e.HTML = "", "" }, mailer.ErrConfig},
 		{"list-unsubscribe with line break", func(e *mailer.Envelope) { e.ListUnsubscribe = "mailto:a@b\r\nBcc: v@x" }, mailer.ErrHeaderInjection},
 		{"list-unsubscribe not mailto", func(e *mailer.Envelope) { e.ListUnsubscribe = "https://example.org/u" }, mailer.ErrConfig},
+		{"unsubscribe URL not http", func(e *mailer.Envelope) {
+			e.ListUnsubscribe, e.UnsubscribeURL = "mailto:a@b", "javascript:alert(1)"
+		}, mailer.ErrConfig},
+		{"unsubscribe URL without a mailto", func(e *mailer.Envelope) { e.UnsubscribeURL = "https://example.org/u" }, mailer.ErrConfig},
+		{"unsubscribe URL with line break", func(e *mailer.Envelope) {
+			e.ListUnsubscribe, e.UnsubscribeURL = "mailto:a@b", "https://x/\r\nBcc: v@x"
+		}, mailer.ErrHeaderInjection},
+		{"feedback id with line break", func(e *mailer.Envelope) { e.FeedbackID = "a:b\r\nBcc: v@x" }, mailer.ErrHeaderInjection},
 		{"attachment without type", func(e *mailer.Envelope) { e.Attachments = []mailer.Attachment{{Filename: "x"}} }, mailer.ErrConfig},
 	}
 	for _, tt := range tests {

@@ -48,7 +48,8 @@ type tableCtx struct {
 
 // recipient is seat p as a mail recipient.
 func (t *tableCtx) recipient(p int) recipient {
-	return recipient{addr: t.seats[p].Player.Address, lang: t.langs[p], tz: t.zones[p], pos: p}
+	return recipient{addr: t.seats[p].Player.Address, lang: t.langs[p], tz: t.zones[p], pos: p,
+		id: t.seats[p].PlayerID, league: t.row.League}
 }
 
 // seatOf returns the seat of addr, or -1.
@@ -328,6 +329,9 @@ func (h *handling) sender(t *tableCtx) recipient {
 	r := recipient{addr: h.msg.From, lang: h.senderLang(t), tz: h.senderZone(t), pos: -1}
 	if t != nil {
 		r.pos = t.seatOf(h.msg.From)
+		if r.pos >= 0 {
+			r.id, r.league = t.seats[r.pos].PlayerID, t.row.League
+		}
 	}
 	return r
 }

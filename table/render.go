@@ -233,6 +233,10 @@ type recipient struct {
 	addr, lang string
 	tz         *time.Location // the zone of the times in their mail
 	pos        int            // seat, -1 for none
+	// id is the seat's player (their web links name it) and league the
+	// table's; 0 and "" for a recipient without a seat.
+	id     int64
+	league string
 }
 
 // envelope is what a mail needs besides its template data.
@@ -305,6 +309,11 @@ func (s *Service) render(e envelope, data any, now time.Time) (*store.OutboxMail
 		HTML:          r.HTML,
 	}
 	env.ListUnsubscribe = s.unsubscribeURI(e)
+	if env.ListUnsubscribe != "" && e.table != "" && e.to.id != 0 && s.links != nil {
+		// RFC 8058: the one-click URL does what the address does.
+		env.UnsubscribeURL = s.links.Unsubscribe(e.table, e.to.id)
+	}
+	env.FeedbackID = s.feedbackID(e)
 	if e.table != "" {
 		root := s.rootID(e.table)
 		env.InReplyTo, env.References = root, []string{root}
@@ -340,6 +349,19 @@ func (s *Service) render(e envelope, data any, now time.Time) (*store.OutboxMail
 		TableID: e.tableID, MessageID: env.MessageID, From: s.cfg.Mail.Address,
 		To: []string{e.to.addr}, Raw: raw, CreatedAt: now,
 	}, nil
+}
+
+// feedbackID is the Feedback-ID header of a mail (the form Gmail's
+// feedback loop reads, "<campaign>:<customer>:<mail type>:<sender>"):
+// the mail's kind, its table ("-" for none), "lexio" and the service's
+// domain, so that complaint reports can be counted per kind of mail and
+// per table. It names no player.
+func (s *Service) feedbackID(e envelope) string {
+	table := e.table
+	if table == "" {
+		table = "-"
+	}
+	return e.kind.String() + ":" + table + ":lexio:" + s.domain
 }
 
 // calendarEvent is the calendar entry a mail of kind to seat p about t
@@ -421,6 +443,14 @@ func (s *Service) head(table string, to recipient, now time.Time) templates.Head
 	h := templates.Head{To: displayName(to.addr), Table: table, Now: now, TZ: to.tz}
 	if table != "" && s.cfg.Mail.TokenInSubject {
 		h.Tag = "[Lexio " + table + " " + s.tokens.Token(table, to.addr) + "]"
+	}
+	if table != "" && to.id != 0 && s.links != nil {
+		// EMAIL §7.1: the player's own page, and the table's spectator
+		// link where the league allows spectators.
+		h.View = s.links.Player(table, to.id)
+		if l := s.cfg.League(to.league); l != nil && l.Spectators {
+			h.Watch = s.links.Spectator(table)
+		}
 	}
 	return h
 }

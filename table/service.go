@@ -16,6 +16,7 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/internal/zone"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/parser"
@@ -37,6 +38,11 @@ type Options struct {
 	// the dispatcher.
 	Poke   func()
 	Logger *slog.Logger
+	// Links, when set, are the web side's links (EMAIL §7): every mail
+	// about a table to one of its players links to the player's page,
+	// List-Unsubscribe carries the one-click URL. Nil: the web side is
+	// off, and no mail speaks of it.
+	Links *weblink.Links
 }
 
 // Service handles messages and deadlines. It is safe for concurrent use:
@@ -47,6 +53,7 @@ type Service struct {
 	dict   engine.Dictionary
 	tmpl   *templates.Set
 	tokens *mailer.Tokens
+	links  *weblink.Links // nil when the web side is off
 	now    func() time.Time
 	poke   func()
 	log    *slog.Logger
@@ -74,8 +81,8 @@ func New(o Options) (*Service, error) {
 	}
 	s := &Service{
 		cfg: o.Config, store: o.Store, dict: o.Dict, tmpl: o.Templates,
-		tokens: mailer.NewTokens(o.Secret),
-		now:    o.Now, poke: o.Poke, log: o.Logger,
+		tokens: mailer.NewTokens(o.Secret), links: o.Links,
+		now: o.Now, poke: o.Poke, log: o.Logger,
 		local: local, domain: domain,
 	}
 	s.zone = time.UTC

@@ -77,6 +77,9 @@ func browserCases() []browserCase {
 			cs = append(cs, c{lang, name, a.Kind, a.Data})
 		}
 		cs = append(cs, c{lang, "turn-notice-late", TurnNotice, lateNotice()}, c{lang, "game-over-late", GameOver, lateGameOver()})
+		linked := sample(TurnNotice).(NoticeMsg)
+		linked.View, linked.Watch = "https://lexio.example.org/t/t42/p/7/abcdefghijklmnopqrstuvwxyz", "https://lexio.example.org/t/t42/s/abcdefghijklmnopqrstuvwxyz"
+		cs = append(cs, c{lang, "turn-notice-web-links", TurnNotice, linked})
 	}
 	slices.SortFunc(cs, func(a, b c) int { return strings.Compare(a.lang+"/"+a.name, b.lang+"/"+b.name) })
 	return cs

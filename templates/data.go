@@ -70,6 +70,11 @@ type Head struct {
 	Tag   string         // subject tag; default "[Lexio <Table>]" or "[Lexio]"
 	Now   time.Time      // reference for "in 2 h" and "2 h ago"
 	TZ    *time.Location // the recipient's zone for absolute times; nil is UTC
+	// View is the recipient's "view in browser" link to the table's page
+	// on the web side (EMAIL §7.1), Watch the table's spectator link to
+	// share; "" where the web side is off (or the league has no
+	// spectators): the mail says nothing of them then.
+	View, Watch string
 }
 
 // PlayerLine is one seat at a table as everyone may see it: never the rack.

@@ -33,6 +33,11 @@ func loopCases() map[string]struct {
 	tagged := sample(BoardReply).(NoticeMsg)
 	tagged.Tag = "[Lexio t42 t42-Zx9Qk2]"
 	add("board-reply-token-tag", BoardReply, tagged)
+	// The web side's links (EMAIL §7.1) end a notice: a URL line reads as
+	// no command.
+	linked := sample(TurnNotice).(NoticeMsg)
+	linked.View, linked.Watch = "https://lexio.example.org/t/t42/p/7/abcdefghijklmnopqrstuvwxyz", "https://lexio.example.org/t/t42/s/abcdefghijklmnopqrstuvwxyz"
+	add("turn-notice-web-links", TurnNotice, linked)
 	for _, name := range []string{"New", "Play", "Pass", "Board", "Join"} {
 		add("table-joined-"+name, TableJoined, JoinedMsg{Head: sampleHead("Bob"), Player: name, Players: []string{"Bob", name}, Max: 4})
 	}

@@ -43,6 +43,10 @@ mail_dir = %[7]q
 allow = true
 league = "demo"
 
+[web]
+listen = %[8]q
+base_url = %[9]q
+
 [[league]]
 name = "demo"
 variant = "lexio"
@@ -61,11 +65,12 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	dir := fs.String("data", "data", "data `directory`")
 	imapAddr := fs.String("imap", "127.0.0.1:1143", "IMAP listen address of the embedded mail server")
 	smtpAddr := fs.String("smtp", "127.0.0.1:2525", "SMTP listen address of the embedded mail server")
+	webAddr := fs.String("web", "127.0.0.1:8080", "listen address of the web side (the pages mail links to)")
 	words := fs.String("dict", config.DefaultDictionary, "word list to compile for the demo")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	path, err := prepareDemo(e, *dir, *words, *imapAddr, *smtpAddr)
+	path, err := prepareDemo(e, *dir, *words, *imapAddr, *smtpAddr, *webAddr)
 	if err != nil {
 		return err
 	}
@@ -77,6 +82,9 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 				"(add mail_dir = %q under [embedded] in %s to keep it).", d.cfg.DataDir, filepath.Join(d.cfg.DataDir, "mail"), path)
 		}
 		fmt.Fprintf(e.stdout, demoGuide, path, kept, d.cfg.Embedded.IMAPListen, d.cfg.Embedded.SMTPListen)
+		if d.cfg.Web.On() {
+			fmt.Fprintf(e.stdout, "Every notice links to the game's page on the web side, %s (listening on %s).\n\n", d.cfg.Web.BaseURL, d.cfg.Web.Listen)
+		}
 	})
 }
 
@@ -103,7 +111,7 @@ writing NEW to lexio@localhost, then JOIN <table>, then START.
 // prepareDemo writes the demo's configuration, secret and compiled
 // dictionary under dir, once, and returns the configuration's path. The
 // embedded server keeps the mail in dir/mail.
-func prepareDemo(e *env, dir, words, imapAddr, smtpAddr string) (string, error) {
+func prepareDemo(e *env, dir, words, imapAddr, smtpAddr, webAddr string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil { // it holds the seeds, from which every rack follows
 		return "", err
 	}
@@ -144,7 +152,8 @@ func prepareDemo(e *env, dir, words, imapAddr, smtpAddr string) (string, error) 
 	}
 	path := filepath.Join(dir, "demo.toml")
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		text := fmt.Sprintf(demoConfig, dir, compiled, filepath.Join(dir, "demo.db"), secret, imapAddr, smtpAddr, filepath.Join(dir, "mail"))
+		text := fmt.Sprintf(demoConfig, dir, compiled, filepath.Join(dir, "demo.db"), secret, imapAddr, smtpAddr, filepath.Join(dir, "mail"),
+			webAddr, "http://"+webAddr)
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			return "", err
 		}

@@ -52,7 +52,7 @@ func TestDemoByTerminal(t *testing.T) {
 	e := &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut, getenv: func(string) string { return "" }}
 	done := make(chan int)
 	go func() {
-		done <- run(ctx, e, []string{"demo", "--data", dir, "--dict", words, "--imap", freeAddr(t), "--smtp", freeAddr(t)})
+		done <- run(ctx, e, []string{"demo", "--data", dir, "--dict", words, "--imap", freeAddr(t), "--smtp", freeAddr(t), "--web", freeAddr(t)})
 	}()
 	defer func() {
 		cancel()
@@ -63,7 +63,7 @@ func TestDemoByTerminal(t *testing.T) {
 	deadline := time.Now().Add(20 * time.Second)
 	waitFor(t, "the demo", deadline, func() string { return out.String() + errOut.String() }, "lexio demo is running")
 	cfg := filepath.Join(dir, "demo.toml")
-	waitFor(t, "alice's first mail", deadline, newestMail(t, cfg, "alice@localhost"), "It is your turn", "Your rack")
+	waitFor(t, "alice's first mail", deadline, newestMail(t, cfg, "alice@localhost"), "It is your turn", "Your rack", "View this game in your browser")
 	code, sent, stderr := lexio(t, "mail", "send", "--as", "alice@localhost", "-c", cfg, "--wait", "15s", "PASS")
 	if code != 0 || !strings.Contains(sent, "new mail:") {
 		t.Fatalf("mail send: %d\n%s%s", code, sent, stderr)
@@ -126,7 +126,7 @@ func TestDemoKeepsMailAfterKill(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestDemoKeepsMailAfterKill$", "-test.count=1")
-	cmd.Env = append(os.Environ(), demoChildEnv+"="+strings.Join([]string{"demo", "--data", dir, "--dict", words, "--imap", freeAddr(t), "--smtp", freeAddr(t)}, "\n"))
+	cmd.Env = append(os.Environ(), demoChildEnv+"="+strings.Join([]string{"demo", "--data", dir, "--dict", words, "--imap", freeAddr(t), "--smtp", freeAddr(t), "--web", freeAddr(t)}, "\n"))
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

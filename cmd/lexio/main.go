@@ -47,7 +47,7 @@ func commands() []command {
 		{"check-config", "check-config [-c FILE]", "read the configuration and name every problem", runCheckConfig},
 		{"replay", "replay [--variant lexio|lexico] [--plain] [--dict FILE] [--check] GAME.gcg", "replay a game record (GCG) through the rules and check its scores", runReplay},
 		{"serve", "serve [-c FILE]", "run the daemon: read mail, apply moves, send notices, enforce deadlines", runServe},
-		{"demo", "demo [--data DIR] [--imap ADDR] [--smtp ADDR]", "the daemon with a built-in mail server and a table for alice and bob (make run)", runDemo},
+		{"demo", "demo [--data DIR] [--imap ADDR] [--smtp ADDR] [--web ADDR]", "the daemon with a built-in mail server and a table for alice and bob (make run)", runDemo},
 		{"mail read", "mail read --as ADDRESS [--list] [-n N] [--html]", "read a player's mailbox on the built-in mail server", runMailRead},
 		{"mail send", "mail send --as ADDRESS [--table NAME] [--to ADDRESS] COMMAND", "send a command as a player through the built-in mail server", runMailSend},
 		{"table new", "table new [--league L] [--seed N] NAME PLAYER...", "open a table: players in turn order, tiles dealt, notices queued", runTableNew},

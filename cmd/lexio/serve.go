@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -13,11 +15,13 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/localmail"
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/web"
 )
 
 func runServe(ctx context.Context, e *env, args []string) error {
@@ -171,6 +175,7 @@ type daemon struct {
 	recv  *mailer.Receiver
 	sched *scheduler.Scheduler
 	mail  *localmail.Server
+	web   *web.Server // nil when [web] is off
 }
 
 // newDaemon builds every part from the configuration and what resolve
@@ -196,10 +201,21 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localmail.Se
 	if err != nil {
 		return nil, err
 	}
+	var links *weblink.Links
+	if cfg.Web.On() {
+		links = weblink.New(cfg.Web.BaseURL, n.secret)
+	}
 	d.svc, err = table.New(table.Options{Config: cfg, Store: st, Dict: n.words, Templates: n.tmpl,
-		Secret: n.secret, Poke: d.disp.Poke, Logger: log.With("part", "table")})
+		Secret: n.secret, Poke: d.disp.Poke, Logger: log.With("part", "table"), Links: links})
 	if err != nil {
 		return nil, err
+	}
+	if links != nil {
+		d.web, err = web.New(web.Options{Source: d.svc, Links: links, Templates: n.tmpl, Lang: cfg.Language,
+			Logger: log.With("part", "web")})
+		if err != nil {
+			return nil, err
+		}
 	}
 	d.recv, err = mailer.NewReceiver(mailer.ReceiverConfig{
 		Addr: imapAddr, TLS: imapTLS, CAFile: cfg.IMAP.CAFile, Username: imapUser, Password: imapPass,
@@ -247,8 +263,16 @@ func (d *daemon) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	errs := make(chan error, 3)
-	for _, part := range []func(context.Context) error{d.recv.Run, d.disp.Run, d.sched.Run} {
+	parts := []func(context.Context) error{d.recv.Run, d.disp.Run, d.sched.Run}
+	if d.web != nil {
+		serveWeb, err := d.listenWeb()
+		if err != nil {
+			return err
+		}
+		parts = append(parts, serveWeb)
+	}
+	errs := make(chan error, len(parts))
+	for _, part := range parts {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -261,4 +285,39 @@ func (d *daemon) run(ctx context.Context) error {
 	wg.Wait()
 	close(errs)
 	return <-errs
+}
+
+// webGrace bounds how long a stop waits for the web requests in flight.
+const webGrace = 5 * time.Second
+
+// listenWeb opens [web].listen and returns the part that serves the web
+// side on it until ctx ends: then the listener closes first (no new
+// request), the requests in flight finish (within webGrace), and the part
+// returns, before serve closes the store.
+func (d *daemon) listenWeb() (func(context.Context) error, error) {
+	ln, err := net.Listen("tcp", d.cfg.Web.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("web: %w", err)
+	}
+	d.log.Info("web side listening", "address", ln.Addr().String(), "base_url", d.cfg.Web.BaseURL)
+	srv := &http.Server{Handler: d.web, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute, ErrorLog: slog.NewLogLogger(d.log.Handler(), slog.LevelWarn)}
+	return func(ctx context.Context) error {
+		done := make(chan error, 1)
+		go func() { done <- srv.Serve(ln) }()
+		select {
+		case err := <-done:
+			return fmt.Errorf("web: %w", err)
+		case <-ctx.Done():
+		}
+		sctx, cancel := context.WithTimeout(context.Background(), webGrace)
+		defer cancel()
+		if err := srv.Shutdown(sctx); err != nil {
+			d.log.Warn("web requests cut short at the stop", "err", err)
+			srv.Close()
+		}
+		<-done // http.ErrServerClosed
+		d.log.Info("web side stopped")
+		return ctx.Err()
+	}, nil
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -200,5 +202,47 @@ func TestStopCommitsTheMoveInFlight(t *testing.T) {
 	}
 	if got, err := mail.Count("lexio", "INBOX"); err != nil || got != 0 {
 		t.Errorf("INBOX holds %d (%v), want nothing", got, err)
+	}
+}
+
+// TestServeWeb: with [web] listen set, serve answers the web side on it
+// (here 127.0.0.1:0), and the stop closes it before serve returns.
+func TestServeWeb(t *testing.T) {
+	dir := t.TempDir()
+	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
+	words := filepath.Join("..", "..", "gcg", "testdata", "words.txt")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	writeFile(t, path, testConfig(t, dir, secret, words, "[web]\nlisten = \"127.0.0.1:0\"\nbase_url = \"http://lexio.test\"\n"), 0o600)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, errOut := &syncBuffer{}, &syncBuffer{}
+	e := &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut, getenv: func(string) string { return "" }}
+	done := make(chan error, 1)
+	go func() { done <- serveWith(ctx, e, path, nil, make(chan os.Signal)) }()
+	waitLog(t, errOut, "web side listening", 1)
+	m := regexp.MustCompile(`"web side listening" address=(\S+)`).FindStringSubmatch(errOut.String())
+	if m == nil {
+		t.Fatalf("no address in the log:\n%s", errOut.String())
+	}
+	url := "http://" + m[1] + "/"
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || resp.Header.Get("Content-Security-Policy") == "" {
+		t.Errorf("GET /: %d, CSP %q", resp.StatusCode, resp.Header.Get("Content-Security-Policy"))
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	if !strings.Contains(errOut.String(), "web side stopped") {
+		t.Errorf("the web side did not stop:\n%s", errOut.String())
+	}
+	if resp, err := http.Get(url); err == nil {
+		resp.Body.Close()
+		t.Error("the web side still answers after serve returned")
 	}
 }

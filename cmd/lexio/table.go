@@ -12,6 +12,7 @@ import (
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/gcg"
+	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -49,7 +50,11 @@ func adminServiceOf(ctx context.Context, e *env, c *config.Config) (*table.Servi
 		st.Close()
 		return nil, nil, err
 	}
-	svc, err := table.New(table.Options{Config: c, Store: st, Dict: words, Templates: tmpl, Secret: secret, Logger: log})
+	var links *weblink.Links
+	if c.Web.On() {
+		links = weblink.New(c.Web.BaseURL, secret) // the mails the admin's commands send link as the daemon's do
+	}
+	svc, err := table.New(table.Options{Config: c, Store: st, Dict: words, Templates: tmpl, Secret: secret, Logger: log, Links: links})
 	if err != nil {
 		st.Close()
 		return nil, nil, err
@@ -162,6 +167,9 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "table %s  league %s  variant %s  status %s  moves %d\n", t.Name, t.League, t.Variant, t.Status, t.Moves)
 	if t.Deadline != nil {
 		fmt.Fprintf(e.stdout, "turn of %s until %s\n", t.Players[t.Turn], t.Deadline.Local().Format(time.RFC1123))
+	}
+	if u := svc.WatchURL(t.Name, t.League); u != "" {
+		fmt.Fprintf(e.stdout, "spectators: %s\n", u)
 	}
 	for i, p := range t.Players {
 		score := "-"

@@ -70,3 +70,38 @@ func TestLogTextLeaving(t *testing.T) {
 		}
 	}
 }
+
+// TestTableShowSpectators: with [web] on, table show gives the spectators'
+// link of a table whose league allows spectators (EMAIL §7.1), and none
+// otherwise.
+func TestTableShowSpectators(t *testing.T) {
+	words, err := filepath.Abs(filepath.Join("..", "..", "gcg", "testdata", "words.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "secret")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	cfg := filepath.Join(dir, "lexio.toml")
+	writeFile(t, cfg, testConfig(t, dir, secret, words, `[web]
+listen = "127.0.0.1:0"
+base_url = "https://lexio.example.org"
+[[league]]
+name = "open"
+spectators = true
+[[league]]
+name = "closed"
+`), 0o600)
+	for _, tc := range []struct{ table, league, want string }{
+		{"t3", "open", "spectators: https://lexio.example.org/t/t3/s/"},
+		{"t4", "closed", ""},
+	} {
+		if code, _, errOut := lexio(t, "table", "new", "-c", cfg, "--league", tc.league, tc.table, "alice@localhost", "bob@localhost"); code != 0 {
+			t.Fatalf("table new: %d %q", code, errOut)
+		}
+		code, out, _ := lexio(t, "table", "show", "-c", cfg, tc.table)
+		if code != 0 || tc.want != "" && !strings.Contains(out, tc.want) || tc.want == "" && strings.Contains(out, "spectators:") {
+			t.Errorf("show %s: %d\n%s", tc.table, code, out)
+		}
+	}
+}

@@ -330,3 +330,20 @@ func runBounded(ctx, cctx context.Context, stop context.CancelFunc, a chromedp.A
 	}
 	return err
 }
+
+// Eval evaluates the JavaScript expression js in the page (through the
+// DevTools protocol, which no Content-Security-Policy of the page
+// forbids) and returns its value as a string, e.g. the text the page
+// shows: document.body.innerText.
+func (p *Page) Eval(ctx context.Context, js string) (string, error) {
+	var s string
+	err := runBounded(ctx, p.ctx, nil, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		var err error
+		s, err = chromedp.Evaluate[string](js)(ctx, t)
+		return err
+	}))
+	if err != nil {
+		return "", fmt.Errorf("browser: eval: %w", err)
+	}
+	return s, nil
+}

@@ -1,0 +1,420 @@
+package table
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/gcg"
+	"github.com/lexio-mail/lexio/league"
+	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// This file is what the web side reads (EMAIL §7): a table as one player
+// or a spectator sees it, a finished game's record, a league's seasons,
+// and the one-click unsubscribe. Each read goes through the store and
+// rebuilds the game as the other read paths do; a player's page is
+// filled from engine.View for that player alone, a spectator's from no
+// player's view, so that no page holds a rack it must not before the end.
+
+// WebTable is a table's page.
+type WebTable struct {
+	Name, League, Variant string
+	// Lang and TZ are the viewer's: the player's own, the
+	// configuration's for a spectator.
+	Lang string
+	TZ   *time.Location
+	Now  time.Time
+	// Viewer is the player's name, "" on the spectators' page.
+	Viewer string
+	// Started is false while the table waits for its players; then only
+	// Notice.State.Players holds anything.
+	Started, Over bool
+	// Notice is the state as a notice shows it, the whole log included;
+	// its Rack is the viewer's, and empty on the spectators' page.
+	Notice templates.NoticeMsg
+	// GameOver is the end as the game-over mail shows it, every rack
+	// revealed; set once Over.
+	GameOver templates.GameOverMsg
+	// Spectators: the league allows spectators (the spectators' page
+	// exists). Seasons: the league plays seasons (its page exists).
+	Spectators, Seasons bool
+}
+
+// WatchURL is the spectators' link of table name of league (EMAIL
+// §7.1), for the admin to hand out: "" unless the web side is on and the
+// league allows spectators.
+func (s *Service) WatchURL(name, leagueName string) string {
+	if l := s.cfg.League(leagueName); s.links == nil || l == nil || !l.Spectators {
+		return ""
+	}
+	return s.links.Spectator(name)
+}
+
+// WebTable reads table name as the player whose id is player sees it, or
+// as a spectator for player 0. It returns nil, and no error, when the
+// table does not exist or the player holds none of its seats.
+func (s *Service) WebTable(ctx context.Context, name string, player int64) (*WebTable, error) {
+	now := s.now()
+	var out *WebTable
+	err := s.store.View(ctx, func(tx *store.Tx) error {
+		t, err := s.load(tx, name)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		p := -1
+		if player != 0 {
+			if p = t.seatOfID(player); p < 0 {
+				return nil
+			}
+		}
+		out, err = s.webTable(t, p, now)
+		return err
+	})
+	return out, err
+}
+
+// seatOfID returns the seat of the player whose id is id, or -1.
+func (t *tableCtx) seatOfID(id int64) int {
+	for i, st := range t.seats {
+		if st.PlayerID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// webTable fills the page of t for seat p, or for a spectator (p < 0).
+func (s *Service) webTable(t *tableCtx, p int, now time.Time) (*WebTable, error) {
+	w := &WebTable{Name: t.row.Name, League: t.row.League, Variant: t.row.Variant, Lang: s.cfg.Language, TZ: s.zone, Now: now}
+	if l := s.cfg.League(t.row.League); l != nil {
+		w.Spectators, w.Seasons = l.Spectators, l.Seasons()
+	}
+	to := recipient{pos: -1, tz: s.zone, lang: s.cfg.Language}
+	if p >= 0 {
+		to = t.recipient(p)
+		to.id = 0 // the page links to nothing of the mail's
+		w.Lang, w.TZ, w.Viewer = to.lang, to.tz, displayName(to.addr)
+	}
+	head := s.head(t.row.Name, to, now)
+	head.To = w.Viewer
+	if t.game == nil {
+		w.Notice = templates.NoticeMsg{Head: head, State: templates.Table{Variant: t.row.Variant}}
+		for _, n := range names(t.seats) {
+			w.Notice.State.Players = append(w.Notice.State.Players, templates.PlayerLine{Name: n})
+		}
+		return w, nil
+	}
+	w.Started, w.Over = true, t.game.Over()
+	// A spectator's state is drawn from seat 0's view, then stripped of
+	// all that is seat 0's own: the rack, the "you", the private log.
+	seat := max(p, 0)
+	msg, err := s.noticeData(t, seat, now)
+	if err != nil {
+		return nil, err
+	}
+	msg.Head = head
+	v, err := t.game.View(seat, now)
+	if err != nil {
+		return nil, permanent(err)
+	}
+	b := v.Board
+	entries := v.Log
+	if p < 0 {
+		msg.Rack = nil
+		entries = slices.DeleteFunc(slices.Clone(entries), func(e engine.LogEntry) bool { return e.Private })
+		for i := range msg.State.Players {
+			msg.State.Players[i].You = false
+		}
+	}
+	for i := range msg.State.Players {
+		msg.State.Players[i].Address = "" // a page names no address
+	}
+	msg.Log = logLines(entries, names(t.seats), &b)
+	w.Notice = msg
+	if w.Over {
+		over, err := s.gameOverData(t, seat, now)
+		if err != nil {
+			return nil, err
+		}
+		over.Head = head
+		if p < 0 {
+			for i := range over.Final {
+				over.Final[i].You = false
+			}
+		}
+		over.Log = msg.Log
+		w.GameOver = over
+	}
+	return w, nil
+}
+
+// WebGCG returns the record of a finished game (the GCG `lexio table show
+// --gcg` writes, the players named as the table names them, without
+// their addresses); nil when the table does not exist or its game is not
+// over.
+func (s *Service) WebGCG(ctx context.Context, name string) ([]byte, error) {
+	var out []byte
+	err := s.store.View(ctx, func(tx *store.Tx) error {
+		t, err := s.load(tx, name)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil || t.game == nil || !t.game.Over() {
+			return err
+		}
+		rec, err := gcg.FromGame(t.game.Config(), t.game.Actions(), names(t.seats))
+		if err != nil {
+			return permanent(err)
+		}
+		rec.Title = "Lexio " + t.row.Name
+		var b bytes.Buffer
+		if _, err := rec.WriteTo(&b); err != nil {
+			return err
+		}
+		out = b.Bytes()
+		return nil
+	})
+	return out, err
+}
+
+// WebLeague is a league's page: its current season and the past ones.
+type WebLeague struct {
+	Name string
+	Lang string
+	TZ   *time.Location
+	Now  time.Time
+	// Current is the last season, nil before the first; Past the ones
+	// before it, the latest first.
+	Current *WebSeason
+	Past    []WebSeason
+}
+
+// WebSeason is one season of a league's page.
+type WebSeason struct {
+	Number           int
+	Started, Ends    time.Time
+	Closed           bool
+	Divisions        []WebDivision
+	TZ               *time.Location // for the phrases that write its dates
+	TablesInProgress int
+}
+
+// WebDivision is one division's standings, as Standings computes them,
+// and its results matrix.
+type WebDivision struct {
+	Name      string
+	Standings []Standing
+	// Results[i][j] is the record of the i-th player of Standings
+	// against the j-th, over the division's finished tables.
+	Results [][]WebResult
+}
+
+// WebResult is one player's record against another: pair results won,
+// tied and lost (LEAGUES §8.1).
+type WebResult struct {
+	Won, Tied, Lost int
+	Self            bool // the diagonal
+}
+
+// Played reports whether the two met at a finished table.
+func (r WebResult) Played() bool { return r.Won+r.Tied+r.Lost > 0 }
+
+// WebLeague reads the page of league name; nil, and no error, when no
+// league of that name plays seasons.
+func (s *Service) WebLeague(ctx context.Context, name string) (*WebLeague, error) {
+	l := s.cfg.League(name)
+	if l == nil || !l.Seasons() {
+		return nil, nil
+	}
+	w := &WebLeague{Name: l.Name, Lang: s.cfg.Language, TZ: s.zone, Now: s.now()}
+	cur, _, err := s.Standings(ctx, name, 0)
+	if errors.Is(err, ErrNoSeason) {
+		return w, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for n := cur.Number; n >= 1; n-- {
+		season, err := s.webSeason(ctx, name, n)
+		if err != nil {
+			return nil, err
+		}
+		if n == cur.Number {
+			w.Current = season
+		} else {
+			w.Past = append(w.Past, *season)
+		}
+	}
+	return w, nil
+}
+
+// webSeason is season number of a league: the standings and ratings from
+// Standings, the results matrix from the season's finished tables.
+func (s *Service) webSeason(ctx context.Context, name string, number int) (*WebSeason, error) {
+	view, rows, err := s.Standings(ctx, name, number)
+	if err != nil {
+		return nil, err
+	}
+	out := &WebSeason{Number: view.Number, Started: view.Started, Ends: view.Ends, Closed: view.Closed, TZ: s.zone}
+	for _, t := range view.Tables {
+		if t.Status != store.StatusOver {
+			out.TablesInProgress++
+		}
+	}
+	var finished map[int][]league.Finished
+	err = s.store.View(ctx, func(tx *store.Tx) error {
+		d, err := s.readSeason(tx, s.cfg.League(name), number)
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			return fmt.Errorf("table: league %q has no season %d", name, number)
+		}
+		finished = d.finished
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, dv := range view.Divisions {
+		wd := WebDivision{Name: dv.Name}
+		for _, r := range rows {
+			if r.Division == dv.Name {
+				wd.Standings = append(wd.Standings, r)
+			}
+		}
+		wd.Results = results(wd.Standings, finished[i])
+		out.Divisions = append(out.Divisions, wd)
+	}
+	return out, nil
+}
+
+// results is the matrix of the pair results among a division's players
+// (in the order of their standings) at its finished tables.
+func results(rows []Standing, tables []league.Finished) [][]WebResult {
+	at := make(map[string]int, len(rows))
+	for i, r := range rows {
+		at[r.Player] = i
+	}
+	out := make([][]WebResult, len(rows))
+	for i := range out {
+		out[i] = make([]WebResult, len(rows))
+		out[i][i].Self = true
+	}
+	for _, f := range tables {
+		for _, pr := range league.Pairs(f) {
+			a, okA := at[pr.A]
+			b, okB := at[pr.B]
+			if !okA || !okB {
+				continue // a substitute from outside the division
+			}
+			switch pr.Score {
+			case 1:
+				out[a][b].Won++
+				out[b][a].Lost++
+			case 0.5:
+				out[a][b].Tied++
+				out[b][a].Tied++
+			default:
+				out[a][b].Lost++
+				out[b][a].Won++
+			}
+		}
+	}
+	return out
+}
+
+// WebPlayerLang is the language of the player whose id is player at
+// table name, for the words of a page about them; "" when they hold no
+// seat there.
+func (s *Service) WebPlayerLang(ctx context.Context, name string, player int64) (string, error) {
+	lang := ""
+	err := s.store.View(ctx, func(tx *store.Tx) error {
+		row, err := tx.TableByName(name)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		seats, err := tx.Seats(row.ID)
+		if err != nil {
+			return err
+		}
+		for _, st := range seats {
+			if st.PlayerID == player {
+				lang = st.Player.Lang
+			}
+		}
+		return nil
+	})
+	return lang, err
+}
+
+// WebUnsubscribe is the one-click unsubscribe (RFC 8058) of the player
+// whose id is player from table name's mail: exactly what a message to
+// the List-Unsubscribe address does (LEAGUES §5.2, unsubscribe), NOTIFY
+// turn for that table and a mail that confirms it. ok is false when the
+// table does not exist or the player holds none of its seats; lang is
+// the player's language, for the page that answers.
+func (s *Service) WebUnsubscribe(ctx context.Context, name string, player int64) (lang string, ok bool, err error) {
+	var sent int
+	for attempt := 1; ; attempt++ {
+		lang, ok, sent, err = s.webUnsubscribeOnce(ctx, name, player)
+		if !errors.Is(err, store.ErrConflict) || attempt == maxAttempts || ctx.Err() != nil {
+			break
+		}
+	}
+	if err == nil && sent > 0 {
+		s.poke()
+	}
+	return lang, ok, err
+}
+
+func (s *Service) webUnsubscribeOnce(ctx context.Context, name string, player int64) (lang string, ok bool, sent int, err error) {
+	now := s.now()
+	err = s.store.Tx(ctx, func(tx *store.Tx) error {
+		t, err := s.load(tx, name)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		p := t.seatOfID(player)
+		if p < 0 {
+			return nil
+		}
+		addr := t.seats[p].Player.Address
+		log := s.log.With("table", name, "player", addr)
+		// The request stands for the message the address would have
+		// received: the confirmation answers it, under an id of its own.
+		id := fmt.Sprintf("<lexio.web-unsubscribe.%s.%d.%d@%s>", name, player, now.UnixNano(), s.domain)
+		h := &handling{s: s, tx: tx, msg: &parser.Message{From: addr}, rec: &store.Message{MessageID: id, From: addr, At: now},
+			now: now, log: log}
+		if err := h.setNotify(t, store.NotifyTurn, name, true); err != nil {
+			return err
+		}
+		mails, err := h.out.wait()
+		if err != nil {
+			return err
+		}
+		if err := tx.EnqueueMails(mails); err != nil {
+			return err
+		}
+		log.Info("unsubscribed by the one-click URL", "outcome", h.rec.Outcome, "reason", h.rec.Reason)
+		lang, ok, sent = t.langs[p], true, len(mails)
+		return nil
+	})
+	return lang, ok, sent, err
+}
