@@ -273,7 +273,7 @@ func (s *Service) webSeason(ctx context.Context, name string, number int) (*WebS
 	}
 	var finished map[int][]league.Finished
 	err = s.store.View(ctx, func(tx *store.Tx) error {
-		d, err := s.readSeason(tx, s.cfg.League(name), number)
+		d, err := s.readSeason(tx, s.cfg.League(name), number, -1, false)
 		if err != nil {
 			return err
 		}
