@@ -280,6 +280,7 @@ func testInvitationsExpire(t *testing.T, driver string) {
 	// No Tick ran since the time passed: the answer is judged after the
 	// expiry, which the opener is told of.
 	late := h.open("alice", "NEW lexico "+h.addrs("eve"))
+	h.outboxEmpty() // eve has her invitation before the time passes
 	h.clock.Add(8 * 24 * time.Hour)
 	h.expect(h.answerInvite("eve", late, "JOIN"), store.OutcomeRejected, "invitation-expired")
 	mustContain(t, "eve's late JOIN", h.mailOf("eve", "rejected", "-").Text, "Your invitation to table "+late+" expired")
