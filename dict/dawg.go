@@ -106,6 +106,18 @@ func (b *builder) freeze(depth int) {
 // form (see format.go): states in topological order, the root first and
 // parents before children, so that every edge points forward.
 func (b *builder) compile(words int) ([]byte, error) {
+	out, units, err := b.layout(headerSize)
+	if err != nil {
+		return nil, err
+	}
+	putHeader(out, words, units)
+	return appendChecksum(out), nil
+}
+
+// layout freezes what is left and returns the states laid out after
+// prefix bytes left for a header, and the number of units. The GADDAG
+// (gaddag.go) shares it with the dictionary.
+func (b *builder) layout(prefix int) ([]byte, int, error) {
 	b.freeze(0)
 	order := b.topoOrder()
 	start := make([]uint32, len(b.states))
@@ -117,9 +129,9 @@ func (b *builder) compile(words int) ([]byte, error) {
 		}
 	}
 	if next > maxUnits {
-		return nil, fmt.Errorf("dict: automaton too large: %d units (max %d)", next, maxUnits)
+		return nil, 0, fmt.Errorf("dict: automaton too large: %d units (max %d)", next, maxUnits)
 	}
-	out := make([]byte, headerSize, headerSize+4*int(next)+trailerSize)
+	out := make([]byte, prefix, prefix+4*int(next)+trailerSize)
 	for _, s := range order {
 		edges := b.states[s]
 		if len(edges) == 0 && s != 0 {
@@ -138,8 +150,7 @@ func (b *builder) compile(words int) ([]byte, error) {
 			out = binary.LittleEndian.AppendUint32(out, v)
 		}
 	}
-	putHeader(out, words, int(next))
-	return appendChecksum(out), nil
+	return out, int(next), nil
 }
 
 // topoOrder returns the states reachable from the root, each before all
