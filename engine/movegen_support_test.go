@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// layRandom lays k tiles with random letters (some blanks) on the
+// empty cells from start along dir, nil when the line ends first.
+func layRandom(rng *rand.Rand, b *Board, start Cell, dir Dir, k int, blanks bool) []Placement {
+	var ps []Placement
+	for c := start; len(ps) < k; c = c.Next(dir, 1) {
+		if !c.OnBoard() || !Playable(c) {
+			return nil
+		}
+		if b.occupied(c) {
+			continue
+		}
+		ps = append(ps, Placement{Cell: c, Letter: byte('A' + rng.IntN(26)), Blank: blanks && rng.IntN(5) == 0})
+	}
+	return ps
+}
+
+// RULES §5: Score is Evaluate's score on every shape Check accepts, in
+// every rule set, single tiles, crosses, walls and 7-tile plays included.
+func TestScoreIsEvaluate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	rules := []Rules{{Variant: Lexio}, {Variant: Lexico}, {Variant: Lexico, Plain: true}}
+	checked, sevens, singles, crossed := 0, 0, 0, 0
+	for game := range 60 {
+		r := rules[game%len(rules)]
+		var b Board
+		for range 400 {
+			start := Cell{Col: rng.IntN(Size), Row: rng.IntN(Size)}
+			dir := Dir(rng.IntN(2))
+			k := 1 + rng.IntN(RackSize)
+			if rng.IntN(3) == 0 {
+				k = 1 + rng.IntN(2)
+			}
+			ps := layRandom(rng, &b, start, dir, k, r.Blanks())
+			if ps == nil {
+				continue
+			}
+			if rng.IntN(2) == 0 { // Score must not depend on the order of the tiles
+				rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
+			}
+			d, err := b.Check(ps, r)
+			if err != nil {
+				continue
+			}
+			play := evaluate(&b, ps, d, r)
+			if got := b.Score(ps, d, r); got != play.Score {
+				t.Fatalf("%+v on\n%s%v: Score %d, Evaluate %d (%+v)", r, b.String(), ps, got, play.Score, play.Words)
+			}
+			checked++
+			if len(ps) == RackSize {
+				sevens++
+			}
+			if len(ps) == 1 {
+				singles++
+			}
+			for _, c := range play.Paid {
+				if Layout(c) == Cross {
+					crossed++
+				}
+			}
+			if rng.IntN(4) == 0 {
+				if err := b.Apply(ps); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if checked < 3000 || sevens == 0 || singles < 100 || crossed == 0 {
+		t.Errorf("only %d placements checked (%d of 7 tiles, %d single tiles, %d crosses paid)", checked, sevens, singles, crossed)
+	}
+	t.Logf("%d placements, %d of 7 tiles, %d single tiles, %d crosses paid", checked, sevens, singles, crossed)
+}
+
+func TestScoreAllocates(t *testing.T) {
+	var b Board
+	ps := []Placement{{Cell: Cell{5, 6}, Letter: 'C'}, {Cell: Cell{6, 6}, Letter: 'H'}, {Cell: Cell{7, 6}, Letter: 'A', Blank: true}}
+	if n := testing.AllocsPerRun(100, func() { b.Score(ps, Across, Rules{}) }); n != 0 {
+		t.Errorf("Score allocates %v times", n)
+	}
+}
