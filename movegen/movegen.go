@@ -1,0 +1,325 @@
+// Package movegen finds every legal placement of a rack on a position:
+// Gordon's GADDAG walk ("A faster Scrabble move generation algorithm",
+// 1994) from Appel and Jacobson's anchors with their cross-checks ("The
+// world's fastest Scrabble program", 1988), on Lexio's board: walls end a
+// line like the edge, blanks stand for any letter, the first placement
+// covers the fountain with the variant's least number of tiles (RULES §2,
+// §3.3, §4). Every move is scored by the engine (engine.Board.Score, the
+// figure Evaluate gives); the generator only decides which tiles may go
+// where.
+//
+// A move is the set of tiles it puts down: a single tile that forms a word
+// each way is one move (in the direction Board.Check gives it: across when
+// it has a neighbour left or right), and a blank standing for a letter the
+// rack also holds is a move of its own.
+package movegen
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+
+	"github.com/lexio-mail/lexio/dict"
+	"github.com/lexio-mail/lexio/engine"
+)
+
+// Move is one legal placement.
+type Move struct {
+	// Tiles holds the N tiles put down, in order along the line.
+	Tiles [engine.RackSize]engine.Placement
+	N     int
+	// Dir is the direction Board.Check gives the placement.
+	Dir engine.Dir
+	// Score is what the engine scores it (RULES §5).
+	Score int
+}
+
+// Placements returns the tiles the move puts down.
+func (m *Move) Placements() []engine.Placement { return m.Tiles[:m.N] }
+
+// ErrBadRack is wrapped by Generate's error for a rack it cannot play.
+var ErrBadRack = errors.New("movegen: bad rack")
+
+const (
+	size     = engine.Size
+	allCross = 1<<26 - 1 // every letter may go on the cell
+	blank    = 26        // the blank's slot in the rack counts
+)
+
+// Generator finds moves. It keeps its working memory from one call to the
+// next, so that generating allocates nothing once the move slice it is
+// given has grown; it is not safe for concurrent use (make one per
+// goroutine: they may share the GADDAG).
+type Generator struct {
+	gd *dict.Gaddag
+
+	// The position of the current call.
+	board *engine.Board
+	rules engine.Rules
+	first bool // the board is empty: the fountain is the only anchor
+	rack  [27]int
+	tiles int // tiles left on the rack
+	moves []Move
+
+	// cross[d][cell]: the letters a tile on the cell may take so that the
+	// word across d (the perpendicular one) is a word; allCross without one.
+	cross [2][size * size]uint32
+
+	// The line being walked.
+	dir        engine.Dir
+	cells      [size]engine.Cell
+	letter     [size]byte // the board's letter, 0 for an empty cell
+	mask       [size]uint32
+	anchor     int
+	lastAnchor int
+	placed     [size]byte // letters put down by the walk, 0 for none
+	isBlank    [size]bool
+	nplaced    int
+	horizontal [size]bool // down lines: the cell has a neighbour left or right
+}
+
+// New returns a generator walking gd, which must be the GADDAG of the
+// table's dictionary (dict.Gaddag.Pair checks it).
+func New(gd *dict.Gaddag) *Generator { return &Generator{gd: gd} }
+
+// Generate appends to dst every legal placement of rack (letters A–Z, '?'
+// a blank) on b under rules r, each once, in no particular order, and
+// returns the extended slice. A rack holding anything else, or a blank
+// in plain lexico, is an error wrapping ErrBadRack.
+func (g *Generator) Generate(b *engine.Board, rack []byte, r engine.Rules, dst []Move) ([]Move, error) {
+	if err := r.Validate(); err != nil {
+		return dst, err
+	}
+	g.rack = [27]int{}
+	for _, t := range rack {
+		switch {
+		case t >= 'A' && t <= 'Z':
+			g.rack[t-'A']++
+		case t == engine.BlankTile && r.Blanks():
+			g.rack[blank]++
+		case t == engine.BlankTile:
+			return dst, fmt.Errorf("%w: plain lexico has no blanks (RULES §12)", ErrBadRack)
+		default:
+			return dst, fmt.Errorf("%w: %q is neither a letter A–Z nor '?'", ErrBadRack, t)
+		}
+	}
+	g.board, g.rules, g.moves = b, r, dst
+	g.tiles = min(len(rack), engine.RackSize)
+	g.first = b.Empty()
+	if len(rack) == 0 || g.gd.Len() == 0 {
+		return dst, nil
+	}
+	g.crossChecks()
+	for _, d := range []engine.Dir{engine.Across, engine.Down} {
+		g.dir = d
+		for line := range size {
+			g.walkLine(line)
+		}
+	}
+	dst, g.moves, g.board = g.moves, nil, nil
+	return dst, nil
+}
+
+// room reports whether another tile may go down: a rack of more than 7
+// tiles (a tool's, never a player's) places at most 7.
+func (g *Generator) room() bool { return g.nplaced < g.tiles }
+
+// crossChecks works out, for every empty cell and both
+// directions, which letters make the perpendicular run a word.
+func (g *Generator) crossChecks() {
+	for i := range size * size {
+		c := engine.Cell{Col: i % size, Row: i / size}
+		for d := engine.Across; d <= engine.Down; d++ {
+			g.cross[d][i] = 0
+			if g.board.At(c).Empty() {
+				g.cross[d][i] = g.crossCheck(c, d.Other())
+			}
+		}
+	}
+}
+
+// crossCheck returns the letters that may go on the empty cell c given
+// the tiles next to it along d: those L for which the run before c, L and
+// the run after c spell a word. In the GADDAG that word is its entry
+// rev(word): the run after c backwards, L, the run before c backwards.
+func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
+	b := g.board
+	before, after := 0, 0
+	for b.At(c.Next(d, -before-1)).Letter != 0 {
+		before++
+	}
+	for b.At(c.Next(d, after+1)).Letter != 0 {
+		after++
+	}
+	if before == 0 && after == 0 {
+		return allCross
+	}
+	gd := g.gd
+	node := dict.Node(0)
+	for k := after; k >= 1; k-- {
+		next, _, ok := gd.Next(node, b.At(c.Next(d, k)).Letter-'A')
+		if !ok || next == 0 {
+			return 0
+		}
+		node = next
+	}
+	var allowed uint32
+	for ls := gd.Labels(node) & allCross; ls != 0; ls &= ls - 1 {
+		l := byte(bits.TrailingZeros32(ls))
+		next, final, ok := gd.Next(node, l)
+		for k := 1; k <= before && ok; k++ { // the run before c, nearest first
+			if next == 0 {
+				ok = false
+				break
+			}
+			next, final, ok = gd.Next(next, b.At(c.Next(d, -k)).Letter-'A')
+		}
+		if ok && final {
+			allowed |= 1 << l
+		}
+	}
+	return allowed
+}
+
+// walkLine generates the moves along one row (across) or column (down).
+func (g *Generator) walkLine(line int) {
+	b := g.board
+	for i := range size {
+		c := engine.Cell{Col: i, Row: line}
+		if g.dir == engine.Down {
+			c = engine.Cell{Col: line, Row: i}
+		}
+		g.cells[i] = c
+		g.letter[i] = b.At(c).Letter
+		g.placed[i], g.isBlank[i] = 0, false
+		// A wall takes no tile and holds none: it ends a word as the
+		// edge does (RULES §2.2).
+		g.mask[i] = 0
+		if engine.Playable(c) {
+			g.mask[i] = g.cross[g.dir][c.Row*size+c.Col]
+		}
+		g.horizontal[i] = g.dir == engine.Down &&
+			(b.At(c.Next(engine.Across, -1)).Letter != 0 || b.At(c.Next(engine.Across, 1)).Letter != 0)
+	}
+	g.lastAnchor = -1
+	for i := range size {
+		c := g.cells[i]
+		if !engine.Playable(c) || g.letter[i] != 0 {
+			continue
+		}
+		if g.first {
+			if c != engine.Fountain() {
+				continue
+			}
+		} else if !touches(b, c) {
+			continue
+		}
+		g.anchor = i
+		if g.mask[i] != 0 {
+			g.fill(i, 0, true, i)
+		}
+		g.lastAnchor = i
+	}
+}
+
+func touches(b *engine.Board, c engine.Cell) bool {
+	return b.At(c.Next(engine.Across, -1)).Letter != 0 || b.At(c.Next(engine.Across, 1)).Letter != 0 ||
+		b.At(c.Next(engine.Down, -1)).Letter != 0 || b.At(c.Next(engine.Down, 1)).Letter != 0
+}
+
+// fill puts a letter on cell pos of the line, from the board or from the
+// rack, following node's edges; left tells whether the walk still goes
+// left from the anchor (before ◇), and start is where the word starts
+// once it goes right.
+func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
+	gd := g.gd
+	if l := g.letter[pos]; l != 0 {
+		if next, final, ok := gd.Next(node, l-'A'); ok {
+			g.step(pos, next, final, left, start)
+		}
+		return
+	}
+	if !g.room() {
+		return
+	}
+	labels := gd.Labels(node) & g.mask[pos]
+	g.nplaced++
+	for ls := labels; ls != 0; ls &= ls - 1 {
+		l := byte(bits.TrailingZeros32(ls))
+		if g.rack[l] == 0 {
+			continue
+		}
+		next, final, _ := gd.Next(node, l)
+		g.rack[l]--
+		g.placed[pos], g.isBlank[pos] = 'A'+l, false
+		g.step(pos, next, final, left, start)
+		g.rack[l]++
+	}
+	if g.rack[blank] > 0 {
+		g.rack[blank]--
+		for ls := labels; ls != 0; ls &= ls - 1 {
+			l := byte(bits.TrailingZeros32(ls))
+			next, final, _ := gd.Next(node, l)
+			g.placed[pos], g.isBlank[pos] = 'A'+l, true
+			g.step(pos, next, final, left, start)
+		}
+		g.rack[blank]++
+	}
+	g.placed[pos], g.isBlank[pos] = 0, false
+	g.nplaced--
+}
+
+// step goes on from the letter just put on pos: next is the GADDAG state
+// after it, final whether the letters so far make a whole entry.
+func (g *Generator) step(pos int, next dict.Node, final, left bool, start int) {
+	if left {
+		// The word would start at pos: the cell before is no tile.
+		free := pos == 0 || g.letter[pos-1] == 0
+		if final && free && (g.anchor == size-1 || g.letter[g.anchor+1] == 0) {
+			g.record(pos, g.anchor)
+		}
+		if next == 0 {
+			return
+		}
+		if pos > 0 && pos-1 != g.lastAnchor {
+			g.fill(pos-1, next, true, 0)
+		}
+		if free && g.anchor < size-1 {
+			if sep, _, ok := g.gd.Next(next, dict.Separator); ok && sep != 0 {
+				g.fill(g.anchor+1, sep, false, pos)
+			}
+		}
+		return
+	}
+	if final && (pos == size-1 || g.letter[pos+1] == 0) {
+		g.record(start, pos)
+	}
+	if next != 0 && pos < size-1 {
+		g.fill(pos+1, next, false, start)
+	}
+}
+
+// record adds the word from start to end, if its tiles make a move.
+func (g *Generator) record(start, end int) {
+	n := g.nplaced
+	switch {
+	case end == start: // one letter is no word (RULES §4.3)
+		return
+	case g.first && n < g.rules.FirstMinTiles():
+		return
+	case n == 1 && g.dir == engine.Down && g.horizontal[g.anchor]:
+		// A single tile with a neighbour left or right is an across move,
+		// found on its row.
+		return
+	}
+	g.moves = append(g.moves, Move{N: n, Dir: g.dir})
+	m := &g.moves[len(g.moves)-1]
+	k := 0
+	for i := start; i <= end; i++ {
+		if g.placed[i] != 0 {
+			m.Tiles[k] = engine.Placement{Cell: g.cells[i], Letter: g.placed[i], Blank: g.isBlank[i]}
+			k++
+		}
+	}
+	m.Score = g.board.Score(m.Tiles[:n], g.dir, g.rules)
+}
