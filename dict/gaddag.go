@@ -112,7 +112,7 @@ func BuildGaddag(d *Dict) (*Gaddag, error) {
 	for _, e := range entries {
 		b.add(e)
 	}
-	out, units, err := b.layout(gaddagHeaderSize)
+	out, units, err := b.layout(gaddagHeaderSize, true)
 	if err != nil {
 		return nil, err
 	}

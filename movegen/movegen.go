@@ -54,12 +54,13 @@ type Generator struct {
 	gd *dict.Gaddag
 
 	// The position of the current call.
-	board *engine.Board
-	rules engine.Rules
-	first bool // the board is empty: the fountain is the only anchor
-	rack  [27]int
-	tiles int // tiles left on the rack
-	moves []Move
+	board    *engine.Board
+	rules    engine.Rules
+	first    bool // the board is empty: the fountain is the only anchor
+	rack     [27]int
+	rackMask uint32 // the letters the rack holds, blanks aside
+	tiles    int    // tiles left on the rack
+	moves    []Move
 
 	// cross[d][cell]: the letters a tile on the cell may take so that the
 	// word across d (the perpendicular one) is a word; allCross without one.
@@ -70,8 +71,9 @@ type Generator struct {
 	cells      [size]engine.Cell
 	letter     [size]byte // the board's letter, 0 for an empty cell
 	mask       [size]uint32
-	anchor     int
-	lastAnchor int
+	anchor     int        // the empty cell every move of the walk covers
+	right      int        // where the walk starts going left: the anchor or the tiles after it
+	lastAnchor int        // the anchor before: moves covering it were found from it
 	placed     [size]byte // letters put down by the walk, 0 for none
 	isBlank    [size]bool
 	nplaced    int
@@ -101,6 +103,12 @@ func (g *Generator) Generate(b *engine.Board, rack []byte, r engine.Rules, dst [
 			return dst, fmt.Errorf("%w: plain lexico has no blanks (RULES §12)", ErrBadRack)
 		default:
 			return dst, fmt.Errorf("%w: %q is neither a letter A–Z nor '?'", ErrBadRack, t)
+		}
+	}
+	g.rackMask = 0
+	for l := range 26 {
+		if g.rack[l] > 0 {
+			g.rackMask |= 1 << l
 		}
 	}
 	g.board, g.rules, g.moves = b, r, dst
@@ -214,9 +222,15 @@ func (g *Generator) walkLine(line int) {
 		} else if !touches(b, c) {
 			continue
 		}
-		g.anchor = i
+		// The walk starts at the anchor, or when tiles follow it at the
+		// last of them: their letters are known, and going left through
+		// them first prunes the GADDAG before any tile is tried.
+		g.anchor, g.right = i, i
+		for g.right < size-1 && g.letter[g.right+1] != 0 {
+			g.right++
+		}
 		if g.mask[i] != 0 {
-			g.fill(i, 0, true, i)
+			g.fill(g.right, 0, true, 0)
 		}
 		g.lastAnchor = i
 	}
@@ -244,7 +258,7 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 	}
 	labels := gd.Labels(node) & g.mask[pos]
 	g.nplaced++
-	for ls := labels; ls != 0; ls &= ls - 1 {
+	for ls := labels & g.rackMask; ls != 0; ls &= ls - 1 {
 		l := byte(bits.TrailingZeros32(ls))
 		if g.rack[l] == 0 {
 			continue
@@ -273,10 +287,11 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 // after it, final whether the letters so far make a whole entry.
 func (g *Generator) step(pos int, next dict.Node, final, left bool, start int) {
 	if left {
-		// The word would start at pos: the cell before is no tile.
-		free := pos == 0 || g.letter[pos-1] == 0
-		if final && free && (g.anchor == size-1 || g.letter[g.anchor+1] == 0) {
-			g.record(pos, g.anchor)
+		// The word may start at pos once the anchor is covered and the
+		// cell before is no tile; the cell after g.right is none.
+		free := pos <= g.anchor && (pos == 0 || g.letter[pos-1] == 0)
+		if final && free {
+			g.record(pos, g.right)
 		}
 		if next == 0 {
 			return
@@ -284,9 +299,9 @@ func (g *Generator) step(pos int, next dict.Node, final, left bool, start int) {
 		if pos > 0 && pos-1 != g.lastAnchor {
 			g.fill(pos-1, next, true, 0)
 		}
-		if free && g.anchor < size-1 {
+		if free && g.right < size-1 && g.room() { // the cell after g.right is empty
 			if sep, _, ok := g.gd.Next(next, dict.Separator); ok && sep != 0 {
-				g.fill(g.anchor+1, sep, false, pos)
+				g.fill(g.right+1, sep, false, pos)
 			}
 		}
 		return
