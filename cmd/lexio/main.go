@@ -54,7 +54,8 @@ func commands() []command {
 		{"table list", "table list", "list the tables", runTableList},
 		{"table show", "table show [--gcg] NAME", "show a table's board, scores and whole log (or its GCG record)", runTableShow},
 		{"parse", "parse [--json] [--service ADDRESS] FILE.eml...", "show how messages are read: sender, token, command or error", runParse},
-		{"dict build", "dict build WORDLIST OUT", "compile a word list into a dictionary that loads fast", runDictBuild},
+		{"dict build", "dict build WORDLIST OUT", "compile a word list into a dictionary that loads fast (OUT), and its GADDAG for lexio moves (OUT.gaddag)", runDictBuild},
+		{"moves", "moves [--variant lexio|lexico] [--plain] [--dict FILE] [--json] [--limit N] [--count] GAME.gcg RACK", "every legal placement of RACK ('?' a blank) after GAME.gcg, best score first, as PLACE commands with their score", runMoves},
 	}
 }
 
