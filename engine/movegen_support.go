@@ -11,88 +11,106 @@ package engine
 // dir the direction Check returns for it; b is the board before the
 // placement.
 func (b *Board) Score(ps []Placement, dir Dir, r Rules) int {
-	// The placed tiles by their coordinate along the line.
-	var line [Size]Square
-	lo := Size
-	for _, p := range ps {
-		a := along(p.Cell, dir)
-		line[a] = Square{Letter: p.Letter, Blank: p.Blank}
-		lo = min(lo, a)
+	// Cells are walked by their index: step along the line, across it.
+	step, across := 1, Size
+	line := ps[0].Cell.Row // the row of an across play, the column of a down one
+	if dir == Down {
+		step, across = Size, 1
+		line = ps[0].Cell.Col
 	}
 	crosses := r.Variant != Lexico && !r.Plain
-	other := dir.Other()
-	at := func(c Cell) (Square, bool) { // the square after the placement, and whether it is placed
-		if !c.OnBoard() {
-			return Square{}, false
-		}
-		if s := b.sq[c.index()]; s.Letter != 0 {
-			return s, false
-		}
-		if s := line[along(c, dir)]; s.Letter != 0 && sameLine(c, ps[0].Cell, dir) {
-			return s, true
-		}
-		return Square{}, false
-	}
 
-	// The main word: back from the first placed cell over the board's
-	// tiles, then forward while the cells hold a tile.
-	start := ps[0].Cell
-	if dir == Down {
-		start.Row = lo
-	} else {
-		start.Col = lo
+	// The placed tiles by their coordinate along the line, with what their
+	// cell pays.
+	var placed [Size]Square
+	var bonus [Size]Bonus
+	var crossed [Size]bool // the tile has a neighbour across the line
+	lo, hi := Size, -1
+	for _, p := range ps {
+		a := along(p.Cell, dir)
+		placed[a] = Square{Letter: p.Letter, Blank: p.Blank}
+		bonus[a] = r.Bonus(p.Cell)
+		lo, hi = min(lo, a), max(hi, a)
 	}
-	for b.occupied(start.Next(dir, -1)) {
-		start = start.Next(dir, -1)
+	at := func(a int) int { return line*across + a*step } // the index of coordinate a
+
+	// The main word: the tiles before lo, lo to hi (placed or on the board,
+	// Check saw to it), the tiles after hi.
+	first, last := lo, hi
+	for first > 0 && b.sq[at(first-1)].Letter != 0 {
+		first--
 	}
-	n := 0
-	for c := start; ; c = c.Next(dir, 1) {
-		if s, _ := at(c); s.Letter == 0 {
-			break
-		}
-		n++
+	for last < Size-1 && b.sq[at(last+1)].Letter != 0 {
+		last++
 	}
-	mainOK := n >= 2
 	total := 0
-	if mainOK {
-		sum, mult := 0, 1
-		for k := range n {
-			c := start.Next(dir, k)
-			s, placed := at(c)
-			v := s.Value()
-			if placed {
-				v, mult = applyBonus(b, c, v, mult, r, crosses, other)
+	mainOK := last > first // a word of 2 tiles or more (RULES §4.3)
+	// The cross words first: whether a tile has one decides what a cross
+	// under it does to the main word (RULES §5.4).
+	for a := lo; a <= hi; a++ {
+		if placed[a].Letter == 0 {
+			continue
+		}
+		// The run across the line through the tile, from..to in that
+		// direction's coordinate: only the board's tiles lie there.
+		i := at(a)
+		from, to := line, line
+		for from > 0 && b.sq[i-(line-from+1)*across].Letter != 0 {
+			from--
+		}
+		for to < Size-1 && b.sq[i+(to-line+1)*across].Letter != 0 {
+			to++
+		}
+		if from == to {
+			continue
+		}
+		crossed[a] = true
+		sum, mult := placed[a].Value(), 1
+		switch bonus[a] {
+		case DL:
+			sum *= 2
+		case TL:
+			sum *= 3
+		case DW:
+			mult = 2
+		case TW:
+			mult = 3
+		case Cross:
+			if crosses && mainOK {
+				mult = 2
 			}
-			sum += v
+		}
+		for k := from; k <= to; k++ {
+			if k != line {
+				sum += b.sq[i+(k-line)*across].Value()
+			}
 		}
 		total += sum * mult
 	}
-
-	// The cross word of each placed tile: only the board's tiles lie
-	// across the line besides it.
-	for _, p := range ps {
-		c := p.Cell
-		s, m := c, 1
-		for b.occupied(s.Next(other, -1)) {
-			s = s.Next(other, -1)
-			m++
-		}
-		for e := c.Next(other, 1); b.occupied(e); e = e.Next(other, 1) {
-			m++
-		}
-		if m < 2 {
-			continue
-		}
+	if mainOK {
 		sum, mult := 0, 1
-		for k := range m {
-			q := s.Next(other, k)
-			if q == c {
-				var v int
-				v, mult = applyBonus(b, c, Square{Letter: p.Letter, Blank: p.Blank}.Value(), mult, r, crosses && mainOK, other)
-				sum += v
+		for a := first; a <= last; a++ {
+			s := placed[a]
+			if s.Letter == 0 {
+				sum += b.sq[at(a)].Value()
 				continue
 			}
-			sum += b.sq[q.index()].Value()
+			v := s.Value()
+			switch bonus[a] {
+			case DL:
+				v *= 2
+			case TL:
+				v *= 3
+			case DW:
+				mult *= 2
+			case TW:
+				mult *= 3
+			case Cross:
+				if crosses && crossed[a] {
+					mult *= 2
+				}
+			}
+			sum += v
 		}
 		total += sum * mult
 	}
@@ -100,35 +118,4 @@ func (b *Board) Score(ps []Placement, dir Dir, r Rules) int {
 		total += r.AllTilesBonus()
 	}
 	return total
-}
-
-// applyBonus applies the bonus of c, where a tile worth v is placed, to
-// the tile's value and to the word's multiplier (RULES §5.2–§5.4). A cross
-// doubles only when the tile belongs to two words of the play: the main
-// word (the caller passes crosses false when it is not a word) and a cross
-// word along other of 2 tiles or more.
-func applyBonus(b *Board, c Cell, v, mult int, r Rules, crosses bool, other Dir) (int, int) {
-	switch r.Bonus(c) {
-	case DL:
-		v *= 2
-	case TL:
-		v *= 3
-	case DW:
-		mult *= 2
-	case TW:
-		mult *= 3
-	case Cross:
-		if crosses && (b.occupied(c.Next(other, -1)) || b.occupied(c.Next(other, 1))) {
-			mult *= 2
-		}
-	}
-	return v, mult
-}
-
-// sameLine reports whether c lies on the line along dir through d.
-func sameLine(c, d Cell, dir Dir) bool {
-	if dir == Down {
-		return c.Col == d.Col
-	}
-	return c.Row == d.Row
 }
