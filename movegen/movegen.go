@@ -146,9 +146,9 @@ func (g *Generator) crossChecks() {
 	}
 }
 
-// crossCheck returns the letters that may go on the empty cell c given
-// the tiles next to it along d: those L for which the run before c, L and
-// the run after c spell a word. In the GADDAG that word is its entry
+// crossCheck returns the letters of the rack (any letter with a blank)
+// that may go on the empty cell c given the tiles next to it along d:
+// those L for which the run before c, L and the run after c spell a word. In the GADDAG that word is its entry
 // rev(word): the run after c backwards, L, the run before c backwards.
 func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
 	b := g.board
@@ -171,8 +171,13 @@ func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
 		}
 		node = next
 	}
+	// Only the letters the rack can put down matter.
+	playable := g.rackMask
+	if g.rack[blank] > 0 {
+		playable = allCross
+	}
 	var allowed uint32
-	for ls := gd.Labels(node) & allCross; ls != 0; ls &= ls - 1 {
+	for ls := gd.Labels(node) & playable; ls != 0; ls &= ls - 1 {
 		l := byte(bits.TrailingZeros32(ls))
 		next, final, ok := gd.Next(node, l)
 		for k := 1; k <= before && ok; k++ { // the run before c, nearest first
@@ -253,8 +258,8 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 		}
 		return
 	}
-	if !g.room() {
-		return
+	if g.mask[pos] == 0 || !g.room() {
+		return // without reading the state: most walks end here
 	}
 	labels := gd.Labels(node) & g.mask[pos]
 	g.nplaced++
@@ -299,7 +304,8 @@ func (g *Generator) step(pos int, next dict.Node, final, left bool, start int) {
 		if pos > 0 && pos-1 != g.lastAnchor {
 			g.fill(pos-1, next, true, 0)
 		}
-		if free && g.right < size-1 && g.room() { // the cell after g.right is empty
+		// The cell after g.right is empty: going right takes a tile.
+		if free && g.right < size-1 && g.mask[g.right+1] != 0 && g.room() {
 			if sep, _, ok := g.gd.Next(next, dict.Separator); ok && sep != 0 {
 				g.fill(g.right+1, sep, false, pos)
 			}
