@@ -2,6 +2,7 @@ package movegen
 
 import (
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -97,10 +98,29 @@ func midGames(tb testing.TB, d *dict.Dict, gd *dict.Gaddag, games int) []positio
 
 // BenchmarkGenerate: every move of a set of mid-game positions (lexio and
 // lexico, wfrench), one position per iteration; no allocation once the
-// move slice has grown.
+// move slice has grown. "all" holds every position, "no-blank" and
+// "blank" those whose rack holds no blank or at least one (a blank
+// multiplies the moves).
 func BenchmarkGenerate(b *testing.B) {
 	d, gd := frenchGaddag(b)
-	ps := midGames(b, d, gd, 20)
+	all := midGames(b, d, gd, 20)
+	var blank, plain []position
+	for _, p := range all {
+		if slices.Contains(p.rack, engine.BlankTile) {
+			blank = append(blank, p)
+		} else {
+			plain = append(plain, p)
+		}
+	}
+	for _, set := range []struct {
+		name string
+		ps   []position
+	}{{"all", all}, {"no-blank", plain}, {"blank", blank}} {
+		b.Run(set.name, func(b *testing.B) { benchGenerate(b, gd, set.ps) })
+	}
+}
+
+func benchGenerate(b *testing.B, gd *dict.Gaddag, ps []position) {
 	gen := New(gd)
 	var buf []Move
 	for _, p := range ps { // warm up: the slice grows to the largest position
