@@ -47,6 +47,9 @@ func buildGaddag(t testing.TB, words []string) (*Dict, *Gaddag) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := g.Verify(); err != nil {
+		t.Fatalf("a built GADDAG fails Verify: %v", err)
+	}
 	return d, g
 }
 
