@@ -253,6 +253,18 @@ func (g *Gaddag) Next(node Node, label byte) (next Node, final, ok bool) {
 	return Node(e >> targetShift), e&finalBit != 0, true
 }
 
+// Arc is Next for a label known to be among labels, node's Labels, as a
+// walk over them has them: it does not read them again. Given labels that
+// are not node's, it answers wrong but stays within the GADDAG.
+func (g *Gaddag) Arc(node Node, labels uint32, label byte) (next Node, final bool) {
+	j := 4 * (uint64(node) + 1 + uint64(bits.OnesCount32(labels&(1<<label-1))))
+	if j+4 > uint64(len(g.units)) {
+		return 0, false
+	}
+	e := binary.LittleEndian.Uint32(g.units[j:])
+	return Node(e >> targetShift), e&finalBit != 0
+}
+
 // Contains reports whether word (normalised, as Dict.Contains takes it)
 // is one of the words: its entry rev(word) is in the GADDAG.
 func (g *Gaddag) Contains(word string) bool {

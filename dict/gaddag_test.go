@@ -117,6 +117,19 @@ func TestGaddagNext(t *testing.T) {
 			t.Errorf("%s: final %v ok %v, want %v %v", s, final, ok, want[0], want[1])
 		}
 	}
+	// Arc agrees with Next on every edge.
+	for n := range Node(len(g.units) / 4) {
+		labels := g.Labels(n)
+		for c := byte(0); c <= Separator; c++ {
+			if labels&(1<<c) == 0 {
+				continue
+			}
+			next, final, _ := g.Next(n, c)
+			if an, af := g.Arc(n, labels, c); an != next || af != final {
+				t.Errorf("Arc(%d, %c) = %d %v, Next %d %v", n, 'A'+c, an, af, next, final)
+			}
+		}
+	}
 	if got := g.Labels(0); got != 1<<('A'-'A')|1<<('C'-'A')|1<<('H'-'A')|1<<('S'-'A')|1<<('T'-'A') {
 		t.Errorf("root labels %b", got)
 	}

@@ -58,7 +58,7 @@ type Generator struct {
 	rules    engine.Rules
 	first    bool // the board is empty: the fountain is the only anchor
 	rack     [27]int
-	rackMask uint32 // the letters the rack holds, blanks aside
+	rackMask uint32 // the letters the rack holds now, blanks aside
 	tiles    int    // tiles left on the rack
 	moves    []Move
 
@@ -177,9 +177,11 @@ func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
 		playable = allCross
 	}
 	var allowed uint32
-	for ls := gd.Labels(node) & playable; ls != 0; ls &= ls - 1 {
+	labels := gd.Labels(node)
+	for ls := labels & playable; ls != 0; ls &= ls - 1 {
 		l := byte(bits.TrailingZeros32(ls))
-		next, final, ok := gd.Next(node, l)
+		next, final := gd.Arc(node, labels, l)
+		ok := true
 		for k := 1; k <= before && ok; k++ { // the run before c, nearest first
 			if next == 0 {
 				ok = false
@@ -261,24 +263,25 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 	if g.mask[pos] == 0 || !g.room() {
 		return // without reading the state: most walks end here
 	}
-	labels := gd.Labels(node) & g.mask[pos]
+	all := gd.Labels(node)
+	labels := all & g.mask[pos]
 	g.nplaced++
 	for ls := labels & g.rackMask; ls != 0; ls &= ls - 1 {
 		l := byte(bits.TrailingZeros32(ls))
-		if g.rack[l] == 0 {
-			continue
+		next, final := gd.Arc(node, all, l)
+		if g.rack[l]--; g.rack[l] == 0 {
+			g.rackMask &^= 1 << l
 		}
-		next, final, _ := gd.Next(node, l)
-		g.rack[l]--
 		g.placed[pos], g.isBlank[pos] = 'A'+l, false
 		g.step(pos, next, final, left, start)
 		g.rack[l]++
+		g.rackMask |= 1 << l
 	}
 	if g.rack[blank] > 0 {
 		g.rack[blank]--
 		for ls := labels; ls != 0; ls &= ls - 1 {
 			l := byte(bits.TrailingZeros32(ls))
-			next, final, _ := gd.Next(node, l)
+			next, final := gd.Arc(node, all, l)
 			g.placed[pos], g.isBlank[pos] = 'A'+l, true
 			g.step(pos, next, final, left, start)
 		}
