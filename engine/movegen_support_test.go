@@ -21,10 +21,12 @@ func layRandom(rng *rand.Rand, b *Board, start Cell, dir Dir, k int, blanks bool
 	return ps
 }
 
-// RULES §5: Score is Evaluate's score on every shape Check accepts, in
-// every rule set, single tiles, crosses, walls and 7-tile plays included.
-func TestScoreIsEvaluate(t *testing.T) {
+// RULES §5: Scorer gives Evaluate's score on every shape Check accepts,
+// in every rule set, single tiles, crosses, walls and 7-tile plays
+// included.
+func TestScorerIsEvaluate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
+	var sc Scorer
 	rules := []Rules{{Variant: Lexio}, {Variant: Lexico}, {Variant: Lexico, Plain: true}}
 	checked, sevens, singles, crossed := 0, 0, 0, 0
 	for game := range 60 {
@@ -49,7 +51,8 @@ func TestScoreIsEvaluate(t *testing.T) {
 				continue
 			}
 			play := evaluate(&b, ps, d, r)
-			if got := b.Score(ps, d, r); got != play.Score {
+			sc.Reset(&b, r)
+			if got := sc.Score(ps, d); got != play.Score {
 				t.Fatalf("%+v on\n%s%v: Score %d, Evaluate %d (%+v)", r, b.String(), ps, got, play.Score, play.Words)
 			}
 			checked++
@@ -77,10 +80,11 @@ func TestScoreIsEvaluate(t *testing.T) {
 	t.Logf("%d placements, %d of 7 tiles, %d single tiles, %d crosses paid", checked, sevens, singles, crossed)
 }
 
-func TestScoreAllocates(t *testing.T) {
+func TestScorerAllocates(t *testing.T) {
 	var b Board
+	var sc Scorer
 	ps := []Placement{{Cell: Cell{5, 6}, Letter: 'C'}, {Cell: Cell{6, 6}, Letter: 'H'}, {Cell: Cell{7, 6}, Letter: 'A', Blank: true}}
-	if n := testing.AllocsPerRun(100, func() { b.Score(ps, Across, Rules{}) }); n != 0 {
-		t.Errorf("Score allocates %v times", n)
+	if n := testing.AllocsPerRun(100, func() { sc.Reset(&b, Rules{}); sc.Score(ps, Across) }); n != 0 {
+		t.Errorf("Scorer allocates %v times", n)
 	}
 }

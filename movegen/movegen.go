@@ -4,7 +4,7 @@
 // world's fastest Scrabble program", 1988), on Lexio's board: walls end a
 // line like the edge, blanks stand for any letter, the first placement
 // covers the fountain with the variant's least number of tiles (RULES §2,
-// §3.3, §4). Every move is scored by the engine (engine.Board.Score, the
+// §3.3, §4). Every move is scored by the engine (engine.Scorer, the
 // figure Evaluate gives); the generator only decides which tiles may go
 // where.
 //
@@ -55,6 +55,7 @@ type Generator struct {
 
 	// The position of the current call.
 	board    *engine.Board
+	scorer   engine.Scorer // Reset for each position
 	rules    engine.Rules
 	first    bool // the board is empty: the fountain is the only anchor
 	rack     [27]int
@@ -118,6 +119,7 @@ func (g *Generator) Generate(b *engine.Board, rack []byte, r engine.Rules, dst [
 		return dst, nil
 	}
 	g.crossChecks()
+	g.scorer.Reset(b, r)
 	for _, d := range []engine.Dir{engine.Across, engine.Down} {
 		g.dir = d
 		for line := range size {
@@ -345,5 +347,5 @@ func (g *Generator) record(start, end int) {
 			k++
 		}
 	}
-	m.Score = g.board.Score(m.Tiles[:n], g.dir, g.rules)
+	m.Score = g.scorer.Score(m.Tiles[:n], g.dir)
 }
