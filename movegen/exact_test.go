@@ -14,7 +14,7 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 )
 
-var big = flag.Bool("movegen.big", false, "exactness on many more positions, full racks and every blank letter (minutes)")
+var big = flag.Bool("movegen.big", false, "exactness on many more positions, longer games, racks of up to 5 random tiles and every letter for a blank (minutes)")
 
 // smallDict returns a dictionary of random words over alphabet, with the
 // GADDAG built from it.
@@ -224,7 +224,7 @@ func (c *coverage) add(o coverage) {
 func TestExactness(t *testing.T) {
 	games, perGame, maxRack := 36, 12, 4
 	if *big {
-		games, perGame, maxRack = 300, 40, engine.RackSize
+		games, perGame, maxRack = 240, 30, 5
 	}
 	ruleSets := []engine.Rules{{Variant: engine.Lexio}, {Variant: engine.Lexico}, {Variant: engine.Lexico, Plain: true}}
 	covs := make([]coverage, games)

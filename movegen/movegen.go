@@ -60,7 +60,7 @@ type Generator struct {
 	first    bool // the board is empty: the fountain is the only anchor
 	rack     [27]int
 	rackMask uint32 // the letters the rack holds now, blanks aside
-	tiles    int    // tiles left on the rack
+	tiles    int    // how many tiles a move may put down: the rack's, at most 7
 	moves    []Move
 
 	// cross[d][cell]: the letters a tile on the cell may take so that the
@@ -134,8 +134,8 @@ func (g *Generator) Generate(b *engine.Board, rack []byte, r engine.Rules, dst [
 // tiles (a tool's, never a player's) places at most 7.
 func (g *Generator) room() bool { return g.nplaced < g.tiles }
 
-// crossChecks works out, for every empty cell and both
-// directions, which letters make the perpendicular run a word.
+// crossChecks works out, for every empty cell and both directions, which
+// letters make the perpendicular run a word.
 func (g *Generator) crossChecks() {
 	for i := range size * size {
 		c := engine.Cell{Col: i % size, Row: i / size}
@@ -150,8 +150,9 @@ func (g *Generator) crossChecks() {
 
 // crossCheck returns the letters of the rack (any letter with a blank)
 // that may go on the empty cell c given the tiles next to it along d:
-// those L for which the run before c, L and the run after c spell a word. In the GADDAG that word is its entry
-// rev(word): the run after c backwards, L, the run before c backwards.
+// those L for which the run before c, L and the run after c spell a word.
+// In the GADDAG that word is its entry rev(word): the run after c
+// backwards, L, the run before c backwards.
 func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
 	b := g.board
 	before, after := 0, 0
