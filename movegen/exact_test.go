@@ -224,7 +224,7 @@ func (c *coverage) add(o coverage) {
 func TestExactness(t *testing.T) {
 	games, perGame, maxRack := 36, 12, 4
 	if *big {
-		games, perGame, maxRack = 240, 30, 5
+		games, perGame, maxRack = 120, 25, 5
 	}
 	ruleSets := []engine.Rules{{Variant: engine.Lexio}, {Variant: engine.Lexico}, {Variant: engine.Lexico, Plain: true}}
 	covs := make([]coverage, games)
