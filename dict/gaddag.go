@@ -165,6 +165,9 @@ func ParseGaddag(data []byte) (*Gaddag, error) {
 	if f := binary.LittleEndian.Uint16(data[10:]); f != 0 {
 		return nil, fmt.Errorf("%w: unknown GADDAG flags %#04x", ErrCorrupt, f)
 	}
+	if units == 0 {
+		return nil, fmt.Errorf("%w: no GADDAG root state", ErrCorrupt)
+	}
 	if root := binary.LittleEndian.Uint32(body[gaddagHeaderSize:]); (root == 0) != (words == 0) {
 		return nil, fmt.Errorf("%w: %d words, GADDAG root mask %#x", ErrCorrupt, words, root)
 	}

@@ -212,6 +212,7 @@ func TestParseGaddagErrors(t *testing.T) {
 		{"source changed", edit(func(b []byte) []byte { b[16] ^= 1; return b }), ErrChecksum},
 		{"flags", edit(func(b []byte) []byte { b[10] = 1; return reseal(b) }), ErrCorrupt},
 		{"no root", seal(0), ErrCorrupt},
+		{"no units", seal(), ErrCorrupt},
 		{"label beyond ◇", seal(1<<27, edge(true, 0)), ErrCorrupt},
 		{"backward edge", seal(mask("A"), edge(false, 2), mask("B"), edge(true, 2)), ErrCorrupt},
 	}
@@ -250,4 +251,50 @@ func TestParseGaddagErrors(t *testing.T) {
 			t.Fatalf("ParseGaddag of the first %d bytes succeeded", n)
 		}
 	}
+}
+
+func FuzzParseGaddag(f *testing.F) {
+	_, g := buildGaddag(f, smallWords)
+	var buf bytes.Buffer
+	g.WriteTo(&buf)
+	good := buf.Bytes()
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte(gaddagMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// As given, then with the header's sizes and checksum made
+		// consistent, so that the reads behind them see the mutations.
+		fixed := slices.Clone(data)
+		if len(fixed) >= gaddagHeaderSize+trailerSize {
+			copy(fixed, gaddagMagic)
+			fixed[8], fixed[9], fixed[10], fixed[11] = gaddagVersion, 0, 0, 0
+			n := (len(fixed) - gaddagHeaderSize - trailerSize) / 4
+			fixed = fixed[:gaddagHeaderSize+4*n+trailerSize]
+			fixed[20], fixed[21], fixed[22], fixed[23] = byte(n), byte(n>>8), byte(n>>16), byte(n>>24)
+			reseal(fixed)
+		}
+		for _, b := range [][]byte{data, fixed} {
+			h, err := ParseGaddag(b)
+			if err != nil {
+				if h != nil || !strings.HasPrefix(err.Error(), "dict: ") {
+					t.Fatalf("ParseGaddag = %v, %q", h, err)
+				}
+				continue
+			}
+			// Whatever the structure, no read panics.
+			for n := range Node(len(h.units)/4 + 2) {
+				labels := h.Labels(n)
+				for c := byte(0); c <= Separator+1; c++ {
+					h.Next(n, c)
+					h.Arc(n, labels, c)
+				}
+			}
+			h.Contains("CHAT")
+			if h.Verify() == nil {
+				for e := range h.entries {
+					_ = e
+				}
+			}
+		}
+	})
 }
