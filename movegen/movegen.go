@@ -78,6 +78,7 @@ type Generator struct {
 	placed     [size]byte // letters put down by the walk, 0 for none
 	isBlank    [size]bool
 	nplaced    int
+	placedBits uint16     // bit i: the walk put a letter on cell i
 	horizontal [size]bool // down lines: the cell has a neighbour left or right
 }
 
@@ -257,8 +258,10 @@ func touches(b *engine.Board, c engine.Cell) bool {
 // once it goes right.
 func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 	gd := g.gd
-	if l := g.letter[pos]; l != 0 {
-		if next, final, ok := gd.Next(node, l-'A'); ok {
+	if l := g.letter[pos] - 'A'; l < 26 { // a tile of the board
+		// Labels and Arc rather than Next: they are inlined.
+		if all := gd.Labels(node); all&(1<<l) != 0 {
+			next, final := gd.Arc(node, all, l)
 			g.step(pos, next, final, left, start)
 		}
 		return
@@ -269,6 +272,7 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 	all := gd.Labels(node)
 	labels := all & g.mask[pos]
 	g.nplaced++
+	g.placedBits |= 1 << pos
 	for ls := labels & g.rackMask; ls != 0; ls &= ls - 1 {
 		l := byte(bits.TrailingZeros32(ls))
 		next, final := gd.Arc(node, all, l)
@@ -292,6 +296,7 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 	}
 	g.placed[pos], g.isBlank[pos] = 0, false
 	g.nplaced--
+	g.placedBits &^= 1 << pos
 }
 
 // step goes on from the letter just put on pos: next is the GADDAG state
@@ -312,8 +317,10 @@ func (g *Generator) step(pos int, next dict.Node, final, left bool, start int) {
 		}
 		// The cell after g.right is empty: going right takes a tile.
 		if free && g.right < size-1 && g.mask[g.right+1] != 0 && g.room() {
-			if sep, _, ok := g.gd.Next(next, dict.Separator); ok && sep != 0 {
-				g.fill(g.right+1, sep, false, pos)
+			if all := g.gd.Labels(next); all&(1<<dict.Separator) != 0 {
+				if sep, _ := g.gd.Arc(next, all, dict.Separator); sep != 0 {
+					g.fill(g.right+1, sep, false, pos)
+				}
 			}
 		}
 		return
@@ -339,14 +346,18 @@ func (g *Generator) record(start, end int) {
 		// found on its row.
 		return
 	}
-	g.moves = append(g.moves, Move{N: n, Dir: g.dir})
+	if len(g.moves) < cap(g.moves) {
+		g.moves = g.moves[:len(g.moves)+1] // every field used is set below
+	} else {
+		g.moves = append(g.moves, Move{})
+	}
 	m := &g.moves[len(g.moves)-1]
+	m.N, m.Dir = n, g.dir
 	k := 0
-	for i := start; i <= end; i++ {
-		if g.placed[i] != 0 {
-			m.Tiles[k] = engine.Placement{Cell: g.cells[i], Letter: g.placed[i], Blank: g.isBlank[i]}
-			k++
-		}
+	for bs := g.placedBits; bs != 0; bs &= bs - 1 { // the placed cells, in order
+		i := bits.TrailingZeros16(bs)
+		m.Tiles[k] = engine.Placement{Cell: g.cells[i], Letter: g.placed[i], Blank: g.isBlank[i]}
+		k++
 	}
 	m.Score = g.scorer.Score(m.Tiles[:n], g.dir)
 }
