@@ -30,7 +30,16 @@ type Config struct {
 	Dictionary string `toml:"dictionary"`
 	Language   string `toml:"language"`
 	TimeZone   string `toml:"time_zone"` // IANA name; a player's own TZ overrides it
-	LogLevel   string `toml:"log_level"`
+	// VacationDays is how many whole days of VACATION each player has
+	// per calendar year (LEAGUES §3.2); nil where the file is silent
+	// (DefaultVacationDays), 0 for none.
+	VacationDays *int   `toml:"vacation_days"`
+	LogLevel     string `toml:"log_level"`
+	// InviteTTL is how long an invitation to a table (NEW with
+	// addresses) waits for its answer (LEAGUES §6).
+	InviteTTL time.Duration `toml:"invite_ttl"`
+	// RatingTau is Glicko-2's system constant τ (LEAGUES §10.1).
+	RatingTau float64 `toml:"rating_tau"`
 
 	Storage  Storage  `toml:"storage"`
 	Mail     Mail     `toml:"mail"`
@@ -133,6 +142,17 @@ type League struct {
 	AwayGrace     time.Duration   `toml:"away_grace"`
 	ReserveSize   int             `toml:"reserve_size"`
 	ReserveRefill time.Duration   `toml:"reserve_refill"`
+	Season
+	// TimeBank and BankPerMove are the time bank (LEAGUES §3.1): 0 is
+	// none.
+	TimeBank    time.Duration `toml:"time_bank"`
+	BankPerMove time.Duration `toml:"bank_per_move"`
+	// Vacation says whether the league's tables stop a player's clock
+	// during their VACATION (default true; LEAGUES §3.2).
+	Vacation *bool `toml:"vacation"`
+	// ForfeitAfter is how many of a player's turns in a row may expire
+	// before the table records a forfeit for them (LEAGUES §2.3); 0 never.
+	ForfeitAfter int `toml:"forfeit_after"`
 }
 
 // Table is a table the admin opens from the file.
@@ -152,6 +172,9 @@ const (
 	DefaultMaxMessage    = 1 << 20
 	DefaultReplies       = 30 // answers per sender and hour (EMAIL §2.6)
 	DefaultDictionary    = "/usr/share/dict/french"
+	DefaultVacationDays  = 30 // per player and calendar year (LEAGUES §3.2)
+	DefaultInviteTTL     = 7 * 24 * time.Hour
+	MaxInviteTTL         = 90 * 24 * time.Hour
 )
 
 // DefaultReminders are sent before a turn's deadline.
@@ -205,8 +228,18 @@ func (c *Config) fill() {
 	if c.TimeZone == "" {
 		c.TimeZone = "UTC"
 	}
+	if c.VacationDays == nil {
+		n := DefaultVacationDays
+		c.VacationDays = &n
+	}
 	if c.LogLevel == "" {
 		c.LogLevel = "info"
+	}
+	if c.RatingTau == 0 {
+		c.RatingTau = DefaultRatingTau
+	}
+	if c.InviteTTL == 0 {
+		c.InviteTTL = DefaultInviteTTL
 	}
 	if c.Storage.Driver == "" {
 		c.Storage.Driver = "sqlite"
@@ -281,6 +314,11 @@ func (c *Config) fill() {
 		if l.ReserveRefill == 0 {
 			l.ReserveRefill = DefaultReserveRefill
 		}
+		l.Season.fill()
+		if l.Vacation == nil {
+			t := true
+			l.Vacation = &t
+		}
 	}
 	if c.Open.League == "" {
 		c.Open.League = c.Leagues[0].Name
@@ -306,6 +344,9 @@ func (c *Config) Validate() error {
 	if _, err := zone.Load(c.TimeZone); err != nil {
 		bad("time_zone %q: not an IANA time zone (e.g. Europe/Paris or UTC)", c.TimeZone)
 	}
+	if c.InviteTTL < time.Hour || c.InviteTTL > MaxInviteTTL {
+		bad("invite_ttl %s: want 1h to %s (90 days), e.g. \"168h\" for a week", c.InviteTTL, MaxInviteTTL)
+	}
 	switch c.Storage.Driver {
 	case "sqlite":
 	case "postgres":
@@ -319,6 +360,9 @@ func (c *Config) Validate() error {
 		bad("mail.address %q: want the service's address, like lexio@example.org", c.Mail.Address)
 	} else if strings.Contains(localPart(c.Mail.Address), "+") {
 		bad("mail.address %q: the local part must not hold '+': lexio adds +token itself", c.Mail.Address)
+	}
+	if *c.VacationDays < 0 || *c.VacationDays > 366 {
+		bad("vacation_days %d: want 0 to 366 (whole days per calendar year)", *c.VacationDays)
 	}
 	if c.Mail.ErrorReplies < 0 || c.Mail.Replies < 0 {
 		bad("mail.error_replies_per_hour %d, mail.replies_per_hour %d: want 1 or more", c.Mail.ErrorReplies, c.Mail.Replies)
@@ -395,7 +439,22 @@ func (c *Config) Validate() error {
 		if l.ReserveSize < 1 || l.ReserveRefill <= 0 {
 			bad("league %q: reserve_size and reserve_refill must be positive", l.Name)
 		}
+		l.Season.validate(l.Name, l.Variant, bad)
+		if l.ForfeitAfter < 0 {
+			bad("league %q: forfeit_after %d: 0 (never) or more", l.Name, l.ForfeitAfter)
+		}
+		switch {
+		case l.TimeBank < 0 || l.BankPerMove < 0:
+			bad("league %q: time_bank %s, bank_per_move %s: want 0 (none) or a positive duration", l.Name, l.TimeBank, l.BankPerMove)
+		case l.BankPerMove > 0 && l.TimeBank == 0:
+			bad("league %q: bank_per_move %s needs a time_bank to add to", l.Name, l.BankPerMove)
+		case l.BankPerMove > l.TimeBank:
+			bad("league %q: bank_per_move %s is more than the whole time_bank %s", l.Name, l.BankPerMove, l.TimeBank)
+		case l.TimeBank > 0 && l.TimeBank < time.Minute:
+			bad("league %q: time_bank %s: at least 1m", l.Name, l.TimeBank)
+		}
 	}
+	checkTau(c.RatingTau, bad)
 	if c.Open.Allow && !leagues[c.Open.League] {
 		bad("open_tables.league %q is not a league", c.Open.League)
 	}

@@ -52,8 +52,18 @@ func TestDefaults(t *testing.T) {
 	if c.TimeZone != "UTC" {
 		t.Errorf("time_zone = %q, want UTC", c.TimeZone)
 	}
+	if c.InviteTTL != 7*24*time.Hour {
+		t.Errorf("invite_ttl = %s, want a week", c.InviteTTL)
+	}
 	if c.Mail.Replies != DefaultReplies {
 		t.Errorf("mail.replies_per_hour = %d, want %d", c.Mail.Replies, DefaultReplies)
+	}
+	// LEAGUES §3: no time bank, vacations honoured, 30 days a year.
+	if l := c.Leagues[0]; l.TimeBank != 0 || l.BankPerMove != 0 || !*l.Vacation {
+		t.Errorf("league time: time_bank %s, bank_per_move %s, vacation %v", l.TimeBank, l.BankPerMove, *l.Vacation)
+	}
+	if *c.VacationDays != DefaultVacationDays {
+		t.Errorf("vacation_days = %d, want %d", *c.VacationDays, DefaultVacationDays)
 	}
 	if len(c.Leagues) != 1 || c.Leagues[0].Variant != "lexio" || c.Leagues[0].TurnTime != DefaultTurnTime || !*c.Leagues[0].Multipliers {
 		t.Errorf("default league: %+v", c.Leagues)
@@ -84,7 +94,20 @@ func TestInvalid(t *testing.T) {
 		{"negative connections", base + "[smtp]\nconnections = -1\n", "smtp.connections -1: want 1 to 32"},
 		{"negative attempts", base + "[smtp]\nmax_attempts = -1\n", "smtp.max_attempts -1"},
 		{"negative age", base + "[smtp]\nmax_age = \"-1h\"\n", "smtp.max_age -1h0m0s"},
+		{"short invite ttl", "invite_ttl = \"30m\"\n" + base, "invite_ttl 30m0s: want 1h to 2160h0m0s"},
+		{"negative invite ttl", "invite_ttl = \"-1h\"\n" + base, "invite_ttl -1h0m0s"},
+		{"long invite ttl", "invite_ttl = \"2161h\"\n" + base, "invite_ttl 2161h0m0s"},
+		{"negative forfeit_after", base + "[[league]]\nname=\"l\"\nforfeit_after=-1\n", "forfeit_after -1: 0 (never) or more"},
 		{"bad duration", base + "[[league]]\nname=\"l\"\nturn_time=\"3 days\"\n", "turn_time"},
+		// LEAGUES §3: the time bank and vacations.
+		{"negative bank", base + "[[league]]\nname=\"l\"\ntime_bank=\"-1h\"\n", `time_bank -1h0m0s`},
+		{"negative bank per move", base + "[[league]]\nname=\"l\"\ntime_bank=\"10h\"\nbank_per_move=\"-1h\"\n", `bank_per_move -1h0m0s`},
+		{"bank per move without a bank", base + "[[league]]\nname=\"l\"\nbank_per_move=\"1h\"\n", "bank_per_move 1h0m0s needs a time_bank"},
+		{"bank per move above the bank", base + "[[league]]\nname=\"l\"\ntime_bank=\"1h\"\nbank_per_move=\"2h\"\n", "more than the whole time_bank"},
+		{"tiny bank", base + "[[league]]\nname=\"l\"\ntime_bank=\"10s\"\n", "time_bank 10s: at least 1m"},
+		{"negative vacation days", "vacation_days = -1\n" + base, "vacation_days -1"},
+		{"vacation days beyond a year", "vacation_days = 400\n" + base, "vacation_days 400"},
+		{"vacation not a bool", base + "[[league]]\nname=\"l\"\nvacation=\"no\"\n", "vacation"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,6 +116,23 @@ func TestInvalid(t *testing.T) {
 				t.Fatalf("err = %v; want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestTimeKeys reads the time bank and vacation keys as written: zero
+// vacation days is none, not the default.
+func TestTimeKeys(t *testing.T) {
+	c, err := Parse([]byte("vacation_days = 0\n[mail]\naddress = \"lexio@localhost\"\n[embedded]\nenabled = true\n" +
+		"[[league]]\nname=\"l\"\ntime_bank=\"48h\"\nbank_per_move=\"2h\"\nvacation=false\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := c.League("l")
+	if l.TimeBank != 48*time.Hour || l.BankPerMove != 2*time.Hour || *l.Vacation {
+		t.Errorf("league: time_bank %s, bank_per_move %s, vacation %v", l.TimeBank, l.BankPerMove, *l.Vacation)
+	}
+	if *c.VacationDays != 0 {
+		t.Errorf("vacation_days = %d, want 0", *c.VacationDays)
 	}
 }
 
@@ -154,5 +194,16 @@ func TestSecretFilesMustBePrivate(t *testing.T) {
 				t.Errorf("%s, mode %04o: %v", name, mode, err)
 			}
 		}
+	}
+}
+
+// TestInviteTTL: invite_ttl is read as a duration.
+func TestInviteTTL(t *testing.T) {
+	c, err := Parse([]byte("invite_ttl = \"72h\"\n[mail]\naddress = \"lexio@localhost\"\n[embedded]\nenabled = true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.InviteTTL != 72*time.Hour {
+		t.Errorf("invite_ttl = %s, want 72h", c.InviteTTL)
 	}
 }

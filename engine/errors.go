@@ -43,6 +43,7 @@ const (
 	// Turn and game state.
 	KindNotYourTurn        Kind = "not-your-turn"
 	KindGameOver           Kind = "game-over"
+	KindResigned           Kind = "resigned"             // the player left the game (LEAGUES §2)
 	KindExchangeNotAllowed Kind = "exchange-not-allowed" // lexico: first turn or bag < 7 (Have)
 	KindBagTooSmall        Kind = "bag-too-small"        // Need tiles to return, bag Has
 	KindBadSlot            Kind = "bad-slot"             // Slots outside the rack or repeated

@@ -53,14 +53,18 @@ type ActionKind string
 
 // The actions. Place, exchange, pass and expire end the turn; probe (a
 // placement rejected for unknown words, which spent a reserve attempt) and
-// present (an away player wrote again) do not.
+// present (an away player wrote again) do not. Resign (LEAGUES §2) may come
+// at any time from a player still in; substitute (LEAGUES §4) records that
+// a seat changed hands and changes nothing else.
 const (
-	ActPlace    ActionKind = "place"
-	ActExchange ActionKind = "exchange"
-	ActPass     ActionKind = "pass"
-	ActExpire   ActionKind = "expire"
-	ActProbe    ActionKind = "probe"
-	ActPresent  ActionKind = "present"
+	ActPlace      ActionKind = "place"
+	ActExchange   ActionKind = "exchange"
+	ActPass       ActionKind = "pass"
+	ActExpire     ActionKind = "expire"
+	ActProbe      ActionKind = "probe"
+	ActPresent    ActionKind = "present"
+	ActResign     ActionKind = "resign"
+	ActSubstitute ActionKind = "substitute"
 )
 
 // Action is one entry of a game's history: with the configuration (and its
@@ -73,6 +77,13 @@ type Action struct {
 	Slots  []int       `json:"slots,omitempty"` // exchange: 1-based rack slots returned
 	Words  []string    `json:"words,omitempty"` // probe: the rejected words
 	Start  *Cell       `json:"start,omitempty"` // probe: where the refused play's word starts
+	// Forfeit marks a resignation the table recorded for a player who let
+	// too many turns expire (LEAGUES §2.3).
+	Forfeit bool `json:"forfeit,omitempty"`
+	// From and To are the display names of a seat's holders before and
+	// after a substitution; the engine does not interpret them.
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
 }
 
 // EndReason says how a game ended.
@@ -80,9 +91,11 @@ type EndReason string
 
 // End reasons.
 const (
-	EndOut    EndReason = "out"    // a player placed their last tile, bag empty (RULES §11.1, §12)
-	EndIdle   EndReason = "idle"   // 2 × players turns without a placement (RULES §11.2)
-	EndPasses EndReason = "passes" // lexico: both players passed in a row (RULES §12)
+	EndOut     EndReason = "out"     // a player placed their last tile, bag empty (RULES §11.1, §12)
+	EndIdle    EndReason = "idle"    // 2 × players turns without a placement (RULES §11.2)
+	EndPasses  EndReason = "passes"  // lexico: both players passed in a row (RULES §12)
+	EndResign  EndReason = "resign"  // one player left in: the others resigned (LEAGUES §2.1–2.2)
+	EndForfeit EndReason = "forfeit" // as EndResign, the last to leave forfeited (LEAGUES §2.3)
 )
 
 // EntryKind names a log entry.
@@ -97,6 +110,8 @@ const (
 	LogRejected EntryKind = "rejected" // private to its author
 	LogAdjust   EntryKind = "adjust"   // end-of-game rack adjustment, rack revealed
 	LogEnd      EntryKind = "end"
+	LogResign   EntryKind = "resign"     // a player left (Forfeit: by the table); Count tiles back in the bag
+	LogSubst    EntryKind = "substitute" // a seat changed hands, From → To (LEAGUES §4.1)
 )
 
 // LogEntry is one line of the table's log.
@@ -113,6 +128,9 @@ type LogEntry struct {
 	Rack    string    `json:"rack,omitempty"`   // adjust: the rack at the end
 	Reason  EndReason `json:"reason,omitempty"` // end
 	Private bool      `json:"private,omitempty"`
+	Forfeit bool      `json:"forfeit,omitempty"` // resign: recorded by the table (LEAGUES §2.3)
+	From    string    `json:"from,omitempty"`    // substitute: the seat's holder before
+	To      string    `json:"to,omitempty"`      // substitute: and after
 }
 
 // Visible reports whether player may read the entry.
@@ -123,7 +141,10 @@ type player struct {
 	score   int
 	reserve reserve
 	away    bool
-	turns   int // turns this player has ended
+	turns   int  // turns this player has ended
+	left    bool // resigned or forfeited (LEAGUES §2)
+	forfeit bool
+	expired int // consecutive expired turns (LEAGUES §2.3)
 }
 
 // Game is one table's game. It is not safe for concurrent use.
@@ -139,6 +160,7 @@ type Game struct {
 	over      bool
 	reason    EndReason
 	lastPlay  []Cell
+	left      []int // players in the order they left (LEAGUES §2.2)
 	actions   []Action
 	log       []LogEntry
 }
@@ -214,6 +236,19 @@ func (g *Game) Rack(p int) []byte { return slices.Clone(g.players[p].rack) }
 // since (RULES §9.2).
 func (g *Game) Away(p int) bool { return g.players[p].away }
 
+// Left reports whether a player resigned or forfeited (LEAGUES §2).
+func (g *Game) Left(p int) bool { return g.players[p].left }
+
+// Forfeited reports whether a player left by forfeit (LEAGUES §2.3).
+func (g *Game) Forfeited(p int) bool { return g.players[p].forfeit }
+
+// Active returns how many players are still in.
+func (g *Game) Active() int { return len(g.players) - len(g.left) }
+
+// Expiries returns how many of player p's turns in a row expired: it
+// counts from their last placement, exchange or pass (LEAGUES §2.3).
+func (g *Game) Expiries(p int) int { return g.players[p].expired }
+
 // Reserve returns a player's probe reserve at time at and when the next
 // attempt comes back (zero when full) (RULES §6.2).
 func (g *Game) Reserve(p int, at time.Time) (int, time.Time) {
@@ -235,14 +270,26 @@ func (g *Game) checkPlayer(p int) error {
 }
 
 func (g *Game) checkTurn(p int) error {
+	if err := g.checkIn(p); err != nil {
+		return err
+	}
+	if p != g.turn {
+		return &MoveError{Kind: KindNotYourTurn}
+	}
+	return nil
+}
+
+// checkIn checks that player p may still leave the game or change hands:
+// the game runs and they have not left.
+func (g *Game) checkIn(p int) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
 	if g.over {
 		return &MoveError{Kind: KindGameOver}
 	}
-	if p != g.turn {
-		return &MoveError{Kind: KindNotYourTurn}
+	if g.players[p].left {
+		return &MoveError{Kind: KindResigned}
 	}
 	return nil
 }
@@ -254,7 +301,7 @@ func (g *Game) Present(p int, at time.Time) error {
 	if err := g.checkPlayer(p); err != nil {
 		return err
 	}
-	if g.over || !g.players[p].away {
+	if g.over || !g.players[p].away || g.players[p].left {
 		return nil
 	}
 	return g.apply(Action{Kind: ActPresent, Player: p, At: at}, nil)
@@ -460,6 +507,30 @@ func (g *Game) Expire(p int, at time.Time) error {
 	return g.apply(Action{Kind: ActExpire, Player: p, At: at}, nil)
 }
 
+// Resign records that player p leaves the game, on their turn or not
+// (LEAGUES §2); forfeit marks it as the table's doing (LEAGUES §2.3). When
+// one player would be left the game ends at once: no rack adjustments,
+// every rack revealed, the one who left last below the one still in. With
+// more still in, the rack goes back into the bag, which is shuffled; the
+// player is skipped from then on with their score frozen, and if it was
+// their turn the next player still in has it from at.
+func (g *Game) Resign(p int, at time.Time, forfeit bool) error {
+	if err := g.checkIn(p); err != nil {
+		return err
+	}
+	return g.apply(Action{Kind: ActResign, Player: p, At: at, Forfeit: forfeit}, nil)
+}
+
+// Substitute records that player p's seat passed from one holder to
+// another (LEAGUES §4.1): rack, score and place in the order stay. The
+// names are only logged.
+func (g *Game) Substitute(p int, from, to string, at time.Time) error {
+	if err := g.checkIn(p); err != nil {
+		return err
+	}
+	return g.apply(Action{Kind: ActSubstitute, Player: p, At: at, From: from, To: to}, nil)
+}
+
 // apply performs an action on the state and records it. The live methods
 // checked the rules a player can break; apply checks them again (rebuild
 // runs on stored logs) except the dictionary. play, when not nil, is the
@@ -482,6 +553,20 @@ func (g *Game) apply(a Action, play *Play) error {
 		pl.reserve.spend(a.At, g.cfg.ReserveSize, g.cfg.ReserveRefill)
 		g.actions = append(g.actions, a)
 		g.addLog(LogEntry{Kind: LogRejected, Player: p, At: a.At, Words: slices.Clone(a.Words), Start: a.Start, Private: true})
+		return nil
+	case ActResign:
+		if err := g.checkIn(p); err != nil {
+			return err
+		}
+		g.actions = append(g.actions, a)
+		g.resign(p, a.At, a.Forfeit)
+		return nil
+	case ActSubstitute:
+		if err := g.checkIn(p); err != nil {
+			return err
+		}
+		g.actions = append(g.actions, a)
+		g.addLog(LogEntry{Kind: LogSubst, Player: p, At: a.At, From: a.From, To: a.To})
 		return nil
 	}
 	if err := g.checkTurn(p); err != nil {
@@ -509,6 +594,7 @@ func (g *Game) apply(a Action, play *Play) error {
 		pl.rack = g.bag.draw(left, RackSize-len(left))
 		pl.score += play.Score
 		pl.away = false
+		pl.expired = 0
 		g.idle, g.passes = 0, 0
 		g.lastPlay = cellsOf(a.Tiles)
 		g.actions = append(g.actions, a)
@@ -535,6 +621,7 @@ func (g *Game) apply(a Action, play *Play) error {
 		pl.rack = g.bag.draw(keep, len(back))
 		g.bag.putBack(back)
 		pl.away = false
+		pl.expired = 0
 		g.passes = 0
 		g.actions = append(g.actions, a)
 		g.addLog(LogEntry{Kind: LogExchange, Player: p, At: a.At, Count: len(back)})
@@ -544,8 +631,10 @@ func (g *Game) apply(a Action, play *Play) error {
 		if a.Kind == ActExpire {
 			kind = LogExpire
 			pl.away = true
+			pl.expired++
 		} else {
 			pl.away = false
+			pl.expired = 0
 		}
 		g.passes++
 		g.idle++
@@ -555,13 +644,52 @@ func (g *Game) apply(a Action, play *Play) error {
 		return fmt.Errorf("engine: unknown action %q", a.Kind)
 	}
 	g.endTurn(a.At)
+	// Decided: the endings count the players still in; the count of turns
+	// without a placement goes on across a resignation.
 	switch {
-	case g.cfg.Variant == Lexico && g.passes >= len(g.players):
+	case g.cfg.Variant == Lexico && g.passes >= g.Active():
 		g.end(EndPasses, -1, a.At) // RULES §12
-	case g.cfg.Variant != Lexico && g.idle >= 2*len(g.players):
+	case g.cfg.Variant != Lexico && g.idle >= 2*g.Active():
 		g.end(EndIdle, -1, a.At) // RULES §11.2
 	}
 	return nil
+}
+
+// resign makes player p leave (LEAGUES §2.1–2.2).
+func (g *Game) resign(p int, at time.Time, forfeit bool) {
+	pl := &g.players[p]
+	pl.left, pl.forfeit = true, forfeit
+	g.left = append(g.left, p)
+	if g.Active() <= 1 {
+		reason := EndResign
+		if forfeit {
+			reason = EndForfeit
+		}
+		// LEAGUES §2.1: the game ends as it stands, every rack kept to
+		// be revealed.
+		g.addLog(LogEntry{Kind: LogResign, Player: p, At: at, Forfeit: forfeit})
+		g.over, g.reason = true, reason
+		g.addLog(LogEntry{Kind: LogEnd, Player: -1, At: at, Reason: reason})
+		return
+	}
+	n := len(pl.rack)
+	g.bag.putBack(pl.rack)
+	pl.rack = nil
+	g.addLog(LogEntry{Kind: LogResign, Player: p, At: at, Forfeit: forfeit, Count: n})
+	if g.turn == p {
+		g.turn = g.next(p)
+		g.turnStart = at
+	}
+}
+
+// next returns the player after p still in (RULES §1.2, LEAGUES §2.2).
+func (g *Game) next(p int) int {
+	for {
+		p = (p + 1) % len(g.players)
+		if !g.players[p].left {
+			return p
+		}
+	}
 }
 
 // canExchange checks an exchange of the given slots by player p (RULES
@@ -593,7 +721,7 @@ func (g *Game) canExchange(p int, slots []int) error {
 
 func (g *Game) endTurn(at time.Time) {
 	g.players[g.turn].turns++
-	g.turn = (g.turn + 1) % len(g.players)
+	g.turn = g.next(g.turn)
 	g.turnStart = at
 }
 
@@ -610,6 +738,9 @@ func (g *Game) end(reason EndReason, finisher int, at time.Time) {
 	if g.cfg.Variant != Lexico {
 		total := 0
 		for i := range g.players {
+			if g.players[i].left {
+				continue // their rack went back into the bag, their score is frozen
+			}
 			v := rackValue(g.players[i].rack)
 			total += v
 			g.players[i].score -= v
@@ -623,31 +754,72 @@ func (g *Game) end(reason EndReason, finisher int, at time.Time) {
 	g.addLog(LogEntry{Kind: LogEnd, Player: -1, At: at, Reason: reason})
 }
 
+// Departure is a player who left the game (LEAGUES §2).
+type Departure struct {
+	Player  int       `json:"player"`
+	Forfeit bool      `json:"forfeit,omitempty"`
+	At      time.Time `json:"at"`
+}
+
 // Result is the outcome of a game.
 type Result struct {
 	Over    bool      `json:"over"`
 	Reason  EndReason `json:"reason,omitempty"`
 	Scores  []int     `json:"scores"`
-	Winners []int     `json:"winners,omitempty"` // every player with the top score (RULES §11.4)
+	Winners []int     `json:"winners,omitempty"` // the players still in with the top score (RULES §11.4, LEAGUES §2.2)
 	Racks   []string  `json:"racks,omitempty"`   // every rack, revealed at the end
+	// Left lists the players who resigned or forfeited, in the order they
+	// left.
+	Left []Departure `json:"left,omitempty"`
+	// Ranking is every player, best first, once the game is over: those
+	// still in by score, then those who left, the later one higher
+	// (LEAGUES §2.2, §8.1). Places gives each player's place, 1 the best;
+	// players with the same score share a place, and the next place skips
+	// as many (1, 1, 3).
+	Ranking []int `json:"ranking,omitempty"`
+	Places  []int `json:"places,omitempty"`
 }
 
-// Result returns the scores and, once the game is over, the winners and
-// every rack.
+// Result returns the scores, who left and, once the game is over, the
+// winners, the ranking and every rack.
 func (g *Game) Result() Result {
 	r := Result{Over: g.over, Reason: g.reason, Scores: make([]int, len(g.players))}
 	for i, p := range g.players {
 		r.Scores[i] = p.score
 	}
+	for _, a := range g.actions {
+		if a.Kind == ActResign {
+			r.Left = append(r.Left, Departure{Player: a.Player, Forfeit: a.Forfeit, At: a.At})
+		}
+	}
 	if !g.over {
 		return r
 	}
-	best := slices.Max(r.Scores)
-	for i, s := range r.Scores {
-		if s == best {
-			r.Winners = append(r.Winners, i)
+	var in []int
+	for i, p := range g.players {
+		if !p.left {
+			in = append(in, i)
 		}
 	}
+	// Stable: equal scores keep the seat order.
+	slices.SortStableFunc(in, func(a, b int) int { return r.Scores[b] - r.Scores[a] })
+	r.Ranking = in
+	for i := len(g.left) - 1; i >= 0; i-- {
+		r.Ranking = append(r.Ranking, g.left[i])
+	}
+	r.Places = make([]int, len(g.players))
+	for k, p := range r.Ranking {
+		r.Places[p] = k + 1
+		if k > 0 && k < len(in) && r.Scores[p] == r.Scores[r.Ranking[k-1]] {
+			r.Places[p] = r.Places[r.Ranking[k-1]]
+		}
+	}
+	for _, p := range in {
+		if r.Scores[p] == r.Scores[in[0]] {
+			r.Winners = append(r.Winners, p)
+		}
+	}
+	slices.Sort(r.Winners)
 	r.Racks = make([]string, len(g.players))
 	for i, p := range g.players {
 		r.Racks[i] = string(p.rack)

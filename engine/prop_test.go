@@ -75,6 +75,15 @@ func randomPlacement(g *Game, p int, rng *rand.Rand) []Placement {
 // step.
 func playRandom(t testing.TB, cfg Config, check func(g *Game, step int)) *Game {
 	t.Helper()
+	return playRandomWith(t, cfg, false, check)
+}
+
+// playRandomWith is playRandom; with leave, players also resign, forfeit
+// and change hands now and then (LEAGUES §2, §4), on their turn or not.
+// Without it the random draws are those of playRandom, which the golden
+// game pins.
+func playRandomWith(t testing.TB, cfg Config, leave bool, check func(g *Game, step int)) *Game {
+	t.Helper()
 	g, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +100,30 @@ func playRandom(t testing.TB, cfg Config, check func(g *Game, step int)) *Game {
 			if err := g.Present(rng.IntN(g.Players()), now); err != nil {
 				t.Fatal(err)
 			}
+		}
+		if leave && rng.IntN(60) == 0 {
+			q := rng.IntN(g.Players())
+			if rng.IntN(4) == 0 {
+				if err := g.Substitute(q, "old", "new", now); err != nil && kindOf(err) != KindResigned {
+					t.Fatal(err)
+				}
+			} else {
+				before := g.Score(q)
+				err := g.Resign(q, now, rng.IntN(2) == 0)
+				switch {
+				case g.players[q].left && err == nil:
+					if g.Score(q) != before {
+						t.Fatalf("seed %d: resigning changed the score", cfg.Seed)
+					}
+				case kindOf(err) != KindResigned:
+					t.Fatalf("seed %d: resign: %v", cfg.Seed, err)
+				}
+			}
+			check(g, step)
+			if g.Over() {
+				break
+			}
+			p = g.Turn()
 		}
 		r := rng.IntN(100)
 		switch {
@@ -150,7 +183,13 @@ func checkInvariants(t testing.TB, g *Game, step int) {
 			}
 		}
 	}
-	for _, p := range g.players {
+	for i, p := range g.players {
+		if p.left && !g.over && len(p.rack) > 0 {
+			t.Fatalf("step %d: player %d left with a rack", step, i)
+		}
+		if p.left && !g.over && g.turn == i {
+			t.Fatalf("step %d: the turn is with %d, who left", step, i)
+		}
 		all = append(all, p.rack...)
 		if len(p.rack) > RackSize {
 			t.Fatalf("rack of %d tiles", len(p.rack))
@@ -259,6 +298,33 @@ func TestRandomGames(t *testing.T) {
 	t.Logf("endings: %v", ends)
 	if ends[EndOut] == 0 {
 		t.Error("no random game ended by a player going out")
+	}
+}
+
+// TestRandomGamesWithResignations keeps the invariants (tiles conserved,
+// scores equal the log, rebuild equal) with players leaving at random
+// (LEAGUES §2.1–2.3) and seats changing hands (LEAGUES §4.1).
+func TestRandomGamesWithResignations(t *testing.T) {
+	n := uint64(12)
+	if testing.Short() {
+		n = 3
+	}
+	ends := map[EndReason]int{}
+	for seed := uint64(1); seed <= n; seed++ {
+		for _, cfg := range configs(seed) {
+			g := playRandomWith(t, cfg, true, func(g *Game, step int) {
+				checkInvariants(t, g, step)
+				if step%25 == 0 || step < 0 {
+					checkRebuild(t, g)
+				}
+			})
+			checkRebuild(t, g)
+			ends[g.reason]++
+		}
+	}
+	t.Logf("endings: %v", ends)
+	if ends[EndResign]+ends[EndForfeit] == 0 || ends[EndOut] == 0 {
+		t.Errorf("endings %v: want some by resignation and some by going out", ends)
 	}
 }
 

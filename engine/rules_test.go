@@ -20,6 +20,9 @@ func dumpState(t testing.TB, g *Game) string {
 		Since time.Time
 		Away  bool
 		Turns int
+		Left  bool
+		Forf  bool
+		Exp   int
 	}
 	s := struct {
 		Cfg       Config
@@ -33,11 +36,12 @@ func dumpState(t testing.TB, g *Game) string {
 		Over      bool
 		Reason    EndReason
 		LastPlay  []Cell
+		Left      []int
 		Actions   []Action
 		Log       []LogEntry
-	}{g.cfg, g.board.Rows(), string(g.bag.tiles), nil, g.turn, g.turnStart, g.idle, g.passes, g.over, g.reason, g.lastPlay, g.actions, g.log}
+	}{g.cfg, g.board.Rows(), string(g.bag.tiles), nil, g.turn, g.turnStart, g.idle, g.passes, g.over, g.reason, g.lastPlay, g.left, g.actions, g.log}
 	for _, p := range g.players {
-		s.Players = append(s.Players, pl{string(p.rack), p.score, p.reserve.level, p.reserve.since, p.away, p.turns})
+		s.Players = append(s.Players, pl{string(p.rack), p.score, p.reserve.level, p.reserve.since, p.away, p.turns, p.left, p.forfeit, p.expired})
 	}
 	data, err := json.Marshal(s)
 	if err != nil {

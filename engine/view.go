@@ -25,6 +25,7 @@ type View struct {
 	Turn        int        `json:"turn"`
 	TurnStart   time.Time  `json:"turn_start"`
 	Away        []bool     `json:"away"`
+	Left        []bool     `json:"left,omitempty"` // resigned or forfeited; nil while nobody left (LEAGUES §2)
 	Reserve     int        `json:"reserve"`
 	NextAttempt time.Time  `json:"next_attempt,omitzero"`
 	Log         []LogEntry `json:"log"`
@@ -51,7 +52,13 @@ func (g *Game) View(p int, at time.Time) (View, error) {
 		TurnStart:  g.turnStart,
 		Over:       g.over,
 	}
+	if len(g.left) > 0 {
+		v.Left = make([]bool, len(g.players))
+	}
 	for i, pl := range g.players {
+		if v.Left != nil {
+			v.Left[i] = pl.left
+		}
 		v.Scores[i] = pl.score
 		v.TileCounts[i] = len(pl.rack)
 		v.Away[i] = pl.away

@@ -14,6 +14,23 @@
 //
 // A position with the row first (7F) is played across, with the column
 // first (F7) down. A lowercase letter is a blank standing for that letter.
+//
+// Resignations and forfeits (LEAGUES §2 of the project's rules), which GCG
+// does not know, are pragmas, so that other readers skip them:
+//
+//	#resign carol AEINRST      (carol resigns holding AEINRST)
+//	#forfeit carol AEINRST     (the same, recorded by the table for expired turns)
+//	#rack1 ACEHRST             (at the end by resignation: player1's rack, revealed)
+//
+// With three or four players, while two or more are still in, the rack
+// named goes back into the bag, which is shuffled; the player is skipped
+// from then on and their score stays as it was. When one player would be
+// left the game ends there, without any rack adjustment: the rack named is
+// the resigner's, revealed, and a #rackN line (the standard GCG pragma for
+// a player's rack) reveals each rack still in. A resignation may come off
+// turn. A seat changing hands is a #note, which readers ignore:
+//
+//	#note carol: seat 3 passed from Carol to Dora
 package gcg
 
 import (
@@ -35,6 +52,9 @@ const (
 	Pass                     // a pass (or an expired turn)
 	EndGain                  // end of game: points gained from the other racks
 	EndLoss                  // end of game: points lost for the own rack
+	Resign                   // #resign or #forfeit: the player leaves, Rack their tiles
+	Reveal                   // #rackN: a rack shown at the end by resignation
+	Note                     // #note: written, not read back
 )
 
 func (k Kind) String() string {
@@ -49,6 +69,12 @@ func (k Kind) String() string {
 		return "end-gain"
 	case EndLoss:
 		return "end-loss"
+	case Resign:
+		return "resign"
+	case Reveal:
+		return "reveal"
+	case Note:
+		return "note"
 	}
 	return "unknown"
 }
@@ -76,6 +102,10 @@ type Event struct {
 	Count int
 	// Score is the signed score of the event, Total the cumulative score.
 	Score, Total int
+	// Resign only: recorded as a forfeit.
+	Forfeit bool
+	// Note only: the text.
+	Text string
 }
 
 // Pos writes the event's position back in GCG form (7F across, F7 down).
@@ -144,6 +174,25 @@ func Read(r io.Reader) (*Record, error) {
 				}
 				nicks[nick] = true
 				rec.Players = append(rec.Players, Player{Nick: nick, Name: strings.TrimSpace(name)})
+			case key == "resign" || key == "forfeit":
+				nick, rack, _ := strings.Cut(val, " ")
+				rack = strings.TrimSpace(rack)
+				if !nicks[nick] {
+					return nil, &Error{Line: n, Err: fmt.Errorf("unknown player %q (declare it with #playerN)", nick)}
+				}
+				if err := checkRack(rack); err != nil || strings.Contains(rack, " ") {
+					return nil, fail("#%s %s: the rack is letters and '?', as on an event line", key, nick)
+				}
+				rec.Events = append(rec.Events, Event{Line: n, Nick: nick, Rack: rack, Kind: Resign, Forfeit: key == "forfeit"})
+			case strings.HasPrefix(key, "rack"):
+				idx, err := strconv.Atoi(key[len("rack"):])
+				if err != nil || idx < 1 || idx > len(rec.Players) {
+					return nil, fail("%q: a rack pragma names a declared player, #rack1 to #rack%d", "#"+key, len(rec.Players))
+				}
+				if err := checkRack(val); err != nil || strings.Contains(val, " ") {
+					return nil, fail("#%s: the rack is letters and '?'", key)
+				}
+				rec.Events = append(rec.Events, Event{Line: n, Nick: rec.Players[idx-1].Nick, Rack: val, Kind: Reveal})
 			case key == "title":
 				rec.Title = val
 			case key == "lexicon":

@@ -59,6 +59,8 @@ type replayer struct {
 	endAt  int    // the line of the move that ended the game
 	out1   int    // the player who went out, -1
 	losses []bool // players whose end-of-game loss line was seen
+	leftAt []int  // the line where each player resigned, 0 while in (LEAGUES §2)
+	active int    // players still in
 	gain   *Event // the finisher's gain line
 	sum    Summary
 }
@@ -88,6 +90,8 @@ func Replay(rec *Record, opt Options, out io.Writer) (Summary, error) {
 		scores: make([]int, n),
 		turns:  make([]int, n),
 		losses: make([]bool, n),
+		leftAt: make([]int, n),
+		active: n,
 		out1:   -1,
 	}
 	names := make([]string, n)
@@ -138,11 +142,19 @@ func (r *replayer) problem(ev Event, format string, args ...any) error {
 
 func (r *replayer) event(ev Event) error {
 	p := r.seat[ev.Nick]
-	if ev.Kind == EndGain || ev.Kind == EndLoss {
+	switch ev.Kind {
+	case EndGain, EndLoss:
 		return r.adjust(ev, p)
+	case Resign:
+		return r.resign(ev, p)
+	case Reveal:
+		return r.reveal(ev, p)
 	}
 	if r.over {
 		return r.problem(ev, "the game is over: no move after it (RULES §11)")
+	}
+	if r.leftAt[p] > 0 {
+		return r.problem(ev, "%s left at line %d and plays no more (LEAGUES §2.2)", ev.Nick, r.leftAt[p])
 	}
 	if p != r.turn {
 		return r.problem(ev, "%s plays out of turn: it is %s's turn (RULES §1.2)", ev.Nick, r.rec.Players[r.turn].Nick)
@@ -185,7 +197,7 @@ func (r *replayer) event(ev Event) error {
 	}
 	r.scores[p] += score
 	r.turns[p]++
-	r.turn = (r.turn + 1) % len(r.scores)
+	r.turn = r.next(r.turn)
 	fmt.Fprintf(r.out, "line %d: %-10s %-36s %+4d %5d\n", ev.Line, ev.Nick, desc, score, r.scores[p])
 	if r.over {
 		fmt.Fprintf(r.out, "game over (%s)\n", r.ending)
@@ -318,7 +330,8 @@ func (r *replayer) noPlacement(pass bool) {
 	} else {
 		r.passes = 0
 	}
-	n := len(r.scores)
+	// Decided: the players still in count (LEAGUES §2.2).
+	n := r.active
 	if r.opt.Rules.Variant == engine.Lexico {
 		if r.passes >= 2 {
 			r.end(engine.EndPasses, -1)
@@ -334,6 +347,81 @@ func (r *replayer) end(reason engine.EndReason, out int) {
 	r.over, r.ending, r.out1 = true, reason, out
 }
 
+// next is the player after p still in (RULES §1.2, LEAGUES §2.2).
+func (r *replayer) next(p int) int {
+	for {
+		p = (p + 1) % len(r.scores)
+		if r.leftAt[p] == 0 {
+			return p
+		}
+	}
+}
+
+// resigned reports whether the game ended by resignation or forfeit.
+func (r *replayer) resigned() bool {
+	return r.ending == engine.EndResign || r.ending == engine.EndForfeit
+}
+
+// resign follows a #resign or #forfeit line (LEAGUES §2.1–2.3): on turn or
+// not, the rack must be one the player holds. With others still in it
+// goes back into the bag and the player is skipped from then on; when one
+// would be left, the game ends, the rack revealed, nothing adjusted.
+func (r *replayer) resign(ev Event, p int) error {
+	if r.over {
+		return r.problem(ev, "the game is over: nobody resigns after it")
+	}
+	if r.leftAt[p] > 0 {
+		return r.problem(ev, "%s already left at line %d", ev.Nick, r.leftAt[p])
+	}
+	rack := []byte(strings.ToUpper(ev.Rack))
+	rackErr := r.tiles.check(p, rack)
+	if rackErr != nil && r.opt.Check {
+		return r.problem(ev, "%v", rackErr)
+	}
+	r.tiles.show(p, rack, ev.Line)
+	r.leftAt[p] = ev.Line
+	r.active--
+	verb, reason := "resigns", engine.EndResign
+	if ev.Forfeit {
+		verb, reason = "forfeits", engine.EndForfeit
+	}
+	if r.active <= 1 {
+		r.end(reason, -1)
+		r.endAt = ev.Line
+		fmt.Fprintf(r.out, "line %d: %-10s %-36s %+4d %5d\n", ev.Line, ev.Nick, verb+", rack ("+ev.Rack+") revealed", 0, r.scores[p])
+		fmt.Fprintf(r.out, "game over (%s)\n", r.ending)
+	} else {
+		r.tiles.giveBack(p)
+		if r.turn == p {
+			r.turn = r.next(p)
+		}
+		fmt.Fprintf(r.out, "line %d: %-10s %-36s %+4d %5d\n", ev.Line, ev.Nick, verb+", ("+ev.Rack+") back in the bag", 0, r.scores[p])
+	}
+	if rackErr != nil {
+		return r.problem(ev, "%v", rackErr)
+	}
+	return nil
+}
+
+// reveal checks a #rackN line: after an end by resignation, the rack of a
+// player still in (LEAGUES §2.1, RULES §11.4).
+func (r *replayer) reveal(ev Event, p int) error {
+	if !r.over || !r.resigned() {
+		return r.problem(ev, "a #rack line shows a rack at the end by resignation (LEAGUES §2.1), and the game is not over by one")
+	}
+	if r.leftAt[p] > 0 && r.leftAt[p] != r.endAt {
+		return r.problem(ev, "%s left at line %d: their rack went back into the bag (LEAGUES §2.2)", ev.Nick, r.leftAt[p])
+	}
+	rack := []byte(strings.ToUpper(ev.Rack))
+	err := r.tiles.check(p, rack)
+	r.tiles.show(p, rack, ev.Line)
+	fmt.Fprintf(r.out, "line %d: %-10s %-36s %+4d %5d\n", ev.Line, ev.Nick, "rack ("+ev.Rack+") revealed", 0, r.scores[p])
+	if err != nil {
+		return r.problem(ev, "%v", err)
+	}
+	return nil
+}
+
 // adjust checks an end-of-game line: "(TILES) -N" for a player losing their
 // rack's value, "(TILES) +N" for the finisher gaining the others' (RULES §11).
 // A rack lost must be the one the player holds, as far as the record tells.
@@ -343,6 +431,12 @@ func (r *replayer) adjust(ev Event, p int) error {
 	}
 	if r.opt.Rules.Variant == engine.Lexico {
 		return r.problem(ev, "lexico has no rack adjustments (RULES §12)")
+	}
+	if r.resigned() {
+		return r.problem(ev, "no rack adjustments at the end by resignation (LEAGUES §2.1)")
+	}
+	if r.leftAt[p] > 0 {
+		return r.problem(ev, "%s left at line %d: no rack to lose or gain with (LEAGUES §2.2)", ev.Nick, r.leftAt[p])
 	}
 	if err := checkRack(ev.Rack); err != nil {
 		return r.problem(ev, "%v", err)
@@ -391,7 +485,7 @@ func (r *replayer) adjust(ev Event, p int) error {
 // gain of exactly the tiles the others lost (RULES §11.1, §11.2). A
 // missing line is told at the record's last line.
 func (r *replayer) finish() error {
-	if !r.over || r.opt.Rules.Variant == engine.Lexico {
+	if !r.over || r.opt.Rules.Variant == engine.Lexico || r.resigned() {
 		return nil
 	}
 	rule := "RULES §11.2"
@@ -401,7 +495,7 @@ func (r *replayer) finish() error {
 	last := r.rec.Events[len(r.rec.Events)-1].Line
 	var lost tiles
 	for p, seen := range r.losses {
-		if p == r.out1 {
+		if p == r.out1 || r.leftAt[p] > 0 {
 			continue
 		}
 		if !seen {

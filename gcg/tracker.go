@@ -230,6 +230,14 @@ func (t *tracker) place(p int, placed tiles) {
 	}
 }
 
+// giveBack returns player p's whole rack to the bag: they resigned with
+// others still in (LEAGUES §2.2).
+func (t *tracker) giveBack(p int) {
+	h := &t.hands[p]
+	t.bag += h.count
+	*h = hand{line: h.line}
+}
+
 // exchange returns player p's tiles to the bag after drawing as many: the
 // rack keeps the rest and holds none of the returned tiles nor any tile
 // that was out of the bag (RULES §7.1). returned is empty when the record

@@ -17,8 +17,9 @@ func (anyWord) Contains(string) bool { return true }
 
 // FromGame writes a game, given as its configuration and actions, as a
 // record: every move with the mover's rack as it was, and the end-of-game
-// adjustments of RULES §11. players are the seats' addresses; their local
-// parts become the nicks.
+// adjustments of RULES §11, the resignations and substitutions (see the
+// package comment). players are the seats' addresses; their local parts
+// become the nicks.
 func FromGame(cfg engine.Config, actions []engine.Action, players []string) (*Record, error) {
 	if len(players) != cfg.Players {
 		return nil, fmt.Errorf("gcg: %d names for %d players", len(players), cfg.Players)
@@ -75,6 +76,28 @@ func FromGame(cfg engine.Config, actions []engine.Action, players []string) (*Re
 				return nil, fmt.Errorf("gcg: action %d: %w", i+1, err)
 			}
 			ev.Kind = Pass
+		case engine.ActResign:
+			if err := g.Resign(a.Player, a.At, a.Forfeit); err != nil {
+				return nil, fmt.Errorf("gcg: action %d: %w", i+1, err)
+			}
+			ev.Kind, ev.Forfeit = Resign, a.Forfeit
+			rec.Events = append(rec.Events, ev)
+			if g.Over() {
+				// LEAGUES §2.1: every rack revealed, none adjusted.
+				for q, pl := range rec.Players {
+					if !g.Left(q) {
+						rec.Events = append(rec.Events, Event{Kind: Reveal, Nick: pl.Nick, Rack: string(g.Rack(q))})
+					}
+				}
+			}
+			continue
+		case engine.ActSubstitute:
+			if err := g.Substitute(a.Player, a.From, a.To, a.At); err != nil {
+				return nil, fmt.Errorf("gcg: action %d: %w", i+1, err)
+			}
+			rec.Events = append(rec.Events, Event{Kind: Note, Nick: ev.Nick,
+				Text: fmt.Sprintf("%s: seat %d passed from %s to %s", ev.Nick, a.Player+1, oneLine(a.From), oneLine(a.To))})
+			continue
 		default:
 			// Probes and returns from away change no tile and no score.
 			continue
@@ -147,6 +170,11 @@ func endEvents(g *engine.Game, players []Player) []Event {
 	return out
 }
 
+// oneLine keeps a name on the line of its pragma.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
 // WriteTo writes the record in GCG form.
 func (r *Record) WriteTo(w io.Writer) (int64, error) {
 	cw := &countWriter{w: bufio.NewWriter(w)}
@@ -158,6 +186,25 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 		fmt.Fprintf(cw, "#player%d %s %s\n", i+1, p.Nick, p.Name)
 	}
 	for _, e := range r.Events {
+		switch e.Kind {
+		case Resign:
+			key := "resign"
+			if e.Forfeit {
+				key = "forfeit"
+			}
+			fmt.Fprintf(cw, "#%s %s %s\n", key, e.Nick, e.Rack)
+			continue
+		case Reveal:
+			for i, p := range r.Players {
+				if p.Nick == e.Nick {
+					fmt.Fprintf(cw, "#rack%d %s\n", i+1, e.Rack)
+				}
+			}
+			continue
+		case Note:
+			fmt.Fprintf(cw, "#note %s\n", oneLine(e.Text))
+			continue
+		}
 		fmt.Fprintf(cw, ">%s: ", e.Nick)
 		switch e.Kind {
 		case Place:

@@ -218,6 +218,17 @@ func TestHostileInput(t *testing.T) {
 		t.Fatalf("the good move after the corpus: %s %s", rec.Outcome, rec.Reason)
 	}
 	t.Logf("the good move was applied %s after the first hostile message was sent", time.Since(start).Round(time.Millisecond))
+	// Postfix may deliver a large message after the small move sent last:
+	// every message must be recorded, whenever it arrives.
+	waitFor(t, "a record of every hostile message", 2*time.Minute, func() bool {
+		d.checkAlive()
+		for _, h := range corpus {
+			if _, ok := d.record(h.id); !ok {
+				return false
+			}
+		}
+		return true
+	})
 
 	outcomes := map[string]int{}
 	missing := 0

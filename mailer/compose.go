@@ -32,6 +32,9 @@ type Envelope struct {
 	// "auto-replied" for answers to commands, "auto-generated" for
 	// reminders (RFC 3834).
 	AutoSubmitted string
+	// ListUnsubscribe, when set, is the mailto: URI of the List-Unsubscribe
+	// header (RFC 2369), written in angle brackets.
+	ListUnsubscribe string
 	// Text and HTML are the two alternatives; at least one is required.
 	// Lines may end in "\n"; the output has CRLF.
 	Text, HTML  string
@@ -92,6 +95,9 @@ func Compose(e Envelope) ([]byte, error) {
 // added from the bottom up.
 func (e *Envelope) addFields(h *gomessage.Header) {
 	h.Set("MIME-Version", "1.0")
+	if e.ListUnsubscribe != "" {
+		h.Set("List-Unsubscribe", angle(e.ListUnsubscribe))
+	}
 	if e.AutoSubmitted != "" {
 		h.Set("Auto-Submitted", e.AutoSubmitted)
 	}
@@ -212,7 +218,7 @@ func (e *Envelope) check() error {
 	if e.Text == "" && e.HTML == "" {
 		return fmt.Errorf("mailer: compose: %w: need a text or an HTML body", ErrConfig)
 	}
-	fields := []string{e.From.Name, e.From.Address, e.ReplyTo, e.Subject, e.MessageID, e.InReplyTo, e.AutoSubmitted}
+	fields := []string{e.From.Name, e.From.Address, e.ReplyTo, e.Subject, e.MessageID, e.InReplyTo, e.AutoSubmitted, e.ListUnsubscribe}
 	for _, a := range e.To {
 		fields = append(fields, a.Name, a.Address)
 	}
@@ -230,6 +236,9 @@ func (e *Envelope) check() error {
 		if strings.ContainsAny(f, "\r\n\x00") {
 			return fmt.Errorf("mailer: compose: %w: %q", ErrHeaderInjection, f)
 		}
+	}
+	if u := e.ListUnsubscribe; u != "" && (!strings.HasPrefix(u, "mailto:") || strings.ContainsAny(u, " \t<>")) {
+		return fmt.Errorf("mailer: compose: %w: List-Unsubscribe %q is not a mailto: URI", ErrConfig, u)
 	}
 	for _, id := range append([]string{e.MessageID, e.InReplyTo}, e.References...) {
 		if strings.ContainsAny(id, " \t") {

@@ -60,7 +60,12 @@ func composeCases() map[string]mailer.Envelope {
 		longRefs.References = append(longRefs.References, "t1.turn"+strings.Repeat("x", i)+"@example.org")
 	}
 
+	notice := base
+	notice.AutoSubmitted = "auto-generated"
+	notice.ListUnsubscribe = "mailto:lexio+unsub_t1-abcdefghijklmnop@example.org"
+
 	return map[string]mailer.Envelope{
+		"notice":    notice,
 		"reply":     base,
 		"french":    french,
 		"ics":       withICS,
@@ -170,6 +175,9 @@ func checkWellFormed(t *testing.T, raw []byte, env mailer.Envelope) {
 	if got := r.Header.Get("Auto-Submitted"); got != env.AutoSubmitted {
 		t.Errorf("auto-submitted = %q, want %q", got, env.AutoSubmitted)
 	}
+	if got, want := r.Header.Get("List-Unsubscribe"), env.ListUnsubscribe; (want == "") != (got == "") || want != "" && got != "<"+want+">" {
+		t.Errorf("list-unsubscribe = %q, want <%s>", got, want)
+	}
 	if got := r.Header.Get("MIME-Version"); got != "1.0" {
 		t.Errorf("mime-version = %q", got)
 	}
@@ -232,6 +240,8 @@ func TestComposeRejects(t *testing.T) {
 		{"no date", func(e *mailer.Envelope) { e.Date = time.Time{} }, mailer.ErrConfig},
 		{"no recipient", func(e *mailer.Envelope) { e.To = nil }, mailer.ErrConfig},
 		{"no body", func(e *mailer.Envelope) { e.Text, e.HTML = "", "" }, mailer.ErrConfig},
+		{"list-unsubscribe with line break", func(e *mailer.Envelope) { e.ListUnsubscribe = "mailto:a@b\r\nBcc: v@x" }, mailer.ErrHeaderInjection},
+		{"list-unsubscribe not mailto", func(e *mailer.Envelope) { e.ListUnsubscribe = "https://example.org/u" }, mailer.ErrConfig},
 		{"attachment without type", func(e *mailer.Envelope) { e.Attachments = []mailer.Attachment{{Filename: "x"}} }, mailer.ErrConfig},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base32"
+	"net/url"
 	"strings"
 
 	"github.com/lexio-mail/lexio/internal/tablename"
@@ -33,11 +34,20 @@ func NewTokens(secret []byte) *Tokens {
 	return &Tokens{secret: append([]byte(nil), secret...)}
 }
 
-func (t *Tokens) mac(table, playerAddr string) string {
+// sum is the truncated HMAC of the fields joined by NUL bytes, the last
+// being an address (compared in lowercase). No table name or address holds
+// a NUL, so tokens of different kinds never share an input.
+func (t *Tokens) sum(fields ...string) string {
 	m := hmac.New(sha256.New, t.secret)
-	m.Write([]byte(table))
-	m.Write([]byte{0})
-	m.Write([]byte(strings.ToLower(strings.TrimSpace(playerAddr))))
+	for i, f := range fields {
+		if i > 0 {
+			m.Write([]byte{0})
+		}
+		if i == len(fields)-1 {
+			f = strings.ToLower(strings.TrimSpace(f))
+		}
+		m.Write([]byte(f))
+	}
 	return tokenEncoding.EncodeToString(m.Sum(nil)[:macBytes])
 }
 
@@ -48,7 +58,7 @@ func (t *Tokens) Token(table, playerAddr string) string {
 	if err := tablename.Check(table); err != nil {
 		panic("mailer: Token: " + err.Error())
 	}
-	return table + "-" + t.mac(table, playerAddr)
+	return table + "-" + t.sum(table, playerAddr)
 }
 
 // Verify checks token against the address the message came from and
@@ -65,7 +75,7 @@ func (t *Tokens) Verify(token, fromAddr string) (table string, ok bool) {
 	if tablename.Check(table) != nil {
 		return "", false
 	}
-	want := t.mac(table, fromAddr)
+	want := t.sum(table, fromAddr)
 	if !hmac.Equal([]byte(got), []byte(want)) {
 		return "", false
 	}
@@ -75,4 +85,61 @@ func (t *Tokens) Verify(token, fromAddr string) (table string, ok bool) {
 // ReplyAddress returns local+token@domain.
 func ReplyAddress(local, domain, token string) string {
 	return local + "+" + token + "@" + domain
+}
+
+// UnsubscribePrefix starts every unsubscribe token, before its table.
+// '_' is in no table name, so no reply token starts with it.
+const UnsubscribePrefix = "unsub_"
+
+// Unsubscribe returns the token of the List-Unsubscribe address (RFC 2369,
+// LEAGUES §5.2) of playerAddr at table, "" for all their tables:
+// "unsub_<table>-<mac>", the mac being HMAC-SHA256(secret, "unsubscribe" +
+// "\x00" + table + "\x00" + lowercase(player address)) as in Token. It
+// panics on a table name tablename.Check refuses, as Token does.
+func (t *Tokens) Unsubscribe(table, playerAddr string) string {
+	if table != "" {
+		if err := tablename.Check(table); err != nil {
+			panic("mailer: Unsubscribe: " + err.Error())
+		}
+	}
+	return UnsubscribePrefix + table + "-" + t.sum("unsubscribe", table, playerAddr)
+}
+
+// IsUnsubscribe reports whether token is shaped as an unsubscribe token,
+// valid or not.
+func IsUnsubscribe(token string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(token)), UnsubscribePrefix)
+}
+
+// VerifyUnsubscribe checks an unsubscribe token against the address the
+// message came from and returns the table it names ("" for all the
+// player's tables). ok is false for anything Unsubscribe did not write for
+// that address under this secret. Case is ignored.
+func (t *Tokens) VerifyUnsubscribe(token, fromAddr string) (table string, ok bool) {
+	token = strings.ToLower(strings.TrimSpace(token))
+	rest, found := strings.CutPrefix(token, UnsubscribePrefix)
+	i := strings.LastIndexByte(rest, '-')
+	if !found || i < 0 {
+		return "", false
+	}
+	table, got := rest[:i], rest[i+1:]
+	if table != "" && tablename.Check(table) != nil {
+		return "", false
+	}
+	want := t.sum("unsubscribe", table, fromAddr)
+	if !hmac.Equal([]byte(got), []byte(want)) {
+		return "", false
+	}
+	return table, true
+}
+
+// MailtoURI returns the mailto: URI (RFC 6068) of addr, with a subject
+// when one is given: the List-Unsubscribe address where the token goes in
+// the subject tag.
+func MailtoURI(addr, subject string) string {
+	u := url.URL{Scheme: "mailto", Opaque: addr}
+	if subject != "" {
+		u.RawQuery = "subject=" + url.PathEscape(subject)
+	}
+	return u.String()
 }

@@ -83,3 +83,55 @@ func TestReplyAddress(t *testing.T) {
 		t.Errorf("ReplyAddress = %q", got)
 	}
 }
+
+// An unsubscribe token (LEAGUES §5.2) names a table, or none, for one
+// player; altered, moved to another table or player, or read as a reply
+// token, it is refused; a reply token is not one.
+func TestUnsubscribeTokens(t *testing.T) {
+	tok := mailer.NewTokens([]byte("0123456789abcdef-server-secret"))
+	alice := tok.Unsubscribe("t1", "Alice@Example.org")
+	all := tok.Unsubscribe("", "alice@example.org")
+	if !strings.HasPrefix(alice, "unsub_t1-") || len(alice) != len("unsub_t1-")+16 || !strings.HasPrefix(all, "unsub_-") {
+		t.Fatalf("unsubscribe tokens %q and %q", alice, all)
+	}
+	altered := []byte(alice)
+	altered[len(altered)-1] ^= 1
+	reply := tok.Token("t1", "alice@example.org")
+	for _, tt := range []struct {
+		name, token, from, table string
+		ok                       bool
+	}{
+		{"own table", alice, "alice@example.org", "t1", true},
+		{"case ignored", strings.ToUpper(alice), "ALICE@example.org", "t1", true},
+		{"every table", all, "alice@example.org", "", true},
+		{"hyphenated table", tok.Unsubscribe("spring-3", "bob@x.org"), "bob@x.org", "spring-3", true},
+		{"altered", string(altered), "alice@example.org", "", false},
+		{"another player", alice, "bob@example.org", "", false},
+		{"moved to t2", strings.Replace(alice, "_t1-", "_t2-", 1), "alice@example.org", "", false},
+		{"a table's mac for every table", "unsub_" + alice[len("unsub_t1"):], "alice@example.org", "", false},
+		{"the reply token's mac", "unsub_" + reply, "alice@example.org", "", false},
+		{"no mac", "unsub_t1", "alice@example.org", "", false},
+		{"bad table", "unsub_T 1" + alice[len("unsub_t1"):], "alice@example.org", "", false},
+	} {
+		table, ok := tok.VerifyUnsubscribe(tt.token, tt.from)
+		if ok != tt.ok || table != tt.table {
+			t.Errorf("%s: VerifyUnsubscribe(%q, %q) = %q, %v; want %q, %v", tt.name, tt.token, tt.from, table, ok, tt.table, tt.ok)
+		}
+	}
+	if !mailer.IsUnsubscribe(alice) || !mailer.IsUnsubscribe(" UNSUB_x") || mailer.IsUnsubscribe(reply) {
+		t.Error("IsUnsubscribe tells unsubscribe tokens from reply tokens wrongly")
+	}
+	// Neither kind passes for the other.
+	if _, ok := tok.Verify(alice, "alice@example.org"); ok {
+		t.Error("an unsubscribe token verified as a reply token")
+	}
+	if _, ok := tok.VerifyUnsubscribe(reply, "alice@example.org"); ok {
+		t.Error("a reply token verified as an unsubscribe token")
+	}
+	if got := mailer.MailtoURI("lexio@example.org", "[Lexio t1 "+alice+"]"); got != "mailto:lexio@example.org?subject=%5BLexio%20t1%20"+alice+"%5D" {
+		t.Errorf("MailtoURI with a subject: %q", got)
+	}
+	if got := mailer.MailtoURI("lexio+"+alice+"@example.org", ""); got != "mailto:lexio+"+alice+"@example.org" {
+		t.Errorf("MailtoURI: %q", got)
+	}
+}

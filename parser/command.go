@@ -140,10 +140,13 @@ func (p *Placement) Cell() string {
 }
 
 // Word returns the word in canonical notation: capitals, a blank as a
-// lowercase letter, letters written in parentheses kept in parentheses.
+// lowercase letter, letters written in parentheses kept in parentheses. A
+// word of blanks alone writes them in brackets, [H][A]: lowercase letters
+// without a capital beside them read as ordinary tiles.
 func (p *Placement) Word() string {
 	var b strings.Builder
 	b.Grow(len(p.Letters) + 4)
+	brackets := !slices.ContainsFunc(p.Letters, func(l Letter) bool { return !l.Blank })
 	open := false
 	for _, l := range p.Letters {
 		if l.Through != open {
@@ -155,7 +158,13 @@ func (p *Placement) Word() string {
 			open = l.Through
 		}
 		c := l.Ch
-		if l.Blank {
+		switch {
+		case l.Blank && brackets:
+			b.WriteByte('[')
+			b.WriteByte(c)
+			b.WriteByte(']')
+			continue
+		case l.Blank:
 			c += 'a' - 'A'
 		}
 		b.WriteByte(c)
@@ -204,7 +213,6 @@ type Vacation struct {
 const (
 	MaxSay          = 500 // characters of a SAY line
 	MaxVacationDays = 366
-	MaxInvites      = 3 // a table seats at most 4
 )
 
 // String returns the canonical English form, e.g. "PLACE H7 ACROSS CHaT",
@@ -828,9 +836,8 @@ func parseNew(args []string) (string, []string, error) {
 			invite = append(invite, addr)
 		}
 	}
-	if len(invite) > MaxInvites {
-		return "", nil, newError(ExtraArgument, "a table seats at most %d players: invite at most %d, found %d", MaxInvites+1, MaxInvites, len(invite))
-	}
+	// How many may be invited is the table's rule (it depends on the
+	// variant), answered there.
 	return variant, invite, nil
 }
 
@@ -844,8 +851,9 @@ func address(s string) (string, bool) {
 	if err != nil || a.Name != "" || strings.Count(a.Address, "@") != 1 {
 		return "", false
 	}
+	// A domain without a dot is kept: the demo's players are user@localhost.
 	local, domain, _ := strings.Cut(a.Address, "@")
-	if local == "" || !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
+	if local == "" || domain == "" || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
 		return "", false
 	}
 	return strings.ToLower(a.Address), true

@@ -2,6 +2,8 @@ package store
 
 import (
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // Player is a person known by their email address.
@@ -15,7 +17,22 @@ type Player struct {
 	// "Europe/Paris"; "" is the configuration's. Stored times stay UTC.
 	TimeZone  string    `gorm:"size:64;not null;default:''"`
 	CreatedAt time.Time `gorm:"not null"`
+
+	// Notify is the mail they chose (NOTIFY, LEAGUES §5.1): NotifyAll,
+	// NotifyTurn or NotifyDigest; "" is NotifyAll.
+	Notify string `gorm:"size:16;not null;default:''"`
+	// DigestDay is the local date ("2026-12-01", in their zone) of the
+	// last day whose digest was decided (sent, or nothing to say); ""
+	// for none. A digest goes at most once per local day.
+	DigestDay string `gorm:"size:10;not null;default:''"`
 }
+
+// The mail a player may choose (LEAGUES §5.1).
+const (
+	NotifyAll    = "all"    // a notice after every turn
+	NotifyTurn   = "turn"   // only the mail that needs them
+	NotifyDigest = "digest" // turn, and a daily summary
+)
 
 // TableStatus is where a table is in its life.
 type TableStatus string
@@ -48,6 +65,15 @@ type Table struct {
 	AwayGrace     time.Duration   `gorm:"not null;default:0"`
 	ReserveSize   int             `gorm:"not null;default:0"`
 	ReserveRefill time.Duration   `gorm:"not null;default:0"`
+	// TimeBank and BankPerMove are the league's time bank (LEAGUES §3.1),
+	// 0 for none; IgnoreVacations is a league's vacation = false (§3.2).
+	// Each player's bank is not stored: the log's times give it.
+	TimeBank        time.Duration `gorm:"not null;default:0"`
+	BankPerMove     time.Duration `gorm:"not null;default:0"`
+	IgnoreVacations bool          `gorm:"not null;default:false"`
+	// ForfeitAfter is the league's forfeit_after when the table was made:
+	// expired turns in a row that make a forfeit (LEAGUES §2.3); 0 never.
+	ForfeitAfter int `gorm:"not null;default:0"`
 
 	Status TableStatus `gorm:"size:16;not null;default:open;index:idx_tables_due,priority:1"`
 	// StartedAt is when the game began (its first turn's start); nil while
@@ -67,6 +93,17 @@ type Table struct {
 
 	CreatedAt time.Time `gorm:"not null"`
 	UpdatedAt time.Time `gorm:"not null"`
+
+	// read is the deadline as the transaction read it, for SaveTable's
+	// check; readOK says that the row was read (or created) at all.
+	read   *time.Time
+	readOK bool
+}
+
+// AfterFind remembers the deadline as read (a gorm hook).
+func (t *Table) AfterFind(*gorm.DB) error {
+	t.read, t.readOK = utcp(t.Deadline), true
+	return nil
 }
 
 // dueAt returns the earlier of the deadline and the next reminder, in UTC.
@@ -103,6 +140,10 @@ type Seat struct {
 	PlayerID  int64     `gorm:"not null;index;uniqueIndex:idx_seats_table_player,priority:2"`
 	Player    *Player   `gorm:"constraint:OnDelete:RESTRICT"`
 	CreatedAt time.Time `gorm:"not null"`
+
+	// Notify overrides the player's Notify at this table (NOTIFY turn
+	// t42, or the List-Unsubscribe address); "" for none.
+	Notify string `gorm:"size:16;not null;default:''"`
 }
 
 // Action is one entry of a table's log (RULES §10), the source of truth.
@@ -116,6 +157,34 @@ type Action struct {
 	// Payload is the engine's JSON for the action.
 	Payload string    `gorm:"type:text;not null;default:''"`
 	At      time.Time `gorm:"not null"`
+}
+
+// InvitationState is where an invitation to a table is (LEAGUES §6).
+type InvitationState string
+
+// The states of an invitation. Only a pending one changes, once.
+const (
+	InvitePending   InvitationState = "pending"   // sent, not answered
+	InviteJoined    InvitationState = "joined"    // the invitee sat down
+	InviteDeclined  InvitationState = "declined"  // the invitee said no
+	InviteExpired   InvitationState = "expired"   // invite_ttl passed unanswered
+	InviteWithdrawn InvitationState = "withdrawn" // the opener started without them
+)
+
+// Invitation is one address invited to an open table (NEW with
+// addresses). A table with invitations seats only its invitees.
+type Invitation struct {
+	ID      int64  `gorm:"primaryKey"`
+	TableID int64  `gorm:"not null;uniqueIndex:idx_invitations_table_address,priority:1"`
+	Table   *Table `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	// Address is the invitee's lowercase address.
+	Address string          `gorm:"size:320;not null;index;uniqueIndex:idx_invitations_table_address,priority:2"`
+	State   InvitationState `gorm:"size:16;not null;default:pending;index:idx_invitations_due,priority:1"`
+	// Expires is when a pending invitation lapses; pending ones are
+	// indexed on it for the scheduler.
+	Expires    time.Time `gorm:"not null;index:idx_invitations_due,priority:2"`
+	AnsweredAt *time.Time
+	CreatedAt  time.Time `gorm:"not null"`
 }
 
 // Outcome is what became of an inbound message.
@@ -190,6 +259,123 @@ type RateCounter struct {
 	Count       int       `gorm:"column:hits;not null"`
 }
 
+// Vacation is a span during which a player's clocks stop (LEAGUES §3.2),
+// on every table of theirs whose league honours vacations.
+type Vacation struct {
+	ID       int64   `gorm:"primaryKey"`
+	PlayerID int64   `gorm:"not null;index"`
+	Player   *Player `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	// From and To bound the span [From, To): the clocks stop at From and
+	// run again at To. Ending it early moves To to then.
+	From time.Time `gorm:"column:from_at;not null"`
+	To   time.Time `gorm:"column:to_at;not null"`
+	// Days are the whole days charged to the player's yearly allowance,
+	// the first beginning at DaysFrom, counted in Zone (clock.Day): the
+	// player's zone when they wrote VACATION. Ending early charges only
+	// the days begun.
+	DaysFrom time.Time `gorm:"not null"`
+	Days     int       `gorm:"not null;default:0"`
+	Zone     string    `gorm:"size:64;not null;default:''"`
+	// EndedAt is when it was ended early (VACATION OFF, a move); nil if
+	// it was not.
+	EndedAt *time.Time
+	// Told is how far the other players were told: VacationUntold,
+	// VacationStartTold, VacationEndTold. DueAt is when they are next to
+	// be told (From, then To), nil once the end is told.
+	Told      int        `gorm:"not null;default:0"`
+	DueAt     *time.Time `gorm:"index"`
+	CreatedAt time.Time  `gorm:"not null"`
+}
+
+// How far a vacation's start and end were told.
+const (
+	VacationUntold    = 0
+	VacationStartTold = 1
+	VacationEndTold   = 2
+)
+
+// normalize puts the vacation's times in UTC.
+func (v *Vacation) normalize() {
+	v.From, v.To, v.DaysFrom, v.CreatedAt = v.From.UTC(), v.To.UTC(), v.DaysFrom.UTC(), v.CreatedAt.UTC()
+	v.EndedAt, v.DueAt = utcp(v.EndedAt), utcp(v.DueAt)
+}
+
+// Season is one season of a league (LEAGUES §7), numbered from 1 per
+// league. It runs from Started until its last table ends or Ends
+// (Started + season_days); ClosedAt is when it was closed, nil while it
+// runs.
+type Season struct {
+	ID       int64     `gorm:"primaryKey"`
+	League   string    `gorm:"size:64;not null;uniqueIndex:idx_seasons_league_number,priority:1"`
+	Number   int       `gorm:"not null;uniqueIndex:idx_seasons_league_number,priority:2"`
+	Started  time.Time `gorm:"not null"`
+	Ends     time.Time `gorm:"not null"`
+	ClosedAt *time.Time
+}
+
+// normalize puts the season's times in UTC.
+func (s *Season) normalize() {
+	s.Started, s.Ends, s.ClosedAt = s.Started.UTC(), s.Ends.UTC(), utcp(s.ClosedAt)
+}
+
+// SeasonMember is a player of a season's division. Divisions are
+// numbered by DivisionOrder, 0 the top one; Seed is the player's place
+// in the division's seeding order, from 0.
+type SeasonMember struct {
+	ID            int64   `gorm:"primaryKey"`
+	SeasonID      int64   `gorm:"not null;uniqueIndex:idx_season_members_player,priority:1"`
+	Season        *Season `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	Division      string  `gorm:"size:64;not null"`
+	DivisionOrder int     `gorm:"not null"`
+	Seed          int     `gorm:"not null"`
+	PlayerID      int64   `gorm:"not null;index;uniqueIndex:idx_season_members_player,priority:2"`
+	Player        *Player `gorm:"constraint:OnDelete:RESTRICT"`
+}
+
+// LeagueTable ties a table to the season, division and round it was
+// paired for. A table belongs to at most one season.
+type LeagueTable struct {
+	TableID       int64   `gorm:"primaryKey;autoIncrement:false"`
+	Table         *Table  `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	SeasonID      int64   `gorm:"not null;index"`
+	Season        *Season `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	DivisionOrder int     `gorm:"not null"`
+	Round         int     `gorm:"not null"` // from 1; 2-player round robins are one round
+}
+
+// The kinds of a Signup.
+const (
+	SignupJoin     = "signup"   // SIGNUP: join the next season
+	SignupWithdraw = "withdraw" // WITHDRAW: leave after this one
+)
+
+// Signup is a player's SIGNUP or WITHDRAW for a league (LEAGUES §7.4),
+// pending until a season is started with it (SeasonID set).
+type Signup struct {
+	ID       int64     `gorm:"primaryKey"`
+	League   string    `gorm:"size:64;not null;index"`
+	PlayerID int64     `gorm:"not null;index"`
+	Player   *Player   `gorm:"constraint:OnDelete:CASCADE"`
+	Kind     string    `gorm:"size:16;not null"`
+	At       time.Time `gorm:"not null"`
+	SeasonID *int64    `gorm:"index"`
+}
+
+// PlayerRating is a player's Glicko-2 rating in the pool of one variant
+// (LEAGUES §10.1).
+type PlayerRating struct {
+	Variant  string  `gorm:"size:16;primaryKey"`
+	PlayerID int64   `gorm:"primaryKey;autoIncrement:false"`
+	Player   *Player `gorm:"constraint:OnDelete:CASCADE" json:"-"`
+	// The numbers are binary doubles on both drivers (gorm would make
+	// them PostgreSQL decimals, which keep 15 digits of a float64).
+	Rating     float64   `gorm:"type:double precision;not null"`
+	RD         float64   `gorm:"column:rd;type:double precision;not null"`
+	Volatility float64   `gorm:"type:double precision;not null"`
+	Games      int       `gorm:"not null;default:0"` // rated tables played
+	UpdatedAt  time.Time `gorm:"not null"`
+}
+
 // schemaVersion records the migrations applied to the database.
 type schemaVersion struct {
 	Version   int       `gorm:"primaryKey;autoIncrement:false"`
@@ -201,7 +387,8 @@ func (schemaVersion) TableName() string { return "schema_version" }
 
 // models are migrated in this order (parents before children).
 func models() []any {
-	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}}
+	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}, &Vacation{}, &Invitation{},
+		&Season{}, &SeasonMember{}, &LeagueTable{}, &Signup{}, &PlayerRating{}}
 }
 
 func utcp(t *time.Time) *time.Time {

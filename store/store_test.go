@@ -1246,3 +1246,50 @@ func TestOutboxResume(t *testing.T) {
 		}
 	})
 }
+
+// TestMoveSeat: a seat changes hands in place (LEAGUES §4.1); a player
+// already seated, or a seat that does not exist, is refused and nothing
+// changes.
+func TestMoveSeat(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		tab := newTable(t, s, "subst", 2) // p0 at 0, p1 at 1
+		var p1, p2 *Player
+		mustTx(t, s, func(tx *Tx) (err error) {
+			if p1, err = tx.PlayerByAddress("p1@example.org"); err != nil {
+				return err
+			}
+			p2, err = tx.EnsurePlayer("p2@example.org", "fr")
+			return err
+		})
+		ctx := context.Background()
+		if err := s.Tx(ctx, func(tx *Tx) error { return tx.MoveSeat(tab.ID, 0, p1.ID) }); !errors.Is(err, ErrDuplicate) {
+			t.Errorf("to a player already seated: %v, want ErrDuplicate", err)
+		}
+		if err := s.Tx(ctx, func(tx *Tx) error { return tx.MoveSeat(tab.ID, 3, p2.ID) }); !errors.Is(err, ErrNotFound) {
+			t.Errorf("an empty seat: %v, want ErrNotFound", err)
+		}
+		mustTx(t, s, func(tx *Tx) error { return tx.MoveSeat(tab.ID, 0, p2.ID) })
+		err := s.View(ctx, func(tx *Tx) error {
+			seats, err := tx.Seats(tab.ID)
+			if err != nil {
+				return err
+			}
+			var got []string
+			for _, st := range seats {
+				got = append(got, fmt.Sprintf("%d:%s", st.Position, st.Player.Address))
+			}
+			if want := "0:p2@example.org 1:p1@example.org"; strings.Join(got, " ") != want {
+				t.Errorf("Seats = %q, want %q", strings.Join(got, " "), want)
+			}
+			ts, err := tx.TablesOfPlayer("p0@example.org")
+			if err != nil || len(ts) != 0 {
+				t.Errorf("the old holder still sits at %d tables (%v)", len(ts), err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -111,7 +111,11 @@ func (tx *Tx) CreateTable(t *Table) error {
 		t.Status = StatusOpen
 	}
 	t.normalize()
-	return tx.insertNew("table", t)
+	if err := tx.insertNew("table", t); err != nil {
+		return err
+	}
+	t.read, t.readOK = t.Deadline, true
+	return nil
 }
 
 // TableByName returns the table with that name, or ErrNotFound.
@@ -164,12 +168,24 @@ func (tx *Tx) TablesOfPlayer(addr string) ([]Table, error) {
 // SaveTable writes t's mutable part — Seed and StartedAt (set when the game
 // starts), Seq, Status, TurnStarted, Deadline, NextReminder (nil clears) — if the stored seq is still prevSeq
 // (optimistic locking); otherwise it returns ErrConflict, or ErrNotFound if
-// there is no such table. DueAt and UpdatedAt are set.
+// there is no such table. DueAt and UpdatedAt are set. A row read in this
+// transaction is also saved only if its stored deadline is still the one
+// read: a vacation moves deadlines without an action (LEAGUES §3.2), and
+// a writer that did not see it must not put the old one back.
 func (tx *Tx) SaveTable(t *Table, prevSeq int64) error {
 	t.normalize()
 	t.UpdatedAt = tx.now().UTC()
-	res := tx.db.Model(&Table{}).
-		Where("id = ? AND seq = ?", t.ID, prevSeq).
+	q := tx.db.Model(&Table{}).Where("id = ? AND seq = ?", t.ID, prevSeq)
+	if t.readOK {
+		if t.read == nil {
+			q = q.Where("deadline IS NULL")
+		} else {
+			// A millisecond either way: the drivers store times to the
+			// microsecond (PostgreSQL) or as text (SQLite).
+			q = q.Where("deadline > ? AND deadline < ?", t.read.Add(-time.Millisecond), t.read.Add(time.Millisecond))
+		}
+	}
+	res := q.
 		Updates(map[string]any{
 			"seed":          t.Seed,
 			"started_at":    t.StartedAt,
@@ -185,11 +201,15 @@ func (tx *Tx) SaveTable(t *Table, prevSeq int64) error {
 		return fmt.Errorf("store: save table %d: %w", t.ID, mapErr(res.Error))
 	}
 	if res.RowsAffected == 1 {
+		t.read, t.readOK = t.Deadline, true
 		return nil
 	}
 	cur, err := tx.TableByID(t.ID)
 	if err != nil {
 		return fmt.Errorf("store: save table %d: %w", t.ID, err)
+	}
+	if cur.Seq == prevSeq {
+		return fmt.Errorf("store: save table %d: its deadline moved meanwhile: %w", t.ID, ErrConflict)
 	}
 	return fmt.Errorf("store: save table %d: stored seq %d, expected %d: %w", t.ID, cur.Seq, prevSeq, ErrConflict)
 }
@@ -208,6 +228,79 @@ func (tx *Tx) DueTables(now time.Time, limit int) ([]Table, error) {
 		return nil, fmt.Errorf("store: due tables: %w", mapErr(err))
 	}
 	return ts, nil
+}
+
+// ---- vacations
+
+// AddVacation records a vacation (its ID is set).
+func (tx *Tx) AddVacation(v *Vacation) error {
+	v.normalize()
+	if err := tx.db.Create(v).Error; err != nil {
+		return fmt.Errorf("store: add vacation: %w", mapErr(err))
+	}
+	return nil
+}
+
+// SaveVacation writes what changes of a vacation: To, Days, EndedAt,
+// Told and DueAt; ErrNotFound if there is none with its ID.
+func (tx *Tx) SaveVacation(v *Vacation) error {
+	v.normalize()
+	res := tx.db.Model(&Vacation{}).Where("id = ?", v.ID).Updates(map[string]any{
+		"to_at": v.To, "days": v.Days, "ended_at": v.EndedAt, "told": v.Told, "due_at": v.DueAt,
+	})
+	if res.Error != nil {
+		return fmt.Errorf("store: save vacation %d: %w", v.ID, mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: save vacation %d: %w", v.ID, ErrNotFound)
+	}
+	return nil
+}
+
+// Vacations returns the vacations of the players with those ids, by
+// start (ties by id), each with its Player.
+func (tx *Tx) Vacations(playerIDs ...int64) ([]Vacation, error) {
+	var vs []Vacation
+	if len(playerIDs) == 0 {
+		return nil, nil
+	}
+	if err := tx.db.Preload("Player").Where("player_id IN ?", playerIDs).Order("from_at, id").Find(&vs).Error; err != nil {
+		return nil, fmt.Errorf("store: vacations: %w", mapErr(err))
+	}
+	// PostgreSQL's driver gives times in the session's zone: UTC as stored.
+	for i := range vs {
+		vs[i].normalize()
+	}
+	return vs, nil
+}
+
+// DueVacations returns up to limit vacations whose start or end is due to
+// be told at or before now, earliest first (ties by id).
+func (tx *Tx) DueVacations(now time.Time, limit int) ([]Vacation, error) {
+	var vs []Vacation
+	err := tx.db.Where("due_at <= ?", now.UTC()).Order("due_at, id").Limit(limit).Find(&vs).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: due vacations: %w", mapErr(err))
+	}
+	for i := range vs {
+		vs[i].normalize()
+	}
+	return vs, nil
+}
+
+// LockPlayer takes the player's row for the rest of the transaction (a
+// write that changes nothing), so that two transactions changing their
+// vacations run one after the other on PostgreSQL too; ErrNotFound if
+// there is no such player.
+func (tx *Tx) LockPlayer(id int64) error {
+	res := tx.db.Exec("UPDATE players SET lang = lang WHERE id = ?", id)
+	if res.Error != nil {
+		return fmt.Errorf("store: lock player %d: %w", id, mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: lock player %d: %w", id, ErrNotFound)
+	}
+	return nil
 }
 
 // ---- seats
@@ -231,6 +324,29 @@ func (tx *Tx) AddSeat(s *Seat) error {
 		return err
 	}
 	return fmt.Errorf("store: seat %d of table %d taken: %w", s.Position, s.TableID, ErrConflict)
+}
+
+// MoveSeat gives the seat at position of a table to the player with
+// playerID (LEAGUES §4.1): the seat keeps its place, the game keeps what
+// it holds; the old holder's NOTIFY choice there goes with them. It returns ErrDuplicate if that player already sits at the
+// table, ErrNotFound if there is no such seat.
+func (tx *Tx) MoveSeat(tableID int64, position int, playerID int64) error {
+	var n int64
+	if err := tx.db.Model(&Seat{}).Where("table_id = ? AND player_id = ?", tableID, playerID).Count(&n).Error; err != nil {
+		return fmt.Errorf("store: move seat: %w", mapErr(err))
+	}
+	if n > 0 {
+		return fmt.Errorf("store: move seat: player %d already sits at table %d: %w", playerID, tableID, ErrDuplicate)
+	}
+	res := tx.db.Model(&Seat{}).Where("table_id = ? AND position = ?", tableID, position).
+		Updates(map[string]any{"player_id": playerID, "notify": ""})
+	if res.Error != nil {
+		return fmt.Errorf("store: move seat: %w", mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: move seat %d of table %d: %w", position, tableID, ErrNotFound)
+	}
+	return nil
 }
 
 // Seats returns a table's seats by position, each with its Player.

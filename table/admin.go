@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/store"
@@ -30,28 +31,8 @@ func (s *Service) CreateTable(ctx context.Context, name, league string, players 
 	}
 	now := s.now()
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
-		row := tableRow(name, l, l.Variant)
-		if err := tx.CreateTable(row); err != nil {
-			if errors.Is(err, store.ErrDuplicate) {
-				return ErrExists
-			}
-			return err
-		}
-		for i, addr := range players {
-			pl, err := tx.EnsurePlayer(addr, s.cfg.Language)
-			if err != nil {
-				return err
-			}
-			if err := tx.AddSeat(&store.Seat{TableID: row.ID, Position: i, PlayerID: pl.ID, CreatedAt: now}); err != nil {
-				return fmt.Errorf("table: seat %s: %w", addr, err)
-			}
-		}
-		t, err := s.loadRow(tx, row)
-		if err != nil {
-			return err
-		}
 		var out outgoing
-		if err := s.startGame(tx, t, seed, now, &out); err != nil {
+		if _, err := s.createTable(tx, name, l, players, seed, now, &out); err != nil {
 			return err
 		}
 		mails, err := out.wait()
@@ -66,6 +47,37 @@ func (s *Service) CreateTable(ctx context.Context, name, league string, players 
 	s.log.Info("table created", "table", name, "players", len(players))
 	s.poke()
 	return nil
+}
+
+// createTable creates a table of league l for players, in join order,
+// seats them, deals the tiles and queues every player's first notice on
+// out; ErrExists when the name is taken. The caller has checked the name
+// and the number of players.
+func (s *Service) createTable(tx *store.Tx, name string, l *config.League, players []string, seed uint64, now time.Time, out *outgoing) (*tableCtx, error) {
+	row := tableRow(name, l, l.Variant)
+	if err := tx.CreateTable(row); err != nil {
+		if errors.Is(err, store.ErrDuplicate) {
+			return nil, ErrExists
+		}
+		return nil, err
+	}
+	for i, addr := range players {
+		pl, err := tx.EnsurePlayer(addr, s.cfg.Language)
+		if err != nil {
+			return nil, err
+		}
+		if err := tx.AddSeat(&store.Seat{TableID: row.ID, Position: i, PlayerID: pl.ID, CreatedAt: now}); err != nil {
+			return nil, fmt.Errorf("table: seat %s: %w", addr, err)
+		}
+	}
+	t, err := s.loadRow(tx, row)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.startGame(tx, t, seed, now, out); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // EnsureTables creates the tables of the configuration that do not exist
@@ -93,6 +105,7 @@ type Summary struct {
 	Log                   []engine.LogEntry
 	Actions               []engine.Action
 	Rules                 engine.Rules
+	Left                  []engine.Departure // who resigned or forfeited, in order (LEAGUES §2)
 }
 
 // Tables lists every table.
@@ -143,7 +156,8 @@ func summary(t *tableCtx) Summary {
 	if g := t.game; g != nil {
 		b := g.Board()
 		sum.Board, sum.Log, sum.Actions, sum.Rules = b.String(), g.Log(), g.Actions(), g.Rules()
-		sum.Scores = g.Result().Scores
+		r := g.Result()
+		sum.Scores, sum.Left = r.Scores, r.Left
 		if !g.Over() {
 			sum.Turn = g.Turn()
 		}

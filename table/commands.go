@@ -60,15 +60,21 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 		if err != nil {
 			return err
 		}
-		if h.s.cfg.Mail.SeparateAcceptance {
+		if h.s.cfg.Mail.SeparateAcceptance && t.wantsNotice(p) {
 			// One of the turn's mails: not counted against the reply bound.
+			// (An author who gets no notice gets the acceptance alone, from
+			// announce.)
 			h.queue(t, h.sender(t), templates.Accepted, templates.AcceptedMsg{
 				Head: h.s.head(t.row.Name, t.recipient(p), h.now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
 		}
 		if err := h.s.announce(t, h.now, &h.out, p, &acc.Acceptance); err != nil {
 			return err
 		}
-		return h.saveIfChanged(t, before)
+		if err := h.saveIfChanged(t, before); err != nil {
+			return err
+		}
+		// LEAGUES §3.2: a move sent during a vacation ends it.
+		return h.endVacationByMove(t, p)
 	}
 	if err := h.saveIfChanged(t, before); err != nil {
 		return err
@@ -244,9 +250,12 @@ func (h *handling) games(from *tableCtx) error {
 		line := templates.GameLine{Table: t.row.Name, Variant: t.row.Variant, Players: names(t.seats), Status: templates.StatusWaiting}
 		if t.game != nil {
 			line.Status, line.Score = templates.StatusPlaying, t.game.Score(p)
-			if t.game.Over() {
+			switch {
+			case t.game.Over():
 				line.Status = templates.StatusOver
-			} else {
+			case t.game.Left(p):
+				line.Status = templates.StatusLeft
+			default:
 				line.Turn, line.YourTurn = names(t.seats)[t.game.Turn()], t.game.Turn() == p
 				if t.row.Deadline != nil {
 					line.Deadline = *t.row.Deadline
@@ -314,17 +323,32 @@ func maxPlayers(variant string) int {
 	return 4
 }
 
-// newTable opens a table by mail (NEW), where the configuration allows.
-func (h *handling) newTable(variant string) error {
+// newTable opens a table by mail (NEW), where the configuration allows;
+// with addresses, a table for its invitees only (LEAGUES §6).
+func (h *handling) newTable(c *parser.Command) error {
 	if !h.s.cfg.Open.Allow {
-		return h.refuse(nil, "NEW", []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
+		return h.refuse(nil, c.String(), []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
 	}
 	league := h.s.cfg.League(h.s.cfg.Open.League)
+	variant := c.Variant
 	if variant == "" {
 		variant = league.Variant
 	}
 	if variant == string(engine.Lexio) && !*league.Multipliers {
 		variant = string(engine.Lexico) // a plain league's tables are plain lexico
+	}
+	if len(c.Invite) > 0 {
+		rs := h.inviteReasons(c.Invite, maxPlayers(variant))
+		r, err := h.waitingReason(len(c.Invite))
+		if err != nil {
+			return err
+		}
+		if r != nil {
+			rs = append(rs, *r)
+		}
+		if len(rs) > 0 {
+			return h.refuse(nil, c.String(), rs, false)
+		}
 	}
 	// The name comes from the message, so that a redelivered NEW could
 	// never open a second table.
@@ -346,8 +370,16 @@ func (h *handling) newTable(variant string) error {
 	}
 	h.rec.TableID = &row.ID
 	h.outcome(store.OutcomeApplied, "NEW "+name)
-	return h.reply(t, templates.TableOpened, templates.OpenedMsg{
-		Head: h.s.head(name, t.recipient(0), h.now), Variant: variant, MinPlayers: 2, MaxPlayers: maxPlayers(variant)})
+	msg := templates.OpenedMsg{Head: h.s.head(name, t.recipient(0), h.now), Variant: variant, MinPlayers: 2, MaxPlayers: maxPlayers(variant)}
+	if len(c.Invite) > 0 {
+		if msg.Expires, err = h.invite(t, c.Invite); err != nil {
+			return err
+		}
+		for _, a := range c.Invite {
+			msg.Invited = append(msg.Invited, displayName(a))
+		}
+	}
+	return h.reply(t, templates.TableOpened, msg)
 }
 
 // tableRow is a new table's row with its league's rules and times.
@@ -355,28 +387,54 @@ func tableRow(name string, l *config.League, variant string) *store.Table {
 	return &store.Table{
 		Name: name, League: l.Name, Variant: variant, Multipliers: *l.Multipliers,
 		TurnTime: l.TurnTime, Reminders: slices.Clone(l.Reminders), AwayGrace: l.AwayGrace,
-		ReserveSize: l.ReserveSize, ReserveRefill: l.ReserveRefill, Status: store.StatusOpen,
+		ReserveSize: l.ReserveSize, ReserveRefill: l.ReserveRefill, ForfeitAfter: l.ForfeitAfter, Status: store.StatusOpen,
+		TimeBank: l.TimeBank, BankPerMove: l.BankPerMove, IgnoreVacations: l.Vacation != nil && !*l.Vacation,
 	}
 }
 
+// join seats the sender at the open table name (JOIN). An invitee's JOIN
+// answers their invitation, even where the configuration no longer lets
+// players open tables; a table with invitations seats nobody else.
 func (h *handling) join(name string) error {
-	if !h.s.cfg.Open.Allow {
-		return h.refuse(nil, "JOIN "+name, []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
-	}
+	cmd := "JOIN " + name
 	t, err := h.load(name)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return h.refuse(nil, "JOIN "+name, []templates.Reason{{Kind: templates.ReasonNoSuchTable, Detail: name}}, true)
-	case err != nil:
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
+	if t != nil {
+		// The table's row is taken first: a concurrent START or JOIN
+		// then sees this seat, or this one sees theirs.
+		if t, err = h.s.lockLoad(h.tx, t.row.ID); err != nil {
+			return err
+		}
+		if t.seatOf(h.msg.From) < 0 {
+			_, err := h.tx.InvitationOf(t.row.ID, h.msg.From)
+			if err == nil {
+				return h.answer(t, true)
+			}
+			if !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+		}
+	}
+	if !h.s.cfg.Open.Allow {
+		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
+	}
+	if t == nil {
+		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonNoSuchTable, Detail: name}}, true)
+	}
 	h.rec.TableID = &t.row.ID
-	cmd := "JOIN " + name
+	only, err := inviteOnly(h.tx, t)
+	if err != nil {
+		return err
+	}
 	switch {
 	case t.seatOf(h.msg.From) >= 0:
 		return h.refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonAlreadySeated, Detail: name}}, false)
 	case t.row.Status != store.StatusOpen:
 		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonAlreadyStarted}}, true)
+	case only:
+		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonNotInvited, Detail: name}}, false)
 	case len(t.seats) >= maxPlayers(t.row.Variant):
 		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonTableFull}}, true)
 	}
@@ -391,16 +449,7 @@ func (h *handling) join(name string) error {
 		return err
 	}
 	h.outcome(store.OutcomeApplied, cmd)
-	joined := len(t.seats) - 1
-	for p := range t.seats {
-		msg := templates.JoinedMsg{Head: h.s.head(name, t.recipient(p), h.now), Player: names(t.seats)[joined],
-			You: p == joined, Players: names(t.seats), Max: maxPlayers(t.row.Variant)}
-		e := envelope{table: name, kind: templates.TableJoined, to: t.recipient(p), tableID: &t.row.ID}
-		if p == joined {
-			e.reply = h.rec.MessageID
-		}
-		h.out.add(h.s, e, msg, h.now)
-	}
+	h.announceJoin(t, nil, false)
 	return nil
 }
 
@@ -433,6 +482,12 @@ func (h *handling) start(t *tableCtx) error {
 		}
 	}
 	h.rec.TableID = &t.row.ID
+	// The row first, then the seats and invitations as committed: a
+	// concurrent JOIN is in the game or refused, never seated outside it.
+	t, err := h.s.lockLoad(h.tx, t.row.ID)
+	if err != nil {
+		return err
+	}
 	switch {
 	case t.row.Status != store.StatusOpen:
 		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonAlreadyStarted}}, true)
@@ -442,6 +497,9 @@ func (h *handling) start(t *tableCtx) error {
 		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonTooFewPlayers, Have: len(t.seats), Need: 2}}, true)
 	}
 	h.outcome(store.OutcomeApplied, "START")
+	if err := h.s.withdrawInvitations(h.tx, t, h.now, &h.out); err != nil {
+		return err
+	}
 	return h.s.startGame(h.tx, t, 0, h.now, &h.out)
 }
 

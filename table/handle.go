@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -37,6 +38,12 @@ type tableCtx struct {
 	prevSeq int64
 	langs   []string
 	zones   []*time.Location // each seat's time zone
+	// vacs are each seat's vacations (LEAGUES §3.2), by start; none
+	// where the table's league ignores vacations.
+	vacs [][]store.Vacation
+	// savedOver says that the stored row is over: save rates a season
+	// table once, when it writes the row that ends it.
+	savedOver bool
 }
 
 // recipient is seat p as a mail recipient.
@@ -86,6 +93,10 @@ func (h *handling) run() error {
 		return nil
 	}
 
+	if mailer.IsUnsubscribe(m.Token) {
+		// LEAGUES §5.2: written to with any body, or none.
+		return h.unsubscribe()
+	}
 	var t *tableCtx
 	if m.Token != "" {
 		name, ok := h.s.tokens.Verify(m.Token, m.From)
@@ -95,15 +106,25 @@ func (h *handling) run() error {
 		var err error
 		if t, err = h.load(name); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
+				// A table closed since (every invitation declined or
+				// expired): the token is ours, so its sender may be told.
 				h.log.Warn("token of an unknown table", "table", name)
-				h.outcome(store.OutcomeRejected, "no such table "+name)
-				return nil
+				return h.refuse(nil, m.Command.String(), []templates.Reason{{Kind: templates.ReasonNoSuchTable, Detail: name}}, true)
 			}
 			return err
 		}
 		h.rec.TableID = &t.row.ID
 		h.log = h.log.With("table", name)
 		if t.seatOf(m.From) < 0 {
+			// An invitee's answer comes through the token of their
+			// invitation, before they have a seat (LEAGUES §6).
+			inv, err := h.tx.InvitationOf(t.row.ID, m.From)
+			if err == nil {
+				return h.invited(t, inv)
+			}
+			if !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
 			h.log.Warn("valid token from a player without a seat")
 			h.outcome(store.OutcomeRejected, string(templates.ReasonNotAPlayer))
 			return nil
@@ -116,6 +137,10 @@ func (h *handling) run() error {
 	}
 
 	if m.Err != nil {
+		if t != nil && h.bareJoin(t.row.Name) {
+			// JOIN alone through a table's address means that table.
+			return h.join(t.row.Name)
+		}
 		if answered, err := h.noCommandOnce(); err != nil || !answered {
 			return err
 		}
@@ -137,12 +162,22 @@ func (h *handling) run() error {
 		return h.lang(t, c.Lang)
 	case parser.KindZone:
 		return h.zone(t, c.Zone)
+	case parser.KindVacation:
+		return h.vacation(t, c.Vacation)
 	case parser.KindNew:
-		return h.newTable(c.Variant)
+		return h.newTable(c)
+	case parser.KindDecline:
+		return h.decline(t, c.Table)
 	case parser.KindJoin:
 		return h.join(c.Table)
 	case parser.KindStart:
 		return h.start(t)
+	case parser.KindResign:
+		return h.resign(t, c.Table)
+	case parser.KindNotify:
+		return h.notify(t, c.Notify, c.Table)
+	case parser.KindSay:
+		return h.say(t, c.Text)
 	case parser.KindStandings, parser.KindSignup, parser.KindWithdraw:
 		// Parsed now so that players learn the commands; the answer until
 		// this server runs league seasons.
@@ -173,13 +208,14 @@ func errText(err error) string {
 }
 
 // badToken answers a token that does not match its sender. Only a player
-// of the table the token names is told (a forged From must not make us
+// or an invitee of the table the token names is told (a forged From must not make us
 // write to a stranger); everything is logged.
 func (h *handling) badToken() error {
-	// The token names its table before its last '-' (mailer.Tokens).
+	// The token names its table before its last '-' (mailer.Tokens),
+	// after the prefix of an unsubscribe address.
 	name := ""
 	if i := strings.LastIndexByte(h.msg.Token, '-'); i > 0 {
-		name = strings.ToLower(h.msg.Token[:i])
+		name = strings.TrimPrefix(strings.ToLower(h.msg.Token[:i]), mailer.UnsubscribePrefix)
 	}
 	h.log.Warn("forged or damaged reply token", "token_table", name)
 	h.outcome(store.OutcomeRejected, string(templates.ReasonBadToken))
@@ -191,7 +227,15 @@ func (h *handling) badToken() error {
 		return err
 	}
 	if t.seatOf(h.msg.From) < 0 {
-		return nil
+		// An invitee was written to as well (LEAGUES §6): they are told,
+		// from no table (they have no seat there).
+		if _, err := h.tx.InvitationOf(t.row.ID, h.msg.From); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return nil
+			}
+			return err
+		}
+		t = nil
 	}
 	return h.refuse(t, h.msg.Command.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 }
@@ -400,11 +444,14 @@ func (s *Service) loadRow(tx *store.Tx, row *store.Table) (*tableCtx, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &tableCtx{row: row, seats: seats, prevSeq: row.Seq, langs: make([]string, len(seats)),
+	t := &tableCtx{row: row, seats: seats, prevSeq: row.Seq, savedOver: row.Status == store.StatusOver, langs: make([]string, len(seats)),
 		zones: make([]*time.Location, len(seats))}
 	for i, st := range seats {
 		t.langs[i] = st.Player.Lang
 		t.zones[i] = s.zoneOf(st.Player.TimeZone)
+	}
+	if err := t.loadVacations(tx); err != nil {
+		return nil, err
 	}
 	if t.game, err = s.rebuild(tx, t); err != nil {
 		return nil, err
@@ -461,7 +508,7 @@ func (s *Service) rebuild(tx *store.Tx, t *tableCtx) (*engine.Game, error) {
 	}
 	// What the row should hold, by the game.
 	want := *row
-	s.schedule(&tableCtx{row: &want, game: g}, time.Time{})
+	s.schedule(&tableCtx{row: &want, game: g, vacs: t.vacs}, time.Time{})
 	switch {
 	case row.Seq != int64(len(acts)):
 		return nil, mismatch("the row's last action is %d, the log's %d", row.Seq, len(acts))
@@ -528,5 +575,9 @@ func (s *Service) save(tx *store.Tx, t *tableCtx, now time.Time) error {
 		return err
 	}
 	t.prevSeq = t.row.Seq
+	if !t.savedOver && t.row.Status == store.StatusOver {
+		t.savedOver = true
+		return s.rateTable(tx, t, now)
+	}
 	return nil
 }

@@ -66,6 +66,8 @@ type harness struct {
 	logs *logBuffer
 	// db is the database, for a restart on the same one.
 	db *testDB
+	// domain is the mail domain of the service and of every account.
+	domain string
 }
 
 // testDB is the database a harness keeps its state in: a SQLite file, or a
@@ -157,6 +159,7 @@ multipliers = false
 
 type harnessOpts struct {
 	config string // appended to the base configuration
+	top    string // keys of the file's top, before every section
 	mail   string // extra keys of the [mail] section
 	// smtpAddr is where the dispatcher sends ("" the local server).
 	smtpAddr string
@@ -167,6 +170,9 @@ type harnessOpts struct {
 	db    *testDB
 	srv   *localmail.Server
 	clock *clock
+	// domain is the mail domain of a new server ("" is localhost); a
+	// reused server keeps its own.
+	domain string
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -178,7 +184,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	}
 	if h.srv == nil {
 		// The server outlives the harness: a restart reuses it.
-		srv, err := localmail.Start(context.Background(), localmail.Options{})
+		srv, err := localmail.Start(context.Background(), localmail.Options{Domain: o.domain})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +196,9 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		}
 		t.Cleanup(func() { srv.Close() })
 	}
-	cfg, err := config.Parse([]byte(baseConfig(o.mail, o.config)))
+	h.domain = h.srv.Domain()
+	text := strings.Replace(o.top+baseConfig(o.mail, o.config), `address = "lexio@localhost"`, `address = "lexio@`+h.domain+`"`, 1)
+	cfg, err := config.Parse([]byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +263,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 
 func (h *harness) account(name string) client.Account {
 	return client.Account{IMAPAddr: h.srv.IMAPAddr(), SMTPAddr: h.srv.SMTPAddr(),
-		Username: name, Password: name + "-pw", Address: name + "@localhost"}
+		Username: name, Password: name + "-pw", Address: name + "@" + h.domain}
 }
 
 func (h *harness) inbox(name string) []client.Message {
@@ -291,9 +299,13 @@ func (h *harness) waitMail(name string, n int) []client.Message {
 }
 
 // kind reads the message kind out of one of the service's Message-IDs:
-// lexio.<table>.<seq>.<kind>.<seat>[...]@localhost.
+// lexio.<table>.<seq>.<kind>.<seat>[...]@<domain>.
 func kind(m client.Message) string {
-	parts := strings.Split(strings.TrimSuffix(m.MessageID, "@localhost"), ".")
+	id := m.MessageID
+	if at := strings.LastIndexByte(id, '@'); at >= 0 {
+		id = id[:at]
+	}
+	parts := strings.Split(id, ".")
 	if len(parts) < 5 {
 		return ""
 	}

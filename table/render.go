@@ -154,16 +154,30 @@ func logLines(entries []engine.LogEntry, names []string, b *engine.Board) []temp
 			continue
 		case engine.LogEnd:
 			l.Kind, l.Player, l.Adjustments = templates.LogEnd, "", adjust
-			l.End = templates.EndStalled
-			if e.Reason == engine.EndOut {
-				l.End = templates.EndOut
-			}
+			l.End = endReason(e.Reason)
+		case engine.LogResign:
+			l.Kind, l.Forfeit, l.Count = templates.LogResign, e.Forfeit, e.Count
+		case engine.LogSubst:
+			l.Kind, l.From, l.To = templates.LogSubstitute, e.From, e.To
 		default:
 			continue
 		}
 		out = append(out, l)
 	}
 	return out
+}
+
+// endReason is how the templates name an end of the game.
+func endReason(r engine.EndReason) templates.EndReason {
+	switch r {
+	case engine.EndOut:
+		return templates.EndOut
+	case engine.EndResign:
+		return templates.EndResign
+	case engine.EndForfeit:
+		return templates.EndForfeit
+	}
+	return templates.EndStalled
 }
 
 // latest keeps the last n lines.
@@ -288,6 +302,7 @@ func (s *Service) render(e envelope, data any, now time.Time) (*store.OutboxMail
 		Text:          r.Text,
 		HTML:          r.HTML,
 	}
+	env.ListUnsubscribe = s.unsubscribeURI(e)
 	if e.table != "" {
 		root := s.rootID(e.table)
 		env.InReplyTo, env.References = root, []string{root}
@@ -360,18 +375,37 @@ func (s *Service) calendarEvent(t *tableCtx, kind templates.Kind, p int, moved b
 	}
 	e := templates.Event{Table: t.row.Name, Stamp: now, Organizer: s.cfg.Mail.Address,
 		OrganizerName: s.cfg.Mail.Name, Attendee: t.seats[p].Player.Address, TZ: t.zones[p]}
+	// turnBegan is when turn n began; a change to the player's
+	// vacations since then may have moved its deadline, and counts in
+	// the SEQUENCE as an action does.
+	turnBegan := func(n int) time.Time {
+		if n <= 1 {
+			return t.game.Config().Start
+		}
+		return acts[ends[n-2]].At
+	}
+	// A resignation ends the turn in progress without a move (LEAGUES
+	// §2): the mail that tells its holder that the game ended, or that
+	// they are out, cancels it.
+	if n := len(acts); n > 0 && acts[n-1].Kind == engine.ActResign && (kind == templates.GameOver || kind == templates.Resigned) {
+		if holder, err := turnBeforeLast(t.game); err == nil && holder == p {
+			n := len(ends) + 1
+			e.UID, e.Sequence, e.Cancel = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), true
+			return &e
+		}
+	}
 	if n := len(ends); n > 0 && acts[ends[n-1]].Player == p && (kind == templates.TurnNotice || kind == templates.GameOver) {
-		e.UID, e.Sequence, e.Cancel = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n), true
+		e.UID, e.Sequence, e.Cancel = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), true
 		return &e
 	}
 	if t.game.Over() || t.game.Turn() != p || t.row.Deadline == nil {
 		return nil
 	}
-	if kind != templates.TurnNotice && kind != templates.Reminder && kind != templates.BoardReply && !moved {
+	if kind != templates.TurnNotice && kind != templates.Reminder && kind != templates.BoardReply && kind != templates.SeatTaken && !moved {
 		return nil
 	}
 	n := len(ends) + 1
-	e.UID, e.Sequence, e.Deadline = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n), *t.row.Deadline
+	e.UID, e.Sequence, e.Deadline = s.turnUID(t.row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), *t.row.Deadline
 	return &e
 }
 
@@ -411,7 +445,7 @@ func (s *Service) noticeData(t *tableCtx, p int, now time.Time) (templates.Notic
 		Board: boardData(&b, v.Rules, v.LastPlay),
 		Rack:  rackData(v.Rack),
 		Log:   latest(logLines(v.Log, ns, &b), 8),
-		State: templates.Table{Variant: t.row.Variant, Bag: v.Bag},
+		State: templates.Table{Variant: t.row.Variant, Bag: v.Bag, HasBank: t.bank().On()},
 	}
 	if !v.Over {
 		msg.State.Turn = ns[v.Turn]
@@ -419,10 +453,12 @@ func (s *Service) noticeData(t *tableCtx, p int, now time.Time) (templates.Notic
 			msg.State.Deadline = *t.row.Deadline
 		}
 	}
+	banks := t.banks() // the log replayed once for every player's line
 	for i, st := range t.seats {
 		msg.State.Players = append(msg.State.Players, templates.PlayerLine{
 			Name: ns[i], Address: st.Player.Address, Score: v.Scores[i], Tiles: v.TileCounts[i],
-			Away: v.Away[i], ToMove: !v.Over && v.Turn == i, You: i == p,
+			Away: v.Away[i], ToMove: !v.Over && v.Turn == i, You: i == p, Bank: t.bankLeft(banks, i, now),
+			Vacation: t.onVacation(i, now), Left: v.Left != nil && v.Left[i],
 		})
 	}
 	return msg, nil
@@ -451,8 +487,10 @@ func (s *Service) gameOverData(t *tableCtx, p int, now time.Time) (templates.Gam
 			msg.Finisher = ns[e.Player] // the last placement's author went out
 		}
 	}
-	if v.Result.Reason == engine.EndOut {
-		msg.End = templates.EndOut
+	msg.End = endReason(v.Result.Reason)
+	for _, d := range v.Result.Left {
+		msg.Left = append(msg.Left, templates.Leaver{Name: ns[d.Player], Forfeit: d.Forfeit})
+		msg.Resigner = ns[d.Player] // the last to leave ended it (LEAGUES §2.1)
 	}
 	for i := range ns {
 		msg.Final = append(msg.Final, templates.FinalLine{

@@ -47,10 +47,10 @@ type mailSpec struct {
 func (h *harness) sendMail(account string, m mailSpec) string {
 	h.t.Helper()
 	if m.From == "" {
-		m.From = account + "@localhost"
+		m.From = account + "@" + h.domain
 	}
 	if m.To == "" {
-		m.To = "lexio@localhost"
+		m.To = "lexio@" + h.domain
 	}
 	if m.Subject == "" {
 		m.Subject = "lexio"
@@ -77,14 +77,14 @@ func (h *harness) sendMail(account string, m mailSpec) string {
 
 // token is name's reply token at table.
 func (h *harness) token(table, name string) string {
-	return h.svc.Tokens().Token(table, name+"@localhost")
+	return h.svc.Tokens().Token(table, name+"@"+h.domain)
 }
 
 // fresh sends a new message (no In-Reply-To) to name's reply address at
 // table: EMAIL §1.5 takes it as meant for now.
 func (h *harness) fresh(name, table, body string) string {
 	h.t.Helper()
-	return h.sendMail(name, mailSpec{To: "lexio+" + h.token(table, name) + "@localhost", Body: body})
+	return h.sendMail(name, mailSpec{To: "lexio+" + h.token(table, name) + "@" + h.domain, Body: body})
 }
 
 // expect waits for the message's record and checks its outcome and that

@@ -7,14 +7,17 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lexio-mail/lexio/clock"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
 
 // schedule sets the table's status and the deadline of the turn in
-// progress: turn_time from the turn's start, or the away grace when the
-// player to move is away (RULES §9, EMAIL §5.1); and the next reminder
-// after now.
+// progress: the player's limit (turn_time plus what is left of their time
+// bank, or the away grace when they are away: RULES §9, EMAIL §5.1,
+// LEAGUES §3.1) counted on their clock from the turn's start, which their
+// vacations stop (LEAGUES §3.2); and the next reminder after now, counted
+// on the same clock (§3.3).
 func (s *Service) schedule(t *tableCtx, now time.Time) {
 	g := t.game
 	if g.Over() {
@@ -23,22 +26,32 @@ func (s *Service) schedule(t *tableCtx, now time.Time) {
 		return
 	}
 	t.row.Status = store.StatusPlaying
-	start := g.TurnStart()
-	limit := t.row.TurnTime
-	if g.Away(g.Turn()) {
-		limit = t.row.AwayGrace
-	}
-	deadline := start.Add(limit)
+	start, limit, stops := t.turnClock()
+	deadline := clock.Deadline(start, limit, stops)
 	t.row.TurnStarted, t.row.Deadline = &start, &deadline
-	t.row.NextReminder = nextReminder(start, deadline, t.row.Reminders, now)
+	t.row.NextReminder = t.nextReminder(now)
 }
 
-// nextReminder is the earliest reminder of the turn due after now, or nil.
-func nextReminder(start, deadline time.Time, reminders []time.Duration, now time.Time) *time.Time {
+// turnClock is the current turn's start, the limit of the player to move
+// and the stops of their clock.
+func (t *tableCtx) turnClock() (time.Time, time.Duration, []clock.Interval) {
+	g := t.game
+	p := g.Turn()
+	limit := clock.Limit(t.row.TurnTime, t.banks()[p], t.row.AwayGrace, g.Away(p))
+	return g.TurnStart(), limit, t.stops(p)
+}
+
+// nextReminder is the earliest reminder of the turn due after now, or
+// nil: a reminder r comes when the player has r left on their clock.
+func (t *tableCtx) nextReminder(now time.Time) *time.Time {
+	start, limit, stops := t.turnClock()
 	var next *time.Time
-	for _, r := range reminders {
-		at := deadline.Add(-r)
-		if at.After(now) && at.After(start) && (next == nil || at.Before(*next)) {
+	for _, r := range t.row.Reminders {
+		if r >= limit {
+			continue
+		}
+		at := clock.Deadline(start, limit-r, stops)
+		if at.After(now) && (next == nil || at.Before(*next)) {
 			next = &at
 		}
 	}
@@ -52,17 +65,37 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoin
 	for t.game != nil && !t.game.Over() && t.row.Deadline != nil && !t.row.Deadline.After(now) {
 		deadline := *t.row.Deadline
 		p := t.game.Turn()
-		if err := t.game.Expire(p, deadline); err != nil {
+		// LEAGUES §2.3: the expiry that reaches forfeit_after is a forfeit,
+		// at the deadline, also when caught up after downtime.
+		forfeit := forfeits(t, p)
+		var err error
+		if forfeit {
+			err = t.game.Resign(p, deadline, true)
+		} else {
+			err = t.game.Expire(p, deadline)
+		}
+		if err != nil {
 			return permanent(err)
 		}
 		if err := s.save(tx, t, deadline); err != nil {
 			return err
 		}
+		if forfeit {
+			s.log.Info("turn expired: forfeit", "table", t.row.Name, "player", p, "deadline", deadline)
+			if err := s.departed(t, p, now, out, ""); err != nil {
+				return err
+			}
+			continue
+		}
 		s.log.Info("turn expired", "table", t.row.Name, "player", p, "deadline", deadline)
 		if !t.game.Over() {
 			msg := templates.ExpiredMsg{Head: s.head(t.row.Name, t.recipient(p), now), Deadline: deadline,
 				Grace: t.row.AwayGrace, Next: names(t.seats)[t.game.Turn()]}
-			s.queue(t, templates.Expired, p, msg, now, out)
+			cal := templates.Expired
+			if !t.wantsNotice(p) {
+				cal = templates.TurnNotice // it carries the notice's calendar entry
+			}
+			s.queueCal(t, templates.Expired, cal, p, msg, now, out)
 		}
 		if err := s.announce(t, now, out, -1, nil); err != nil {
 			return err
@@ -74,8 +107,14 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoin
 // queue renders a message about table t for seat p, with its calendar
 // entry if it has one.
 func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, now time.Time, out *outgoing) {
+	s.queueCal(t, kind, kind, p, data, now, out)
+}
+
+// queueCal is queue with the calendar entry of a mail of kind cal: that
+// of the notice a mail stands in for (NOTIFY turn).
+func (s *Service) queueCal(t *tableCtx, kind, cal templates.Kind, p int, data any, now time.Time, out *outgoing) {
 	e := envelope{table: t.row.Name, seq: t.row.Seq, kind: kind, to: t.recipient(p), tableID: &t.row.ID,
-		cal: s.calendarEvent(t, kind, p, false, now)}
+		cal: s.calendarEvent(t, cal, p, false, now)}
 	if kind == templates.Reminder {
 		e.extra = strconv.FormatInt(t.row.NextReminder.Unix(), 36)
 	}
@@ -85,10 +124,15 @@ func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, now t
 // announce sends every player the state after a turn-ending action
 // (EMAIL §4.2), or the end of the game (EMAIL §4.3). The mail to author,
 // the seat whose move it was (-1 for none: an expiry), opens with acc,
-// what their move did (§4.1). The data is read from the game one player
-// at a time; the mails render in parallel.
+// what their move did (§4.1). A player who chose NOTIFY turn or digest
+// gets no notice of a turn that is not theirs (LEAGUES §5.1); if they are
+// the author, what their move did still comes, alone. The data is read
+// from the game one player at a time; the mails render in parallel.
 func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int, acc *templates.Acceptance) error {
 	for p := range t.seats {
+		if !t.game.Over() && t.game.Left(p) {
+			continue // LEAGUES §2.2: out of the game until its end
+		}
 		var a *templates.Acceptance
 		if p == author && !s.cfg.Mail.SeparateAcceptance {
 			a = acc
@@ -102,6 +146,20 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 			s.queue(t, templates.GameOver, p, msg, now, out)
 			continue
 		}
+		if !t.wantsNotice(p) {
+			// Without a notice the author still hears what their move did,
+			// in one mail (separate acceptance or not) that ends their
+			// turn's calendar entry as the notice would have.
+			if p == author && acc != nil {
+				v, err := t.game.View(p, now)
+				if err != nil {
+					return permanent(err)
+				}
+				s.queueCal(t, templates.Accepted, templates.TurnNotice, p, templates.AcceptedMsg{
+					Head: s.head(t.row.Name, t.recipient(p), now), Move: acc.Move, Total: acc.Total, Rack: rackData(v.Rack)}, now, out)
+			}
+			continue
+		}
 		msg, err := s.noticeData(t, p, now)
 		if err != nil {
 			return err
@@ -112,37 +170,82 @@ func (s *Service) announce(t *tableCtx, now time.Time, out *outgoing, author int
 	return nil
 }
 
-// Tick enforces what is due at now: expired turns, in deadline order
-// across tables, and reminders (EMAIL §5). Each table is handled in its own
-// transaction. A table whose transaction meets a conflict (a message
-// changed it meanwhile) is handled again on its fresh state, up to
-// maxAttempts times, then left for the next tick; a table that fails for
-// good is logged and left for the next tick; a temporary error (the
-// database, the context) ends the tick. It returns how many tables it
-// handled.
+// Tick enforces what is due at now: lapsed invitations (LEAGUES §6), the
+// start and end of vacations told to the other players (LEAGUES §3.2),
+// then expired turns, in deadline order across tables, and reminders
+// (EMAIL §5); then it sends the digests due (LEAGUES §5.1). It returns
+// how many tables it handled.
 func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
+	handled, err := s.tickTables(ctx, now)
+	if err != nil {
+		return handled, err
+	}
+	if _, err := s.digests(ctx, now); err != nil {
+		return handled, err
+	}
+	return handled, nil
+}
+
+// tickTables does all but the digests: lapsed invitations, vacations,
+// deadlines and reminders, each table (or vacation) in a transaction of
+// its own (eachDue). It returns how many it handled.
+func (s *Service) tickTables(ctx context.Context, now time.Time) (int, error) {
+	// Invitations that lapsed first (LEAGUES §6): a table they start has
+	// its first deadline from now.
+	handled, err := s.expireDueInvitations(ctx, now)
+	if err != nil {
+		return handled, err
+	}
+	// The vacations that began or ended are told next (LEAGUES §3.2);
+	// the deadlines they moved are already in the tables' rows.
+	if _, err := s.tickVacations(ctx, now); err != nil {
+		return handled, err
+	}
+	n, err := s.eachDue(ctx, "deadline handling",
+		func(tx *store.Tx, limit int) ([]int64, error) {
+			due, err := tx.DueTables(now, limit)
+			ids := make([]int64, len(due))
+			for i, t := range due {
+				ids[i] = t.ID
+			}
+			return ids, err
+		},
+		func(tx *store.Tx, id int64, out *outgoing) error { return s.tickTable(tx, id, now, out) })
+	return handled + n, err
+}
+
+// eachDue handles, one at a time and each in a transaction of its own,
+// what due finds due (given how many it must return at least: those
+// skipped so far and one more), earliest first, with the mail it queues.
+// An item whose transaction meets a conflict (a message changed it
+// meanwhile) is handled again on the fresh state, up to maxAttempts
+// times, then left for the next tick; an item that fails for good is
+// logged and left for the next tick; a temporary error (the database, the
+// context) ends the loop. It returns how many items it handled.
+func (s *Service) eachDue(ctx context.Context, what string, due func(tx *store.Tx, limit int) ([]int64, error),
+	handle func(tx *store.Tx, id int64, out *outgoing) error) (int, error) {
 	handled := 0
 	skip := map[int64]bool{}
 	conflicts := map[int64]int{}
 	for range 10000 {
-		var due []store.Table
+		var ids []int64
 		err := s.store.View(ctx, func(tx *store.Tx) error {
 			var err error
-			due, err = tx.DueTables(now, len(skip)+1)
+			ids, err = due(tx, len(skip)+1)
 			return err
 		})
 		if err != nil {
 			return handled, err
 		}
-		due = slices.DeleteFunc(due, func(t store.Table) bool { return skip[t.ID] })
-		if len(due) == 0 {
+		ids = slices.DeleteFunc(ids, func(id int64) bool { return skip[id] })
+		if len(ids) == 0 {
 			return handled, nil
 		}
-		id := due[0].ID
+		id := ids[0]
 		var sent int
 		err = s.store.Tx(ctx, func(tx *store.Tx) error {
 			var out outgoing
-			if err := s.tickTable(tx, id, now, &out); err != nil {
+			if err := handle(tx, id, &out); err != nil {
 				return err
 			}
 			mails, err := out.wait()
@@ -157,19 +260,19 @@ func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
 			case ctx.Err() != nil:
 				return handled, err
 			case errors.Is(err, store.ErrConflict):
-				// DueTables finds the table again if it is still due.
+				// due finds the item again if it is still due.
 				conflicts[id]++
 				if conflicts[id] < maxAttempts {
-					s.log.Info("a concurrent writer came first (conflict): handling the table again", "table_id", id, "attempt", conflicts[id], "err", err)
+					s.log.Info(what+": a concurrent writer came first (conflict): handling it again", "id", id, "attempt", conflicts[id], "err", err)
 					continue
 				}
-				s.log.Warn("deadline handling kept meeting conflicts; left for the next tick", "table_id", id, "err", err)
+				s.log.Warn(what+" kept meeting conflicts; left for the next tick", "id", id, "err", err)
 				skip[id] = true
 				continue
 			case isTemporary(err):
 				return handled, err
 			}
-			s.log.Error("deadline handling failed", "table_id", id, "err", err)
+			s.log.Error(what+" failed", "id", id, "err", err)
 			skip[id] = true
 			continue
 		}
@@ -210,7 +313,7 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *outgoing
 			return err
 		}
 		s.queue(t, templates.Reminder, p, msg, now, out)
-		t.row.NextReminder = nextReminder(*t.row.TurnStarted, *t.row.Deadline, t.row.Reminders, now)
+		t.row.NextReminder = t.nextReminder(now)
 	}
 	return tx.SaveTable(t.row, t.prevSeq)
 }

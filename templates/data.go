@@ -79,8 +79,15 @@ type PlayerLine struct {
 	Score   int
 	Tiles   int  // tiles held (RULES §3.2)
 	Away    bool // let a turn expire (RULES §9.2)
+	Left    bool // resigned or forfeited (LEAGUES §2)
 	ToMove  bool
 	You     bool // the recipient
+	// Bank is what is left of the player's time bank (LEAGUES §3.1),
+	// shown when the table's Table.HasBank.
+	Bank time.Duration
+	// Vacation is when the player's vacation ends, zero when they are
+	// not on one (LEAGUES §3.2).
+	Vacation time.Time
 }
 
 // Table is the public state of a game.
@@ -90,6 +97,7 @@ type Table struct {
 	Bag      int       // tiles left in the bag
 	Turn     string    // name of the player to move; "" when the game is over
 	Deadline time.Time // when the current turn ends
+	HasBank  bool      // the table has a time bank: each PlayerLine.Bank is shown
 }
 
 // RackTile is one tile of the recipient's rack.
@@ -108,12 +116,14 @@ type LogKind int
 
 // The kinds of log entry.
 const (
-	LogPlace    LogKind = iota + 1 // a placement: Words, Pos, Down, Score, Bonus
-	LogExchange                    // Count tiles exchanged
-	LogPass                        // a pass
-	LogExpire                      // the turn expired and was passed (RULES §9.1)
-	LogEnd                         // the game ended: End, Adjustments
-	LogRejected                    // a rejected placement, told only to its author
+	LogPlace      LogKind = iota + 1 // a placement: Words, Pos, Down, Score, Bonus
+	LogExchange                      // Count tiles exchanged
+	LogPass                          // a pass
+	LogExpire                        // the turn expired and was passed (RULES §9.1)
+	LogEnd                           // the game ended: End, Adjustments
+	LogRejected                      // a rejected placement, told only to its author
+	LogResign                        // Player left: resigned, or Forfeit; Count tiles back in the bag (LEAGUES §2)
+	LogSubstitute                    // the seat of From passed to To (LEAGUES §4.1)
 )
 
 // EndReason says why a game ended (RULES §11, §12).
@@ -124,6 +134,8 @@ const (
 	EndOut     EndReason = iota + 1 // Player placed their last tile with the bag empty
 	EndStalled                      // two rounds without a placement
 	EndAbandon                      // closed by the server's administrator
+	EndResign                       // one player left in: GameOverMsg.Resigner resigned (LEAGUES §2.1)
+	EndForfeit                      // the same, Resigner forfeited (LEAGUES §2.3)
 )
 
 // Word is a word a placement formed and what it scored.
@@ -154,6 +166,8 @@ type LogLine struct {
 	Count       int // tiles exchanged
 	End         EndReason
 	Adjustments []Adjustment
+	Forfeit     bool   // LogResign: recorded by the table for expired turns
+	From, To    string // LogSubstitute: the seat's holders before and after
 }
 
 // Probe is the recipient's probe reserve (RULES §6.2).
@@ -208,6 +222,27 @@ const (
 	ReasonAlreadySeated  ReasonKind = "already-seated" // Detail: the table
 	ReasonNoOpening      ReasonKind = "opening-disabled"
 	ReasonNoLeague       ReasonKind = "no-league-season" // STANDINGS, SIGNUP, WITHDRAW
+	// Vacations (LEAGUES §3.2).
+	ReasonVacationDays    ReasonKind = "vacation-days"    // Need days asked in year Detail, Have left
+	ReasonVacationOverlap ReasonKind = "vacation-overlap" // Detail: the other vacation's first and last days
+	ReasonVacationPast    ReasonKind = "vacation-past"    // Detail: the first day
+	ReasonNoVacation      ReasonKind = "no-vacation"
+	// Invitations (LEAGUES §6).
+	ReasonNotInvited      ReasonKind = "not-invited"          // Detail: the table
+	ReasonNoInvitation    ReasonKind = "no-invitation"        // Detail: the table, or ""
+	ReasonSeveralInvites  ReasonKind = "several-invitations"  // Detail: the tables
+	ReasonInviteDeclined  ReasonKind = "invitation-declined"  // Detail: the table
+	ReasonInviteExpired   ReasonKind = "invitation-expired"   // Detail: the table
+	ReasonInviteWithdrawn ReasonKind = "invitation-withdrawn" // Detail: the table
+	ReasonTooManyInvites  ReasonKind = "too-many-invitees"    // Need: most invitees, Have: named
+	ReasonSelfInvite      ReasonKind = "self-invite"
+	ReasonNotYetSeated    ReasonKind = "not-yet-seated"      // Detail: the table
+	ReasonInvitesWaiting  ReasonKind = "invitations-waiting" // Have: pending now, Need: the most
+	ReasonResigned        ReasonKind = "resigned"            // the sender left that game (LEAGUES §2)
+	ReasonNotYourTable    ReasonKind = "not-your-table"      // RESIGN: Detail names no table of the sender's (LEAGUES §2.5)
+	// SAY (LEAGUES §5.3); say-too-long is the parser's.
+	ReasonSayLimit ReasonKind = "say-limit" // Need: lines passed on per hour
+	ReasonSayWhere ReasonKind = "say-where" // Have: the sender's tables not over
 	// Reading the message (the parser's kinds).
 	ReasonNoCommand    ReasonKind = "no-command"
 	ReasonBadCell      ReasonKind = "bad-cell"      // Detail
@@ -241,11 +276,16 @@ func ReasonKinds() []ReasonKind {
 		ReasonNotYourTurn, ReasonGameOver, ReasonExchangeNotAllowed, ReasonBagTooSmall,
 		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
 		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
-		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonNoCommand, ReasonBadCell,
+		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonResigned, ReasonNotYourTable, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
 		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonBadVacation, ReasonBadNotify,
 		ReasonBadAddress, ReasonSayTooLong, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
+		ReasonVacationDays, ReasonVacationOverlap, ReasonVacationPast, ReasonNoVacation,
+		ReasonNotInvited, ReasonNoInvitation, ReasonSeveralInvites, ReasonInviteDeclined,
+		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonSelfInvite,
+		ReasonNotYetSeated, ReasonInvitesWaiting,
+		ReasonSayLimit, ReasonSayWhere,
 	}
 }
 
@@ -323,6 +363,7 @@ const (
 	StatusWaiting GameStatus = iota + 1 // open, waiting for players or START
 	StatusPlaying
 	StatusOver
+	StatusLeft // the game goes on without the recipient, who resigned or forfeited
 )
 
 // GameLine is one of the recipient's tables.
@@ -367,6 +408,58 @@ type ZoneMsg struct {
 	Zone string
 }
 
+// VacationMsg answers VACATION (LEAGUES §3.2): the span set (Begins to
+// Ends), or, with Off, its end (Ends); the tables whose clocks stop and
+// those whose league ignores vacations; the whole days left in Year.
+type VacationMsg struct {
+	Head
+	Begins, Ends time.Time
+	Off          bool
+	Stopped      []string
+	Running      []string
+	Left         int
+	Year         int
+}
+
+// VacationNoticeMsg tells a table's player that Player's vacation (Begins
+// to Ends) began, or is over (Over). To the vacationer (You) it says that
+// their deadline here moved. Deadline is when Player's turn now ends, if
+// it is theirs; zero otherwise.
+type VacationNoticeMsg struct {
+	Head
+	Player       string
+	You          bool
+	Over         bool
+	Begins, Ends time.Time
+	Deadline     time.Time
+}
+
+// NotifyMsg confirms the mail a player chose (NOTIFY, LEAGUES §5.1), by
+// command or through a List-Unsubscribe address (§5.2).
+type NotifyMsg struct {
+	Head
+	Mode         string    // "all", "turn" or "digest"
+	For          string    // the table the choice is for; "" for every table
+	Unsubscribed bool      // written to the List-Unsubscribe address
+	Digest       time.Time // the first digest, for "digest"
+}
+
+// DigestMsg is the day's summary of the recipient's tables in play (NOTIFY
+// digest, LEAGUES §5.1): whose turn it is at each, and until when.
+type DigestMsg struct {
+	Head
+	Games []GameLine // those where the recipient is to move first
+	Yours int        // how many of them wait for the recipient's move
+}
+
+// SaidMsg passes a player's line on to the other players of the table
+// (SAY, LEAGUES §5.3).
+type SaidMsg struct {
+	Head
+	From string // the author's name at the table, never an address
+	Text string // plain text as written; the templates escape it
+}
+
 // ExpiredMsg tells a player their turn passed for them.
 type ExpiredMsg struct {
 	Head
@@ -391,16 +484,42 @@ type RevealedRack struct {
 	Tiles  Rack
 }
 
+// Leaver is a player who left a game (LEAGUES §2).
+type Leaver struct {
+	Name    string
+	Forfeit bool
+}
+
 // GameOverMsg is the end of a game.
 type GameOverMsg struct {
 	Head
 	End      EndReason
 	Finisher string // who placed their last tile, for EndOut
+	Resigner string // who left last, ending the game, for EndResign and EndForfeit
+	// Left lists who left the game, in the order they left; they rank
+	// below every player still in (LEAGUES §2.2).
+	Left     []Leaver
 	Final    []FinalLine
 	Revealed []RevealedRack
 	Board    Board
 	Log      []LogLine
 	Accepted *Acceptance // the author of the last move's acceptance; nil for the others
+}
+
+// ResignedMsg tells a player who left a game that goes on (LEAGUES §2.2).
+type ResignedMsg struct {
+	Head
+	Forfeit bool   // recorded by the table (LEAGUES §2.3)
+	Expired int    // for a forfeit: the turns that ran out in a row
+	Score   int    // the score they keep
+	Next    string // whose turn it is now
+}
+
+// SeatMsg tells the new holder of a seat that it is theirs (LEAGUES §4.1),
+// with the table's state as they now see it.
+type SeatMsg struct {
+	NoticeMsg
+	From string // the seat's former holder
 }
 
 // OpenedMsg confirms NEW: a table was opened.
@@ -409,6 +528,10 @@ type OpenedMsg struct {
 	Variant    string
 	MinPlayers int
 	MaxPlayers int
+	// Invited are the invitees of NEW with addresses, by name; nil for
+	// a table anyone may join. Their invitations lapse at Expires.
+	Invited []string
+	Expires time.Time
 }
 
 // JoinedMsg tells the table that someone sat down (JOIN).
@@ -418,6 +541,10 @@ type JoinedMsg struct {
 	You     bool     // the recipient is the one who joined
 	Players []string // everyone seated, in join order
 	Max     int
+	// Invited are the invitees still to answer (LEAGUES §6); Starts says
+	// that nobody is left to wait for: the game begins.
+	Invited []string
+	Starts  bool
 }
 
 // StartedMsg tells the table that the game began (START).
@@ -428,6 +555,41 @@ type StartedMsg struct {
 	First    string
 	Deadline time.Time
 	TurnTime time.Duration
+}
+
+// InvitationMsg invites the recipient to a table by mail (LEAGUES §6).
+type InvitationMsg struct {
+	Head
+	Opener  string   // who opened the table and invites
+	Variant string   // "lexio" or "lexico"
+	Invited []string // everyone invited, the recipient too, in order
+	Expires time.Time
+}
+
+// InviteAnswerMsg tells the opener what became of invitations: one
+// invitee declined, or some let theirs expire.
+type InviteAnswerMsg struct {
+	Head
+	Declined string    // who declined; "" for expiries
+	Expired  []string  // whose invitations expired unanswered
+	At       time.Time // when they expired
+	Waiting  []string  // invitees still to answer
+	Seated   []string  // the players seated, the opener first
+	Starts   bool      // nobody left to wait for, two or more seated: the game begins
+	Closed   bool      // nobody left to wait for, the opener alone: the table is closed
+}
+
+// WithdrawnMsg tells an invitee that the opener began the game without
+// them: their invitation is withdrawn.
+type WithdrawnMsg struct {
+	Head
+	Opener string
+}
+
+// DeclinedMsg confirms DECLINE to the invitee.
+type DeclinedMsg struct {
+	Head
+	Opener string
 }
 
 // PausedMsg tells a sender who reached the bound on replies per hour
@@ -460,11 +622,16 @@ func (k LogKind) String() string {
 		return "end"
 	case LogRejected:
 		return "rejected"
+	case LogResign:
+		return "resign"
+	case LogSubstitute:
+		return "substitute"
 	}
 	return "unknown"
 }
 
-// String returns the reason's stable name: "out", "stalled", "abandon".
+// String returns the reason's stable name: "out", "stalled", "abandon",
+// "resign", "forfeit".
 func (e EndReason) String() string {
 	switch e {
 	case EndOut:
@@ -473,11 +640,16 @@ func (e EndReason) String() string {
 		return "stalled"
 	case EndAbandon:
 		return "abandon"
+	case EndResign:
+		return "resign"
+	case EndForfeit:
+		return "forfeit"
 	}
 	return "unknown"
 }
 
-// String returns the status's stable name: "waiting", "playing", "over".
+// String returns the status's stable name: "waiting", "playing", "over",
+// "left".
 func (s GameStatus) String() string {
 	switch s {
 	case StatusWaiting:
@@ -486,6 +658,8 @@ func (s GameStatus) String() string {
 		return "playing"
 	case StatusOver:
 		return "over"
+	case StatusLeft:
+		return "left"
 	}
 	return "unknown"
 }

@@ -10,48 +10,70 @@ type Kind int
 
 // The messages. Each names the data type Render expects.
 const (
-	TurnNotice    Kind = iota + 1 // NoticeMsg: to every player after a turn ends (EMAIL §4.2)
-	Accepted                      // AcceptedMsg: to the author of an accepted move
-	Rejected                      // RejectedMsg: every reason a command was refused (EMAIL §4.1)
-	Preview                       // PreviewMsg: what a placement would score (RULES §5.8)
-	BoardReply                    // NoticeMsg: the state, on BOARD
-	LogReply                      // LogMsg: the whole log, on LOG
-	GamesReply                    // GamesMsg: the sender's tables, on GAMES
-	Help                          // HelpMsg: how to play by mail
-	LangChanged                   // LangMsg: LANG confirmed, in the new language
-	Reminder                      // NoticeMsg: the turn ends soon (EMAIL §5.1)
-	Expired                       // ExpiredMsg: the turn passed, you are away (RULES §9)
-	GameOver                      // GameOverMsg: final scores and racks (EMAIL §4.3)
-	TableOpened                   // OpenedMsg: NEW
-	TableJoined                   // JoinedMsg: JOIN
-	TableStarted                  // StartedMsg: START
-	TooLarge                      // TooLargeMsg: the message was too big (EMAIL §2.5)
-	RepliesPaused                 // PausedMsg: the sender reached the reply bound (EMAIL §2.6)
-	HelpRules                     // RulesMsg: the rules of the game, on HELP RULES
-	ZoneChanged                   // ZoneMsg: TZ confirmed, the time now in the new zone
+	TurnNotice     Kind = iota + 1 // NoticeMsg: to every player after a turn ends (EMAIL §4.2)
+	Accepted                       // AcceptedMsg: to the author of an accepted move
+	Rejected                       // RejectedMsg: every reason a command was refused (EMAIL §4.1)
+	Preview                        // PreviewMsg: what a placement would score (RULES §5.8)
+	BoardReply                     // NoticeMsg: the state, on BOARD
+	LogReply                       // LogMsg: the whole log, on LOG
+	GamesReply                     // GamesMsg: the sender's tables, on GAMES
+	Help                           // HelpMsg: how to play by mail
+	LangChanged                    // LangMsg: LANG confirmed, in the new language
+	Reminder                       // NoticeMsg: the turn ends soon (EMAIL §5.1)
+	Expired                        // ExpiredMsg: the turn passed, you are away (RULES §9)
+	GameOver                       // GameOverMsg: final scores and racks (EMAIL §4.3)
+	TableOpened                    // OpenedMsg: NEW
+	TableJoined                    // JoinedMsg: JOIN
+	TableStarted                   // StartedMsg: START
+	TooLarge                       // TooLargeMsg: the message was too big (EMAIL §2.5)
+	RepliesPaused                  // PausedMsg: the sender reached the reply bound (EMAIL §2.6)
+	HelpRules                      // RulesMsg: the rules of the game, on HELP RULES
+	ZoneChanged                    // ZoneMsg: TZ confirmed, the time now in the new zone
+	VacationSet                    // VacationMsg: VACATION confirmed, or ended by VACATION OFF
+	VacationNotice                 // VacationNoticeMsg: a player's vacation began or ended; your deadline moved
+	Invitation                     // InvitationMsg: to an invitee of NEW with addresses (LEAGUES §6)
+	InviteAnswer                   // InviteAnswerMsg: to the opener, invitees declined or let it expire
+	Withdrawn                      // WithdrawnMsg: to an invitee, the game began without them
+	Declined                       // DeclinedMsg: DECLINE confirmed to the invitee
+	Resigned                       // ResignedMsg: to a player who left a game that goes on (LEAGUES §2.2)
+	SeatTaken                      // SeatMsg: to the new holder of a seat (LEAGUES §4.1)
+	NotifyChanged                  // NotifyMsg: NOTIFY confirmed, or an unsubscribe by mail
+	Digest                         // DigestMsg: the daily summary of NOTIFY digest
+	Said                           // SaidMsg: a player's SAY, to the others at the table
 )
 
 // kindNames is read-only.
 var kindNames = [...]string{
-	TurnNotice:    "turn-notice",
-	Accepted:      "accepted",
-	Rejected:      "rejected",
-	Preview:       "preview",
-	BoardReply:    "board-reply",
-	LogReply:      "log-reply",
-	GamesReply:    "games-reply",
-	Help:          "help",
-	LangChanged:   "lang-changed",
-	Reminder:      "reminder",
-	Expired:       "expired",
-	GameOver:      "game-over",
-	TableOpened:   "table-opened",
-	TableJoined:   "table-joined",
-	TableStarted:  "table-started",
-	TooLarge:      "too-large",
-	RepliesPaused: "replies-paused",
-	HelpRules:     "help-rules",
-	ZoneChanged:   "zone-changed",
+	TurnNotice:     "turn-notice",
+	Accepted:       "accepted",
+	Rejected:       "rejected",
+	Preview:        "preview",
+	BoardReply:     "board-reply",
+	LogReply:       "log-reply",
+	GamesReply:     "games-reply",
+	Help:           "help",
+	LangChanged:    "lang-changed",
+	Reminder:       "reminder",
+	Expired:        "expired",
+	GameOver:       "game-over",
+	TableOpened:    "table-opened",
+	TableJoined:    "table-joined",
+	TableStarted:   "table-started",
+	TooLarge:       "too-large",
+	RepliesPaused:  "replies-paused",
+	HelpRules:      "help-rules",
+	ZoneChanged:    "zone-changed",
+	VacationSet:    "vacation-set",
+	VacationNotice: "vacation-notice",
+	Invitation:     "invitation",
+	InviteAnswer:   "invitation-answer",
+	Withdrawn:      "invitation-withdrawn",
+	Declined:       "invitation-declined",
+	Resigned:       "resigned",
+	SeatTaken:      "seat-taken",
+	NotifyChanged:  "notify-changed",
+	Digest:         "digest",
+	Said:           "said",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -66,13 +88,13 @@ func (k Kind) String() string {
 // Kinds returns every message kind, in order.
 func Kinds() []Kind {
 	ks := make([]Kind, 0, len(kindNames)-1)
-	for k := TurnNotice; k <= ZoneChanged; k++ {
+	for k := TurnNotice; int(k) < len(kindNames); k++ {
 		ks = append(ks, k)
 	}
 	return ks
 }
 
-func (k Kind) valid() bool { return k >= TurnNotice && k <= ZoneChanged }
+func (k Kind) valid() bool { return k >= TurnNotice && int(k) < len(kindNames) }
 
 // dataType is the struct type Render expects for the kind.
 func (k Kind) dataType() reflect.Type {
@@ -95,6 +117,28 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[LangMsg]()
 	case ZoneChanged:
 		return reflect.TypeFor[ZoneMsg]()
+	case VacationSet:
+		return reflect.TypeFor[VacationMsg]()
+	case VacationNotice:
+		return reflect.TypeFor[VacationNoticeMsg]()
+	case Invitation:
+		return reflect.TypeFor[InvitationMsg]()
+	case InviteAnswer:
+		return reflect.TypeFor[InviteAnswerMsg]()
+	case Withdrawn:
+		return reflect.TypeFor[WithdrawnMsg]()
+	case Declined:
+		return reflect.TypeFor[DeclinedMsg]()
+	case Resigned:
+		return reflect.TypeFor[ResignedMsg]()
+	case SeatTaken:
+		return reflect.TypeFor[SeatMsg]()
+	case NotifyChanged:
+		return reflect.TypeFor[NotifyMsg]()
+	case Digest:
+		return reflect.TypeFor[DigestMsg]()
+	case Said:
+		return reflect.TypeFor[SaidMsg]()
 	case Expired:
 		return reflect.TypeFor[ExpiredMsg]()
 	case GameOver:

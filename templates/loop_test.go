@@ -2,8 +2,10 @@ package templates
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexio-mail/lexio/parser"
 )
@@ -35,9 +37,47 @@ func loopCases() map[string]struct {
 		add("table-joined-"+name, TableJoined, JoinedMsg{Head: sampleHead("Bob"), Player: name, Players: []string{"Bob", name}, Max: 4})
 	}
 	add("table-joined-you", TableJoined, JoinedMsg{Head: sampleHead("Bob"), Player: "Bob", You: true, Players: []string{"Alice", "Bob"}, Max: 4})
+	// Invitations (LEAGUES §6), every branch of their sentences.
+	add("table-opened-invited", TableOpened, OpenedMsg{Head: sampleHead("Alice"), Variant: "lexio", MinPlayers: 2, MaxPlayers: 4,
+		Invited: []string{"Bob", "Join"}, Expires: sampleNow.Add(48 * time.Hour)})
+	add("table-joined-invited", TableJoined, JoinedMsg{Head: sampleHead("Bob"), Player: "Bob", You: true, Players: []string{"Alice", "Bob"}, Max: 4,
+		Invited: []string{"Pass"}})
+	add("table-joined-starts", TableJoined, JoinedMsg{Head: sampleHead("Alice"), Player: "Bob", Players: []string{"Alice", "Bob"}, Max: 2, Starts: true})
+	for _, name := range []string{"New", "Join", "Decline", "Start"} {
+		add("invitation-"+name, Invitation, InvitationMsg{Head: sampleHead("Bob"), Opener: name, Variant: "lexico",
+			Invited: []string{"Bob"}, Expires: sampleNow.Add(time.Hour)})
+		add("withdrawn-"+name, Withdrawn, WithdrawnMsg{Head: sampleHead("Bob"), Opener: name})
+		add("declined-"+name, Declined, DeclinedMsg{Head: sampleHead("Bob"), Opener: name})
+		add("answer-declined-starts-"+name, InviteAnswer, InviteAnswerMsg{Head: sampleHead("Alice"), Declined: name,
+			Seated: []string{"Alice", "Bob"}, Starts: true})
+	}
+	add("answer-expired-closed", InviteAnswer, InviteAnswerMsg{Head: sampleHead("Alice"), Expired: []string{"Bob", "Élodie"},
+		At: sampleNow.Add(-time.Hour), Seated: []string{"Alice"}, Closed: true})
+	add("answer-expired-waiting", InviteAnswer, InviteAnswerMsg{Head: sampleHead("Alice"), Expired: []string{"Bob"},
+		At: sampleNow.Add(-time.Hour), Waiting: []string{"Élodie"}, Seated: []string{"Alice"}})
 	add("games-none", GamesReply, GamesMsg{Head: Head{To: "Bob", Now: sampleNow}})
 	for _, c := range []string{"BOARD", "PASS", "LANG fr", "JOIN t42", "NEW", "EXCHANGE 1 4 7"} {
 		add("rejected-"+c, Rejected, RejectedMsg{Head: sampleHead("Bob"), Command: c, Reasons: []Reason{{Kind: ReasonNotYourTurn, Detail: "Alice"}}})
+	}
+	// SAY passes on what a player wrote, commands included: quoted, it
+	// never comes back as the recipient's.
+	for i, text := range []string{"PASS", "PLACE H7 ACROSS CHAT", "resign t42\nNOTIFY turn", "hi\n\nEXCHANGE ALL", strings.Repeat("word ", 40) + "PASS PASS"} {
+		add(fmt.Sprintf("said-%d", i), Said, SaidMsg{Head: sampleHead("Bob"), From: "Alice", Text: text})
+	}
+	for _, name := range []string{"Pass", "Board"} {
+		add("said-from-"+name, Said, SaidMsg{Head: sampleHead("Bob"), From: name, Text: "hello"})
+	}
+	// Names of every length move where the lines wrap: a keyword quoted
+	// never starts a line on its own.
+	for n := 1; n <= 32; n++ {
+		table := "t" + strings.Repeat("x", n-1)
+		h := Head{To: "Bob", Table: table, Now: sampleNow, TZ: sampleTZ}
+		add("said-at-"+table, Said, SaidMsg{Head: h, From: "Alice", Text: "hello"})
+		add("notify-turn-at-"+table, NotifyChanged, NotifyMsg{Head: h, Mode: "digest", For: table, Unsubscribed: true, Digest: sampleNow})
+	}
+	for _, mode := range []string{"all", "turn", "digest"} {
+		add("notify-"+mode+"-t42", NotifyChanged, NotifyMsg{Head: sampleHead("Bob"), Mode: mode, For: "t42", Unsubscribed: true, Digest: sampleNow})
+		add("notify-"+mode, NotifyChanged, NotifyMsg{Head: sampleHead("Bob"), Mode: mode, Digest: sampleNow})
 	}
 	for _, rk := range ReasonKinds() {
 		add("rejected-reason-"+string(rk), Rejected, RejectedMsg{Head: sampleHead("Bob"), Reasons: []Reason{{

@@ -116,7 +116,8 @@ func sampleNotice(to, rack string) NoticeMsg {
 }
 
 // authorSamples are the messages to the author of a move, which carry
-// its acceptance, by golden file name.
+// its acceptance, and those after a resignation (LEAGUES §2), by golden
+// file name.
 func authorSamples() map[string]struct {
 	Kind Kind
 	Data any
@@ -125,10 +126,27 @@ func authorSamples() map[string]struct {
 	n.Accepted = &Acceptance{Move: n.Log[len(n.Log)-1], Total: 22}
 	g := sample(GameOver).(GameOverMsg)
 	g.Accepted = &Acceptance{Move: g.Log[len(g.Log)-2], Total: 98}
+	// Three players: Chloé resigned, her tiles back in the bag; Bob's turn.
+	r := sampleNotice("Bob", "QUARTZ?")
+	r.Log = append(r.Log, LogLine{At: sampleNow.Add(-time.Hour), Kind: LogResign, Player: "Chloé", Count: 7})
+	r.State.Players[2].Tiles, r.State.Players[2].Left, r.State.Bag = 0, true, 78
+	// Then Alice forfeited: Bob is left alone and wins, though behind her.
+	o := GameOverMsg{Head: sampleHead("Bob"), End: EndForfeit, Resigner: "Alice",
+		Left: []Leaver{{Name: "Chloé"}, {Name: "Alice", Forfeit: true}},
+		Final: []FinalLine{
+			{Name: "Alice", Before: 42, Score: 42},
+			{Name: "Bob", Before: 28, Score: 28, Winner: true, You: true},
+			{Name: "Chloé", Before: 0, Score: 0},
+		},
+		Revealed: []RevealedRack{{Player: "Alice", Tiles: sampleRack("ARTZ?NE")}, {Player: "Bob", Tiles: sampleRack("QUARTZ?")}, {Player: "Chloé"}},
+		Board:    sampleBoard(),
+		Log: append(r.Log, LogLine{At: sampleNow, Kind: LogResign, Player: "Alice", Forfeit: true},
+			LogLine{At: sampleNow, Kind: LogEnd, End: EndForfeit})}
 	return map[string]struct {
 		Kind Kind
 		Data any
-	}{"turn-notice-author": {TurnNotice, n}, "game-over-author": {GameOver, g}}
+	}{"turn-notice-author": {TurnNotice, n}, "game-over-author": {GameOver, g},
+		"turn-notice-resign": {TurnNotice, r}, "game-over-forfeit": {GameOver, o}}
 }
 
 // sample returns the golden data of each kind, addressed to Bob.
@@ -139,6 +157,15 @@ func sample(k Kind) any {
 		n := sampleNotice("Bob", "QUARTZ?")
 		if k == Reminder {
 			n.Now = sampleDeadline.Add(-2 * time.Hour)
+		}
+		if k == BoardReply {
+			// A table with a time bank, where Chloé is on vacation
+			// (LEAGUES §3).
+			n.State.HasBank = true
+			for i, b := range []time.Duration{26 * time.Hour, 0, 5*time.Hour + 30*time.Minute} {
+				n.State.Players[i].Bank = b
+			}
+			n.State.Players[2].Vacation = sampleNow.Add(6 * 24 * time.Hour)
 		}
 		return n
 	case Accepted:
@@ -159,12 +186,15 @@ func sample(k Kind) any {
 		l := sampleLog()
 		l = append(l, LogLine{Turn: 5, Kind: LogPass, Player: "Bob"},
 			LogLine{Turn: 6, Kind: LogExpire, Player: "Chloé"},
-			LogLine{Kind: LogRejected, Player: "Bob", Pos: pos("D9"), Words: []Word{{"QUEUX", 0}}})
+			LogLine{Kind: LogRejected, Player: "Bob", Pos: pos("D9"), Words: []Word{{"QUEUX", 0}}},
+			LogLine{Kind: LogSubstitute, Player: "Dora", From: "Alice", To: "Dora"},
+			LogLine{Kind: LogResign, Player: "Chloé", Forfeit: true, Count: 5})
 		return LogMsg{Head: h, Log: l}
 	case GamesReply:
 		return GamesMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Games: []GameLine{
 			{Table: "t42", Variant: "lexio", Status: StatusPlaying, Players: []string{"Alice", "Bob", "Chloé"}, Turn: "Bob", YourTurn: true, Deadline: sampleDeadline, Score: 28},
 			{Table: "t7", Variant: "lexico", Status: StatusPlaying, Players: []string{"Bob", "Dan"}, Turn: "Dan", Deadline: sampleNow.Add(45 * time.Minute), Score: 103},
+			{Table: "t9", Variant: "lexio", Status: StatusLeft, Players: []string{"Bob", "Dan", "Eve"}, Score: 61},
 			{Table: "t50", Variant: "lexio", Status: StatusWaiting, Players: []string{"Bob"}},
 			{Table: "t3", Variant: "lexio", Status: StatusOver, Players: []string{"Bob", "Alice"}, Score: 311},
 		}}
@@ -183,6 +213,18 @@ func sample(k Kind) any {
 			panic(err)
 		}
 		return ZoneMsg{Head: Head{To: "Bob", Table: "t42", Now: time.Date(2026, 7, 1, 9, 30, 0, 0, time.UTC), TZ: paris}, Zone: "Europe/Paris"}
+	case VacationSet:
+		return VacationMsg{Head: h, Begins: sampleNow, Ends: sampleNow.Add(10 * 24 * time.Hour),
+			Stopped: []string{"t42", "t7"}, Running: []string{"cup3"}, Left: 18, Year: 2026}
+	case VacationNotice:
+		return VacationNoticeMsg{Head: h, Player: "Chloé", Begins: sampleNow, Ends: sampleNow.Add(10 * 24 * time.Hour),
+			Deadline: sampleDeadline.Add(10 * 24 * time.Hour)}
+	case Resigned:
+		return ResignedMsg{Head: h, Forfeit: true, Expired: 3, Score: 28, Next: "Alice"}
+	case SeatTaken:
+		n := sampleNotice("Bob", "QUARTZ?")
+		n.Log = append(n.Log, LogLine{Kind: LogSubstitute, Player: "Bob", From: "Élodie", To: "Bob"})
+		return SeatMsg{NoticeMsg: n, From: "Élodie"}
 	case Expired:
 		return ExpiredMsg{Head: h, Deadline: sampleNow.Add(-2 * time.Hour), Grace: 2 * time.Hour, Next: "Chloé"}
 	case GameOver:
@@ -208,6 +250,27 @@ func sample(k Kind) any {
 		return PausedMsg{Head: sampleHead("Bob"), Limit: 30, Until: sampleNow.Add(40 * time.Minute)}
 	case TooLarge:
 		return TooLargeMsg{Head: Head{To: "Bob", Now: sampleNow}, Size: 3 << 20, Limit: 1 << 20}
+	case Invitation:
+		return InvitationMsg{Head: h, Opener: "Alice", Variant: "lexio", Invited: []string{"Bob", "Chloé"},
+			Expires: sampleNow.Add(7 * 24 * time.Hour)}
+	case InviteAnswer:
+		return InviteAnswerMsg{Head: sampleHead("Alice"), Declined: "Chloé", Waiting: []string{"Dan"},
+			Seated: []string{"Alice", "Bob"}}
+	case Withdrawn:
+		return WithdrawnMsg{Head: h, Opener: "Alice"}
+	case Declined:
+		return DeclinedMsg{Head: h, Opener: "Alice"}
+	case NotifyChanged:
+		// For every table, the digest: the first comes tomorrow morning.
+		return NotifyMsg{Head: h, Mode: "digest", Digest: time.Date(2026, 3, 4, 7, 0, 0, 0, time.UTC)}
+	case Digest:
+		// From the service's plain address: about no one table.
+		return DigestMsg{Head: Head{To: "Bob", Now: time.Date(2026, 3, 4, 7, 0, 0, 0, time.UTC), TZ: sampleTZ}, Yours: 1, Games: []GameLine{
+			{Table: "t42", Variant: "lexio", Status: StatusPlaying, Players: []string{"Alice", "Bob", "Chloé"}, Turn: "Bob", YourTurn: true, Deadline: sampleDeadline, Score: 28},
+			{Table: "t7", Variant: "lexico", Status: StatusPlaying, Players: []string{"Bob", "Élise"}, Turn: "Élise", Deadline: sampleDeadline.Add(-26 * time.Hour), Score: 103},
+		}}
+	case Said:
+		return SaidMsg{Head: h, From: "Alice", Text: "Nice one, Bob! <b>QUARTZ</b> & a blank?\nGood luck for the end."}
 	}
 	return nil
 }

@@ -429,7 +429,7 @@ func args(kv ...any) (map[string]any, error) {
 
 // tidyText trims trailing spaces, squeezes runs of blank lines and wraps
 // lines longer than width at spaces, continuing with the line's indent
-// (plus two for a "- " list item).
+// (plus two for a "- " list item, and "> " again for a quoted line).
 func tidyText(s string, width int) string {
 	var out []string
 	blank := 0
@@ -463,6 +463,11 @@ func wrap(line string, width int) []string {
 	cont := indent + markerLen(rest)
 	var out []string
 	prefix := strings.Repeat(" ", indent)
+	next := strings.Repeat(" ", cont)
+	if strings.HasPrefix(rest, "> ") {
+		// A quote stays a quote on every line (SAY's words).
+		next = prefix + "> "
+	}
 	for {
 		avail := width - len([]rune(prefix))
 		r := []rune(rest)
@@ -487,7 +492,7 @@ func wrap(line string, width int) []string {
 		}
 		out = append(out, prefix+strings.TrimRight(string(r[:cut]), " "))
 		rest = strings.TrimLeft(string(r[cut:]), " ")
-		prefix = strings.Repeat(" ", cont)
+		prefix = next
 	}
 }
 

@@ -201,7 +201,7 @@ func checkHTML(t *testing.T, doc string, k Kind) {
 		}
 	}
 	walk(root)
-	wantBoard := k == TurnNotice || k == BoardReply || k == Reminder || k == GameOver || k == HelpRules
+	wantBoard := k == TurnNotice || k == BoardReply || k == Reminder || k == GameOver || k == HelpRules || k == SeatTaken
 	boards := 0
 	for _, tb := range tables {
 		rows := rowsOf(tb)
@@ -566,6 +566,16 @@ func TestTidyText(t *testing.T) {
 			t.Errorf("line over 40: %q", l)
 		}
 	}
+	// A quoted line is quoted on each line it wraps to (SAY's words).
+	quoted := strings.Split(tidyText("> "+long+"PASS\n", 40), "\n")
+	if len(quoted) < 3 {
+		t.Fatalf("a long quote did not wrap: %q", quoted)
+	}
+	for _, l := range quoted[:len(quoted)-1] {
+		if !strings.HasPrefix(l, "> word") && l != "> PASS" {
+			t.Errorf("quote wrapped to %q", l)
+		}
+	}
 }
 
 func BenchmarkRenderTurnNotice(b *testing.B) {
@@ -712,6 +722,30 @@ func BenchmarkRenderMove(b *testing.B) {
 			if _, err := s.Render("en", TurnNotice, d); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// TestSaidEscaped: a player's SAY reaches the others as written in the
+// text part, quoted, and escaped in the HTML part, where no markup of
+// theirs survives (LEAGUES §5.3).
+func TestSaidEscaped(t *testing.T) {
+	s := newSet(t)
+	text := "<script>alert(1)</script> & <a href=\"x\">co</a>\nPASS"
+	for _, lang := range Langs() {
+		r, err := s.Render(lang, Said, SaidMsg{Head: sampleHead("Bob"), From: "Alice", Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Text, "> <script>alert(1)</script> & <a href=\"x\">co</a>\n> PASS\n") {
+			t.Errorf("%s text part:\n%s", lang, r.Text)
+		}
+		if !strings.Contains(r.HTML, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;a href=&#34;x&#34;&gt;co&lt;/a&gt;") ||
+			strings.Contains(r.HTML, "<script") || strings.Contains(r.HTML, "<a href") {
+			t.Errorf("%s HTML part not escaped:\n%s", lang, r.HTML)
+		}
+		if strings.Contains(r.Subject, "<") || !strings.Contains(r.Subject, "Alice") {
+			t.Errorf("%s subject %q", lang, r.Subject)
 		}
 	}
 }

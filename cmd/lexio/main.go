@@ -53,6 +53,11 @@ func commands() []command {
 		{"table new", "table new [--league L] [--seed N] NAME PLAYER...", "open a table: players in turn order, tiles dealt, notices queued", runTableNew},
 		{"table list", "table list", "list the tables", runTableList},
 		{"table show", "table show [--gcg] NAME", "show a table's board, scores and whole log (or its GCG record)", runTableShow},
+		{"table substitute", "table substitute NAME OLD NEW", "give OLD's seat (rack, score, turn) to NEW, who is mailed the table; OLD's replies stop working", runTableSubstitute},
+		{"league list", "league list", "list the leagues and where their seasons are", runLeagueList},
+		{"league show", "league show LEAGUE", "show a league's current season (tables, who is to play) and the next season's divisions", runLeagueShow},
+		{"league start", "league start LEAGUE", "start a league's next season: every table of every division at once, notices queued", runLeagueStart},
+		{"league standings", "league standings [--season N] [--json] LEAGUE", "a season's standings, division by division (default: the current season, else the last)", runLeagueStandings},
 		{"parse", "parse [--json] [--service ADDRESS] FILE.eml...", "show how messages are read: sender, token, command or error", runParse},
 		{"dict build", "dict build WORDLIST OUT", "compile a word list into a dictionary that loads fast (OUT), and its GADDAG for lexio moves (OUT.gaddag)", runDictBuild},
 		{"moves", "moves [--variant lexio|lexico] [--plain] [--dict FILE] [--json] [--limit N] [--count] GAME.gcg RACK", "every legal placement of RACK ('?' a blank) after GAME.gcg, best score first, as PLACE commands with their score", runMoves},
@@ -80,7 +85,7 @@ func run(ctx context.Context, e *env, args []string) int {
 		}
 		return 0
 	}
-	if name == "table" || name == "dict" || name == "mail" {
+	if name == "table" || name == "dict" || name == "mail" || name == "league" {
 		// two-word commands: "table new", "dict build", "mail send"
 		if len(rest) > 0 && (rest[0] == "-h" || rest[0] == "--help") {
 			help(e, e.stdout, []string{name})
@@ -120,7 +125,7 @@ func run(ctx context.Context, e *env, args []string) int {
 
 // help writes the general help, or that of one command (its usage,
 // summary and flags), or of a group of commands ("mail", "table",
-// "dict"). It reports false for a name it does not know.
+// "league", "dict"). It reports false for a name it does not know.
 func help(e *env, w io.Writer, args []string) bool {
 	if len(args) == 0 {
 		fmt.Fprintln(w, "lexio — Lexio, the crossword tile game, played by email.")

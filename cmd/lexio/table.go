@@ -168,7 +168,16 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 		if i < len(t.Scores) {
 			score = strconv.Itoa(t.Scores[i])
 		}
-		fmt.Fprintf(e.stdout, "  %d. %-32s %6s\n", i+1, p, score)
+		left := ""
+		for _, d := range t.Left {
+			if d.Player == i {
+				left = "  resigned " + d.At.Local().Format("2006-01-02 15:04")
+				if d.Forfeit {
+					left = "  forfeited " + d.At.Local().Format("2006-01-02 15:04")
+				}
+			}
+		}
+		fmt.Fprintf(e.stdout, "  %d. %-32s %6s%s\n", i+1, p, score, left)
 	}
 	if t.Board != "" {
 		fmt.Fprintf(e.stdout, "\n%s\n", t.Board)
@@ -176,6 +185,28 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 	for _, l := range t.Log {
 		fmt.Fprintf(e.stdout, "%s\n", logText(l, t.Players))
 	}
+	return nil
+}
+
+func runTableSubstitute(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "table substitute")
+	path := fs.String("c", configPath(e), "configuration `file`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 3 {
+		return fmt.Errorf("%w: a table name, the address leaving the seat and the one taking it", errUsage)
+	}
+	svc, closeFn, err := adminService(ctx, e, *path)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	name, oldAddr, newAddr := fs.Arg(0), fs.Arg(1), fs.Arg(2)
+	if err := svc.Substitute(ctx, name, oldAddr, newAddr); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "table %s: %s now holds the seat of %s. The daemon sends the notices.\n", name, newAddr, oldAddr)
 	return nil
 }
 
@@ -205,6 +236,17 @@ func logText(l engine.LogEntry, players []string) string {
 		return head + fmt.Sprintf("end of game: %+d (rack %q)", l.Score, l.Rack)
 	case engine.LogEnd:
 		return head + "game over: " + string(l.Reason)
+	case engine.LogResign:
+		what := "resigned"
+		if l.Forfeit {
+			what = "forfeited (turns expired in a row)"
+		}
+		if l.Count > 0 {
+			what += fmt.Sprintf(", %d tiles back in the bag", l.Count)
+		}
+		return head + what
+	case engine.LogSubst:
+		return head + fmt.Sprintf("seat passed from %s to %s", l.From, l.To)
 	}
 	return head + string(l.Kind)
 }

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/lexio-mail/lexio/league"
+	"github.com/lexio-mail/lexio/table"
+)
+
+func runLeagueList(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "league list")
+	path := fs.String("c", configPath(e), "configuration `file`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("%w: no arguments", errUsage)
+	}
+	c, err := loadConfig(*path)
+	if err != nil {
+		return err
+	}
+	svc, closeFn, err := adminServiceOf(ctx, e, c)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "LEAGUE\tVARIANT\tTABLE SIZE\tDIVISIONS\tSIGNUP\tSEASON")
+	for i := range c.Leagues {
+		l := &c.Leagues[i]
+		if !l.Seasons() {
+			fmt.Fprintf(w, "%s\t%s\t-\t-\t-\tno seasons\n", l.Name, l.Variant)
+			continue
+		}
+		cur, _, err := svc.Show(ctx, l.Name)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%t\t%s\n", l.Name, l.Variant, l.TableSize, len(l.Divisions), l.Signup, seasonState(cur))
+	}
+	return w.Flush()
+}
+
+// seasonState says where a league's last season is.
+func seasonState(s *table.Season) string {
+	switch {
+	case s == nil:
+		return "none yet"
+	case s.Running():
+		return fmt.Sprintf("%d running (%d of %d tables over, ends %s)", s.Number, over(s), len(s.Tables), s.Ends.Local().Format("2006-01-02"))
+	}
+	return fmt.Sprintf("%d over", s.Number)
+}
+
+func over(s *table.Season) int {
+	n := 0
+	for _, t := range s.Tables {
+		if t.Status == "over" {
+			n++
+		}
+	}
+	return n
+}
+
+func runLeagueShow(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "league show")
+	path := fs.String("c", configPath(e), "configuration `file`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: a league's name", errUsage)
+	}
+	svc, closeFn, err := adminService(ctx, e, *path)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	cur, next, err := svc.Show(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "league %s: season %s\n", fs.Arg(0), seasonState(cur))
+	if cur != nil {
+		printTables(e, cur.Tables)
+	}
+	title := "next season"
+	if cur != nil && cur.Running() {
+		title += ", if the standings stay as they are"
+	}
+	fmt.Fprintf(e.stdout, "\n%s:\n", title)
+	printDivisions(e, next)
+	return nil
+}
+
+func printTables(e *env, ts []table.SeasonTable) {
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "TABLE\tDIVISION\tROUND\tSTATUS\tTO PLAY\tPLAYERS")
+	for _, t := range ts {
+		turn := t.ToMove
+		if turn == "" {
+			turn = "-"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\n", t.Name, t.Division, t.Round, t.Status, turn, strings.Join(t.Players, " "))
+	}
+	w.Flush()
+}
+
+func printDivisions(e *env, divs []league.Division) {
+	if len(divs) == 0 {
+		fmt.Fprintln(e.stdout, "  nobody")
+	}
+	for _, d := range divs {
+		fmt.Fprintf(e.stdout, "  %s (%d): %s\n", d.Name, len(d.Players), strings.Join(d.Players, " "))
+	}
+}
+
+func runLeagueStart(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "league start")
+	path := fs.String("c", configPath(e), "configuration `file`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: a league's name", errUsage)
+	}
+	svc, closeFn, err := adminService(ctx, e, *path)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	s, err := svc.StartSeason(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "league %s: season %d started, %d tables, until %s. The daemon sends the notices.\n",
+		s.League, s.Number, len(s.Tables), s.Ends.Local().Format("2006-01-02 15:04"))
+	printDivisions(e, s.Divisions)
+	printTables(e, s.Tables)
+	return nil
+}
+
+// standingJSON is one line of `league standings --json`, the contract
+// of LEAGUES §9.3: these keys, integers but rating and rd, which are
+// rounded to 2 decimals.
+type standingJSON struct {
+	Division  string  `json:"division"`
+	Rank      int     `json:"rank"`
+	Player    string  `json:"player"`
+	Name      string  `json:"name"`
+	Played    int     `json:"played"`
+	Won       int     `json:"won"`
+	Tied      int     `json:"tied"`
+	Lost      int     `json:"lost"`
+	Points    int     `json:"points"`
+	Spread    int     `json:"spread"`
+	PointsFor int     `json:"points_for"`
+	Rating    float64 `json:"rating"`
+	RD        float64 `json:"rd"`
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+func runLeagueStandings(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "league standings")
+	path := fs.String("c", configPath(e), "configuration `file`")
+	season := fs.Int("season", 0, "the season's `number` (default: the current one, else the last)")
+	asJSON := fs.Bool("json", false, "print one JSON array, a line per player")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: a league's name", errUsage)
+	}
+	if *season < 0 {
+		return fmt.Errorf("%w: --season %d: seasons are numbered from 1", errUsage, *season)
+	}
+	svc, closeFn, err := adminService(ctx, e, *path)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	s, rows, err := svc.Standings(ctx, fs.Arg(0), *season)
+	if errors.Is(err, table.ErrNoSeason) {
+		return fmt.Errorf("%w; `lexio league start %s` starts the first", err, fs.Arg(0))
+	}
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		out := make([]standingJSON, 0, len(rows))
+		for _, r := range rows {
+			out = append(out, standingJSON{Division: r.Division, Rank: r.Rank, Player: r.Player, Name: r.Name,
+				Played: r.Played, Won: r.Won, Tied: r.Tied, Lost: r.Lost, Points: r.Points, Spread: r.Spread,
+				PointsFor: r.PointsFor, Rating: round2(r.Rating), RD: round2(r.RD)})
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(e.stdout, "%s\n", b)
+		return err
+	}
+	fmt.Fprintf(e.stdout, "league %s, season %s\n", s.League, seasonState(s))
+	var w *tabwriter.Writer
+	for i, r := range rows {
+		if i == 0 || r.Division != rows[i-1].Division {
+			if w != nil {
+				w.Flush()
+			}
+			fmt.Fprintf(e.stdout, "\ndivision %s\n", r.Division)
+			w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(w, "RANK\tPLAYER\tPLAYED\tWON\tTIED\tLOST\tPOINTS\tSPREAD\tFOR\tRATING\tRD\t")
+		}
+		fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%+d\t%d\t%.2f\t%.2f\t\n", r.Rank, r.Player, r.Played, r.Won, r.Tied, r.Lost,
+			r.Points, r.Spread, r.PointsFor, r.Rating, r.RD)
+	}
+	if w == nil {
+		return nil
+	}
+	return w.Flush()
+}

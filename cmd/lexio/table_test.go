@@ -1,0 +1,72 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lexio-mail/lexio/engine"
+)
+
+// TestTableSubstitute: `lexio table substitute` (LEAGUES §4.1) gives a
+// seat to a new address, which table show and the GCG record then name;
+// each mistake is refused with a reason and a failing status.
+func TestTableSubstitute(t *testing.T) {
+	words, err := filepath.Abs(filepath.Join("..", "..", "gcg", "testdata", "words.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "secret")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	cfg := filepath.Join(dir, "lexio.toml")
+	writeFile(t, cfg, testConfig(t, dir, secret, words, ""), 0o600)
+	if code, _, errOut := lexio(t, "table", "new", "-c", cfg, "t1", "alice@localhost", "bob@localhost", "carol@localhost"); code != 0 {
+		t.Fatalf("table new: %d %q", code, errOut)
+	}
+	code, out, errOut := lexio(t, "table", "substitute", "-c", cfg, "t1", "bob@localhost", "dave@localhost")
+	if code != 0 || !strings.Contains(out, "dave@localhost now holds the seat of bob@localhost") {
+		t.Fatalf("substitute: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = lexio(t, "table", "show", "-c", cfg, "t1")
+	if code != 0 || !strings.Contains(out, "2. dave@localhost") || !strings.Contains(out, "seat passed from Bob to Dave") {
+		t.Errorf("show: %d\n%s", code, out)
+	}
+	code, out, _ = lexio(t, "table", "show", "-c", cfg, "--gcg", "t1")
+	if code != 0 || !strings.Contains(out, "#player2 dave dave@localhost") || !strings.Contains(out, "#note dave: seat 2 passed from Bob to Dave") {
+		t.Errorf("show --gcg: %d\n%s", code, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"nosuch", "alice@localhost", "eve@localhost"}, 1, "table: no table named nosuch: store: not found"},
+		{[]string{"t1", "bob@localhost", "eve@localhost"}, 1, "table t1: bob@localhost holds no seat there"},
+		{[]string{"t1", "alice@localhost", "carol@localhost"}, 1, "table t1: carol@localhost holds a seat there already"},
+		{[]string{"t1", "alice@localhost"}, 2, "usage: lexio table substitute NAME OLD NEW"},
+	} {
+		code, _, errOut := lexio(t, append([]string{"table", "substitute", "-c", cfg}, tc.args...)...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: %d %q, want %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+}
+
+// TestLogTextLeaving: table show names resignations, forfeits and
+// substitutions (LEAGUES §2.4, §4.1).
+func TestLogTextLeaving(t *testing.T) {
+	players := []string{"alice@localhost", "bob@localhost"}
+	for _, tc := range []struct {
+		e    engine.LogEntry
+		want string
+	}{
+		{engine.LogEntry{Kind: engine.LogResign, Player: 1, Count: 7}, "resigned, 7 tiles back in the bag"},
+		{engine.LogEntry{Kind: engine.LogResign, Player: 0, Forfeit: true}, "forfeited (turns expired in a row)"},
+		{engine.LogEntry{Kind: engine.LogSubst, Player: 1, From: "Bob", To: "Dave"}, "seat passed from Bob to Dave"},
+	} {
+		if got := logText(tc.e, players); !strings.Contains(got, tc.want) {
+			t.Errorf("%q lacks %q", got, tc.want)
+		}
+	}
+}

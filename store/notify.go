@@ -1,0 +1,68 @@
+package store
+
+import (
+	"fmt"
+)
+
+// SetPlayerNotify sets the mail the player chose for every table (NotifyAll,
+// NotifyTurn or NotifyDigest), or returns ErrNotFound.
+func (tx *Tx) SetPlayerNotify(addr, mode string) error {
+	res := tx.db.Model(&Player{}).Where("address = ?", NormalizeAddress(addr)).Update("notify", mode)
+	if res.Error != nil {
+		return fmt.Errorf("store: player notify: %w", mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: player notify: %w", ErrNotFound)
+	}
+	return nil
+}
+
+// SetSeatNotify sets the mail the player with that address chose at one
+// table, over their own choice ("" drops the override), or returns
+// ErrNotFound when they have no seat there.
+func (tx *Tx) SetSeatNotify(tableID int64, addr, mode string) error {
+	player := tx.db.Model(&Player{}).Select("id").Where("address = ?", NormalizeAddress(addr))
+	res := tx.db.Model(&Seat{}).Where("table_id = ? AND player_id = (?)", tableID, player).Update("notify", mode)
+	if res.Error != nil {
+		return fmt.Errorf("store: seat notify: %w", mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("store: seat notify: %w", ErrNotFound)
+	}
+	return nil
+}
+
+// DigestPlayers returns, by id, the players who may be owed a digest: those
+// who chose NotifyDigest, and those who chose it at a playing table.
+func (tx *Tx) DigestPlayers() ([]Player, error) {
+	atTable := tx.db.Model(&Seat{}).Select("seats.player_id").
+		Joins("JOIN tables ON tables.id = seats.table_id").
+		Where("seats.notify = ? AND tables.status = ?", NotifyDigest, StatusPlaying)
+	var ps []Player
+	if err := tx.db.Where("notify = ? OR id IN (?)", NotifyDigest, atTable).Order("id").Find(&ps).Error; err != nil {
+		return nil, fmt.Errorf("store: digest players: %w", mapErr(err))
+	}
+	return ps, nil
+}
+
+// SetDigestDay records that the player's digest of day (a local date,
+// "2026-12-01") was decided, if their stored day is still prev; otherwise
+// another writer decided it first and it returns ErrConflict (ErrNotFound
+// if there is no such player).
+func (tx *Tx) SetDigestDay(playerID int64, prev, day string) error {
+	res := tx.db.Model(&Player{}).Where("id = ? AND digest_day = ?", playerID, prev).Update("digest_day", day)
+	if res.Error != nil {
+		return fmt.Errorf("store: digest day: %w", mapErr(res.Error))
+	}
+	if res.RowsAffected == 1 {
+		return nil
+	}
+	var n int64
+	if err := tx.db.Model(&Player{}).Where("id = ?", playerID).Count(&n).Error; err != nil {
+		return fmt.Errorf("store: digest day: %w", mapErr(err))
+	}
+	if n == 0 {
+		return fmt.Errorf("store: digest day of player %d: %w", playerID, ErrNotFound)
+	}
+	return fmt.Errorf("store: digest day of player %d: not %q any more: %w", playerID, prev, ErrConflict)
+}

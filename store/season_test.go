@@ -1,0 +1,248 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestSeasons: a league's seasons are numbered once each and read back in
+// order, in UTC, closed once; their members come back by division and
+// seed, their tables by division, round and name, and a table belongs to
+// one season only.
+func TestSeasons(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		est := time.FixedZone("EST", -5*3600)
+		s1 := &Season{League: "club", Number: 1, Started: t0.In(est), Ends: t0.Add(90 * 24 * time.Hour)}
+		tb := newTable(t, s, "club-1-1-2", 2)
+		ta := newTable(t, s, "club-1-1-1", 2)
+		mustTx(t, s, func(tx *Tx) error {
+			if err := tx.CreateSeason(s1); err != nil {
+				return err
+			}
+			if err := tx.CreateSeason(&Season{League: "other", Number: 1, Started: t0, Ends: t0}); err != nil {
+				return err
+			}
+			var ms []SeasonMember
+			for i, addr := range []string{"p1@example.org", "p0@example.org", "z@example.org"} {
+				p, err := tx.EnsurePlayer(addr, "en")
+				if err != nil {
+					return err
+				}
+				div, order, seed := "top", 0, i
+				if i == 0 {
+					div, order, seed = "second", 1, 0
+				}
+				ms = append(ms, SeasonMember{SeasonID: s1.ID, Division: div, DivisionOrder: order, Seed: seed, PlayerID: p.ID})
+			}
+			if err := tx.AddSeasonMembers(ms); err != nil {
+				return err
+			}
+			for _, lt := range []*LeagueTable{{TableID: tb.ID, SeasonID: s1.ID, Round: 1}, {TableID: ta.ID, SeasonID: s1.ID, Round: 1}} {
+				if err := tx.AddLeagueTable(lt); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		mustTx(t, s, func(tx *Tx) error {
+			if err := tx.CreateSeason(&Season{League: "club", Number: 1, Started: t0, Ends: t0}); !errors.Is(err, ErrDuplicate) {
+				t.Errorf("a second season 1: %v, want ErrDuplicate", err)
+			}
+			p, err := tx.PlayerByAddress("p0@example.org")
+			if err != nil {
+				return err
+			}
+			if err := tx.AddSeasonMembers([]SeasonMember{{SeasonID: s1.ID, Division: "x", PlayerID: p.ID}}); !errors.Is(err, ErrDuplicate) {
+				t.Errorf("a player twice in a season: %v, want ErrDuplicate", err)
+			}
+			if err := tx.AddLeagueTable(&LeagueTable{TableID: ta.ID, SeasonID: s1.ID}); !errors.Is(err, ErrDuplicate) {
+				t.Errorf("a table twice in a season: %v, want ErrDuplicate", err)
+			}
+			return nil
+		})
+		mustTx(t, s, func(tx *Tx) error {
+			if err := tx.CreateSeason(&Season{League: "club", Number: 2, Started: t0, Ends: t0}); err != nil {
+				return err
+			}
+			if err := tx.CloseSeason(s1.ID, t0.Add(time.Hour).In(est)); err != nil {
+				return err
+			}
+			if err := tx.CloseSeason(s1.ID, t0); !errors.Is(err, ErrConflict) {
+				t.Errorf("closing a closed season: %v, want ErrConflict", err)
+			}
+			if err := tx.CloseSeason(-1, t0); !errors.Is(err, ErrNotFound) {
+				t.Errorf("closing no season: %v, want ErrNotFound", err)
+			}
+			return nil
+		})
+		err := s.View(ctx, func(tx *Tx) error {
+			ss, err := tx.Seasons("club")
+			if err != nil {
+				return err
+			}
+			if len(ss) != 2 || ss[0].Number != 1 || ss[1].Number != 2 {
+				t.Fatalf("seasons of club: %+v, want 1 and 2", ss)
+			}
+			if got := ss[0]; !got.Started.Equal(t0) || got.Started.Location() != time.UTC ||
+				got.ClosedAt == nil || !got.ClosedAt.Equal(t0.Add(time.Hour)) || got.ClosedAt.Location() != time.UTC {
+				t.Errorf("season 1: started %v closed %v, want %v and an hour later, in UTC", got.Started, got.ClosedAt, t0)
+			}
+			if ss[1].ClosedAt != nil {
+				t.Errorf("season 2 closed at %v, want running", ss[1].ClosedAt)
+			}
+			ms, err := tx.SeasonMembers(s1.ID)
+			if err != nil {
+				return err
+			}
+			var got []string
+			for _, m := range ms {
+				got = append(got, m.Division+":"+m.Player.Address)
+			}
+			if want := []string{"top:p0@example.org", "top:z@example.org", "second:p1@example.org"}; !slices.Equal(got, want) {
+				t.Errorf("members: %v, want %v", got, want)
+			}
+			lts, err := tx.LeagueTables(s1.ID)
+			if err != nil {
+				return err
+			}
+			got = nil
+			for _, lt := range lts {
+				got = append(got, lt.Table.Name)
+			}
+			if want := []string{"club-1-1-1", "club-1-1-2"}; !slices.Equal(got, want) {
+				t.Errorf("league tables: %v, want %v", got, want)
+			}
+			lt, err := tx.LeagueTableOf(ta.ID)
+			if err != nil || lt.SeasonID != s1.ID {
+				t.Errorf("LeagueTableOf: %+v, %v", lt, err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSignups: sign-ups and withdrawals stay pending, in order, until a
+// season uses them, once.
+func TestSignups(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		var ids []int64
+		var season Season
+		mustTx(t, s, func(tx *Tx) error {
+			season = Season{League: "club", Number: 1, Started: t0, Ends: t0}
+			if err := tx.CreateSeason(&season); err != nil {
+				return err
+			}
+			for i, addr := range []string{"b@example.org", "a@example.org", "b@example.org"} {
+				p, err := tx.EnsurePlayer(addr, "en")
+				if err != nil {
+					return err
+				}
+				kind := SignupJoin
+				if i == 2 {
+					kind = SignupWithdraw
+				}
+				sg := &Signup{League: "club", PlayerID: p.ID, Kind: kind, At: t0.Add(time.Duration(i) * time.Minute)}
+				if err := tx.AddSignup(sg); err != nil {
+					return err
+				}
+				ids = append(ids, sg.ID)
+			}
+			if err := tx.AddSignup(&Signup{League: "club", PlayerID: 1, Kind: "maybe"}); err == nil {
+				t.Error("a signup of kind maybe was recorded")
+			}
+			return tx.AddSignup(&Signup{League: "other", PlayerID: 1, Kind: SignupJoin})
+		})
+		pending := func() []string {
+			var out []string
+			err := s.View(ctx, func(tx *Tx) error {
+				sgs, err := tx.PendingSignups("club")
+				for _, sg := range sgs {
+					out = append(out, sg.Kind+":"+sg.Player.Address)
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		if got, want := pending(), []string{"signup:b@example.org", "signup:a@example.org", "withdraw:b@example.org"}; !slices.Equal(got, want) {
+			t.Errorf("pending: %v, want %v", got, want)
+		}
+		mustTx(t, s, func(tx *Tx) error { return tx.UseSignups(ids[:2], season.ID) })
+		if got, want := pending(), []string{"withdraw:b@example.org"}; !slices.Equal(got, want) {
+			t.Errorf("pending after use: %v, want %v", got, want)
+		}
+		mustTx(t, s, func(tx *Tx) error {
+			if err := tx.UseSignups(ids, season.ID); !errors.Is(err, ErrConflict) {
+				t.Errorf("using used signups: %v, want ErrConflict", err)
+			}
+			return nil
+		})
+	})
+}
+
+// TestRatings: a rating is per variant and player, replaced by the next,
+// read back to the last bit.
+func TestRatings(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		var a, b *Player
+		mustTx(t, s, func(tx *Tx) error {
+			var err error
+			if a, err = tx.EnsurePlayer("a@example.org", "en"); err != nil {
+				return err
+			}
+			if b, err = tx.EnsurePlayer("b@example.org", "en"); err != nil {
+				return err
+			}
+			for _, r := range []*PlayerRating{
+				{Variant: "lexio", PlayerID: a.ID, Rating: 1600, RD: 200, Volatility: 0.06, Games: 1},
+				{Variant: "lexico", PlayerID: a.ID, Rating: 1400, RD: 300, Volatility: 0.06, Games: 1},
+				{Variant: "lexio", PlayerID: a.ID, Rating: 1337.689107120704, RD: 290.318962799502, Volatility: 0.05999936373572239, Games: 2},
+			} {
+				if err := tx.SaveRating(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		err := s.View(ctx, func(tx *Tx) error {
+			rs, err := tx.Ratings("lexio", a.ID, b.ID)
+			if err != nil {
+				return err
+			}
+			if len(rs) != 1 {
+				t.Fatalf("lexio ratings: %+v, want a's only", rs)
+			}
+			r := rs[a.ID]
+			// Every bit of a float64 comes back: ratings are recomputed
+			// from them.
+			if r.Rating != 1337.689107120704 || r.RD != 290.318962799502 || r.Volatility != 0.05999936373572239 || r.Games != 2 || !r.UpdatedAt.Equal(t0) {
+				t.Errorf("a's lexio rating: %+v, want the second one to the last bit", r)
+			}
+			rs, err = tx.Ratings("lexico", a.ID)
+			if err != nil {
+				return err
+			}
+			if rs[a.ID].Rating != 1400 {
+				t.Errorf("a's lexico rating: %+v, want 1400", rs[a.ID])
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}

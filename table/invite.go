@@ -1,0 +1,457 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// Invitations (LEAGUES §6). NEW with addresses opens a table that seats
+// only its invitees; each gets a mail whose reply address is bound to
+// them. JOIN through it seats them, DECLINE refuses; invitations lapse
+// after invite_ttl. Once no invitation is pending the game starts if two
+// or more are seated; with the opener alone the table is deleted (it could
+// never start: nobody else may join it). START with two seated withdraws
+// the pending invitations.
+
+// maxWaiting bounds the invitations one opener may have waiting for an
+// answer at once, across their tables: each is a mail to an address that
+// never wrote to us, so NEW must not make the service write to anyone
+// without end.
+const maxWaiting = 12
+
+// inviteReasons checks NEW's addresses for a table of at most max
+// players: every problem is a reason, none when they are fine. The parser
+// has read each as one bare address, lowercase, named once; what it
+// cannot know is the table's size (lexico seats two), the sender and the
+// service's own address.
+func (h *handling) inviteReasons(addrs []string, max int) []templates.Reason {
+	var rs []templates.Reason
+	for _, a := range addrs {
+		switch {
+		case h.s.ownAddress(a):
+			rs = append(rs, templates.Reason{Kind: templates.ReasonBadAddress, Detail: a})
+		case a == h.msg.From:
+			rs = append(rs, templates.Reason{Kind: templates.ReasonSelfInvite})
+		}
+	}
+	if len(addrs) > max-1 {
+		rs = append(rs, templates.Reason{Kind: templates.ReasonTooManyInvites, Need: max - 1, Have: len(addrs)})
+	}
+	return rs
+}
+
+// waitingReason is the reason to refuse n more invitations from the
+// sender, if they would be more than maxWaiting waiting at once.
+func (h *handling) waitingReason(n int) (*templates.Reason, error) {
+	have, err := h.tx.PendingInvitationsBy(h.msg.From)
+	if err != nil || have+n <= maxWaiting {
+		return nil, err
+	}
+	return &templates.Reason{Kind: templates.ReasonInvitesWaiting, Have: have, Need: maxWaiting}, nil
+}
+
+// ownAddress reports whether addr is the service's, with or without a
+// token: mail to it would come back to us.
+func (s *Service) ownAddress(addr string) bool {
+	local, domain, _ := strings.Cut(addr, "@")
+	base, _, _ := strings.Cut(local, "+")
+	return strings.EqualFold(base, s.local) && strings.EqualFold(domain, s.domain)
+}
+
+// invite records the invitations of a table just opened by seat 0 and
+// queues each invitee's mail. An invitee new to the service becomes a
+// player in the opener's language; one already known is written to in
+// their own.
+func (h *handling) invite(t *tableCtx, addrs []string) (time.Time, error) {
+	expires := h.now.Add(h.s.cfg.InviteTTL)
+	msg := templates.InvitationMsg{Opener: names(t.seats)[0], Variant: t.row.Variant, Expires: expires}
+	for _, a := range addrs {
+		msg.Invited = append(msg.Invited, displayName(a))
+	}
+	for _, a := range addrs {
+		pl, err := h.tx.EnsurePlayer(a, t.langs[0])
+		if err != nil {
+			return time.Time{}, err
+		}
+		inv := &store.Invitation{TableID: t.row.ID, Address: a, Expires: expires, CreatedAt: h.now}
+		if err := h.tx.AddInvitation(inv); err != nil {
+			return time.Time{}, err
+		}
+		to := recipient{addr: a, lang: pl.Lang, tz: h.s.zoneOf(pl.TimeZone), pos: -1}
+		m := msg
+		m.Head = h.s.head(t.row.Name, to, h.now)
+		h.out.add(h.s, h.s.inviteEnvelope(t, templates.Invitation, to, a), m, h.now)
+	}
+	h.log.Info("invitations sent", "table", t.row.Name, "invitees", len(addrs), "expires", expires)
+	return expires, nil
+}
+
+// inviteEnvelope is a mail about t's invitations; about names the
+// invitation, so that two mails of one kind to one recipient have two
+// Message-IDs.
+func (s *Service) inviteEnvelope(t *tableCtx, kind templates.Kind, to recipient, about string) envelope {
+	return envelope{table: t.row.Name, kind: kind, to: to, tableID: &t.row.ID, extra: shortHash(about)}
+}
+
+// invitee is the recipient of a mail to an invited address.
+func (s *Service) invitee(tx *store.Tx, addr string) (recipient, error) {
+	pl, err := tx.PlayerByAddress(addr)
+	if err != nil {
+		return recipient{}, err
+	}
+	return recipient{addr: pl.Address, lang: pl.Lang, tz: s.zoneOf(pl.TimeZone), pos: -1}, nil
+}
+
+// lockLoad takes the table's row (store.Tx.LockTable) and reads it again:
+// seats and invitations read after it are the last committed.
+func (s *Service) lockLoad(tx *store.Tx, id int64) (*tableCtx, error) {
+	if err := tx.LockTable(id); err != nil {
+		return nil, err
+	}
+	row, err := tx.TableByID(id)
+	if err != nil {
+		return nil, err
+	}
+	return s.loadRow(tx, row)
+}
+
+// pendingNames are the names of the table's invitees still to answer.
+func pendingNames(invs []store.Invitation) []string {
+	var out []string
+	for _, inv := range invs {
+		if inv.State == store.InvitePending {
+			out = append(out, displayName(inv.Address))
+		}
+	}
+	return out
+}
+
+// invited handles a message from an invitee who is not seated, sent
+// through their invitation's reply address: JOIN (bare, or naming this
+// table) accepts, DECLINE refuses; what is about no table is answered as
+// for anyone; the rest waits for the answer.
+func (h *handling) invited(t *tableCtx, inv *store.Invitation) error {
+	m := h.msg
+	c := m.Command
+	if c == nil {
+		if h.bareJoin(t.row.Name) {
+			return h.answer(t, true)
+		}
+		if answered, err := h.noCommandOnce(); err != nil || !answered {
+			return err
+		}
+		return h.refuse(nil, "", reasons(m.Err), true)
+	}
+	switch c.Kind {
+	case parser.KindJoin:
+		if c.Table == "" || c.Table == t.row.Name {
+			return h.answer(t, true)
+		}
+		return h.join(c.Table)
+	case parser.KindDecline:
+		return h.answer(t, false)
+	case parser.KindHelp:
+		return h.help(nil, c.Topic)
+	case parser.KindGames:
+		return h.games(nil)
+	case parser.KindLang:
+		return h.lang(nil, c.Lang)
+	case parser.KindZone:
+		return h.zone(nil, c.Zone)
+	case parser.KindNew:
+		return h.newTable(c)
+	}
+	return h.refuse(nil, c.String(), []templates.Reason{stateReason(inv.State, t.row.Name)}, false)
+}
+
+// stateReason says why an invitation in state cannot be answered now;
+// a pending one: its invitee must answer first.
+func stateReason(state store.InvitationState, table string) templates.Reason {
+	kind := templates.ReasonNotYetSeated
+	switch state {
+	case store.InviteJoined:
+		kind = templates.ReasonAlreadySeated
+	case store.InviteDeclined:
+		kind = templates.ReasonInviteDeclined
+	case store.InviteExpired:
+		kind = templates.ReasonInviteExpired
+	case store.InviteWithdrawn:
+		kind = templates.ReasonInviteWithdrawn
+	}
+	return templates.Reason{Kind: kind, Detail: table}
+}
+
+// bareJoin reports whether the message holds no command but a line that
+// is JOIN (in any of its languages) without a table: through an
+// invitation's address it names the invitation's table.
+func (h *handling) bareJoin(table string) bool {
+	if !errors.Is(h.msg.Err, parser.ErrNoCommand) {
+		return false
+	}
+	for _, line := range strings.Split(h.msg.Body, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if _, err := parser.ParseCommand(line); !errors.Is(err, parser.ErrMissingArgument) {
+			continue
+		}
+		if c, err := parser.ParseCommand(line + " " + table); err == nil && c.Kind == parser.KindJoin && c.Table == table {
+			return true
+		}
+	}
+	return false
+}
+
+// answer applies an invitee's JOIN (accept) or DECLINE to their
+// invitation at t. Invitations that lapsed are expired first: an answer
+// after the time is too late, as a move after its deadline (RULES §9.1).
+func (h *handling) answer(t *tableCtx, accept bool) error {
+	cmd := "DECLINE " + t.row.Name
+	if accept {
+		cmd = "JOIN " + t.row.Name
+	}
+	name, id := t.row.Name, t.row.ID
+	h.rec.TableID = &id
+	t, err := h.s.lockLoad(h.tx, id)
+	if err != nil {
+		return err
+	}
+	if _, err := h.s.expireInvitations(h.tx, t, h.now, &h.out); err != nil {
+		return err
+	}
+	inv, err := h.tx.InvitationOf(id, h.msg.From)
+	if errors.Is(err, store.ErrNotFound) {
+		// The table closed: every invitation lapsed, this one with them.
+		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonInviteExpired, Detail: name}}, false)
+	}
+	if err != nil {
+		return err
+	}
+	if inv.State != store.InvitePending {
+		r := stateReason(inv.State, name)
+		if !accept && inv.State == store.InviteJoined {
+			r = templates.Reason{Kind: templates.ReasonNoInvitation, Detail: name}
+		}
+		return h.refuse(nil, cmd, []templates.Reason{r}, false)
+	}
+	if accept {
+		return h.acceptInvitation(t, inv, cmd)
+	}
+	return h.declineInvitation(t, inv, cmd)
+}
+
+func (h *handling) acceptInvitation(t *tableCtx, inv *store.Invitation, cmd string) error {
+	pl, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(nil))
+	if err != nil {
+		return err
+	}
+	if err := h.tx.AddSeat(&store.Seat{TableID: t.row.ID, Position: len(t.seats), PlayerID: pl.ID, CreatedAt: h.now}); err != nil {
+		return err
+	}
+	if err := h.tx.AnswerInvitation(inv.ID, store.InviteJoined, h.now); err != nil {
+		return err
+	}
+	t, err = h.s.loadRow(h.tx, t.row)
+	if err != nil {
+		return err
+	}
+	invs, err := h.tx.Invitations(t.row.ID)
+	if err != nil {
+		return err
+	}
+	h.outcome(store.OutcomeApplied, cmd)
+	waiting := pendingNames(invs)
+	starts := len(waiting) == 0
+	h.announceJoin(t, waiting, starts)
+	if !starts {
+		return nil
+	}
+	h.log.Info("every invitation answered: the game begins", "table", t.row.Name, "players", len(t.seats))
+	return h.s.startGame(h.tx, t, 0, h.now, &h.out)
+}
+
+// announceJoin tells every seated player that the last one sat down;
+// waiting are the invitees still to answer, starts that the game begins.
+func (h *handling) announceJoin(t *tableCtx, waiting []string, starts bool) {
+	joined := len(t.seats) - 1
+	for p := range t.seats {
+		msg := templates.JoinedMsg{Head: h.s.head(t.row.Name, t.recipient(p), h.now), Player: names(t.seats)[joined],
+			You: p == joined, Players: names(t.seats), Max: maxPlayers(t.row.Variant), Invited: waiting, Starts: starts}
+		e := envelope{table: t.row.Name, kind: templates.TableJoined, to: t.recipient(p), tableID: &t.row.ID}
+		if p == joined {
+			e.reply = h.rec.MessageID
+		}
+		h.out.add(h.s, e, msg, h.now)
+	}
+}
+
+func (h *handling) declineInvitation(t *tableCtx, inv *store.Invitation, cmd string) error {
+	if err := h.tx.AnswerInvitation(inv.ID, store.InviteDeclined, h.now); err != nil {
+		return err
+	}
+	invs, err := h.tx.Invitations(t.row.ID)
+	if err != nil {
+		return err
+	}
+	h.outcome(store.OutcomeApplied, cmd)
+	msg := templates.InviteAnswerMsg{Declined: displayName(inv.Address), Waiting: pendingNames(invs), Seated: names(t.seats)}
+	msg.Starts, msg.Closed = len(msg.Waiting) == 0 && len(t.seats) >= 2, len(msg.Waiting) == 0 && len(t.seats) < 2
+	msg.Head = h.s.head(t.row.Name, t.recipient(0), h.now)
+	h.out.add(h.s, h.s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), inv.Address), msg, h.now)
+	to, err := h.s.invitee(h.tx, inv.Address)
+	if err != nil {
+		return err
+	}
+	if err := h.replyAs(t, to, templates.Declined, templates.DeclinedMsg{
+		Head: h.s.head(t.row.Name, to, h.now), Opener: names(t.seats)[0]}); err != nil {
+		return err
+	}
+	h.log.Info("invitation declined", "table", t.row.Name)
+	return h.s.invitationsDone(h.tx, t, len(msg.Waiting), h.now, &h.out)
+}
+
+// invitationsDone starts the game of an open table once no invitation is
+// pending, or deletes the table when the opener sits alone.
+func (s *Service) invitationsDone(tx *store.Tx, t *tableCtx, pending int, now time.Time, out *outgoing) error {
+	if pending > 0 || t.game != nil || t.row.Status != store.StatusOpen {
+		return nil
+	}
+	if len(t.seats) >= 2 {
+		s.log.Info("every invitation answered: the game begins", "table", t.row.Name, "players", len(t.seats))
+		return s.startGame(tx, t, 0, now, out)
+	}
+	s.log.Info("every invitation answered, nobody seated but the opener: the table is closed", "table", t.row.Name)
+	return tx.DeleteOpenTable(t.row.ID)
+}
+
+// expireInvitations expires the pending invitations of t that lapsed by
+// now, tells the opener in one mail, and starts or closes the table if
+// none is left pending. It reports whether any expired.
+func (s *Service) expireInvitations(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing) (bool, error) {
+	invs, err := tx.Invitations(t.row.ID)
+	if err != nil {
+		return false, err
+	}
+	var msg templates.InviteAnswerMsg
+	var addrs []string
+	for _, inv := range invs {
+		if inv.State != store.InvitePending || inv.Expires.After(now) {
+			continue
+		}
+		if err := tx.AnswerInvitation(inv.ID, store.InviteExpired, inv.Expires); err != nil {
+			return false, err
+		}
+		msg.Expired = append(msg.Expired, displayName(inv.Address))
+		addrs = append(addrs, inv.Address)
+		if inv.Expires.After(msg.At) {
+			msg.At = inv.Expires
+		}
+	}
+	if len(addrs) == 0 {
+		return false, nil
+	}
+	if invs, err = tx.Invitations(t.row.ID); err != nil {
+		return false, err
+	}
+	msg.Waiting, msg.Seated = pendingNames(invs), names(t.seats)
+	open := t.game == nil && t.row.Status == store.StatusOpen
+	msg.Starts = open && len(msg.Waiting) == 0 && len(t.seats) >= 2
+	msg.Closed = open && len(msg.Waiting) == 0 && len(t.seats) < 2
+	msg.Head = s.head(t.row.Name, t.recipient(0), now)
+	out.add(s, s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), "expired "+strings.Join(addrs, " ")), msg, now)
+	s.log.Info("invitations expired", "table", t.row.Name, "expired", len(addrs), "at", msg.At)
+	return true, s.invitationsDone(tx, t, len(msg.Waiting), now, out)
+}
+
+// withdrawInvitations withdraws the pending invitations of t when its
+// opener starts the game, and tells each invitee; one that had lapsed
+// is only marked expired.
+func (s *Service) withdrawInvitations(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing) error {
+	invs, err := tx.Invitations(t.row.ID)
+	if err != nil {
+		return err
+	}
+	for _, inv := range invs {
+		if inv.State != store.InvitePending {
+			continue
+		}
+		if !inv.Expires.After(now) {
+			if err := tx.AnswerInvitation(inv.ID, store.InviteExpired, inv.Expires); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := tx.AnswerInvitation(inv.ID, store.InviteWithdrawn, now); err != nil {
+			return err
+		}
+		to, err := s.invitee(tx, inv.Address)
+		if err != nil {
+			return err
+		}
+		msg := templates.WithdrawnMsg{Head: s.head(t.row.Name, to, now), Opener: names(t.seats)[0]}
+		out.add(s, s.inviteEnvelope(t, templates.Withdrawn, to, inv.Address), msg, now)
+	}
+	return nil
+}
+
+// decline answers DECLINE that came through no invitation: the one
+// pending invitation of the sender (or the one at the table it names) is
+// declined; with none, or several, the sender is told.
+func (h *handling) decline(t *tableCtx, table string) error {
+	if t != nil {
+		// Seated at the table of the token: nothing there to decline.
+		return h.refuse(t, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: t.row.Name}}, false)
+	}
+	pending, err := h.tx.PendingInvitationsOf(h.msg.From)
+	if err != nil {
+		return err
+	}
+	if table != "" {
+		pending = slices.DeleteFunc(pending, func(inv store.Invitation) bool { return inv.Table.Name != table })
+	}
+	switch len(pending) {
+	case 0:
+		return h.refuse(nil, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: table}}, false)
+	case 1:
+		c, err := h.s.loadRow(h.tx, pending[0].Table)
+		if err != nil {
+			return err
+		}
+		return h.answer(c, false)
+	}
+	var tables []string
+	for _, inv := range pending {
+		tables = append(tables, inv.Table.Name)
+	}
+	return h.refuse(nil, "DECLINE", []templates.Reason{{Kind: templates.ReasonSeveralInvites, Detail: strings.Join(tables, ", ")}}, false)
+}
+
+// expireDueInvitations expires, table by table in a transaction each,
+// the invitations that lapsed by now, earliest first: after downtime one
+// tick catches up. A table that meets a conflict is handled again, up to
+// maxAttempts times, then left for the next tick, as in Tick.
+func (s *Service) expireDueInvitations(ctx context.Context, now time.Time) (int, error) {
+	return s.eachDue(ctx, "invitation expiry",
+		func(tx *store.Tx, limit int) ([]int64, error) { return tx.DueInvitationTables(now, limit) },
+		func(tx *store.Tx, id int64, out *outgoing) error {
+			t, err := s.lockLoad(tx, id)
+			if err != nil {
+				return err
+			}
+			_, err = s.expireInvitations(tx, t, now, out)
+			return err
+		})
+}
+
+// inviteOnly reports whether t seats only its invitees.
+func inviteOnly(tx *store.Tx, t *tableCtx) (bool, error) {
+	invs, err := tx.Invitations(t.row.ID)
+	return len(invs) > 0, err
+}

@@ -1,0 +1,185 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// resign answers RESIGN <table> (LEAGUES §2). It is not bound to the turn,
+// so no reply is stale (§2.5), and it may come through the table's reply
+// address or, from a seated player, to the plain address: the name says
+// which table. A name that is not the sender's table is refused, and
+// nothing changes.
+func (h *handling) resign(t *tableCtx, name string) error {
+	cmd := h.msg.Command.String()
+	notYours := []templates.Reason{{Kind: templates.ReasonNotYourTable, Detail: name}}
+	switch {
+	case t != nil && t.row.Name != name:
+		return h.refuse(t, cmd, notYours, false)
+	case t == nil:
+		c, err := h.load(name)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if err != nil || c.seatOf(h.msg.From) < 0 {
+			from, err := h.replyTable(nil)
+			if err != nil {
+				return err
+			}
+			return h.refuse(from, cmd, notYours, true)
+		}
+		t = c
+		h.rec.TableID = &t.row.ID
+		h.log = h.log.With("table", name)
+		// As through the reply address: the deadlines that passed first.
+		if err := h.s.enforce(h.tx, t, h.now, &h.out); err != nil {
+			return err
+		}
+	}
+	p := t.seatOf(h.msg.From)
+	if t.game == nil {
+		return h.refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonTooFewPlayers,
+			Have: len(t.seats), Need: 2, Detail: "START"}}, false)
+	}
+	if err := t.game.Resign(p, h.now, false); err != nil {
+		var me *engine.MoveError
+		if !errors.As(err, &me) {
+			return permanent(err)
+		}
+		return h.refuse(t, cmd, reasons(err), false)
+	}
+	h.outcome(store.OutcomeApplied, cmd)
+	h.log.Info("player resigned", "player", p)
+	h.s.settle(t, h.now)
+	if err := h.s.departed(t, p, h.now, &h.out, h.rec.MessageID); err != nil {
+		return err
+	}
+	return h.s.save(h.tx, t, h.now)
+}
+
+// departed tells everyone that player p left (LEAGUES §2.4): the end of
+// the game to every player when it ended; else p that they are out and
+// the others still in the new state, with whose turn it is. reply is the
+// message p's mail answers, "" for a forfeit.
+func (s *Service) departed(t *tableCtx, p int, now time.Time, out *outgoing, reply string) error {
+	g := t.game
+	if !g.Over() {
+		msg := templates.ResignedMsg{Head: s.head(t.row.Name, t.recipient(p), now), Forfeit: g.Forfeited(p),
+			Score: g.Score(p), Next: names(t.seats)[g.Turn()]}
+		if msg.Forfeit {
+			msg.Expired = t.row.ForfeitAfter
+		}
+		e := envelope{table: t.row.Name, seq: t.row.Seq, kind: templates.Resigned, to: t.recipient(p), reply: reply,
+			tableID: &t.row.ID, cal: s.calendarEvent(t, templates.Resigned, p, false, now)}
+		out.add(s, e, msg, now)
+	}
+	return s.announce(t, now, out, -1, nil)
+}
+
+// forfeits reports whether the expiry of player p's turn reaches the
+// table's forfeit_after (LEAGUES §2.3).
+func forfeits(t *tableCtx, p int) bool {
+	return t.row.ForfeitAfter > 0 && t.game.Expiries(p)+1 >= t.row.ForfeitAfter
+}
+
+// turnBeforeLast is whose turn it was before the game's last action.
+func turnBeforeLast(g *engine.Game) (int, error) {
+	acts := g.Actions()
+	before, err := engine.Rebuild(g.Config(), acts[:len(acts)-1])
+	if err != nil {
+		return 0, err
+	}
+	return before.Turn(), nil
+}
+
+// Errors of Substitute.
+var (
+	ErrNotSeated     = errors.New("table: not seated")
+	ErrAlreadySeated = errors.New("table: already seated")
+	ErrNotRunning    = errors.New("table: no game running")
+)
+
+// Substitute gives oldAddr's seat at a table to newAddr (LEAGUES §4.1):
+// the rack, the score and the place in the turn order stay with the seat;
+// the log records it; the new holder gets the table's state and a reply
+// address of their own, the other players still in are told; the old
+// holder's reply tokens, bound to their address, no longer name a seat.
+// Deadlines that passed are enforced first.
+func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string) error {
+	oldAddr, newAddr = store.NormalizeAddress(oldAddr), store.NormalizeAddress(newAddr)
+	now := s.now()
+	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		t, err := s.load(tx, name)
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("table: no table named %s: %w", name, store.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		var out outgoing
+		if err := s.enforce(tx, t, now, &out); err != nil {
+			return err
+		}
+		p := t.seatOf(oldAddr)
+		switch {
+		case p < 0:
+			return fmt.Errorf("table %s: %s holds no seat there: %w", name, oldAddr, ErrNotSeated)
+		case t.seatOf(newAddr) >= 0:
+			return fmt.Errorf("table %s: %s holds a seat there already: %w", name, newAddr, ErrAlreadySeated)
+		case t.game == nil:
+			return fmt.Errorf("table %s: it has not started: %w", name, ErrNotRunning)
+		case t.game.Over():
+			return fmt.Errorf("table %s: the game is over: %w", name, ErrNotRunning)
+		case t.game.Left(p):
+			return fmt.Errorf("table %s: %s left the game: %w", name, oldAddr, ErrNotRunning)
+		}
+		pl, err := tx.EnsurePlayer(newAddr, s.cfg.Language)
+		if err != nil {
+			return err
+		}
+		if err := t.game.Substitute(p, displayName(oldAddr), displayName(newAddr), now); err != nil {
+			return permanent(err)
+		}
+		if err := tx.MoveSeat(t.row.ID, p, pl.ID); err != nil {
+			return err
+		}
+		if t.seats, err = tx.Seats(t.row.ID); err != nil {
+			return err
+		}
+		t.langs[p], t.zones[p] = pl.Lang, s.zoneOf(pl.TimeZone)
+		if err := s.save(tx, t, now); err != nil {
+			return err
+		}
+		for q := range t.seats {
+			if q != p && t.game.Left(q) {
+				continue
+			}
+			msg, err := s.noticeData(t, q, now)
+			if err != nil {
+				return err
+			}
+			if q == p {
+				s.queue(t, templates.SeatTaken, q, templates.SeatMsg{NoticeMsg: msg, From: displayName(oldAddr)}, now, &out)
+			} else {
+				s.queue(t, templates.TurnNotice, q, msg, now, &out)
+			}
+		}
+		mails, err := out.wait()
+		if err != nil {
+			return err
+		}
+		return tx.EnqueueMails(mails)
+	})
+	if err != nil {
+		return err
+	}
+	s.log.Info("seat substituted", "table", name, "from", oldAddr, "to", newAddr)
+	s.poke()
+	return nil
+}

@@ -1,0 +1,423 @@
+package table_test
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/gcg"
+	"github.com/lexio-mail/lexio/internal/gametest"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
+)
+
+// play has the player to move play a placement (or pass) by mail.
+func (h *harness) play(name string, players []string) {
+	h.t.Helper()
+	h.outboxEmpty() // every notice delivered: the player answers theirs
+	g := h.game(name)
+	who := players[g.Turn()]
+	cmd := nextCommand(g, false)
+	h.expect(h.send(who, cmd), store.OutcomeApplied, "")
+	h.outboxEmpty()
+}
+
+// spaced writes a rack as the text mail shows it: "A R T ?".
+func spaced(rack string) string { return strings.Join(strings.Split(rack, ""), " ") }
+
+// replays checks that the table's game, written as GCG, replays with
+// --check to the same scores (the export and lexio replay).
+func replays(t *testing.T, g *engine.Game, players []string) string {
+	t.Helper()
+	rec, err := gcg.FromGame(g.Config(), g.Actions(), players)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := rec.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := gcg.Read(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	sum, err := gcg.Replay(back, gcg.Options{Rules: g.Rules(), Dict: gametest.AnyWord{}, Check: true}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, buf.String(), out.String())
+	}
+	if !slices.Equal(sum.Scores, g.Result().Scores) || sum.Over != g.Over() {
+		t.Fatalf("replayed %v over %v, the game %v over %v", sum.Scores, sum.Over, g.Result().Scores, g.Over())
+	}
+	return buf.String()
+}
+
+// TestResignTwoPlayers: LEAGUES §2.1, §2.5. Alice, ahead, resigns off turn
+// in answer to an old notice (RESIGN is never stale): the game ends at
+// once, Bob wins, no rack is adjusted, every rack is revealed.
+func TestResignTwoPlayers(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	const name = "r2"
+	players := []string{"alice", "bob"}
+	if err := h.svc.CreateTable(h.ctx, name, "main", emails(players...), 11); err != nil {
+		t.Fatal(err)
+	}
+	first := latestNotice(h.waitMail("alice", 1))
+	h.play(name, players)
+	g := h.game(name)
+	scores := g.Result().Scores
+	if scores[0] <= 0 || g.Turn() != 1 {
+		t.Fatalf("scores %v, turn %d", scores, g.Turn())
+	}
+	racks := []string{string(g.Rack(0)), string(g.Rack(1))}
+	bobsTurn := calendarOf(t, h.lastOf("bob", "turn-notice"))
+	h.clock.Add(time.Hour)
+	h.expect(h.replyTo("alice", first, "ABANDON r2"), store.OutcomeApplied, "RESIGN r2")
+
+	g = h.game(name)
+	r := g.Result()
+	if !g.Over() || r.Reason != engine.EndResign || !slices.Equal(r.Winners, []int{1}) {
+		t.Fatalf("over %v, result %+v", g.Over(), r)
+	}
+	if !slices.Equal(r.Scores, scores) || !slices.Equal(r.Racks, racks) {
+		t.Errorf("scores %v racks %q, want %v and %q untouched", r.Scores, r.Racks, scores, racks)
+	}
+	if sum, _ := h.svc.Table(h.ctx, name); sum.Status != store.StatusOver {
+		t.Errorf("status %s", sum.Status)
+	}
+	for _, p := range players {
+		over := h.lastOf(p, "game-over")
+		mustContain(t, p+"'s game over", over.Subject, "Bob wins")
+		mustContain(t, p+"'s game over", over.Text, "The game is over: Alice resigned.", "Bob wins with 0 points",
+			"Left the game, in this order: Alice (resigned)", spaced(racks[0]), spaced(racks[1]), "Alice resigned.")
+		mustContain(t, p+"'s game over", over.HTML, "Alice resigned")
+		mustNotContain(t, p+"'s game over", over.Text, "Racks: ")
+	}
+	// The turn Bob held ended without a move: his calendar entry goes.
+	if c := calendarOf(t, h.lastOf("bob", "game-over")); bobsTurn == nil || c == nil || c.method != "CANCEL" || c.uid != bobsTurn.uid || c.seq <= bobsTurn.seq {
+		t.Errorf("bob's entry %+v, then %+v: want it cancelled", bobsTurn, c)
+	}
+	replays(t, g, emails(players...))
+}
+
+// TestResignThreeAndFour: LEAGUES §2.2. At three, Bob resigns on his turn
+// by mail to the plain address: his rack goes back into the bag, the turn
+// passes to Carol at once, his score is frozen and he is skipped and told
+// nothing more until the end; when Carol resigns too, Alice is left and
+// wins. At four, two leave and the game ends idle between the two still
+// in, counted as two (RULES §11.2).
+func TestResignThreeAndFour(t *testing.T) {
+	t.Run("three", func(t *testing.T) {
+		h := newHarness(t, harnessOpts{})
+		const name = "r3"
+		players := []string{"alice", "bob", "carol"}
+		if err := h.svc.CreateTable(h.ctx, name, "main", emails(players...), 12); err != nil {
+			t.Fatal(err)
+		}
+		h.waitMail("bob", 1)
+		h.play(name, players) // alice; bob to move
+		before := h.game(name)
+		bag, bobScore := before.BagCount(), before.Score(1)
+		bobsTurn := calendarOf(t, h.lastOf("bob", "turn-notice"))
+		h.clock.Add(time.Hour)
+		resignAt := h.clock.Now()
+		h.expect(h.sendMail("bob", mailSpec{Body: "RENDIRSE r3"}), store.OutcomeApplied, "RESIGN r3")
+
+		g := h.game(name)
+		if g.Over() || !g.Left(1) || g.Turn() != 2 || !g.TurnStart().Equal(resignAt) || g.BagCount() != bag+7 {
+			t.Fatalf("over %v left %v turn %d from %v, bag %d (was %d)", g.Over(), g.Left(1), g.Turn(), g.TurnStart(), g.BagCount(), bag)
+		}
+		if d := h.deadline(name); !d.Equal(resignAt.Add(72 * time.Hour)) {
+			t.Errorf("deadline %v, want turn_time from the resignation", d)
+		}
+		bye := h.lastOf("bob", "resigned")
+		mustContain(t, "bob's confirmation", bye.Text, "You resigned from the game at table r3", "it is now Carol's turn")
+		if c := calendarOf(t, bye); bobsTurn == nil || c == nil || c.method != "CANCEL" || c.uid != bobsTurn.uid {
+			t.Errorf("bob's entry %+v, then %+v: want it cancelled", bobsTurn, c)
+		}
+		if c := calendarOf(t, h.lastOf("carol", "turn-notice")); c == nil || c.method != "REQUEST" || !c.end.Equal(resignAt.Add(72*time.Hour)) {
+			t.Errorf("carol's entry %+v: want her turn's deadline", c)
+		}
+		for _, p := range []string{"alice", "carol"} {
+			n := h.lastOf(p, "turn-notice")
+			mustContain(t, p+"'s notice", n.Subject, "(Bob resigned)")
+			mustContain(t, p+"'s notice", n.Text, "Bob resigned; 7 tiles went back into the bag.", "left the game")
+		}
+		mustContain(t, "carol's notice", h.lastOf("carol", "turn-notice").Subject, "Your turn")
+		bobNotices := h.count("bob", "turn-notice")
+
+		// Skipped from then on: carol, alice, carol; Bob's moves refused.
+		h.expect(h.fresh("bob", name, "PASS"), store.OutcomeRejected, "resigned")
+		mustContain(t, "bob's refusal", h.lastOf("bob", "rejected").Text, "You have left this game")
+		h.play(name, players)
+		h.play(name, players)
+		if g := h.game(name); g.Turn() != 2 || g.Score(1) != bobScore {
+			t.Fatalf("turn %d (want carol), bob's score %d (was %d)", g.Turn(), g.Score(1), bobScore)
+		}
+		if n := h.count("bob", "turn-notice"); n != bobNotices {
+			t.Errorf("bob got %d turn notices after leaving", n-bobNotices)
+		}
+		// GAMES tells Bob the game goes on without him.
+		h.expect(h.fresh("bob", name, "GAMES"), store.OutcomeApplied, "GAMES")
+		mustContain(t, "bob's GAMES", h.lastOf("bob", "games-reply").Text, "r3 (lexio): in play without you (you left it)")
+
+		// Carol resigns off turn (Alice to move after her play): Alice alone.
+		h.play(name, players)
+		h.expect(h.fresh("carol", name, "ABANDONNER r3"), store.OutcomeApplied, "RESIGN r3")
+		g = h.game(name)
+		r := g.Result()
+		if !g.Over() || r.Reason != engine.EndResign || !slices.Equal(r.Winners, []int{0}) ||
+			!slices.Equal(r.Ranking, []int{0, 2, 1}) || r.Scores[1] != bobScore {
+			t.Fatalf("result %+v", r)
+		}
+		for _, p := range players {
+			mustContain(t, p+"'s game over", h.lastOf(p, "game-over").Text, "Carol resigned, and one player is left",
+				"Left the game, in this order: Bob (resigned), Carol (resigned)", "Alice wins")
+		}
+		text := replays(t, g, emails(players...))
+		mustContain(t, "the GCG", text, "#resign bob ", "#resign carol ", "#rack1 ")
+	})
+	t.Run("four", func(t *testing.T) {
+		h := newHarness(t, harnessOpts{})
+		const name = "r4"
+		players := []string{"alice", "bob", "carol", "dave"}
+		if err := h.svc.CreateTable(h.ctx, name, "main", emails(players...), 13); err != nil {
+			t.Fatal(err)
+		}
+		h.waitMail("dave", 1)
+		h.play(name, players)
+		h.expect(h.fresh("dave", name, "RESIGN r4"), store.OutcomeApplied, "RESIGN r4") // off turn
+		h.play(name, players)                                                           // bob
+		h.expect(h.fresh("alice", name, "RESIGN r4"), store.OutcomeApplied, "RESIGN r4")
+		g := h.game(name)
+		if g.Over() || g.Active() != 2 || g.Turn() != 2 {
+			t.Fatalf("over %v, %d still in, turn %d", g.Over(), g.Active(), g.Turn())
+		}
+		frozen := g.Score(0)
+		// Bob and Carol pass: 2 × 2 turns end it (RULES §11.2).
+		for i := 0; i < 4; i++ {
+			if g.Over() {
+				t.Fatalf("over after %d passes", i)
+			}
+			h.expect(h.send(players[g.Turn()], "PASS"), store.OutcomeApplied, "PASS")
+			h.outboxEmpty()
+			g = h.game(name)
+		}
+		r := g.Result()
+		if !g.Over() || r.Reason != engine.EndIdle || r.Scores[0] != frozen || r.Places[3] != 4 || r.Places[0] != 3 {
+			t.Fatalf("result %+v", r)
+		}
+		for _, p := range players {
+			mustContain(t, p+"'s game over", h.lastOf(p, "game-over").Text, "Left the game, in this order: Dave (resigned), Alice (resigned)")
+		}
+		replays(t, g, emails(players...))
+	})
+}
+
+// TestResignRefused: LEAGUES §1, §2.5. A name that is not one of the
+// sender's tables is refused with a reason, through the plain address or
+// a table's, and no game changes.
+func TestResignRefused(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	if err := h.svc.CreateTable(h.ctx, "mine", "main", emails("alice", "bob"), 14); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.svc.CreateTable(h.ctx, "theirs", "main", emails("bob", "carol"), 15); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	for i, send := range []func() string{
+		func() string { return h.sendMail("alice", mailSpec{Body: "RESIGN theirs"}) },  // plain address, not her table
+		func() string { return h.fresh("alice", "mine", "RESIGN theirs") },             // her table's address, another table
+		func() string { return h.sendMail("alice", mailSpec{Body: "RESIGN nowhere"}) }, // no such table
+	} {
+		h.expect(send(), store.OutcomeRejected, "not-your-table")
+		refusals := ofKind(h.waitMail("alice", 2+i), "rejected")
+		if len(refusals) != i+1 {
+			t.Fatalf("%d refusals, want %d", len(refusals), i+1)
+		}
+		mustContain(t, "the refusal", refusals[i].Text, "You are not playing at a table named")
+	}
+	for _, name := range []string{"mine", "theirs"} {
+		if g := h.game(name); g.Over() || len(g.Actions()) != 0 {
+			t.Errorf("%s changed: %d actions", name, len(g.Actions()))
+		}
+	}
+}
+
+// forfeitConfig is a league whose tables record a forfeit at the second
+// expired turn in a row (LEAGUES §2.3).
+const forfeitConfig = `
+[[league]]
+name = "strict"
+turn_time = "72h"
+reminders = []
+away_grace = "2h"
+forfeit_after = 2
+`
+
+// TestForfeitByTick: LEAGUES §2.3. Alice lets two turns in a row expire:
+// the second expiry is a forfeit at its deadline, and with two players
+// the game ends; Bob wins.
+func TestForfeitByTick(t *testing.T) {
+	h := newHarness(t, harnessOpts{config: forfeitConfig})
+	t0 := h.clock.Now()
+	const name = "ff"
+	if err := h.svc.CreateTable(h.ctx, name, "strict", emails("alice", "bob"), 16); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	h.tickAt(t0.Add(72 * time.Hour)) // the first expiry: a pass
+	if g := h.game(name); g.Over() || g.Expiries(0) != 1 {
+		t.Fatalf("over %v, expiries %d", g.Over(), g.Expiries(0))
+	}
+	h.outboxEmpty()
+	h.expect(h.send("bob", "PASS"), store.OutcomeApplied, "PASS")
+	second := h.deadline(name) // alice is away: the grace
+	h.tickAt(second.Add(time.Minute))
+	g := h.game(name)
+	r := g.Result()
+	acts := g.Actions()
+	last := acts[len(acts)-1]
+	if !g.Over() || r.Reason != engine.EndForfeit || !slices.Equal(r.Winners, []int{1}) ||
+		last.Kind != engine.ActResign || !last.Forfeit || !last.At.Equal(second) {
+		t.Fatalf("result %+v, last action %+v (deadline %v)", r, last, second)
+	}
+	for _, p := range []string{"alice", "bob"} {
+		mustContain(t, p+"'s game over", h.lastOf(p, "game-over").Text, "Alice let too many turns in a row run out and forfeited",
+			"Left the game, in this order: Alice (forfeit)")
+	}
+	if n := h.count("alice", "expired"); n != 1 {
+		t.Errorf("%d expiry notices: the forfeit is not one", n)
+	}
+}
+
+// TestForfeitCatchUp: LEAGUES §2.3, EMAIL §5.2. The daemon was down for a
+// month: one Tick enforces every deadline in order, at its time; the
+// second expiry of each is a forfeit, the first of them (at three) puts
+// the rack back and passes the turn, the next leaves Carol alone.
+func TestForfeitCatchUp(t *testing.T) {
+	h := newHarness(t, harnessOpts{config: forfeitConfig})
+	t0 := h.clock.Now()
+	const name = "cu"
+	if err := h.svc.CreateTable(h.ctx, name, "strict", emails("alice", "bob", "carol"), 17); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("carol", 1)
+	h.tickAt(t0.Add(30 * 24 * time.Hour))
+	g := h.game(name)
+	d1 := t0.Add(72 * time.Hour)
+	d2, d3 := d1.Add(72*time.Hour), d1.Add(144*time.Hour)
+	d4 := d3.Add(2 * time.Hour) // alice, away: the grace
+	d5 := d4.Add(2 * time.Hour) // bob, away, from alice's forfeit
+	want := []struct {
+		kind    engine.ActionKind
+		player  int
+		at      time.Time
+		forfeit bool
+	}{
+		{engine.ActExpire, 0, d1, false}, {engine.ActExpire, 1, d2, false}, {engine.ActExpire, 2, d3, false},
+		{engine.ActResign, 0, d4, true}, {engine.ActResign, 1, d5, true},
+	}
+	acts := g.Actions()
+	if len(acts) != len(want) {
+		t.Fatalf("%d actions %+v, want %d", len(acts), acts, len(want))
+	}
+	for i, w := range want {
+		a := acts[i]
+		if a.Kind != w.kind || a.Player != w.player || !a.At.Equal(w.at) || a.Forfeit != w.forfeit {
+			t.Errorf("action %d: %+v, want %+v", i+1, a, w)
+		}
+	}
+	r := g.Result()
+	if !g.Over() || r.Reason != engine.EndForfeit || !slices.Equal(r.Ranking, []int{2, 1, 0}) {
+		t.Fatalf("result %+v", r)
+	}
+	// Alice was told she forfeited while Bob and Carol played on.
+	mustContain(t, "alice's forfeit", h.lastOf("alice", "resigned").Text, "ran out 2 times in a row", "it is now Bob's turn")
+	mustContain(t, "carol's game over", h.lastOf("carol", "game-over").Text, "Bob let too many turns in a row run out and forfeited, and one player is left")
+	replays(t, g, emails("alice", "bob", "carol"))
+}
+
+// TestSubstitute: LEAGUES §4.1. Mid-game Dave takes Bob's seat: his rack,
+// score and turn; Bob's reply token no longer works and changes nothing;
+// Dave is mailed the table with a reply address of his own and plays;
+// the others are told; the log records it. The admin's mistakes are
+// refused with a reason.
+func TestSubstitute(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	const name = "sub"
+	players := []string{"alice", "bob", "carol"}
+	if err := h.svc.CreateTable(h.ctx, name, "main", emails(players...), 18); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("bob", 1)
+	h.play(name, players) // alice; bob to move
+	before := h.game(name)
+	rack, score := string(before.Rack(1)), before.Score(1)
+	bobsNotice := latestNotice(h.inbox("bob"))
+
+	if err := h.svc.Substitute(h.ctx, name, "Bob@localhost", "dave@localhost"); err != nil {
+		t.Fatal(err)
+	}
+	g := h.game(name)
+	if string(g.Rack(1)) != rack || g.Score(1) != score || g.Turn() != 1 {
+		t.Fatalf("seat 2: rack %q score %d turn %d, want %q %d 1", g.Rack(1), g.Score(1), g.Turn(), rack, score)
+	}
+	if last := g.Actions()[len(g.Actions())-1]; last.Kind != engine.ActSubstitute || last.From != "Bob" || last.To != "Dave" {
+		t.Errorf("last action %+v", last)
+	}
+	sum, _ := h.svc.Table(h.ctx, name)
+	if !slices.Equal(sum.Players, emails("alice", "dave", "carol")) {
+		t.Errorf("seats %v", sum.Players)
+	}
+
+	// Bob's token is bound to his address, which holds no seat now.
+	actions := len(g.Actions())
+	h.expect(h.replyTo("bob", bobsNotice, nextCommand(g, false)), store.OutcomeRejected, "not-a-player")
+	if n := len(h.game(name).Actions()); n != actions {
+		t.Fatalf("bob's old token changed the game: %d actions, was %d", n, actions)
+	}
+
+	// Dave is told, with the table, from his own reply address.
+	seat := h.lastOf("dave", "seat-taken")
+	mustContain(t, "dave's notice", seat.Subject, "You take over Bob's seat")
+	mustContain(t, "dave's notice", seat.Text, "You now hold Bob's seat at table sub", spaced(rack), "Bob's seat passed to Dave")
+	if want := "lexio+" + h.token(name, "dave") + "@localhost"; seat.ReplyTo != want {
+		t.Errorf("reply address %q, want %q", seat.ReplyTo, want)
+	}
+	for _, p := range []string{"alice", "carol"} {
+		mustContain(t, p+"'s notice", h.lastOf(p, "turn-notice").Subject, "(Dave takes Bob's seat)")
+	}
+	h.expect(h.replyTo("dave", &seat, nextCommand(g, false)), store.OutcomeApplied, "")
+	if g := h.game(name); g.Turn() != 2 || len(g.Actions()) != actions+1 {
+		t.Fatalf("dave's move: turn %d, %d actions", g.Turn(), len(g.Actions()))
+	}
+	text := replays(t, h.game(name), sum.Players)
+	mustContain(t, "the GCG", text, "#note dave: seat 2 passed from Bob to Dave")
+
+	for _, tc := range []struct {
+		name, table, old, new string
+		want                  error
+	}{
+		{"unknown table", "nosuch", "alice@localhost", "eve@localhost", store.ErrNotFound},
+		{"old not seated", name, "bob@localhost", "eve@localhost", table.ErrNotSeated},
+		{"new already seated", name, "alice@localhost", "carol@localhost", table.ErrAlreadySeated},
+	} {
+		if err := h.svc.Substitute(h.ctx, tc.table, tc.old, tc.new); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	h.expect(h.fresh("carol", name, "RESIGN sub"), store.OutcomeApplied, "RESIGN")
+	h.expect(h.fresh("dave", name, "RESIGN sub"), store.OutcomeApplied, "RESIGN")
+	if err := h.svc.Substitute(h.ctx, name, "alice@localhost", "eve@localhost"); !errors.Is(err, table.ErrNotRunning) {
+		t.Errorf("game over: %v, want ErrNotRunning", err)
+	}
+	if n := len(h.game(name).Actions()); n != actions+3 {
+		t.Errorf("refused substitutions changed the game: %d actions", n)
+	}
+}

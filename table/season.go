@@ -1,0 +1,545 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/internal/tablename"
+	"github.com/lexio-mail/lexio/league"
+	"github.com/lexio-mail/lexio/rating"
+	"github.com/lexio-mail/lexio/store"
+)
+
+// ErrNoSeason is returned for a league that has played no season yet.
+var ErrNoSeason = errors.New("table: the league has no season yet")
+
+// SeasonTable is one table of a season.
+type SeasonTable struct {
+	Name     string
+	Division string
+	Round    int
+	Status   store.TableStatus
+	Players  []string // addresses, in seat order: the first opens
+	ToMove   string   // the address whose turn it is; "" unless playing
+}
+
+// Season is a season of a league as the admin sees it.
+type Season struct {
+	League    string
+	Number    int
+	Started   time.Time
+	Ends      time.Time
+	Closed    bool
+	Divisions []league.Division
+	Tables    []SeasonTable
+}
+
+// Running reports whether the season is under way: not closed, with a
+// table still to finish.
+func (s *Season) Running() bool {
+	if s.Closed {
+		return false
+	}
+	for _, t := range s.Tables {
+		if t.Status != store.StatusOver {
+			return true
+		}
+	}
+	return false
+}
+
+// StartSeason starts the next season of a league (LEAGUES §7.2): its
+// divisions (the first season's from the configuration, a later one's by
+// league.NextSeason from the last season's standings, its withdrawals and
+// sign-ups), every table of every division at once, in one transaction
+// with every player's first notices. A last season whose tables have all
+// ended is closed on the way; one still running is a refusal.
+func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error) {
+	l, err := s.seasonLeague(name)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	var started *Season
+	err = s.store.Tx(ctx, func(tx *store.Tx) error {
+		last, err := s.lastSeason(tx, l)
+		if err != nil {
+			return err
+		}
+		number := 1
+		if last != nil {
+			if last.view.Running() {
+				return fmt.Errorf("table: league %q: season %d is running until its last table ends (%d left) or %s",
+					l.Name, last.view.Number, unfinished(last.view), last.view.Ends.Format(time.DateOnly))
+			}
+			if !last.view.Closed {
+				if err := tx.CloseSeason(last.row.ID, now); err != nil {
+					return err
+				}
+			}
+			number = last.view.Number + 1
+		}
+		divs, used, err := s.nextDivisions(tx, l, last)
+		if err != nil {
+			return err
+		}
+		if len(divs) == 0 {
+			return fmt.Errorf("table: league %q: nobody to play season %d (no divisions, no sign-ups)", l.Name, number)
+		}
+		for _, d := range divs {
+			if len(d.Players) < 2 {
+				return fmt.Errorf("table: league %q: division %q would have %d player(s) in season %d; a division needs at least 2",
+					l.Name, d.Name, len(d.Players), number)
+			}
+		}
+		row := &store.Season{League: l.Name, Number: number, Started: now, Ends: now.Add(l.SeasonLength())}
+		if err := tx.CreateSeason(row); errors.Is(err, store.ErrDuplicate) {
+			return fmt.Errorf("table: league %q: season %d was started meanwhile", l.Name, number)
+		} else if err != nil {
+			return err
+		}
+		if err := tx.UseSignups(used, row.ID); err != nil {
+			return err
+		}
+		var members []store.SeasonMember
+		for i, d := range divs {
+			for j, addr := range d.Players {
+				p, err := tx.EnsurePlayer(addr, s.cfg.Language)
+				if err != nil {
+					return err
+				}
+				members = append(members, store.SeasonMember{SeasonID: row.ID, Division: d.Name, DivisionOrder: i, Seed: j, PlayerID: p.ID})
+			}
+		}
+		if err := tx.AddSeasonMembers(members); err != nil {
+			return err
+		}
+		started = &Season{League: l.Name, Number: number, Started: row.Started, Ends: row.Ends, Divisions: divs}
+		var out outgoing
+		for i, d := range divs {
+			for _, st := range pairDivision(l, number, i, d) {
+				t, err := s.createTable(tx, st.Name, l, st.Players, 0, now, &out)
+				if errors.Is(err, ErrExists) {
+					return fmt.Errorf("table: league %q: the name %s of a season table is taken by another table", l.Name, st.Name)
+				}
+				if err != nil {
+					return err
+				}
+				if err := tx.AddLeagueTable(&store.LeagueTable{TableID: t.row.ID, SeasonID: row.ID, DivisionOrder: i, Round: st.Round}); err != nil {
+					return err
+				}
+				st.Status, st.ToMove = t.row.Status, toMove(t)
+				started.Tables = append(started.Tables, st)
+			}
+		}
+		mails, err := out.wait()
+		if err != nil {
+			return err
+		}
+		return tx.EnqueueMails(mails)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.log.Info("season started", "league", l.Name, "season", started.Number, "tables", len(started.Tables))
+	s.poke()
+	return started, nil
+}
+
+// seasonLeague returns the league of that name if it organises seasons.
+func (s *Service) seasonLeague(name string) (*config.League, error) {
+	l := s.cfg.League(name)
+	switch {
+	case l == nil:
+		return nil, fmt.Errorf("table: no league %q in the configuration", name)
+	case !l.Seasons():
+		return nil, fmt.Errorf("table: league %q has no seasons: it has no [[league.division]] and no signup = true", name)
+	}
+	return l, nil
+}
+
+func unfinished(s *Season) int {
+	n := 0
+	for _, t := range s.Tables {
+		if t.Status != store.StatusOver {
+			n++
+		}
+	}
+	return n
+}
+
+// pairDivision returns the tables of division i of a season, in the
+// order they are named: with table_size 2 a round robin
+// (league.RoundRobin), with 3 or 4 rounds of tables (league.Rounds)
+// seeded from the league and season, so that the same league and season
+// give the same tables.
+func pairDivision(l *config.League, season, i int, d league.Division) []SeasonTable {
+	n := len(d.Players)
+	var rounds [][]league.Table
+	if l.TableSize == 2 {
+		rounds = [][]league.Table{league.RoundRobin(n, l.GamesPerPair)}
+	} else {
+		r := l.Rounds
+		if r == 0 {
+			r = league.DefaultRounds(n, l.TableSize)
+		}
+		rounds = league.Rounds(n, l.TableSize, r, pairingSeed(l.Name, season))
+	}
+	var out []SeasonTable
+	for r, round := range rounds {
+		for _, t := range round {
+			st := SeasonTable{Name: SeasonTableName(l.Name, season, i+1, len(out)+1), Division: d.Name, Round: r + 1}
+			for _, p := range t {
+				st.Players = append(st.Players, d.Players[p])
+			}
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// pairingSeed is the seed of a season's 3- and 4-player pairings: a hash
+// of the league's name and the season's number.
+func pairingSeed(league string, season int) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(league + "\x00" + strconv.Itoa(season)))
+	return h.Sum64()
+}
+
+// SeasonTableName is the name of table k (from 1) of division div (from
+// 1, the top one) of a league's season: "<league>-<season>-<div>-<k>",
+// the league's name lowercased with every run of other characters than
+// a-z and 0-9 turned into one '-', cut so that the whole name is a table
+// name (at most 32 characters); "league" for a name left empty.
+func SeasonTableName(leagueName string, season, div, k int) string {
+	suffix := fmt.Sprintf("-%d-%d-%d", season, div, k)
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(leagueName) {
+		if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(c)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	slug := b.String()
+	if max := tablename.MaxLen - len(suffix); len(slug) > max {
+		slug = strings.TrimRight(slug[:max], "-")
+	}
+	if slug == "" {
+		slug = "league"
+	}
+	return slug + suffix
+}
+
+// seasonData is a season read from the store.
+type seasonData struct {
+	row  store.Season
+	view *Season
+	// finished are the season's finished tables by division order.
+	finished map[int][]league.Finished
+}
+
+// lastSeason reads a league's last season, nil if it has none.
+func (s *Service) lastSeason(tx *store.Tx, l *config.League) (*seasonData, error) {
+	return s.readSeason(tx, l, 0)
+}
+
+// readSeason reads season number of a league, or its last for 0; nil
+// when there is no such season.
+func (s *Service) readSeason(tx *store.Tx, l *config.League, number int) (*seasonData, error) {
+	rows, err := tx.Seasons(l.Name)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	row := rows[len(rows)-1]
+	if number != 0 {
+		if number < 1 || number > len(rows) || rows[number-1].Number != number {
+			return nil, nil
+		}
+		row = rows[number-1]
+	}
+	d := &seasonData{row: row, finished: map[int][]league.Finished{},
+		view: &Season{League: l.Name, Number: row.Number, Started: row.Started, Ends: row.Ends, Closed: row.ClosedAt != nil}}
+	members, err := tx.SeasonMembers(row.ID)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, m := range members {
+		for len(d.view.Divisions) <= m.DivisionOrder {
+			d.view.Divisions = append(d.view.Divisions, league.Division{})
+		}
+		dv := &d.view.Divisions[m.DivisionOrder]
+		dv.Name = m.Division
+		dv.Players = append(dv.Players, m.Player.Address)
+	}
+	for _, dv := range d.view.Divisions {
+		names = append(names, dv.Name)
+	}
+	lts, err := tx.LeagueTables(row.ID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range lts {
+		t, err := s.loadRow(tx, lts[i].Table)
+		if err != nil {
+			return nil, err
+		}
+		st := SeasonTable{Name: t.row.Name, Round: lts[i].Round, Status: t.row.Status, ToMove: toMove(t)}
+		if o := lts[i].DivisionOrder; o < len(names) {
+			st.Division = names[o]
+		}
+		for _, seat := range t.seats {
+			st.Players = append(st.Players, seat.Player.Address)
+		}
+		d.view.Tables = append(d.view.Tables, st)
+		if f, ok := finishedOf(t); ok {
+			d.finished[lts[i].DivisionOrder] = append(d.finished[lts[i].DivisionOrder], f)
+		}
+	}
+	return d, nil
+}
+
+// toMove is the address whose turn it is at a playing table, else "".
+func toMove(t *tableCtx) string {
+	if t.row.Status != store.StatusPlaying || t.game == nil || t.game.Over() {
+		return ""
+	}
+	return t.seats[t.game.Turn()].Player.Address
+}
+
+// finishedOf is a table's end for league.Finished (LEAGUES §8): each
+// seat's final holder and score, and the order in which players left;
+// false while the game is not over.
+func finishedOf(t *tableCtx) (league.Finished, bool) {
+	if t.game == nil || !t.game.Over() {
+		return league.Finished{}, false
+	}
+	r := t.game.Result()
+	f := league.Finished{Table: t.row.Name}
+	for i, seat := range t.seats {
+		st := league.Seat{Player: seat.Player.Address, Score: r.Scores[i]}
+		for j, dep := range r.Left {
+			if dep.Player == i {
+				st.Left = j + 1
+			}
+		}
+		f.Seats = append(f.Seats, st)
+	}
+	return f, true
+}
+
+func points(l *config.League) league.Points {
+	return league.Points{Win: l.Points[0], Tie: l.Points[1], Loss: l.Points[2]}
+}
+
+// standings are the season's standings per division, in division order.
+func (d *seasonData) standings(l *config.League) [][]league.Row {
+	out := make([][]league.Row, len(d.view.Divisions))
+	for i, dv := range d.view.Divisions {
+		out[i] = league.Standings(dv.Players, d.finished[i], points(l))
+	}
+	return out
+}
+
+// nextDivisions returns the divisions of the season after last (nil for
+// the first season), and the ids of the pending sign-ups and withdrawals
+// that make them. The first season is the configuration's divisions,
+// without those who withdrew, with those who signed up (league.NextSeason
+// with no moves); a later one is league.NextSeason of the last season's
+// standings. A player's latest SIGNUP or WITHDRAW counts.
+func (s *Service) nextDivisions(tx *store.Tx, l *config.League, last *seasonData) ([]league.Division, []int64, error) {
+	pending, err := tx.PendingSignups(l.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	withdrawn := map[string]bool{}
+	var order []string
+	var ids []int64
+	for _, sg := range pending {
+		ids = append(ids, sg.ID)
+		addr := sg.Player.Address
+		withdrawn[addr] = sg.Kind == store.SignupWithdraw
+		order = append(order, addr)
+	}
+	var signups []string
+	seen := map[string]bool{}
+	for i := len(order) - 1; i >= 0; i-- { // a player's last entry decides
+		if a := order[i]; !seen[a] {
+			seen[a] = true
+			if !withdrawn[a] {
+				signups = append(signups, a)
+			}
+		}
+	}
+	for i, j := 0, len(signups)-1; i < j; i, j = i+1, j-1 {
+		signups[i], signups[j] = signups[j], signups[i]
+	}
+	for a, w := range withdrawn {
+		if !w {
+			delete(withdrawn, a)
+		}
+	}
+	moves := league.Moves{Promote: *l.Promote, Relegate: *l.Relegate, Size: l.DivisionSize}
+	if last == nil {
+		var divs []league.Division
+		var standings [][]league.Row
+		for _, d := range l.Divisions {
+			divs = append(divs, league.Division{Name: d.Name, Players: d.Players})
+			var rows []league.Row
+			for _, p := range d.Players {
+				rows = append(rows, league.Row{Player: p})
+			}
+			standings = append(standings, rows)
+		}
+		moves.Promote, moves.Relegate = 0, 0
+		return league.NextSeason(divs, standings, moves, withdrawn, signups), ids, nil
+	}
+	return league.NextSeason(last.view.Divisions, last.standings(l), moves, withdrawn, signups), ids, nil
+}
+
+// Standing is one player's line of a division's standings, with their
+// display name and their current rating in the league's variant pool.
+type Standing struct {
+	Division string
+	league.Row
+	Name       string
+	Rating, RD float64
+}
+
+// Standings returns the standings of a league's season (LEAGUES §9.1),
+// division by division in §9.1 order: season 0 is the current season,
+// else the last. ErrNoSeason when the league has none yet.
+func (s *Service) Standings(ctx context.Context, name string, number int) (*Season, []Standing, error) {
+	l, err := s.seasonLeague(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	var view *Season
+	var out []Standing
+	err = s.store.View(ctx, func(tx *store.Tx) error {
+		d, err := s.readSeason(tx, l, number)
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			if number == 0 {
+				return fmt.Errorf("table: league %q: %w", l.Name, ErrNoSeason)
+			}
+			return fmt.Errorf("table: league %q has no season %d", l.Name, number)
+		}
+		view = d.view
+		members, err := tx.SeasonMembers(d.row.ID)
+		if err != nil {
+			return err
+		}
+		ids := map[string]int64{}
+		var all []int64
+		for _, m := range members {
+			ids[m.Player.Address] = m.PlayerID
+			all = append(all, m.PlayerID)
+		}
+		ratings, err := tx.Ratings(l.Variant, all...)
+		if err != nil {
+			return err
+		}
+		for i, rows := range d.standings(l) {
+			for _, r := range rows {
+				st := Standing{Division: d.view.Divisions[i].Name, Row: r, Name: displayName(r.Player),
+					Rating: rating.DefaultRating, RD: rating.DefaultRD}
+				if pr, ok := ratings[ids[r.Player]]; ok {
+					st.Rating, st.RD = pr.Rating, pr.RD
+				}
+				out = append(out, st)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return view, out, nil
+}
+
+// Show returns a league's last season (nil before the first) and the
+// divisions the next season would have if it started now: from the
+// last season's standings as they stand, its withdrawals and sign-ups.
+func (s *Service) Show(ctx context.Context, name string) (*Season, []league.Division, error) {
+	l, err := s.seasonLeague(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	var cur *Season
+	var next []league.Division
+	err = s.store.View(ctx, func(tx *store.Tx) error {
+		last, err := s.lastSeason(tx, l)
+		if err != nil {
+			return err
+		}
+		if last != nil {
+			cur = last.view
+		}
+		next, _, err = s.nextDivisions(tx, l, last)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return cur, next, nil
+}
+
+// rateTable applies a season table that has just ended to the rating
+// pool of its variant (LEAGUES §10.2), in the transaction of its last
+// action: one rating period for its players, against the ratings they
+// had before it. Tables of no season, and those of a league with
+// rated = false, change no rating.
+func (s *Service) rateTable(tx *store.Tx, t *tableCtx, now time.Time) error {
+	if _, err := tx.LeagueTableOf(t.row.ID); errors.Is(err, store.ErrNotFound) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	l := s.cfg.League(t.row.League)
+	if l == nil || !*l.Rated {
+		return nil
+	}
+	f, ok := finishedOf(t)
+	if !ok {
+		return nil
+	}
+	ids := make([]int64, len(t.seats))
+	for i, seat := range t.seats {
+		ids[i] = seat.PlayerID
+	}
+	stored, err := tx.Ratings(t.row.Variant, ids...)
+	if err != nil {
+		return err
+	}
+	pool := make(map[string]rating.Rating, len(t.seats))
+	for _, seat := range t.seats {
+		if r, ok := stored[seat.PlayerID]; ok {
+			pool[seat.Player.Address] = rating.Rating{R: r.Rating, RD: r.RD, Vol: r.Volatility}
+		}
+	}
+	league.RateTable(rating.System{Tau: s.cfg.RatingTau}, pool, f)
+	for _, seat := range t.seats {
+		r := pool[seat.Player.Address]
+		row := &store.PlayerRating{Variant: t.row.Variant, PlayerID: seat.PlayerID, Rating: r.R, RD: r.RD, Volatility: r.Vol,
+			Games: stored[seat.PlayerID].Games + 1, UpdatedAt: now}
+		if err := tx.SaveRating(row); err != nil {
+			return err
+		}
+	}
+	return nil
+}

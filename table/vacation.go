@@ -1,0 +1,512 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/lexio-mail/lexio/clock"
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// This file is the time of LEAGUES §3: each player's time bank, derived
+// from the log's times, and their vacations, which stop their clocks on
+// every table of a league that honours them.
+
+// loadVacations reads the vacations of the table's players, unless its
+// league ignores them.
+func (t *tableCtx) loadVacations(tx *store.Tx) error {
+	t.vacs = make([][]store.Vacation, len(t.seats))
+	if t.row.IgnoreVacations {
+		return nil
+	}
+	ids := make([]int64, len(t.seats))
+	for i, st := range t.seats {
+		ids[i] = st.PlayerID
+	}
+	vs, err := tx.Vacations(ids...)
+	if err != nil {
+		return err
+	}
+	for _, v := range vs {
+		for i, st := range t.seats {
+			if st.PlayerID == v.PlayerID {
+				t.vacs[i] = append(t.vacs[i], v)
+			}
+		}
+	}
+	return nil
+}
+
+// stops are seat p's vacations as stops of their clock at this table.
+func (t *tableCtx) stops(p int) []clock.Interval {
+	if t.row.IgnoreVacations || p < 0 || p >= len(t.vacs) {
+		return nil
+	}
+	out := make([]clock.Interval, len(t.vacs[p]))
+	for i, v := range t.vacs[p] {
+		out[i] = clock.Interval{From: v.From, To: v.To}
+	}
+	return out
+}
+
+// bank is the table's time bank.
+func (t *tableCtx) bank() clock.Bank {
+	return clock.Bank{Max: t.row.TimeBank, PerMove: t.row.BankPerMove}
+}
+
+// banks is each player's bank at the start of the current turn, replayed
+// from the log: the turns' times are the actions' (a turn begins with the
+// action that ended the one before), the stops the vacations stored.
+func (t *tableCtx) banks() []time.Duration {
+	g := t.game
+	b := t.bank()
+	if !b.On() {
+		return make([]time.Duration, g.Players())
+	}
+	var turns []clock.Turn
+	at := g.Config().Start
+	for _, a := range g.Actions() {
+		if !isTurn(a.Kind) {
+			continue
+		}
+		turns = append(turns, clock.Turn{Player: a.Player, Start: at, End: a.At, Expired: a.Kind == engine.ActExpire})
+		at = a.At
+	}
+	stops := make([][]clock.Interval, g.Players())
+	for p := range stops {
+		stops[p] = t.stops(p)
+	}
+	return b.Banks(g.Players(), t.row.TurnTime, turns, stops)
+}
+
+// bankLeft is what seat p has left at now of banks[p], their bank at the
+// start of the turn (banks): for the player to move, what their clock
+// has not taken yet.
+func (t *tableCtx) bankLeft(banks []time.Duration, p int, now time.Time) time.Duration {
+	if !t.bank().On() || t.game == nil {
+		return 0
+	}
+	left := banks[p]
+	g := t.game
+	if !g.Over() && g.Turn() == p && !g.Away(p) {
+		used := clock.Used(g.TurnStart(), now, t.stops(p))
+		left -= max(used-t.row.TurnTime, 0)
+	}
+	return max(left, 0)
+}
+
+// runningVacation is seat p's vacation at now at this table, or nil.
+func (t *tableCtx) runningVacation(p int, now time.Time) *store.Vacation {
+	if t.row.IgnoreVacations || p < 0 || p >= len(t.vacs) {
+		return nil
+	}
+	for i, v := range t.vacs[p] {
+		if !v.From.After(now) && v.To.After(now) {
+			return &t.vacs[p][i]
+		}
+	}
+	return nil
+}
+
+// onVacation is when seat p's vacation at now ends, zero if they are not
+// on one (or the table ignores vacations).
+func (t *tableCtx) onVacation(p int, now time.Time) time.Time {
+	if v := t.runningVacation(p, now); v != nil {
+		return v.To
+	}
+	return time.Time{}
+}
+
+// vacationEdits counts the changes to seat p's vacations (one made, one
+// ended early) since since: each may have moved the deadline of a turn
+// that began then, and counts in its calendar entry's SEQUENCE.
+func (t *tableCtx) vacationEdits(p int, since time.Time) int {
+	if t.row.IgnoreVacations || p < 0 || p >= len(t.vacs) {
+		return 0
+	}
+	n := 0
+	for _, v := range t.vacs[p] {
+		if !v.CreatedAt.Before(since) {
+			n++
+		}
+		if v.EndedAt != nil && !v.EndedAt.Before(since) {
+			n++
+		}
+	}
+	return n
+}
+
+// vacationZone is the zone a player's vacation days are counted in:
+// theirs, else the configuration's.
+func (s *Service) vacationZone(pl *store.Player) (string, *time.Location) {
+	name := pl.TimeZone
+	if name == "" {
+		name = s.cfg.TimeZone
+	}
+	return name, s.zoneOf(name)
+}
+
+// daysLeft is what is left of the yearly allowance in year after the
+// vacations vs (LEAGUES §3.2): each vacation's days in the zone it was
+// counted in.
+func (s *Service) daysLeft(vs []store.Vacation, year int) int {
+	used := 0
+	for _, v := range vs {
+		used += clock.DaysIn(v.DaysFrom, v.Days, s.zoneOf(v.Zone), year)
+	}
+	return *s.cfg.VacationDays - used
+}
+
+// playerTables loads the games in progress of the player at addr.
+func (s *Service) playerTables(tx *store.Tx, addr string) ([]*tableCtx, error) {
+	rows, err := tx.TablesOfPlayer(addr)
+	if err != nil {
+		return nil, err
+	}
+	var out []*tableCtx
+	for i := range rows {
+		if rows[i].Status != store.StatusPlaying {
+			continue
+		}
+		t, err := s.loadRow(tx, &rows[i])
+		if err != nil {
+			return nil, err
+		}
+		if t.game != nil && !t.game.Over() {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// vacation answers VACATION <days>, VACATION <from> <to> and VACATION
+// OFF (LEAGUES §3.2), from the table it came through or the sender's one
+// table (replyTable), as TZ.
+func (h *handling) vacation(t *tableCtx, v *parser.Vacation) error {
+	s, now := h.s, h.now
+	cmd := h.msg.Command.String()
+	pl, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(t))
+	if err != nil {
+		return err
+	}
+	// One change to a player's vacations at a time.
+	if err := h.tx.LockPlayer(pl.ID); err != nil {
+		return err
+	}
+	from, err := h.replyTable(t)
+	if err != nil {
+		return err
+	}
+	vs, err := h.tx.Vacations(pl.ID)
+	if err != nil {
+		return err
+	}
+	zoneName, loc := s.vacationZone(pl)
+	// The tables are read before the change: their rows agree with the
+	// vacations as they were.
+	tables, err := s.playerTables(h.tx, pl.Address)
+	if err != nil {
+		return err
+	}
+
+	msg := templates.VacationMsg{Off: v.Off, Year: now.In(loc).Year()}
+	if v.Off {
+		changed := false
+		for i := range vs {
+			if vs[i].To.After(now) {
+				endVacation(&vs[i], now, s.zoneOf(vs[i].Zone))
+				if err := h.tx.SaveVacation(&vs[i]); err != nil {
+					return err
+				}
+				changed = true
+			}
+		}
+		if !changed {
+			return h.refuse(from, cmd, []templates.Reason{{Kind: templates.ReasonNoVacation}}, false)
+		}
+		msg.Ends = now
+	} else {
+		nv, reason := s.newVacation(vs, v, pl, zoneName, loc, now)
+		if reason != nil {
+			return h.refuse(from, cmd, []templates.Reason{*reason}, false)
+		}
+		if err := h.tx.AddVacation(nv); err != nil {
+			return err
+		}
+		vs = append(vs, *nv)
+		slices.SortStableFunc(vs, func(a, b store.Vacation) int { return a.From.Compare(b.From) })
+		msg.Begins, msg.Ends = nv.From, nv.To
+		msg.Year = nv.DaysFrom.In(loc).Year()
+	}
+	h.outcome(store.OutcomeApplied, cmd)
+	if err := s.reclock(h.tx, tables, pl.ID, vs, now, &h.out); err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if t.row.IgnoreVacations {
+			msg.Running = append(msg.Running, t.row.Name)
+		} else {
+			msg.Stopped = append(msg.Stopped, t.row.Name)
+		}
+	}
+	msg.Left = s.daysLeft(vs, msg.Year)
+	to := h.sender(from)
+	msg.Head = s.head(tableName(from), to, now)
+	return h.replyAs(from, to, templates.VacationSet, msg)
+}
+
+// newVacation checks a new vacation against the player's others and their
+// allowance, and returns it, or the reason it is refused.
+func (s *Service) newVacation(vs []store.Vacation, v *parser.Vacation, pl *store.Player, zoneName string, loc *time.Location, now time.Time) (*store.Vacation, *templates.Reason) {
+	nv := &store.Vacation{PlayerID: pl.ID, Zone: zoneName, CreatedAt: now}
+	if v.Days > 0 {
+		// From now, for that many whole days.
+		nv.From, nv.DaysFrom, nv.Days = now, now, v.Days
+	} else {
+		first, err1 := time.ParseInLocation(time.DateOnly, v.From, loc)
+		last, err2 := time.ParseInLocation(time.DateOnly, v.To, loc)
+		if err1 != nil || err2 != nil || last.Before(first) {
+			return nil, &templates.Reason{Kind: templates.ReasonBadVacation, Detail: v.From + " " + v.To}
+		}
+		today := now.In(loc)
+		if first.Before(time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, loc)) {
+			return nil, &templates.Reason{Kind: templates.ReasonVacationPast, Detail: v.From}
+		}
+		// From the start of the first day to the end of the last; the
+		// clocks stop from now at the earliest (never backwards).
+		nv.DaysFrom = first
+		for clock.Day(first, nv.Days, loc).Before(last.AddDate(0, 0, 1)) {
+			nv.Days++
+		}
+		nv.From = first
+		if nv.From.Before(now) {
+			nv.From = now
+		}
+	}
+	nv.To = clock.Day(nv.DaysFrom, nv.Days, loc)
+	for _, o := range vs {
+		if o.To.After(o.From) && o.From.Before(nv.To) && nv.From.Before(o.To) {
+			oz := s.zoneOf(o.Zone)
+			last := o.To.In(oz).Add(-time.Nanosecond)
+			return nil, &templates.Reason{Kind: templates.ReasonVacationOverlap,
+				Detail: o.From.In(oz).Format(time.DateOnly) + " – " + last.Format(time.DateOnly)}
+		}
+	}
+	for _, y := range clock.Years(nv.DaysFrom, nv.Days, loc) {
+		need, left := clock.DaysIn(nv.DaysFrom, nv.Days, loc, y), s.daysLeft(vs, y)
+		if need > left {
+			return nil, &templates.Reason{Kind: templates.ReasonVacationDays, Need: need, Have: max(left, 0), Detail: strconv.Itoa(y)}
+		}
+	}
+	nv.Told, nv.DueAt = store.VacationUntold, &nv.From
+	return nv, nil
+}
+
+// endVacation ends v at now: a running one stops there and charges only
+// the days begun, and its end is due to be told (reclock tells it); one
+// still to come is cancelled, charges none, and is never told.
+func endVacation(v *store.Vacation, now time.Time, loc *time.Location) {
+	if v.From.After(now) {
+		v.To = v.From
+		v.Days = 0
+		v.Told = store.VacationEndTold // never began: nothing to tell
+	} else {
+		v.To = now
+		v.Days = clock.Begun(v.DaysFrom, v.Days, loc, now)
+	}
+	v.EndedAt, v.DueAt = &now, &now
+	if v.Told == store.VacationEndTold {
+		v.DueAt = nil
+	}
+}
+
+// endVacationByMove ends the running vacation of seat p, who just moved
+// at t (LEAGUES §3.2), unless t's league ignores vacations (a move there
+// says nothing about the player's other games).
+func (h *handling) endVacationByMove(t *tableCtx, p int) error {
+	if t.runningVacation(p, h.now) == nil {
+		return nil
+	}
+	pl := t.seats[p].Player
+	if err := h.tx.LockPlayer(pl.ID); err != nil {
+		return err
+	}
+	vs, err := h.tx.Vacations(pl.ID)
+	if err != nil {
+		return err
+	}
+	tables, err := h.s.playerTables(h.tx, pl.Address)
+	if err != nil {
+		return err
+	}
+	for i := range vs {
+		if !vs[i].From.After(h.now) && vs[i].To.After(h.now) {
+			endVacation(&vs[i], h.now, h.s.zoneOf(vs[i].Zone))
+			if err := h.tx.SaveVacation(&vs[i]); err != nil {
+				return err
+			}
+		}
+	}
+	h.log.Info("a move ended the player's vacation")
+	return h.s.reclock(h.tx, tables, pl.ID, vs, h.now, &h.out)
+}
+
+// reclock applies a player's changed vacations vs to their tables, loaded
+// before the change: each deadline, reminder and due time follows, in
+// this transaction, so that the scheduler's due query stays right. Where
+// the player's own deadline moved they are told, with their turn's
+// calendar entry again (same UID, higher SEQUENCE). Then every vacation
+// of theirs due to be told (begun or ended by now) is told.
+func (s *Service) reclock(tx *store.Tx, tables []*tableCtx, playerID int64, vs []store.Vacation, now time.Time, out *outgoing) error {
+	for _, t := range tables {
+		if t.row.IgnoreVacations {
+			continue
+		}
+		p := slices.IndexFunc(t.seats, func(st store.Seat) bool { return st.PlayerID == playerID })
+		if p < 0 {
+			continue
+		}
+		t.vacs[p] = slices.Clone(vs)
+		before, beforeReminder := t.row.Deadline, t.row.NextReminder
+		s.schedule(t, now)
+		if sameTime(before, t.row.Deadline) && sameTime(beforeReminder, t.row.NextReminder) {
+			continue
+		}
+		if err := tx.SaveTable(t.row, t.prevSeq); err != nil {
+			return err
+		}
+		if !sameTime(before, t.row.Deadline) && t.game.Turn() == p {
+			s.log.Info("a vacation moved the deadline", "table", t.row.Name, "player", p, "deadline", *t.row.Deadline)
+			s.tellVacation(t, p, nil, now, out, false)
+		}
+	}
+	for i := range vs {
+		if vs[i].DueAt != nil && !vs[i].DueAt.After(now) {
+			if err := s.tellDue(tx, tables, &vs[i], now, out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// tellDue tells the other players of the tables of v's player (loaded)
+// what of v is due by now: its start, its end, or both after downtime.
+func (s *Service) tellDue(tx *store.Tx, tables []*tableCtx, v *store.Vacation, now time.Time, out *outgoing) error {
+	for v.DueAt != nil && !v.DueAt.After(now) {
+		end := v.Told == store.VacationStartTold
+		for _, t := range tables {
+			if t.row.IgnoreVacations {
+				continue
+			}
+			p := slices.IndexFunc(t.seats, func(st store.Seat) bool { return st.PlayerID == v.PlayerID })
+			if p >= 0 {
+				s.tellVacation(t, p, v, now, out, end)
+			}
+		}
+		if end {
+			v.Told, v.DueAt = store.VacationEndTold, nil
+		} else {
+			v.Told, v.DueAt = store.VacationStartTold, &v.To
+		}
+		if err := tx.SaveVacation(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tellVacation queues the vacation notices of table t about seat p. With
+// v, the other players are told that v began (end false) or ended; with v
+// nil, p alone is told that their deadline moved, by the vacation now
+// running or coming, or by its end when none is left, with their turn's
+// calendar entry.
+func (s *Service) tellVacation(t *tableCtx, p int, v *store.Vacation, now time.Time, out *outgoing, end bool) {
+	ns := names(t.seats)
+	for q := range t.seats {
+		if (v == nil) != (q == p) {
+			continue
+		}
+		msg := templates.VacationNoticeMsg{Head: s.head(t.row.Name, t.recipient(q), now), Player: ns[p], You: q == p, Over: end}
+		if v != nil {
+			msg.Begins, msg.Ends = v.From, v.To
+		} else if cur := t.runningOrNext(p, now); cur != nil {
+			msg.Begins, msg.Ends = cur.From, cur.To
+		} else {
+			msg.Over = true
+		}
+		if t.game.Turn() == p && t.row.Deadline != nil {
+			msg.Deadline = *t.row.Deadline
+		}
+		e := envelope{table: t.row.Name, seq: t.row.Seq, kind: templates.VacationNotice, to: t.recipient(q), tableID: &t.row.ID}
+		if v == nil {
+			e.cal = s.calendarEvent(t, templates.VacationNotice, p, true, now)
+			e.extra = "m" + strconv.FormatInt(t.row.Deadline.Unix(), 36) + "." + strconv.FormatInt(now.UnixNano(), 36)
+		} else {
+			e.extra = "v" + strconv.FormatInt(v.ID, 10) + ".start"
+			if end {
+				e.extra = "v" + strconv.FormatInt(v.ID, 10) + ".end"
+			}
+		}
+		out.add(s, e, msg, now)
+	}
+}
+
+// runningOrNext is seat p's vacation running at now, else the next one to
+// come, or nil.
+func (t *tableCtx) runningOrNext(p int, now time.Time) *store.Vacation {
+	if v := t.runningVacation(p, now); v != nil {
+		return v
+	}
+	for i, v := range t.vacs[p] {
+		if v.From.After(now) && v.To.After(v.From) {
+			return &t.vacs[p][i]
+		}
+	}
+	return nil
+}
+
+// tickVacations tells the other players of every vacation whose start or
+// end came by now (LEAGUES §3.2), each player in a transaction of its
+// own. The deadlines need nothing: they were moved when the vacation was
+// set. It returns how many vacations it told of.
+func (s *Service) tickVacations(ctx context.Context, now time.Time) (int, error) {
+	playerOf := map[int64]int64{} // vacation → player, as found due
+	return s.eachDue(ctx, "telling a vacation",
+		func(tx *store.Tx, limit int) ([]int64, error) {
+			due, err := tx.DueVacations(now, limit)
+			ids := make([]int64, len(due))
+			for i, v := range due {
+				ids[i], playerOf[v.ID] = v.ID, v.PlayerID
+			}
+			return ids, err
+		},
+		func(tx *store.Tx, id int64, out *outgoing) error {
+			playerID := playerOf[id]
+			if err := tx.LockPlayer(playerID); err != nil {
+				return err
+			}
+			vs, err := tx.Vacations(playerID)
+			if err != nil {
+				return err
+			}
+			i := slices.IndexFunc(vs, func(v store.Vacation) bool { return v.ID == id })
+			if i < 0 || vs[i].DueAt == nil || vs[i].DueAt.After(now) {
+				return nil // told meanwhile
+			}
+			if vs[i].Player == nil {
+				return permanent(fmt.Errorf("table: vacation %d without its player", id))
+			}
+			tables, err := s.playerTables(tx, vs[i].Player.Address)
+			if err != nil {
+				return err
+			}
+			return s.tellDue(tx, tables, &vs[i], now, out)
+		})
+}

@@ -1,0 +1,462 @@
+package table_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/store"
+)
+
+// bankLeague is a league with a time bank of 10 h, 4 h added per move
+// (LEAGUES §3.1); cup plays without vacations (§3.2).
+const bankLeague = `
+[[league]]
+name = "bank"
+turn_time = "72h"
+reminders = ["24h"]
+away_grace = "2h"
+time_bank = "10h"
+bank_per_move = "4h"
+[[league]]
+name = "cup"
+turn_time = "72h"
+reminders = ["24h"]
+away_grace = "2h"
+vacation = false
+`
+
+// latestAt is name's newest mail of table, to reply to.
+func (h *harness) latestAt(name, table string) *client.Message {
+	h.t.Helper()
+	h.outboxEmpty()
+	msgs := h.inbox(name)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if strings.HasPrefix(msgs[i].MessageID, "lexio."+table+".") {
+			return &msgs[i]
+		}
+	}
+	h.t.Fatalf("%s has no mail of %s", name, table)
+	return nil
+}
+
+// command sends a command from name through table's reply address and
+// checks its outcome.
+func (h *harness) command(name, table, cmd string, outcome store.Outcome, reason string) {
+	h.t.Helper()
+	h.expect(h.replyTo(name, h.latestAt(name, table), cmd), outcome, reason)
+}
+
+// at moves the clock to t.
+func (h *harness) at(t time.Time) { h.clock.Add(t.Sub(h.clock.Now())) }
+
+// expiries are the times of a table's expired turns, from t0.
+func (h *harness) expiries(table string, t0 time.Time) []time.Duration {
+	h.t.Helper()
+	var out []time.Duration
+	for _, a := range h.game(table).Actions() {
+		if a.Kind == engine.ActExpire {
+			out = append(out, a.At.Sub(t0))
+		}
+	}
+	return out
+}
+
+// lastAt is name's newest mail of kind k about table.
+func (h *harness) lastAt(name, table, k string) client.Message {
+	h.t.Helper()
+	h.outboxEmpty()
+	msgs := ofKind(h.inbox(name), k)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if strings.HasPrefix(msgs[i].MessageID, "lexio."+table+".") {
+			return msgs[i]
+		}
+	}
+	h.t.Fatalf("%s received no %s of %s", name, k, table)
+	return client.Message{}
+}
+
+// TestTimeBank: a turn lasts turn_time plus the player's bank (LEAGUES
+// §3.1); it passes only when both are spent; what a move takes beyond
+// turn_time comes out of the bank, then bank_per_move is added up to
+// time_bank; an expiry spends the bank; every notice shows the banks;
+// reminders count from the deadline with the bank; the away grace does
+// not take the bank.
+func TestTimeBank(t *testing.T) { eachDriver(t, testTimeBank) }
+
+func testTimeBank(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver, config: bankLeague})
+	t0 := h.clock.Now()
+	const name = "tb"
+	if err := h.svc.CreateTable(h.ctx, name, "bank", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	if d := h.deadline(name); !d.Equal(t0.Add(82 * time.Hour)) {
+		t.Fatalf("first deadline +%v, want turn_time and the whole bank, +82h", d.Sub(t0))
+	}
+	mustContain(t, "alice's first notice", h.lastOf("alice", "turn-notice").Text, "Time bank left: Alice 10 h, Bob 10 h.")
+	mustContain(t, "bob's first notice", h.lastOf("bob", "turn-notice").Text, "Time bank left: Alice 10 h, Bob 10 h.")
+
+	// The 24 h reminder comes 24 h before the deadline with the bank.
+	h.tickAt(t0.Add(57*time.Hour + 59*time.Minute))
+	if n := h.count("alice", "reminder"); n != 0 {
+		t.Errorf("%d reminders before +58h", n)
+	}
+	h.tickAt(t0.Add(58 * time.Hour))
+	if n := h.count("alice", "reminder"); n != 1 {
+		t.Errorf("%d reminders at +58h, want 1", n)
+	}
+	// Turn time spent, bank left: the turn goes on.
+	h.tickAt(t0.Add(81*time.Hour + 59*time.Minute))
+	if n := len(h.game(name).Actions()); n != 0 {
+		t.Fatalf("%d actions while alice still had bank", n)
+	}
+
+	// Alice moves at +78h: 6 h from the bank, 4 h back: 8 h.
+	h.at(t0.Add(78 * time.Hour))
+	h.command("alice", name, findMove(h.game(name), 0), store.OutcomeApplied, "PLACE")
+	if d := h.deadline(name); !d.Equal(t0.Add(78*time.Hour + 82*time.Hour)) {
+		t.Errorf("bob's deadline +%v", d.Sub(t0))
+	}
+	mustContain(t, "bob's notice", h.lastOf("bob", "turn-notice").Text, "Time bank left: Alice 8 h, Bob 10 h.")
+	// Bob moves after an hour: nothing taken, 4 h added but capped at 10.
+	h.at(t0.Add(79 * time.Hour))
+	h.command("bob", name, findMove(h.game(name), 1), store.OutcomeApplied, "PLACE")
+	start := t0.Add(79 * time.Hour)
+	if d := h.deadline(name); !d.Equal(start.Add(80 * time.Hour)) {
+		t.Errorf("alice's second deadline +%v after her turn's start, want 72h + her 8h", d.Sub(start))
+	}
+	mustContain(t, "alice's notice", h.lastOf("alice", "turn-notice").Text, "Time bank left: Alice 8 h, Bob 10 h.")
+	// Her BOARD 75 h into the turn shows what her clock has left: 5 h.
+	h.at(start.Add(75 * time.Hour))
+	h.command("alice", name, "BOARD", store.OutcomeApplied, "BOARD")
+	mustContain(t, "alice's board", h.lastOf("alice", "board-reply").Text, "Time bank left: Alice 5 h, Bob 10 h.")
+
+	// The turn passes only once turn time and bank are both spent.
+	h.tickAt(start.Add(80*time.Hour - time.Second))
+	if got := h.expiries(name, start); len(got) != 0 {
+		t.Fatalf("expired at %v, before the bank ran out", got)
+	}
+	h.tickAt(start.Add(80 * time.Hour))
+	if got := h.expiries(name, start); len(got) != 1 || got[0] != 80*time.Hour {
+		t.Fatalf("expiries %v, want one at +80h", got)
+	}
+	// An expiry spends the bank, and adds nothing.
+	mustContain(t, "bob's notice after the expiry", h.lastOf("bob", "turn-notice").Text, "Time bank left: Alice none, Bob 10 h.")
+	// Bob passes; alice, away, has the grace alone, not the bank.
+	passAt := start.Add(81 * time.Hour)
+	h.at(passAt)
+	h.command("bob", name, "PASS", store.OutcomeApplied, "PASS")
+	if d := h.deadline(name); !d.Equal(passAt.Add(2 * time.Hour)) {
+		t.Errorf("away deadline +%v, want the 2h grace", d.Sub(passAt))
+	}
+	// Present again: turn time, and her empty bank.
+	h.at(passAt.Add(time.Hour))
+	h.command("alice", name, "BOARD", store.OutcomeApplied, "BOARD")
+	if d := h.deadline(name); !d.Equal(passAt.Add(72 * time.Hour)) {
+		t.Errorf("deadline once present +%v, want 72h", d.Sub(passAt))
+	}
+}
+
+// TestVacationSpansDeadline: a vacation during a turn moves its deadline
+// by exactly the time it covers (LEAGUES §3.2): the expiry comes that much
+// later; reminders count from the moved deadline (§3.3); the other player
+// is told when it starts and, by the scheduler, when it ends; the player
+// gets the turn's calendar entry again, same UID, higher SEQUENCE.
+func TestVacationSpansDeadline(t *testing.T) { eachDriver(t, testVacationSpansDeadline) }
+
+func testVacationSpansDeadline(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver})
+	t0 := h.clock.Now() // Monday 2 March 2026, 09:00 UTC
+	const name = "vs"
+	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	_, first := h.lastEntry("alice", "turn-notice")
+
+	h.at(t0.Add(10 * time.Hour))
+	h.command("alice", name, "VACATION 3", store.OutcomeApplied, "VACATION 3")
+	set := h.lastOf("alice", "vacation-set")
+	mustContain(t, "vacation-set", set.Text, "Hello Alice",
+		"Your vacation is set from Monday 2 March 2026 at 19:00 UTC to Thursday 5 March 2026 at 19:00 UTC",
+		"your clocks stop at vs", "You have 27 days of vacation left in 2026")
+	mustContain(t, "vacation-set subject", set.Subject, "Your clocks stop until Thursday 5 March 2026 at 19:00 UTC")
+	covered := 72 * time.Hour
+	want := t0.Add(72*time.Hour + covered)
+	if d := h.deadline(name); !d.Equal(want) {
+		t.Fatalf("deadline +%v, want +%v", d.Sub(t0), want.Sub(t0))
+	}
+	// Alice's deadline moved: her notice carries the turn's entry again.
+	m := h.lastAt("alice", name, "vacation-notice")
+	mustContain(t, "alice's vacation notice", m.Text, "stops your clock at vs", "your turn there now ends Sunday 8 March 2026 at 09:00 UTC")
+	e := calendarOf(t, m)
+	if e == nil || e.method != "REQUEST" || e.uid != first.uid || e.seq <= first.seq || !e.end.Equal(want) {
+		t.Errorf("calendar entry %+v after the vacation, first %+v; want the same UID, a higher SEQUENCE, DTEND %v", e, first, want)
+	}
+	mustContain(t, "bob's vacation notice", h.lastAt("bob", name, "vacation-notice").Text,
+		"Alice is on vacation until Thursday 5 March 2026 at 19:00 UTC", "It is their turn at vs; it now ends Sunday 8 March 2026 at 09:00 UTC")
+	if n := h.count("alice", "vacation-notice"); n != 1 {
+		t.Errorf("alice got %d vacation notices", n)
+	}
+	// Bob's BOARD says who is on vacation.
+	h.command("bob", name, "BOARD", store.OutcomeApplied, "BOARD")
+	mustContain(t, "bob's board", h.lastOf("bob", "board-reply").Text, "Alice is on vacation until Thursday 5 March 2026 at 19:00 UTC")
+
+	// The old deadline passes: nothing. The 24 h reminder is 24 h of her
+	// clock before the moved deadline.
+	h.tickAt(t0.Add(72 * time.Hour))
+	if got := h.expiries(name, t0); len(got) != 0 {
+		t.Fatalf("expired at %v during the vacation", got)
+	}
+	if n := h.count("alice", "reminder"); n != 0 {
+		t.Errorf("%d reminders during the vacation", n)
+	}
+	// The vacation runs out: the scheduler tells bob, once.
+	h.tickAt(t0.Add(82 * time.Hour))
+	h.tickAt(t0.Add(83 * time.Hour))
+	if n := h.count("bob", "vacation-notice"); n != 2 {
+		t.Errorf("bob got %d vacation notices, want the start and the end", n)
+	}
+	mustContain(t, "bob's end notice", h.lastAt("bob", name, "vacation-notice").Text, "Alice is back from vacation")
+	h.tickAt(want.Add(-24*time.Hour - time.Second))
+	if n := h.count("alice", "reminder"); n != 0 {
+		t.Errorf("%d reminders before 24 h remain", n)
+	}
+	h.tickAt(want.Add(-24 * time.Hour))
+	if n := h.count("alice", "reminder"); n != 1 {
+		t.Errorf("%d reminders when 24 h remain, want 1", n)
+	}
+	h.tickAt(want.Add(-time.Second))
+	if got := h.expiries(name, t0); len(got) != 0 {
+		t.Fatalf("expired at %v, before the moved deadline", got)
+	}
+	h.tickAt(want)
+	if got := h.expiries(name, t0); len(got) != 1 || got[0] != 72*time.Hour+covered {
+		t.Fatalf("expiries %v, want one at +%v: the vacation's time later", got, 72*time.Hour+covered)
+	}
+	if n := h.count("alice", "vacation-notice"); n != 1 {
+		t.Errorf("alice got %d vacation notices: the end moved no deadline of hers", n)
+	}
+}
+
+// TestVacationEndedByMove: a move during a vacation ends it (LEAGUES
+// §3.2): the player's deadline at another table comes back by the time
+// not taken, with its calendar entry again; the others are told; the days
+// not begun return to the allowance.
+func TestVacationEndedByMove(t *testing.T) { eachDriver(t, testVacationEndedByMove) }
+
+func testVacationEndedByMove(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver})
+	t0 := h.clock.Now()
+	for _, tb := range []struct{ name, other string }{{"ea", "bob"}, {"eb", "carol"}} {
+		if err := h.svc.CreateTable(h.ctx, tb.name, "main", emails("alice", tb.other), 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.at(t0.Add(time.Hour))
+	h.command("alice", "ea", "VACATION 5", store.OutcomeApplied, "VACATION 5")
+	mustContain(t, "vacation-set", h.lastOf("alice", "vacation-set").Text, "your clocks stop at ea and eb", "You have 25 days")
+	for _, tb := range []string{"ea", "eb"} {
+		if d := h.deadline(tb); !d.Equal(t0.Add(72*time.Hour + 5*24*time.Hour)) {
+			t.Errorf("%s: deadline +%v", tb, d.Sub(t0))
+		}
+	}
+	_, during := h.lastEntry("alice", "vacation-notice")
+
+	// 29 hours into the vacation she plays at ea: it ends; two of its
+	// days had begun.
+	h.at(t0.Add(30 * time.Hour))
+	h.command("alice", "ea", findMove(h.game("ea"), 0), store.OutcomeApplied, "PLACE")
+	if d := h.deadline("eb"); !d.Equal(t0.Add(72*time.Hour + 29*time.Hour)) {
+		t.Errorf("eb: deadline +%v after the vacation ended, want +101h", d.Sub(t0))
+	}
+	m := h.lastAt("alice", "eb", "vacation-notice")
+	mustContain(t, "alice's notice at eb", m.Text, "Your vacation is over, so your clock at eb runs again", "Friday 6 March 2026 at 14:00 UTC")
+	e := calendarOf(t, m)
+	if e == nil || e.method != "REQUEST" || e.uid != during.uid || e.seq <= during.seq || !e.end.Equal(t0.Add(101*time.Hour)) {
+		t.Errorf("eb's entry after the end %+v, during the vacation %+v", e, during)
+	}
+	for _, p := range []struct{ name, table string }{{"bob", "ea"}, {"carol", "eb"}} {
+		mustContain(t, p.name+"'s end notice", h.lastAt(p.name, p.table, "vacation-notice").Text, "Alice is back from vacation")
+		if n := h.count(p.name, "vacation-notice"); n != 2 {
+			t.Errorf("%s: %d vacation notices", p.name, n)
+		}
+	}
+	// Nothing left to end; 28 days left this year.
+	h.command("alice", "eb", "VACATION OFF", store.OutcomeRejected, "no-vacation")
+	mustContain(t, "OFF refused", h.lastOf("alice", "rejected").Text, "You have no vacation running or to come")
+	h.command("alice", "eb", "VACATION 29", store.OutcomeRejected, "vacation-days")
+	mustContain(t, "29 days refused", h.lastOf("alice", "rejected").Text, "That is 29 days of vacation in 2026, and you have only 28 days left that year.")
+	h.command("alice", "eb", "VACATION 28", store.OutcomeApplied, "VACATION 28")
+	mustContain(t, "28 days", h.lastOf("alice", "vacation-set").Text, "You have 0 days of vacation left in 2026")
+}
+
+// TestVacationAllowance: the yearly allowance is counted in whole days in
+// the player's zone, per calendar year, a vacation across New Year in
+// each (LEAGUES §3.2); dates are days of the player's zone; VACATION is
+// refused, changing nothing, for too many days, an overlap, a day past,
+// dates unreadable or reversed; VACATION OFF cancels what is to come.
+func TestVacationAllowance(t *testing.T) { eachDriver(t, testVacationAllowance) }
+
+func testVacationAllowance(t *testing.T, driver string) {
+	// 20 November 2026, 09:00 UTC: 22:00 in Auckland (NZDT, UTC+13).
+	h := newHarness(t, harnessOpts{driver: driver, clock: &clock{t: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}})
+	t0 := h.clock.Now()
+	const name = "ny"
+	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.command("alice", name, "TZ Pacific/Auckland", store.OutcomeApplied, "TZ")
+	ok := func(cmd string, text ...string) {
+		t.Helper()
+		h.command("alice", name, cmd, store.OutcomeApplied, cmd)
+		mustContain(t, cmd, h.lastOf("alice", "vacation-set").Text, text...)
+	}
+	refused := func(cmd, reason string, text ...string) {
+		t.Helper()
+		h.command("alice", name, cmd, store.OutcomeRejected, reason)
+		mustContain(t, cmd, h.lastOf("alice", "rejected").Text, text...)
+	}
+	ok("VACATION 2026-12-20 2026-12-31", "from Sunday 20 December 2026 at 00:00 NZDT to Friday 1 January 2027 at 00:00 NZDT", "18 days of vacation left in 2026")
+	// 1 January in Auckland is still 31 December in UTC: the days count
+	// in 2027 all the same.
+	ok("VACATION 2027-01-01 2027-01-18", "from Friday 1 January 2027 at 00:00 NZDT", "12 days of vacation left in 2027")
+	refused("VACATION 2026-12-30 2027-01-02", "vacation-overlap", "You already have a vacation then (2026-12-20 – 2026-12-31)")
+	refused("VACATION 2026-12-01 2026-12-19", "vacation-days", "That is 19 days of vacation in 2026, and you have only 18 days left that year.")
+	refused("VACATION 2027-02-01 2027-02-13", "vacation-days", "That is 13 days of vacation in 2027, and you have only 12 days left that year.")
+	refused("VACATION 2026-11-19 2026-11-22", "vacation-past", "2026-11-19 is past")
+	refused("VACATION 2026-02-30 2026-03-01", "bad-vacation", "I cannot read the vacation")
+	refused("VACATION 2026-12-10 2026-12-01", "bad-vacation", "I cannot read the vacation")
+	// The 18 days left in 2026 fit exactly: none of January's counted
+	// there (in UTC, 1 January's first 11 hours are 2026's).
+	ok("VACATION 2026-12-02 2026-12-19", "0 days of vacation left in 2026")
+	refused("VACATION 1", "vacation-days", "That is 1 day of vacation in 2026, and you have no days left that year.")
+	if d := h.deadline(name); !d.Equal(t0.Add(72 * time.Hour)) {
+		t.Errorf("deadline +%v: vacations to come after it moved it", d.Sub(t0))
+	}
+	// OFF cancels every vacation to come: all the days come back.
+	h.command("alice", name, "VACATION OFF", store.OutcomeApplied, "VACATION OFF")
+	off := h.lastOf("alice", "vacation-set")
+	mustContain(t, "OFF", off.Text, "Your vacation ended", "30 days of vacation left in 2026")
+	mustContain(t, "OFF subject", off.Subject, "Your clocks run again")
+	if n := h.count("bob", "vacation-notice"); n != 0 {
+		t.Errorf("bob was told of %d vacations that never began", n)
+	}
+}
+
+// TestVacationIgnored: a league with vacation = false ignores vacations
+// (LEAGUES §3.2): its tables' clocks keep running, the player is told
+// which, the other players there hear nothing, and a move there does not
+// end the vacation.
+func TestVacationIgnored(t *testing.T) { eachDriver(t, testVacationIgnored) }
+
+func testVacationIgnored(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver, config: bankLeague})
+	t0 := h.clock.Now()
+	if err := h.svc.CreateTable(h.ctx, "vm", "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.svc.CreateTable(h.ctx, "vc", "cup", emails("carol", "alice"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.at(t0.Add(time.Hour))
+	h.command("alice", "vm", "VACATION 3", store.OutcomeApplied, "VACATION 3")
+	mustContain(t, "vacation-set", h.lastOf("alice", "vacation-set").Text, "your clocks stop at vm",
+		"These tables play without vacations, so your clock keeps running there: vc.")
+	if d := h.deadline("vm"); !d.Equal(t0.Add(72*time.Hour + 72*time.Hour)) {
+		t.Errorf("vm: deadline +%v", d.Sub(t0))
+	}
+	// Carol's turn at vc expires on time; alice's turn there follows.
+	h.tickAt(t0.Add(72 * time.Hour))
+	if got := h.expiries("vc", t0); len(got) != 1 || got[0] != 72*time.Hour {
+		t.Fatalf("vc: expiries %v", got)
+	}
+	if d := h.deadline("vc"); !d.Equal(t0.Add(144 * time.Hour)) {
+		t.Errorf("vc: alice's deadline +%v, want 72h with no vacation", d.Sub(t0))
+	}
+	h.at(t0.Add(75 * time.Hour))
+	h.command("alice", "vc", findMove(h.game("vc"), 1), store.OutcomeApplied, "PLACE")
+	if d := h.deadline("vm"); !d.Equal(t0.Add(144 * time.Hour)) {
+		t.Errorf("vm: deadline +%v after a move at vc, want the vacation still running", d.Sub(t0))
+	}
+	if n := h.count("carol", "vacation-notice"); n != 0 {
+		t.Errorf("carol got %d vacation notices", n)
+	}
+	if n := h.count("bob", "vacation-notice"); n != 1 {
+		t.Errorf("bob got %d vacation notices, want the start only", n)
+	}
+}
+
+// TestCatchUpBankVacation: one Tick long after several deadlines enforces
+// each at the time it fell, with the time bank and a vacation in it
+// (LEAGUES §3, EMAIL §5.2), and tells the vacation's start and end once.
+func TestCatchUpBankVacation(t *testing.T) { eachDriver(t, testCatchUpBankVacation) }
+
+func testCatchUpBankVacation(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver, config: bankLeague})
+	t0 := h.clock.Now() // 2 March 2026, 09:00 UTC
+	const name = "cu"
+	if err := h.svc.CreateTable(h.ctx, name, "bank", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	// 4 and 5 March: from +39h to +87h, 48 hours.
+	h.at(t0.Add(time.Hour))
+	h.command("alice", name, "VACATION 2026-03-04 2026-03-05", store.OutcomeApplied, "VACATION")
+	h.tickAt(t0.Add(400 * time.Hour))
+	// Alice: 72 h + 10 h of bank + 48 h of vacation; bob: 72 + 10; then
+	// both away, banks spent: the 2 h grace each, and the game ends.
+	want := []time.Duration{130 * time.Hour, 212 * time.Hour, 214 * time.Hour, 216 * time.Hour}
+	got := h.expiries(name, t0)
+	if len(got) != len(want) {
+		t.Fatalf("expiries %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("expiry %d at +%v, want +%v", i, got[i], want[i])
+		}
+	}
+	if !h.game(name).Over() {
+		t.Error("not over")
+	}
+	if n := h.count("bob", "vacation-notice"); n != 2 {
+		t.Errorf("bob got %d vacation notices, want the start and the end", n)
+	}
+	h.tickAt(t0.Add(500 * time.Hour))
+	if n := h.count("bob", "vacation-notice"); n != 2 {
+		t.Errorf("bob got %d vacation notices after another tick", n)
+	}
+}
+
+// TestReminderBeforeVacation: a reminder comes when the player's clock
+// has that long left (LEAGUES §3.3), not that long before the moved
+// deadline: a vacation coming later in the turn leaves the 24 h reminder
+// where it was.
+func TestReminderBeforeVacation(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	t0 := h.clock.Now() // 2 March 2026, 09:00 UTC
+	const name = "rv"
+	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	// 5 March, from +63h to +87h.
+	h.at(t0.Add(time.Hour))
+	h.command("alice", name, "VACATION 2026-03-05 2026-03-05", store.OutcomeApplied, "VACATION")
+	if d := h.deadline(name); !d.Equal(t0.Add(96 * time.Hour)) {
+		t.Fatalf("deadline +%v, want +96h", d.Sub(t0))
+	}
+	h.tickAt(t0.Add(48 * time.Hour))
+	if n := h.count("alice", "reminder"); n != 1 {
+		t.Errorf("%d reminders with 24 h left on her clock, want 1", n)
+	}
+	// The 2 h reminder: 70 h of her clock, after the vacation.
+	h.tickAt(t0.Add(94*time.Hour - time.Second))
+	if n := h.count("alice", "reminder"); n != 1 {
+		t.Errorf("%d reminders before the 2 h one", n)
+	}
+	h.tickAt(t0.Add(94 * time.Hour))
+	if n := h.count("alice", "reminder"); n != 2 {
+		t.Errorf("%d reminders with 2 h left, want 2", n)
+	}
+}
