@@ -21,7 +21,7 @@ func layRandom(rng *rand.Rand, b *Board, start Cell, dir Dir, k int, blanks bool
 	return ps
 }
 
-// RULES §5: Scorer gives Evaluate's score on every shape Check accepts,
+// RULES §5: Scorer (the main word read off the board) gives Evaluate's score on every shape Check accepts,
 // in every rule set, single tiles, crosses, walls and 7-tile plays
 // included.
 func TestScorerIsEvaluate(t *testing.T) {
