@@ -129,33 +129,3 @@ func (s *Scorer) Reset(b *Board, r Rules) {
 
 // Factors returns the factors of the empty cell c for a play along d.
 func (s *Scorer) Factors(c Cell, d Dir) Factors { return s.factors[d][c.index()] }
-
-// Score returns the score Evaluate gives ps on the Reset board (RULES
-// §5), without allocating. ps must be a placement whose shape Check
-// accepts there, and dir the direction Check returns for it.
-func (s *Scorer) Score(ps []Placement, dir Dir) int {
-	t := NewTally()
-	lo, hi := Size, -1
-	for _, p := range ps {
-		t = t.Place(Square{Letter: p.Letter, Blank: p.Blank}.Value(), s.factors[dir][p.Cell.index()])
-		a := along(p.Cell, dir)
-		lo, hi = min(lo, a), max(hi, a)
-	}
-	// The board's tiles of the main word: those between lo and hi (Check
-	// saw to it that there is no gap) and the runs before lo and after hi.
-	at := func(a int) Cell { // the cell at coordinate a along the line
-		if dir == Down {
-			return Cell{Col: ps[0].Cell.Col, Row: a}
-		}
-		return Cell{Col: a, Row: ps[0].Cell.Row}
-	}
-	for a := lo - 1; s.b.occupied(at(a)); a-- {
-		t = t.Board(s.b.sq[at(a).index()].Value())
-	}
-	for a := lo + 1; a <= hi || s.b.occupied(at(a)); a++ {
-		if sq := s.b.At(at(a)); sq.Letter != 0 {
-			t = t.Board(sq.Value())
-		}
-	}
-	return t.Score(len(ps), s.r)
-}

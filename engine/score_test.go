@@ -21,9 +21,10 @@ func layRandom(rng *rand.Rand, b *Board, start Cell, dir Dir, k int, blanks bool
 	return ps
 }
 
-// RULES §5: Scorer (the main word read off the board) gives Evaluate's score on every shape Check accepts,
-// in every rule set, single tiles, crosses, walls and 7-tile plays
-// included.
+// RULES §5: a Scorer's Factors, summed by a Tally with the main word's
+// other tiles read off the board, give Evaluate's score on every shape
+// Check accepts, in every rule set, single tiles, crosses, walls and
+// 7-tile plays included.
 func TestScorerIsEvaluate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	var sc Scorer
@@ -52,7 +53,7 @@ func TestScorerIsEvaluate(t *testing.T) {
 			}
 			play := evaluate(&b, ps, d, r)
 			sc.Reset(&b, r)
-			if got := sc.Score(ps, d); got != play.Score {
+			if got := scoreOf(&sc, ps, d); got != play.Score {
 				t.Fatalf("%+v on\n%s%v: Score %d, Evaluate %d (%+v)", r, b.String(), ps, got, play.Score, play.Words)
 			}
 			checked++
@@ -84,7 +85,38 @@ func TestScorerAllocates(t *testing.T) {
 	var b Board
 	var sc Scorer
 	ps := []Placement{{Cell: Cell{5, 6}, Letter: 'C'}, {Cell: Cell{6, 6}, Letter: 'H'}, {Cell: Cell{7, 6}, Letter: 'A', Blank: true}}
-	if n := testing.AllocsPerRun(100, func() { sc.Reset(&b, Rules{}); sc.Score(ps, Across) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { sc.Reset(&b, Rules{}); scoreOf(&sc, ps, Across) }); n != 0 {
 		t.Errorf("Scorer allocates %v times", n)
 	}
+}
+
+// scoreOf scores ps on s's board as a move generator does: the Factors
+// of the Scorer, the main word's other tiles read off the board, summed
+// by a Tally. ps must be a placement whose shape Check accepts there, and
+// dir the direction Check returns for it.
+func scoreOf(s *Scorer, ps []Placement, dir Dir) int {
+	t := NewTally()
+	lo, hi := Size, -1
+	for _, p := range ps {
+		t = t.Place(Square{Letter: p.Letter, Blank: p.Blank}.Value(), s.factors[dir][p.Cell.index()])
+		a := along(p.Cell, dir)
+		lo, hi = min(lo, a), max(hi, a)
+	}
+	// The board's tiles of the main word: those between lo and hi (Check
+	// saw to it that there is no gap) and the runs before lo and after hi.
+	at := func(a int) Cell { // the cell at coordinate a along the line
+		if dir == Down {
+			return Cell{Col: ps[0].Cell.Col, Row: a}
+		}
+		return Cell{Col: a, Row: ps[0].Cell.Row}
+	}
+	for a := lo - 1; s.b.occupied(at(a)); a-- {
+		t = t.Board(s.b.sq[at(a).index()].Value())
+	}
+	for a := lo + 1; a <= hi || s.b.occupied(at(a)); a++ {
+		if sq := s.b.At(at(a)); sq.Letter != 0 {
+			t = t.Board(sq.Value())
+		}
+	}
+	return t.Score(len(ps), s.r)
 }

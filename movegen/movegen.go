@@ -4,9 +4,9 @@
 // world's fastest Scrabble program", 1988), on Lexio's board: walls end a
 // line like the edge, blanks stand for any letter, the first placement
 // covers the fountain with the variant's least number of tiles (RULES §2,
-// §3.3, §4). Every move is scored by the engine (engine.Scorer, the
-// figure Evaluate gives); the generator only decides which tiles may go
-// where.
+// §3.3, §4). Every move is scored by the engine's rules: the Factors of
+// each empty cell from an engine.Scorer, summed by an engine.Tally, as
+// Evaluate scores; the generator only decides which tiles may go where.
 //
 // A move is the set of tiles it puts down: a single tile that forms a word
 // each way is one move (in the direction Board.Check gives it: across when
@@ -70,7 +70,9 @@ type Generator struct {
 	// The line being walked.
 	dir        engine.Dir
 	cells      [size]engine.Cell
-	letter     [size]byte // the board's letter, 0 for an empty cell
+	letter     [size]byte           // the board's letter, 0 for an empty cell
+	value      [size]int            // the board tile's value
+	factors    [size]engine.Factors // an empty cell's, for a play along the line
 	mask       [size]uint32
 	anchor     int        // the empty cell every move of the walk covers
 	right      int        // where the walk starts going left: the anchor or the tiles after it
@@ -209,7 +211,8 @@ func (g *Generator) walkLine(line int) {
 			c = engine.Cell{Col: line, Row: i}
 		}
 		g.cells[i] = c
-		g.letter[i] = b.At(c).Letter
+		g.letter[i], g.value[i] = b.At(c).Letter, b.At(c).Value()
+		g.factors[i] = g.scorer.Factors(c, g.dir)
 		g.placed[i], g.isBlank[i] = 0, false
 		// A wall takes no tile and holds none: it ends a word as the
 		// edge does (RULES §2.2).
@@ -353,11 +356,23 @@ func (g *Generator) record(start, end int) {
 	}
 	m := &g.moves[len(g.moves)-1]
 	m.N, m.Dir = n, g.dir
+	// The tiles in order along the line, and the score (RULES §5): the
+	// word runs from start to end, the placed cells in it are those of
+	// g.placedBits.
 	k := 0
-	for bs := g.placedBits; bs != 0; bs &= bs - 1 { // the placed cells, in order
-		i := bits.TrailingZeros16(bs)
+	t := engine.NewTally()
+	for i := start; i <= end; i++ {
+		if g.placedBits&(1<<i) == 0 {
+			t = t.Board(g.value[i])
+			continue
+		}
 		m.Tiles[k] = engine.Placement{Cell: g.cells[i], Letter: g.placed[i], Blank: g.isBlank[i]}
 		k++
+		v := 0
+		if !g.isBlank[i] {
+			v = engine.LetterValue(g.placed[i])
+		}
+		t = t.Place(v, g.factors[i])
 	}
-	m.Score = g.scorer.Score(m.Tiles[:n], g.dir)
+	m.Score = t.Score(n, g.rules)
 }
