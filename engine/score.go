@@ -103,19 +103,15 @@ func (t Tally) Score(n int, r Rules) int {
 }
 
 // Scorer holds the Factors of every empty cell of one position, both
-// ways, for the placements on it. The zero Scorer must be Reset before
-// use; it is about 2 KB, so keep one and Reset it for each position.
+// ways, for a move generator. The zero Scorer must be Reset before use;
+// it is about 2 KB, so keep one and Reset it for each position.
 type Scorer struct {
-	b *Board
-	r Rules
 	// factors[d][i]: the empty cell i for a play along d; zero on a tile.
 	factors [2][Size * Size]Factors
 }
 
-// Reset prepares s for the placements on b under r; b must not change
-// while s scores on it.
+// Reset works out the Factors of the empty cells of b under r.
 func (s *Scorer) Reset(b *Board, r Rules) {
-	s.b, s.r = b, r
 	for i := range Size * Size {
 		c := Cell{Col: i % Size, Row: i / Size}
 		for d := Across; d <= Down; d++ {

@@ -53,7 +53,7 @@ func TestScorerIsEvaluate(t *testing.T) {
 			}
 			play := evaluate(&b, ps, d, r)
 			sc.Reset(&b, r)
-			if got := scoreOf(&sc, ps, d); got != play.Score {
+			if got := scoreOf(&sc, &b, r, ps, d); got != play.Score {
 				t.Fatalf("%+v on\n%s%v: Score %d, Evaluate %d (%+v)", r, b.String(), ps, got, play.Score, play.Words)
 			}
 			checked++
@@ -85,16 +85,16 @@ func TestScorerAllocates(t *testing.T) {
 	var b Board
 	var sc Scorer
 	ps := []Placement{{Cell: Cell{5, 6}, Letter: 'C'}, {Cell: Cell{6, 6}, Letter: 'H'}, {Cell: Cell{7, 6}, Letter: 'A', Blank: true}}
-	if n := testing.AllocsPerRun(100, func() { sc.Reset(&b, Rules{}); scoreOf(&sc, ps, Across) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { sc.Reset(&b, Rules{}); scoreOf(&sc, &b, Rules{}, ps, Across) }); n != 0 {
 		t.Errorf("Scorer allocates %v times", n)
 	}
 }
 
-// scoreOf scores ps on s's board as a move generator does: the Factors
-// of the Scorer, the main word's other tiles read off the board, summed
-// by a Tally. ps must be a placement whose shape Check accepts there, and
-// dir the direction Check returns for it.
-func scoreOf(s *Scorer, ps []Placement, dir Dir) int {
+// scoreOf scores ps on b, for which s was Reset, as a move generator
+// does: the Scorer's Factors and the main word's other tiles, read off
+// the board, summed by a Tally. ps must be a placement whose shape Check
+// accepts there, and dir the direction Check returns for it.
+func scoreOf(s *Scorer, b *Board, r Rules, ps []Placement, dir Dir) int {
 	t := NewTally()
 	lo, hi := Size, -1
 	for _, p := range ps {
@@ -110,13 +110,13 @@ func scoreOf(s *Scorer, ps []Placement, dir Dir) int {
 		}
 		return Cell{Col: a, Row: ps[0].Cell.Row}
 	}
-	for a := lo - 1; s.b.occupied(at(a)); a-- {
-		t = t.Board(s.b.sq[at(a).index()].Value())
+	for a := lo - 1; b.occupied(at(a)); a-- {
+		t = t.Board(b.sq[at(a).index()].Value())
 	}
-	for a := lo + 1; a <= hi || s.b.occupied(at(a)); a++ {
-		if sq := s.b.At(at(a)); sq.Letter != 0 {
+	for a := lo + 1; a <= hi || b.occupied(at(a)); a++ {
+		if sq := b.At(at(a)); sq.Letter != 0 {
 			t = t.Board(sq.Value())
 		}
 	}
-	return t.Score(len(ps), s.r)
+	return t.Score(len(ps), r)
 }
