@@ -180,3 +180,54 @@ func TestStrongBeatsMedium(t *testing.T) {
 		t.Errorf("strong won %.1f %% of %d games against medium, want 55 %% or more", 100*rate, games)
 	}
 }
+
+// BenchmarkChoose: one choice per iteration, at each level, over the
+// positions of 10 games of wfrench between two medium bots (their
+// endgames included).
+func BenchmarkChoose(b *testing.B) {
+	w := mustWords(b, french)
+	var views []View
+	for seed := range 10 {
+		at := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+		g, err := engine.New(engine.Config{Rules: engine.Rules{Variant: engine.Lexio}, Players: 2, Seed: uint64(seed), Start: at})
+		if err != nil {
+			b.Fatal(err)
+		}
+		bot := New(w.gd)
+		for !g.Over() {
+			p := g.Turn()
+			ev, _ := g.View(p, at)
+			v := ViewOf(ev)
+			views = append(views, v)
+			a, err := bot.Choose(v, Medium, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			switch a.Kind {
+			case engine.ActPlace:
+				_, err = g.PlaceTiles(p, a.Tiles, w.d, at)
+			case engine.ActExchange:
+				_, err = g.Exchange(p, engine.Selection{Slots: a.Slots}, at)
+			default:
+				err = g.Pass(p, at)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, level := range Levels() {
+		b.Run(string(level), func(b *testing.B) {
+			bot := New(w.gd)
+			rng := rand.New(rand.NewPCG(1, 1))
+			i := 0
+			for b.Loop() {
+				if _, err := bot.Choose(views[i%len(views)], level, rng); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			b.ReportMetric(float64(len(views)), "positions")
+		})
+	}
+}
