@@ -147,9 +147,10 @@ func New(gd *dict.Gaddag) *Bot { return &Bot{gen: movegen.New(gd)} }
 // against the opponent's best reply at the end of the game.
 const replyMoves = 40
 
-// Choose returns the action of v's player at level; rng decides among
-// equals where the level is random (easy). The action's At is left for
-// the caller to set.
+// Choose returns the action of v's player at level: a placement, an
+// exchange (Slots, 1-based in rack order) or a pass, for the caller to
+// play through the engine; its At is left unset. rng draws easy's move;
+// medium and strong do not use it, choosing the same in the same view.
 func (b *Bot) Choose(v View, level Level, rng *rand.Rand) (engine.Action, error) {
 	var err error
 	b.moves, err = b.gen.Generate(&v.Board, v.Rack, v.Rules, b.moves[:0])
