@@ -330,7 +330,7 @@ func evaluate(b *Board, ps []Placement, dir Dir, r Rules) Play {
 	var placed cellSet
 	var fs [RackSize]Factors
 	for k, p := range ps {
-		fs[k] = cellFactors(b, r, p.Cell, dir)
+		fs[k] = b.Factors(p.Cell, dir, r)
 		nb.sq[p.Cell.index()] = Square{Letter: p.Letter, Blank: p.Blank}
 		placed.add(p.Cell)
 	}

@@ -4,9 +4,9 @@ package engine
 // generator alike: what an empty cell does to the tile a play puts on it
 // (Factors), and the sum of a play's words from its tiles (Tally).
 // evaluate scores every play through them; a generator takes the Factors
-// of every empty cell of a position from a Scorer and keeps a Tally as it
-// lays tiles, so that it scores each candidate without allocating and
-// without a second copy of the rules.
+// of the empty cells of its line from Board.Factors and sums them with a
+// Tally, so that it scores each candidate without allocating and without
+// a second copy of the rules.
 
 // Factors is what an empty cell does to the tile that a play along one
 // direction puts on it (RULES §5.2–5.4, §12).
@@ -19,9 +19,9 @@ type Factors struct {
 	Across int16
 }
 
-// cellFactors returns the factors of the empty cell c for a play along d
-// on b under r.
-func cellFactors(b *Board, r Rules, c Cell, d Dir) Factors {
+// Factors returns the factors of the empty cell c for a play along d
+// under r.
+func (b *Board) Factors(c Cell, d Dir, r Rules) Factors {
 	f := Factors{Letter: 1, Word: 1}
 	o := d.Other()
 	for e := c.Next(o, -1); b.occupied(e); e = e.Next(o, -1) {
@@ -101,27 +101,3 @@ func (t Tally) Score(n int, r Rules) int {
 	}
 	return s
 }
-
-// Scorer holds the Factors of every empty cell of one position, both
-// ways, for a move generator. The zero Scorer must be Reset before use;
-// it is about 2 KB, so keep one and Reset it for each position.
-type Scorer struct {
-	// factors[d][i]: the empty cell i for a play along d; zero on a tile.
-	factors [2][Size * Size]Factors
-}
-
-// Reset works out the Factors of the empty cells of b under r.
-func (s *Scorer) Reset(b *Board, r Rules) {
-	for i := range Size * Size {
-		c := Cell{Col: i % Size, Row: i / Size}
-		for d := Across; d <= Down; d++ {
-			s.factors[d][i] = Factors{}
-			if b.sq[i].Letter == 0 {
-				s.factors[d][i] = cellFactors(b, r, c, d)
-			}
-		}
-	}
-}
-
-// Factors returns the factors of the empty cell c for a play along d.
-func (s *Scorer) Factors(c Cell, d Dir) Factors { return s.factors[d][c.index()] }

@@ -21,13 +21,12 @@ func layRandom(rng *rand.Rand, b *Board, start Cell, dir Dir, k int, blanks bool
 	return ps
 }
 
-// RULES §5: a Scorer's Factors, summed by a Tally with the main word's
-// other tiles read off the board, give Evaluate's score on every shape
-// Check accepts, in every rule set, single tiles, crosses, walls and
-// 7-tile plays included.
-func TestScorerIsEvaluate(t *testing.T) {
+// RULES §5: the placed tiles' Factors, summed by a Tally with the main
+// word's other tiles read off the board, give Evaluate's score on every
+// shape Check accepts, in every rule set, single tiles, crosses, walls
+// and 7-tile plays included.
+func TestFactorsScoreAsEvaluate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
-	var sc Scorer
 	rules := []Rules{{Variant: Lexio}, {Variant: Lexico}, {Variant: Lexico, Plain: true}}
 	checked, sevens, singles, crossed := 0, 0, 0, 0
 	for game := range 60 {
@@ -52,8 +51,7 @@ func TestScorerIsEvaluate(t *testing.T) {
 				continue
 			}
 			play := evaluate(&b, ps, d, r)
-			sc.Reset(&b, r)
-			if got := scoreOf(&sc, &b, r, ps, d); got != play.Score {
+			if got := scoreOf(&b, r, ps, d); got != play.Score {
 				t.Fatalf("%+v on\n%s%v: Score %d, Evaluate %d (%+v)", r, b.String(), ps, got, play.Score, play.Words)
 			}
 			checked++
@@ -81,24 +79,15 @@ func TestScorerIsEvaluate(t *testing.T) {
 	t.Logf("%d placements, %d of 7 tiles, %d single tiles, %d crosses paid", checked, sevens, singles, crossed)
 }
 
-func TestScorerAllocates(t *testing.T) {
-	var b Board
-	var sc Scorer
-	ps := []Placement{{Cell: Cell{5, 6}, Letter: 'C'}, {Cell: Cell{6, 6}, Letter: 'H'}, {Cell: Cell{7, 6}, Letter: 'A', Blank: true}}
-	if n := testing.AllocsPerRun(100, func() { sc.Reset(&b, Rules{}); scoreOf(&sc, &b, Rules{}, ps, Across) }); n != 0 {
-		t.Errorf("Scorer allocates %v times", n)
-	}
-}
-
-// scoreOf scores ps on b, for which s was Reset, as a move generator
-// does: the Scorer's Factors and the main word's other tiles, read off
-// the board, summed by a Tally. ps must be a placement whose shape Check
+// scoreOf scores ps on b as a move generator does: the placed tiles'
+// Factors and the main word's other tiles, read off the board, summed by
+// a Tally. ps must be a placement whose shape Check
 // accepts there, and dir the direction Check returns for it.
-func scoreOf(s *Scorer, b *Board, r Rules, ps []Placement, dir Dir) int {
+func scoreOf(b *Board, r Rules, ps []Placement, dir Dir) int {
 	t := NewTally()
 	lo, hi := Size, -1
 	for _, p := range ps {
-		t = t.Place(Square{Letter: p.Letter, Blank: p.Blank}.Value(), s.factors[dir][p.Cell.index()])
+		t = t.Place(Square{Letter: p.Letter, Blank: p.Blank}.Value(), b.Factors(p.Cell, dir, r))
 		a := along(p.Cell, dir)
 		lo, hi = min(lo, a), max(hi, a)
 	}

@@ -5,7 +5,7 @@
 // line like the edge, blanks stand for any letter, the first placement
 // covers the fountain with the variant's least number of tiles (RULES §2,
 // §3.3, §4). Every move is scored by the engine's rules: the Factors of
-// each empty cell from an engine.Scorer, summed by an engine.Tally, as
+// its empty cells (engine.Board.Factors) summed by an engine.Tally, as
 // Evaluate scores; the generator only decides which tiles may go where.
 //
 // A move is the set of tiles it puts down: a single tile that forms a word
@@ -55,7 +55,6 @@ type Generator struct {
 
 	// The position of the current call.
 	board    *engine.Board
-	scorer   engine.Scorer // Reset for each position
 	rules    engine.Rules
 	first    bool // the board is empty: the fountain is the only anchor
 	rack     [27]int
@@ -63,16 +62,15 @@ type Generator struct {
 	tiles    int    // how many tiles a move may put down: the rack's, at most 7
 	moves    []Move
 
-	// cross[d][cell]: the letters a tile on the cell may take so that the
-	// word across d (the perpendicular one) is a word; allCross without one.
-	cross [2][size * size]uint32
-
 	// The line being walked.
-	dir        engine.Dir
-	cells      [size]engine.Cell
-	letter     [size]byte           // the board's letter, 0 for an empty cell
-	value      [size]int            // the board tile's value
-	factors    [size]engine.Factors // an empty cell's, for a play along the line
+	dir     engine.Dir
+	cells   [size]engine.Cell
+	letter  [size]byte           // the board's letter, 0 for an empty cell
+	value   [size]int            // the board tile's value
+	factors [size]engine.Factors // an empty cell's, for a play along the line
+	// mask: the letters a tile on the empty cell may take, so that the
+	// word across the line is one (allCross without one); 0 on a tile or
+	// a wall.
 	mask       [size]uint32
 	anchor     int        // the empty cell every move of the walk covers
 	right      int        // where the walk starts going left: the anchor or the tiles after it
@@ -121,8 +119,6 @@ func (g *Generator) Generate(b *engine.Board, rack []byte, r engine.Rules, dst [
 	if len(rack) == 0 || g.gd.Len() == 0 {
 		return dst, nil
 	}
-	g.crossChecks()
-	g.scorer.Reset(b, r)
 	for _, d := range []engine.Dir{engine.Across, engine.Down} {
 		g.dir = d
 		for line := range size {
@@ -136,20 +132,6 @@ func (g *Generator) Generate(b *engine.Board, rack []byte, r engine.Rules, dst [
 // room reports whether another tile may go down: a rack of more than 7
 // tiles (a tool's, never a player's) places at most 7.
 func (g *Generator) room() bool { return g.nplaced < g.tiles }
-
-// crossChecks works out, for every empty cell and both directions, which
-// letters make the perpendicular run a word.
-func (g *Generator) crossChecks() {
-	for i := range size * size {
-		c := engine.Cell{Col: i % size, Row: i / size}
-		for d := engine.Across; d <= engine.Down; d++ {
-			g.cross[d][i] = 0
-			if g.board.At(c).Empty() {
-				g.cross[d][i] = g.crossCheck(c, d.Other())
-			}
-		}
-	}
-}
 
 // crossCheck returns the letters of the rack (any letter with a blank)
 // that may go on the empty cell c given the tiles next to it along d:
@@ -205,37 +187,38 @@ func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
 // walkLine generates the moves along one row (across) or column (down).
 func (g *Generator) walkLine(line int) {
 	b := g.board
+	var anchors uint16 // the empty cells next to a tile, or the fountain
 	for i := range size {
 		c := engine.Cell{Col: i, Row: line}
 		if g.dir == engine.Down {
 			c = engine.Cell{Col: line, Row: i}
 		}
 		g.cells[i] = c
-		g.letter[i], g.value[i] = b.At(c).Letter, b.At(c).Value()
-		g.factors[i] = g.scorer.Factors(c, g.dir)
+		g.letter[i] = b.At(c).Letter
+		if g.letter[i] == 0 && engine.Playable(c) && (g.first && c == engine.Fountain() || !g.first && touches(b, c)) {
+			anchors |= 1 << i
+		}
+	}
+	if anchors == 0 {
+		return // no move lies along the line
+	}
+	other := g.dir.Other()
+	for i, c := range g.cells {
 		g.placed[i], g.isBlank[i] = 0, false
+		g.value[i] = b.At(c).Value()
 		// A wall takes no tile and holds none: it ends a word as the
 		// edge does (RULES §2.2).
 		g.mask[i] = 0
-		if engine.Playable(c) {
-			g.mask[i] = g.cross[g.dir][c.Row*size+c.Col]
+		if g.letter[i] == 0 && engine.Playable(c) {
+			g.mask[i] = g.crossCheck(c, other)
+			g.factors[i] = b.Factors(c, g.dir, g.rules)
 		}
 		g.horizontal[i] = g.dir == engine.Down &&
 			(b.At(c.Next(engine.Across, -1)).Letter != 0 || b.At(c.Next(engine.Across, 1)).Letter != 0)
 	}
 	g.lastAnchor = -1
-	for i := range size {
-		c := g.cells[i]
-		if !engine.Playable(c) || g.letter[i] != 0 {
-			continue
-		}
-		if g.first {
-			if c != engine.Fountain() {
-				continue
-			}
-		} else if !touches(b, c) {
-			continue
-		}
+	for as := anchors; as != 0; as &= as - 1 {
+		i := bits.TrailingZeros16(as)
 		// The walk starts at the anchor, or when tiles follow it at the
 		// last of them: their letters are known, and going left through
 		// them first prunes the GADDAG before any tile is tried.
