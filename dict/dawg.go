@@ -3,6 +3,7 @@ package dict
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 )
 
 // The automaton is built from the sorted word list by incremental
@@ -106,8 +107,25 @@ func (b *builder) freeze(depth int) {
 // form (see format.go): states in topological order, the root first and
 // parents before children, so that every edge points forward.
 func (b *builder) compile(words int) ([]byte, error) {
+	out, units, err := b.layout(headerSize, false)
+	if err != nil {
+		return nil, err
+	}
+	putHeader(out, words, units)
+	return appendChecksum(out), nil
+}
+
+// layout freezes what is left and returns the states laid out after
+// prefix bytes left for a header, and the number of units. The GADDAG
+// (gaddag.go) shares it with the dictionary, with byLevel: its walks
+// start at the root every time, so the states a few letters from the root
+// are kept together, where they stay in the cache.
+func (b *builder) layout(prefix int, byLevel bool) ([]byte, int, error) {
 	b.freeze(0)
 	order := b.topoOrder()
+	if byLevel {
+		order = b.levelOrder(order)
+	}
 	start := make([]uint32, len(b.states))
 	next := 1 + uint64(len(b.states[0])) // the root, even without edges
 	for _, s := range order[1:] {
@@ -117,9 +135,9 @@ func (b *builder) compile(words int) ([]byte, error) {
 		}
 	}
 	if next > maxUnits {
-		return nil, fmt.Errorf("dict: automaton too large: %d units (max %d)", next, maxUnits)
+		return nil, 0, fmt.Errorf("dict: automaton too large: %d units (max %d)", next, maxUnits)
 	}
-	out := make([]byte, headerSize, headerSize+4*int(next)+trailerSize)
+	out := make([]byte, prefix, prefix+4*int(next)+trailerSize)
 	for _, s := range order {
 		edges := b.states[s]
 		if len(edges) == 0 && s != 0 {
@@ -138,8 +156,7 @@ func (b *builder) compile(words int) ([]byte, error) {
 			out = binary.LittleEndian.AppendUint32(out, v)
 		}
 	}
-	putHeader(out, words, int(next))
-	return appendChecksum(out), nil
+	return out, int(next), nil
 }
 
 // topoOrder returns the states reachable from the root, each before all
@@ -172,4 +189,28 @@ func (b *builder) topoOrder() []int32 {
 		post[i], post[j] = post[j], post[i]
 	}
 	return post
+}
+
+// levelOrder reorders a topological order by level, the length of the
+// longest path from the root to the state, then as before: an edge still
+// leads to a later state, and the states nearest the root come first.
+func (b *builder) levelOrder(order []int32) []int32 {
+	level := make([]int32, len(b.states))
+	for _, s := range order {
+		for _, e := range b.states[s] {
+			level[e.target] = max(level[e.target], level[s]+1)
+		}
+	}
+	rank := make([]int32, len(b.states))
+	for i, s := range order {
+		rank[s] = int32(i)
+	}
+	out := slices.Clone(order)
+	slices.SortFunc(out, func(x, y int32) int {
+		if level[x] != level[y] {
+			return int(level[x] - level[y])
+		}
+		return int(rank[x] - rank[y])
+	})
+	return out
 }

@@ -112,7 +112,7 @@ func Parse(data []byte) (*Dict, error) {
 	if f := binary.LittleEndian.Uint16(data[10:]); f != 0 {
 		return nil, fmt.Errorf("%w: unknown flags %#04x", ErrCorrupt, f)
 	}
-	if err := validate(body[headerSize:], int(words)); err != nil {
+	if err := validate(body[headerSize:], int(words), letterMask); err != nil {
 		return nil, err
 	}
 	return newDict(data, int(words)), nil
@@ -121,8 +121,9 @@ func Parse(data []byte) (*Dict, error) {
 // validate checks the structure so that no lookup or walk can index out
 // of range or loop (see the format comment): one pass over the units in
 // order, with a bitmap of the units that edges lead to, each of which must
-// turn out to start a state.
-func validate(us []byte, words int) error {
+// turn out to start a state. labels holds the bits a mask unit may have:
+// the 26 letters, and the separator in a GADDAG.
+func validate(us []byte, words int, labels uint32) error {
 	n := uint32(len(us) / 4)
 	if n == 0 {
 		return fmt.Errorf("%w: no root state", ErrCorrupt)
@@ -133,7 +134,7 @@ func validate(us []byte, words int) error {
 	targets := make([]uint64, (n+63)/64+1) // one spare word for into
 	for p := uint32(0); p < n; {
 		mask := binary.LittleEndian.Uint32(us[4*p:])
-		if mask&^letterMask != 0 || (mask == 0 && p != 0) {
+		if mask&^labels != 0 || (mask == 0 && p != 0) {
 			return fmt.Errorf("%w: unit %d: bad state mask %#x", ErrCorrupt, p, mask)
 		}
 		k := uint32(bits.OnesCount32(mask))

@@ -323,33 +323,32 @@ func Evaluate(b *Board, ps []Placement, r Rules) (Play, error) {
 }
 
 // evaluate extracts and scores the words of a placement whose shape is
-// valid.
+// valid: the main word along dir, then each placed tile's cross word
+// (RULES §4.3), scored from each placed tile's Factors (RULES §5).
 func evaluate(b *Board, ps []Placement, dir Dir, r Rules) Play {
 	nb := *b // 340 bytes: cheaper than a map of placed cells
 	var placed cellSet
-	for _, p := range ps {
+	var fs [RackSize]Factors
+	for k, p := range ps {
+		fs[k] = b.Factors(p.Cell, dir, r)
 		nb.sq[p.Cell.index()] = Square{Letter: p.Letter, Blank: p.Blank}
 		placed.add(p.Cell)
 	}
 
-	// Collect the runs: the main word along dir through the first tile,
-	// then each tile's cross run.
+	// The main word, of 2 tiles or more as Check saw to it, and the
+	// cross runs.
 	type run struct {
 		start Cell
 		dir   Dir
 		n     int
 	}
 	var runs [RackSize + 1]run
-	nr := 0
-	total := 0
-	if s, n := nb.run(ps[0].Cell, dir); n >= 2 {
-		runs[nr] = run{s, dir, n}
-		nr++
-		total += n
-	}
-	mainOK := nr == 1
-	for _, p := range ps {
-		if s, n := nb.run(p.Cell, dir.Other()); n >= 2 {
+	s, n := nb.run(ps[0].Cell, dir)
+	runs[0] = run{s, dir, n}
+	nr, total := 1, n
+	for k, p := range ps {
+		if fs[k].Cross {
+			s, n := nb.run(p.Cell, dir.Other())
 			runs[nr] = run{s, dir.Other(), n}
 			nr++
 			total += n
@@ -359,41 +358,15 @@ func evaluate(b *Board, ps []Placement, dir Dir, r Rules) Play {
 	cells := make([]Cell, 0, total)
 	text := make([]byte, 0, total)
 	words := make([]Word, nr)
-	var paid []Cell
-	play := Play{Dir: dir, Tiles: ps, Words: words}
-	crosses := r.Variant != Lexico && !r.Plain
 	for i := range nr {
 		rn := runs[i]
 		from := len(cells)
-		sum, mult := 0, 1
 		for k := range rn.n {
 			c := rn.start.Next(rn.dir, k)
-			sq := nb.sq[c.index()]
 			cells = append(cells, c)
-			text = append(text, sq.Letter)
-			v := sq.Value()
-			if placed.has(c) {
-				switch r.Bonus(c) {
-				case DL:
-					v *= 2
-				case TL:
-					v *= 3
-				case DW:
-					mult *= 2
-				case TW:
-					mult *= 3
-				case Cross:
-					// RULES §5.4: only when the tile belongs to two words
-					// of this play, i.e. the main word and its cross word.
-					if crosses && tileInTwo(&nb, c, mainOK, dir) {
-						mult *= 2
-					}
-				}
-			}
-			sum += v
+			text = append(text, nb.sq[c.index()].Letter)
 		}
-		words[i] = Word{Start: rn.start, Dir: rn.dir, Cells: cells[from:len(cells):len(cells)], Score: sum * mult}
-		play.Score += sum * mult
+		words[i] = Word{Start: rn.start, Dir: rn.dir, Cells: cells[from:len(cells):len(cells)]}
 	}
 	all := string(text)
 	off := 0
@@ -402,26 +375,32 @@ func evaluate(b *Board, ps []Placement, dir Dir, r Rules) Play {
 		words[i].Text = all[off : off+n]
 		off += n
 	}
-	for _, p := range ps {
-		if k := r.Bonus(p.Cell); k.IsLetter() || k.IsWord() || k == Cross && crosses && tileInTwo(&nb, p.Cell, mainOK, dir) {
+
+	t := NewTally()
+	for _, c := range words[0].Cells {
+		if !placed.has(c) {
+			t = t.Board(nb.sq[c.index()].Value())
+		}
+	}
+	var paid []Cell
+	w := 1
+	for k, p := range ps {
+		v := Square{Letter: p.Letter, Blank: p.Blank}.Value()
+		t = t.Place(v, fs[k])
+		if fs[k].Cross {
+			words[w].Score = fs[k].CrossScore(v)
+			w++
+		}
+		if fs[k].Pays() {
 			paid = append(paid, p.Cell)
 		}
 	}
-	play.Paid = paid
+	words[0].Score = t.Main()
+	play := Play{Dir: dir, Tiles: ps, Words: words, Paid: paid, Score: t.Score(len(ps), r)}
 	if len(ps) == RackSize {
 		play.AllTiles = r.AllTilesBonus()
-		play.Score += play.AllTiles
 	}
 	return play
-}
-
-func tileInTwo(b *Board, c Cell, mainOK bool, dir Dir) bool {
-	return mainOK && crossLen(b, c, dir.Other()) >= 2
-}
-
-func crossLen(b *Board, c Cell, d Dir) int {
-	_, n := b.run(c, d)
-	return n
 }
 
 // run returns the start and length of the maximal run of tiles through c

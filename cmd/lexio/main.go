@@ -60,7 +60,8 @@ func commands() []command {
 		{"league close", "league close LEAGUE", "end a league's season now: every table still in play adjudicated (each loses their rack's value), the game-over mails queued", runLeagueClose},
 		{"league standings", "league standings [--season N] [--json] LEAGUE", "a season's standings, division by division (default: the current season, else the last)", runLeagueStandings},
 		{"parse", "parse [--json] [--service ADDRESS] FILE.eml...", "show how messages are read: sender, token, command or error", runParse},
-		{"dict build", "dict build WORDLIST OUT", "compile a word list into a dictionary that loads fast", runDictBuild},
+		{"dict build", "dict build WORDLIST OUT", "compile a word list into a dictionary that loads fast (OUT), and its GADDAG for lexio moves (OUT.gaddag)", runDictBuild},
+		{"moves", "moves [--variant lexio|lexico] [--plain] [--dict FILE] [--json] [--limit N] [--count] GAME.gcg RACK", "every legal placement of RACK ('?' a blank) after GAME.gcg, best score first, as PLACE commands with their score", runMoves},
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/lexio-mail/lexio/config"
@@ -106,24 +107,44 @@ func runDictBuild(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tmp := out + ".tmp"
-	w, err := os.Create(tmp)
+	gd, err := dict.BuildGaddag(d)
 	if err != nil {
 		return err
 	}
-	n, err := d.WriteTo(w)
-	if cerr := w.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, out)
-	}
+	n, err := writeAtomic(out, d)
 	if err != nil {
-		os.Remove(tmp)
+		return err
+	}
+	// The GADDAG of `lexio moves` goes beside the dictionary, in a file of
+	// its own: the dictionary's format stays as it is.
+	gn, err := writeAtomic(out+gaddagSuffix, gd)
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s: %d lines: %d words kept, %d dropped (not A–Z once normalised), %d duplicates, %d blank\n",
 		in, st.Lines, st.Kept, st.Dropped, st.Duplicates, st.Blank)
 	fmt.Fprintf(e.stdout, "%s: %d bytes\n", out, n)
+	fmt.Fprintf(e.stdout, "%s: %d bytes (the GADDAG for lexio moves)\n", out+gaddagSuffix, gn)
 	return nil
+}
+
+// writeAtomic writes v to path through a temporary file renamed over it.
+func writeAtomic(path string, v io.WriterTo) (int64, error) {
+	tmp := path + ".tmp"
+	w, err := os.Create(tmp)
+	if err != nil {
+		return 0, err
+	}
+	n, err := v.WriteTo(w)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return 0, err
+	}
+	return n, nil
 }
