@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/internal/zone"
@@ -43,6 +44,9 @@ type Options struct {
 	// List-Unsubscribe carries the one-click URL. Nil: the web side is
 	// off, and no mail speaks of it.
 	Links *weblink.Links
+	// Gaddag holds Dict's words for move generation: the computer's seats
+	// and what a player missed. Nil: neither.
+	Gaddag *dict.Gaddag
 }
 
 // Service handles messages and deadlines. It is safe for concurrent use:
@@ -54,6 +58,7 @@ type Service struct {
 	tmpl   *templates.Set
 	tokens *mailer.Tokens
 	links  *weblink.Links // nil when the web side is off
+	gaddag *dict.Gaddag   // nil: no move generation
 	now    func() time.Time
 	poke   func()
 	log    *slog.Logger
@@ -81,7 +86,7 @@ func New(o Options) (*Service, error) {
 	}
 	s := &Service{
 		cfg: o.Config, store: o.Store, dict: o.Dict, tmpl: o.Templates,
-		tokens: mailer.NewTokens(o.Secret), links: o.Links,
+		tokens: mailer.NewTokens(o.Secret), links: o.Links, gaddag: o.Gaddag,
 		now: o.Now, poke: o.Poke, log: o.Logger,
 		local: local, domain: domain,
 	}

@@ -51,6 +51,7 @@ type needs struct {
 	secret             []byte
 	imapPass, smtpPass string
 	words              *dict.Dict
+	gaddag             *dict.Gaddag // the same words, for the computer's moves
 	wordCount          int
 	tmpl               *templates.Set
 }
@@ -99,6 +100,11 @@ func resolve(c *config.Config) (*needs, error) {
 		errs = append(errs, fmt.Errorf("dictionary: %w (Debian's French list: apt-get install wfrench)", err))
 	}
 	n.words, n.wordCount = words, st.Kept
+	if err == nil {
+		if n.gaddag, err = gaddagOf(c.Dictionary, words); err != nil {
+			errs = append(errs, fmt.Errorf("dictionary: %w", err))
+		}
+	}
 	if n.tmpl, err = templates.New(); err != nil {
 		errs = append(errs, err)
 	}

@@ -136,19 +136,18 @@ func prepareDemo(e *env, dir, words, imapAddr, smtpAddr, webAddr string) (string
 		if err != nil {
 			return "", err
 		}
-		out, err := os.Create(compiled)
+		gd, err := dict.BuildGaddag(d)
 		if err != nil {
 			return "", err
 		}
-		if _, err := d.WriteTo(out); err != nil {
-			out.Close()
-			os.Remove(compiled)
+		// The GADDAG first: a demo directory with the dictionary has both.
+		if _, err := writeAtomic(compiled+gaddagSuffix, gd); err != nil {
 			return "", err
 		}
-		if err := out.Close(); err != nil {
+		if _, err := writeAtomic(compiled, d); err != nil {
 			return "", err
 		}
-		fmt.Fprintf(e.stdout, "compiled %s: %d words into %s\n", words, st.Kept, compiled)
+		fmt.Fprintf(e.stdout, "compiled %s: %d words into %s (and its GADDAG)\n", words, st.Kept, compiled)
 	}
 	path := filepath.Join(dir, "demo.toml")
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {

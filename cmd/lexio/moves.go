@@ -179,18 +179,25 @@ func loadGaddag(e *env, flagPath, cfgPath string) (*dict.Dict, *dict.Gaddag, err
 	if err != nil {
 		return nil, nil, err
 	}
+	gd, err := gaddagOf(path, d)
+	return d, gd, err
+}
+
+// gaddagOf is the GADDAG of d, the dictionary read from path: the file
+// path.gaddag that `lexio dict build` wrote beside it, checked to hold
+// the same words, else built from d (seconds for wfrench).
+func gaddagOf(path string, d *dict.Dict) (*dict.Gaddag, error) {
 	if _, err := os.Stat(path + gaddagSuffix); err == nil {
 		gd, err := dict.OpenGaddag(path + gaddagSuffix)
 		if err == nil {
 			err = gd.Pair(d)
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w; `lexio dict build` writes both files again", err)
+			return nil, fmt.Errorf("%w; `lexio dict build` writes both files again", err)
 		}
-		return d, gd, nil
+		return gd, nil
 	}
-	gd, err := dict.BuildGaddag(d)
-	return d, gd, err
+	return dict.BuildGaddag(d)
 }
 
 // position replays a game record (as `lexio replay --check` does) and

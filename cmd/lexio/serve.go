@@ -205,7 +205,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localmail.Se
 	if cfg.Web.On() {
 		links = weblink.New(cfg.Web.BaseURL, n.secret)
 	}
-	d.svc, err = table.New(table.Options{Config: cfg, Store: st, Dict: n.words, Templates: n.tmpl,
+	d.svc, err = table.New(table.Options{Config: cfg, Store: st, Dict: n.words, Gaddag: n.gaddag, Templates: n.tmpl,
 		Secret: n.secret, Poke: d.disp.Poke, Logger: log.With("part", "table"), Links: links})
 	if err != nil {
 		return nil, err
