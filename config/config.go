@@ -22,6 +22,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/internal/zone"
 )
@@ -42,6 +43,9 @@ type Config struct {
 	InviteTTL time.Duration `toml:"invite_ttl"`
 	// RatingTau is Glicko-2's system constant τ (LEAGUES §10.1).
 	RatingTau float64 `toml:"rating_tau"`
+	// BotDelay is how long a computer seat waits before it plays, so that
+	// it feels like play (default DefaultBotDelay).
+	BotDelay time.Duration `toml:"bot_delay"`
 
 	Storage  Storage  `toml:"storage"`
 	Mail     Mail     `toml:"mail"`
@@ -194,6 +198,7 @@ const (
 	DefaultReplies       = 30 // answers per sender and hour (EMAIL §2.6)
 	DefaultDictionary    = "/usr/share/dict/french"
 	DefaultVacationDays  = 30 // per player and calendar year (LEAGUES §3.2)
+	DefaultBotDelay      = time.Minute
 	DefaultInviteTTL     = 7 * 24 * time.Hour
 	MaxInviteTTL         = 90 * 24 * time.Hour
 )
@@ -258,6 +263,9 @@ func (c *Config) fill() {
 	}
 	if c.RatingTau == 0 {
 		c.RatingTau = DefaultRatingTau
+	}
+	if c.BotDelay == 0 {
+		c.BotDelay = DefaultBotDelay
 	}
 	if c.InviteTTL == 0 {
 		c.InviteTTL = DefaultInviteTTL
@@ -350,6 +358,9 @@ func (c *Config) fill() {
 		}
 		for j, p := range c.Tables[i].Players {
 			c.Tables[i].Players[j] = strings.ToLower(strings.TrimSpace(p))
+			if seat, _, ok := botseat.Parse(p); ok {
+				c.Tables[i].Players[j] = seat // "bot" is "bot:medium"
+			}
 		}
 	}
 }
@@ -367,6 +378,9 @@ func (c *Config) Validate() error {
 	}
 	if c.InviteTTL < time.Hour || c.InviteTTL > MaxInviteTTL {
 		bad("invite_ttl %s: want 1h to %s (90 days), e.g. \"168h\" for a week", c.InviteTTL, MaxInviteTTL)
+	}
+	if c.BotDelay < time.Second || c.BotDelay > 24*time.Hour {
+		bad("bot_delay %s: want 1s to 24h, e.g. \"1m\"", c.BotDelay)
 	}
 	switch c.Storage.Driver {
 	case "sqlite":
@@ -501,8 +515,8 @@ func (c *Config) Validate() error {
 		}
 		seen := map[string]bool{}
 		for _, p := range t.Players {
-			if a, err := mail.ParseAddress(p); err != nil || a.Address != p {
-				bad("table %q: player %q is not a bare email address", t.Name, p)
+			if a, err := mail.ParseAddress(p); (err != nil || a.Address != p) && !botseat.Is(p) {
+				bad("table %q: player %q is not a bare email address, nor a computer seat (bot, bot:easy, bot:medium, bot:strong)", t.Name, p)
 			}
 			if seen[p] {
 				bad("table %q: player %q seated twice", t.Name, p)

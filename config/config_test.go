@@ -55,6 +55,9 @@ func TestDefaults(t *testing.T) {
 	if c.InviteTTL != 7*24*time.Hour {
 		t.Errorf("invite_ttl = %s, want a week", c.InviteTTL)
 	}
+	if c.BotDelay != time.Minute {
+		t.Errorf("bot_delay = %s, want a minute", c.BotDelay)
+	}
 	if c.Mail.Replies != DefaultReplies {
 		t.Errorf("mail.replies_per_hour = %d, want %d", c.Mail.Replies, DefaultReplies)
 	}
@@ -97,6 +100,10 @@ func TestInvalid(t *testing.T) {
 		{"short invite ttl", "invite_ttl = \"30m\"\n" + base, "invite_ttl 30m0s: want 1h to 2160h0m0s"},
 		{"negative invite ttl", "invite_ttl = \"-1h\"\n" + base, "invite_ttl -1h0m0s"},
 		{"long invite ttl", "invite_ttl = \"2161h\"\n" + base, "invite_ttl 2161h0m0s"},
+		{"long bot delay", "bot_delay = \"25h\"\n" + base, "bot_delay 25h0m0s: want 1s to 24h"},
+		{"negative bot delay", "bot_delay = \"-1s\"\n" + base, "bot_delay -1s"},
+		{"bad bot", base + "[[table]]\nname=\"t\"\nplayers=[\"a@x.y\",\"bot:hard\"]\n", "nor a computer seat"},
+		{"bot twice", base + "[[table]]\nname=\"t\"\nplayers=[\"a@x.y\",\"bot\",\"BOT:medium\"]\n", "seated twice"},
 		{"negative forfeit_after", base + "[[league]]\nname=\"l\"\nforfeit_after=-1\n", "forfeit_after -1: 0 (never) or more"},
 		{"bad duration", base + "[[league]]\nname=\"l\"\nturn_time=\"3 days\"\n", "turn_time"},
 		// LEAGUES §3: the time bank and vacations.

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lexio-mail/lexio/dict"
+	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/internal/zone"
 )
@@ -195,7 +196,7 @@ type Command struct {
 	Vacation *Vacation  `json:"vacation,omitempty"` // VACATION
 	Notify   string     `json:"notify,omitempty"`   // NOTIFY: all, turn or digest
 	Text     string     `json:"text,omitempty"`     // SAY: the line as written, at most MaxSay characters
-	Invite   []string   `json:"invite,omitempty"`   // NEW: the invitees' addresses, lowercase, in order
+	Invite   []string   `json:"invite,omitempty"`   // NEW: the invitees' addresses, lowercase, and computer seats ("bot:medium"), in order
 	League   string     `json:"league,omitempty"`   // STANDINGS (optional), SIGNUP, WITHDRAW
 	Language string     `json:"language,omitempty"` // language of the keyword: en, es, fr
 }
@@ -799,7 +800,8 @@ func parseLang(args []string) (string, error) {
 }
 
 // parseNew reads NEW's optional variant, after an optional "game" word,
-// then the addresses of the players invited (LEAGUES §6).
+// then the addresses of the players invited (LEAGUES §6) and the
+// computer's seats ("bot", "bot:strong"), in their canonical form.
 func parseNew(args []string) (string, []string, error) {
 	if len(args) > 0 {
 		switch fold(args[0]) {
@@ -808,7 +810,7 @@ func parseNew(args []string) (string, []string, error) {
 		}
 	}
 	variant := ""
-	if len(args) > 0 && !strings.Contains(args[0], "@") {
+	if _, _, isBot := botseat.Parse(firstOf(args)); len(args) > 0 && !strings.Contains(args[0], "@") && !isBot {
 		switch v := fold(args[0]); v {
 		case "LEXIO", "LEXICO":
 			variant = strings.ToLower(v)
@@ -821,6 +823,14 @@ func parseNew(args []string) (string, []string, error) {
 	for _, a := range args {
 		for part := range strings.SplitSeq(a, ",") {
 			if part == "" {
+				continue
+			}
+			if seat, _, ok := botseat.Parse(part); ok {
+				// The computer takes a seat at once (it needs no invitation).
+				if slices.Contains(invite, seat) {
+					return "", nil, newError(BadAddress, "%s", part) // named twice
+				}
+				invite = append(invite, seat)
 				continue
 			}
 			if !strings.Contains(part, "@") {
@@ -839,6 +849,13 @@ func parseNew(args []string) (string, []string, error) {
 	// How many may be invited is the table's rule (it depends on the
 	// variant), answered there.
 	return variant, invite, nil
+}
+
+func firstOf(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
 }
 
 // address reads one invitee's address as written in a NEW line: a bare

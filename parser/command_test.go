@@ -96,6 +96,10 @@ func TestParseCommandCanonical(t *testing.T) {
 		{"nueva partida lexio ana@x.es", "NEW lexio ana@x.es", "es"},
 		{"nouvelle partie lexio mailto:leo@x.fr", "NEW lexio leo@x.fr", "fr"},
 		{"NEW bob@localhost", "NEW bob@localhost", "en"},
+		{"NEW lexio bot", "NEW lexio bot:medium", "en"},
+		{"new lexico BOT:Strong", "NEW lexico bot:strong", "en"},
+		{"NEW bot:easy", "NEW bot:easy", "en"},
+		{"nouvelle partie lexio bot:strong lea@x.fr", "NEW lexio bot:strong lea@x.fr", "fr"},
 		{"NEW lexio a@x.org b@x.org c@x.org d@x.org", "NEW lexio a@x.org b@x.org c@x.org d@x.org", "en"}, // the table refuses four
 		{"DECLINE", "DECLINE", "en"},
 		{"rechazar", "DECLINE", "es"},
@@ -341,6 +345,8 @@ func TestParseCommandErrors(t *testing.T) {
 		{"NEW lexio @x.org", ErrBadAddress},
 		{"NEW lexio Alice <alice@x.org>", ErrExtraArgument},
 		{"NEW lexio a@x.org A@X.org", ErrBadAddress}, // twice
+		{"NEW lexio bot bot:medium", ErrBadAddress},  // the same seat twice
+		{"NEW lexio bot:hard", ErrExtraArgument},
 		{"NEW lexio a@.org", ErrBadAddress},
 		{"NEW chess a@x.org", ErrBadVariant},
 		{"DECLINE now", ErrExtraArgument},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -337,9 +338,13 @@ func (h *handling) newTable(c *parser.Command) error {
 	if variant == string(engine.Lexio) && !*league.Multipliers {
 		variant = string(engine.Lexico) // a plain league's tables are plain lexico
 	}
+	bots, invite := splitBots(c.Invite)
+	if len(bots) > 0 && h.s.gaddag == nil {
+		return permanent(errors.New("table: NEW with the computer: this service has no GADDAG of its dictionary"))
+	}
 	if len(c.Invite) > 0 {
 		rs := h.inviteReasons(c.Invite, maxPlayers(variant))
-		r, err := h.waitingReason(len(c.Invite))
+		r, err := h.waitingReason(len(invite))
 		if err != nil {
 			return err
 		}
@@ -364,12 +369,28 @@ func (h *handling) newTable(c *parser.Command) error {
 	if err := h.tx.AddSeat(&store.Seat{TableID: row.ID, Position: 0, PlayerID: pl.ID, CreatedAt: h.now}); err != nil {
 		return err
 	}
+	// The computer's seats are taken at once, after the opener's.
+	for i, b := range bots {
+		bp, err := h.tx.EnsurePlayer(b, h.senderLang(nil))
+		if err != nil {
+			return err
+		}
+		if err := h.tx.AddSeat(&store.Seat{TableID: row.ID, Position: 1 + i, PlayerID: bp.ID, CreatedAt: h.now}); err != nil {
+			return err
+		}
+	}
 	t, err := h.s.loadRow(h.tx, row)
 	if err != nil {
 		return err
 	}
 	h.rec.TableID = &row.ID
 	h.outcome(store.OutcomeApplied, "NEW "+name)
+	if len(bots) > 0 && len(invite) == 0 {
+		// Nobody to wait for: the game begins, its first notice the answer.
+		h.log.Info("table opened against the computer", "table", name, "bots", len(bots))
+		return h.s.startGame(h.tx, t, 0, h.now, &h.out)
+	}
+	c = &parser.Command{Kind: c.Kind, Variant: c.Variant, Invite: invite}
 	msg := templates.OpenedMsg{Head: h.s.head(name, t.recipient(0), h.now), Variant: variant, MinPlayers: 2, MaxPlayers: maxPlayers(variant)}
 	if len(c.Invite) > 0 {
 		if msg.Expires, err = h.invite(t, c.Invite); err != nil {
@@ -380,6 +401,19 @@ func (h *handling) newTable(c *parser.Command) error {
 		}
 	}
 	return h.reply(t, templates.TableOpened, msg)
+}
+
+// splitBots parts NEW's seats into the computer's and the addresses to
+// invite.
+func splitBots(seats []string) (bots, invite []string) {
+	for _, a := range seats {
+		if botseat.Is(a) {
+			bots = append(bots, a)
+		} else {
+			invite = append(invite, a)
+		}
+	}
+	return bots, invite
 }
 
 // tableRow is a new table's row with its league's rules and times.

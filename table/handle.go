@@ -517,7 +517,7 @@ func (s *Service) rebuild(tx *store.Tx, t *tableCtx) (*engine.Game, error) {
 	}
 	// What the row should hold, by the game.
 	want := *row
-	s.schedule(&tableCtx{row: &want, game: g, vacs: t.vacs}, time.Time{})
+	s.schedule(&tableCtx{row: &want, seats: t.seats, game: g, vacs: t.vacs}, time.Time{})
 	switch {
 	case row.Seq != int64(len(acts)):
 		return nil, mismatch("the row's last action is %d, the log's %d", row.Seq, len(acts))

@@ -3,6 +3,7 @@ package table
 import (
 	"time"
 
+	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/store"
 )
 
@@ -23,6 +24,9 @@ type pendingMail struct {
 
 // add starts rendering one mail.
 func (o *outgoing) add(s *Service, e envelope, data any, now time.Time) {
+	if botseat.Is(e.to.addr) {
+		return // the computer's seat reads no mail
+	}
 	p := &pendingMail{done: make(chan struct{})}
 	o.pending = append(o.pending, p)
 	go func() {

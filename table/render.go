@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
@@ -24,6 +25,9 @@ import (
 // displayName is how a player is named to the table: the local part of
 // their address, capitalised.
 func displayName(addr string) string {
+	if _, level, ok := botseat.Parse(addr); ok && botseat.Is(addr) {
+		return "Bot (" + level + ")"
+	}
 	local, _, _ := strings.Cut(addr, "@")
 	if local == "" {
 		return addr

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -110,9 +111,13 @@ var (
 // the log records it; the new holder gets the table's state and a reply
 // address of their own, the other players still in are told; the old
 // holder's reply tokens, bound to their address, no longer name a seat.
-// Deadlines that passed are enforced first.
+// Deadlines that passed are enforced first. newAddr may be the computer
+// ("bot:strong"): it then plays the seat, and the game is not rated.
 func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string) error {
 	oldAddr, newAddr = store.NormalizeAddress(oldAddr), store.NormalizeAddress(newAddr)
+	if seat, _, ok := botseat.Parse(newAddr); ok {
+		newAddr = seat // a league's dropout may be replaced by the computer
+	}
 	now := s.now()
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
 		t, err := s.load(tx, name)
@@ -153,6 +158,9 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 			return err
 		}
 		t.langs[p], t.zones[p] = pl.Lang, s.zoneOf(pl.TimeZone)
+		if err := s.joinDivision(tx, t, pl.ID); err != nil {
+			return err
+		}
 		if err := s.save(tx, t, now); err != nil {
 			return err
 		}

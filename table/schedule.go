@@ -26,6 +26,14 @@ func (s *Service) schedule(t *tableCtx, now time.Time) {
 		return
 	}
 	t.row.Status = store.StatusPlaying
+	if t.botToMove() {
+		// The computer plays bot_delay after its turn begins; it has no
+		// clock to run out and no reminder.
+		start := g.TurnStart()
+		at := start.Add(s.cfg.BotDelay)
+		t.row.TurnStarted, t.row.Deadline, t.row.NextReminder = &start, &at, nil
+		return
+	}
 	start, limit, stops := t.turnClock()
 	deadline := clock.Deadline(start, limit, stops)
 	t.row.TurnStarted, t.row.Deadline = &start, &deadline
@@ -60,10 +68,11 @@ func (t *tableCtx) nextReminder(now time.Time) *time.Time {
 
 // enforce passes for every player whose turn ran out by until, in order,
 // at the time it ran out (RULES §9.1, EMAIL §5.2): deadlines missed while
-// the daemon was down are enforced one after the other. The mails are of
+// the daemon was down are enforced one after the other. It stops at the
+// computer's turn, which never runs out (step plays it). The mails are of
 // now.
 func (s *Service) enforce(tx *store.Tx, t *tableCtx, until, now time.Time, out *outgoing) error {
-	for t.game != nil && !t.game.Over() && t.row.Deadline != nil && !t.row.Deadline.After(until) {
+	for t.game != nil && !t.game.Over() && t.row.Deadline != nil && !t.row.Deadline.After(until) && !t.botToMove() {
 		deadline := *t.row.Deadline
 		p := t.game.Turn()
 		// LEAGUES §2.3: the expiry that reaches forfeit_after is a forfeit,
@@ -323,11 +332,13 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *outgoing
 		return tx.SaveTable(t.row, t.prevSeq)
 	}
 	if t.row.Deadline != nil && !t.row.Deadline.After(now) {
-		// One deadline a transaction: eachDue then takes the earliest
-		// due again, so that the turns missed while the daemon was down
-		// are enforced in time order across tables, and tables end (and
-		// are rated) in the order they would have.
-		return s.enforce(tx, t, *t.row.Deadline, now, out)
+		// One deadline a transaction (an expiry, or the computer's
+		// move): eachDue then takes the earliest due again, so that the
+		// turns missed while the daemon was down are enforced in time
+		// order across tables, and tables end (and are rated) in the
+		// order they would have.
+		_, err := s.step(tx, t, now, now, out)
+		return err
 	}
 	if t.row.NextReminder != nil && !t.row.NextReminder.After(now) {
 		p := t.game.Turn()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/league"
 	"github.com/lexio-mail/lexio/rating"
@@ -442,7 +443,16 @@ func (s *Service) nextDivisions(tx *store.Tx, l *config.League, last *seasonData
 		moves.Promote, moves.Relegate = 0, 0
 		return league.NextSeason(divs, standings, moves, withdrawn, signups), ids, nil
 	}
-	return league.NextSeason(last.view.Divisions, last.standings(l), moves, withdrawn, signups), ids, nil
+	return withoutBots(league.NextSeason(last.view.Divisions, last.standings(l), moves, withdrawn, signups)), ids, nil
+}
+
+// withoutBots drops the computer's seats from divisions: it may stand in
+// for a player in a season, never play the next.
+func withoutBots(divs []league.Division) []league.Division {
+	for i := range divs {
+		divs[i].Players = slices.DeleteFunc(divs[i].Players, botseat.Is)
+	}
+	return divs
 }
 
 // Standing is one player's line of a division's standings, with their
@@ -571,7 +581,7 @@ func (s *Service) tableEnded(tx *store.Tx, t *tableCtx, now time.Time) error {
 	if err := tx.FinishLeagueTable(t.row.ID, now, results); err != nil {
 		return err
 	}
-	if l := s.cfg.League(t.row.League); l != nil && *l.Rated {
+	if l := s.cfg.League(t.row.League); l != nil && *l.Rated && !t.hasBot() { // a game with the computer is never rated
 		if err := s.rateTable(tx, t, f, now); err != nil {
 			return err
 		}
@@ -699,7 +709,7 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 		if next == nil {
 			break
 		}
-		if err := s.enforce(tx, next, *next.row.Deadline, now, out); err != nil {
+		if _, err := s.step(tx, next, *next.row.Deadline, now, out); err != nil {
 			return err
 		}
 	}
@@ -722,6 +732,34 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 		return err // a conflict: its last table's end closed it
 	}
 	return nil
+}
+
+// joinDivision makes the new holder of a season table's seat a member of
+// its division (LEAGUES §8.2: the seat counts for its final holder), last
+// in its seeding; nothing for a table of no season, or a member already.
+func (s *Service) joinDivision(tx *store.Tx, t *tableCtx, playerID int64) error {
+	lt, err := tx.LeagueTableOf(t.row.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	members, err := tx.SeasonMembers(lt.SeasonID, lt.DivisionOrder)
+	if err != nil || len(members) == 0 {
+		return err
+	}
+	for _, m := range members {
+		if m.PlayerID == playerID {
+			return nil
+		}
+	}
+	last := members[len(members)-1]
+	err = tx.AddSeasonMembers([]store.SeasonMember{{SeasonID: lt.SeasonID, Division: last.Division,
+		DivisionOrder: lt.DivisionOrder, Seed: last.Seed + 1, PlayerID: playerID}})
+	if errors.Is(err, store.ErrDuplicate) {
+		return nil // a member of another division: their standings are there
+	}
+	return err
 }
 
 // endDueSeason closes the season of t's table if its end has come by now

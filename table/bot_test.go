@@ -1,0 +1,259 @@
+package table_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lexio-mail/lexio/bot"
+	"github.com/lexio-mail/lexio/dict"
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/store"
+)
+
+// frenchSample is every tenth word of Debian's wfrench (scripts/deps.sh
+// installs it) with its GADDAG: real words for games against the
+// computer, built in a fraction of a second.
+var frenchSample = sync.OnceValues(func() (*dict.Dict, error) {
+	data, err := os.ReadFile("/usr/share/dict/french")
+	if err != nil {
+		return nil, fmt.Errorf("%w: the computer's tests play French (scripts/deps.sh installs wfrench)", err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var kept []string
+	for i := 0; i < len(lines); i += 10 {
+		kept = append(kept, lines[i])
+	}
+	d, _, err := dict.Build(strings.NewReader(strings.Join(kept, "\n")))
+	return d, err
+})
+
+var frenchGaddag = sync.OnceValues(func() (*dict.Gaddag, error) {
+	d, err := frenchSample()
+	if err != nil {
+		return nil, err
+	}
+	return dict.BuildGaddag(d)
+})
+
+// botHarness is a harness whose service plays the French sample, with
+// its GADDAG for the computer's seats.
+func botHarness(t *testing.T, config string) *harness {
+	t.Helper()
+	d, err := frenchSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gd, err := frenchGaddag()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newHarness(t, harnessOpts{dict: d, gaddag: gd, top: "bot_delay = \"1m\"\n", config: openTablesConfig + config})
+}
+
+// humanCommand is what a careful player sends: the medium computer's
+// choice for their own seat, written as a mail command.
+func humanCommand(t *testing.T, gd *dict.Gaddag, g *engine.Game, d engine.Dictionary) string {
+	t.Helper()
+	p := g.Turn()
+	v, err := g.View(p, g.TurnStart())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := bot.New(gd).Choose(bot.ViewOf(v), bot.Medium, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch a.Kind {
+	case engine.ActPlace:
+		clone, err := engine.Rebuild(g.Config(), g.Actions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := clone.PlaceTiles(p, a.Tiles, d, g.TurnStart())
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := res.Play.Words[0]
+		word := []byte(w.Text)
+		for i, c := range w.Cells {
+			for _, tl := range a.Tiles {
+				if tl.Cell == c && tl.Blank {
+					word[i] = tl.Letter - 'A' + 'a'
+				}
+			}
+		}
+		dir := "ACROSS"
+		if w.Dir == engine.Down {
+			dir = "DOWN"
+		}
+		return fmt.Sprintf("PLACE %c%d %s %s", 'A'+w.Start.Col, w.Start.Row+1, dir, bracketBlanks(string(word)))
+	case engine.ActExchange:
+		return "EXCHANGE ALL"
+	}
+	return "PASS"
+}
+
+// bracketBlanks writes a word's blanks (lowercase) in brackets, which
+// reads the same whatever the other letters.
+func bracketBlanks(w string) string {
+	var b strings.Builder
+	for _, c := range w {
+		if 'a' <= c && c <= 'z' {
+			fmt.Fprintf(&b, "[%c]", c-'a'+'A')
+		} else {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// TestBotGameByMail: issue 17. "NEW lexio bot:strong" (and "NEW lexico
+// bot") opens a table against the computer, which starts at once; the
+// player plays by mail, the computer bot_delay after its turn begins,
+// through the same log and rules, never mailed, never timing out; the
+// game goes to its end in each variant, and is not rated.
+func TestBotGameByMail(t *testing.T) {
+	for _, tc := range []struct{ cmd, variant, level string }{
+		{"NEW lexio bot:strong", "lexio", "strong"},
+		{"NEW lexico bot", "lexico", "medium"},
+	} {
+		t.Run(tc.variant, func(t *testing.T) {
+			h := botHarness(t, "")
+			gd, _ := frenchGaddag()
+			d, _ := frenchSample()
+			id := h.sendMail("alice", mailSpec{Body: tc.cmd})
+			rec := h.expect(id, store.OutcomeApplied, "NEW ")
+			name := strings.TrimPrefix(rec.Reason, "NEW ")
+			g := h.game(name)
+			if g == nil || g.Players() != 2 || g.Rules().Variant != engine.Variant(tc.variant) {
+				t.Fatalf("table %s: game %v, want %s against the computer", name, g, tc.variant)
+			}
+			first := h.lastOf("alice", "turn-notice")
+			if !strings.Contains(first.Text, "Bot ("+tc.level+")") {
+				t.Errorf("the first notice does not name the computer\n%s", first.Text)
+			}
+			bots := 0
+			for turn := 0; turn < 200 && !g.Over(); turn++ {
+				if g.Turn() == 0 {
+					h.answerAt(name, "alice", humanCommand(t, gd, g, d))
+				} else {
+					// Not before bot_delay; then once, at its time.
+					n := len(g.Actions())
+					h.tickAt(g.TurnStart().Add(59 * time.Second))
+					if len(h.game(name).Actions()) != n {
+						t.Fatal("the computer played before bot_delay")
+					}
+					at := g.TurnStart().Add(time.Minute)
+					h.tickAt(at)
+					after := h.game(name)
+					if len(after.Actions()) != n+1 || !after.Actions()[n].At.Equal(at) {
+						t.Fatalf("the computer's move: %d actions, want %d, at %v", len(after.Actions()), n+1, at)
+					}
+					bots++
+				}
+				g = h.game(name)
+			}
+			if !g.Over() || bots == 0 {
+				t.Fatalf("not over after 200 turns (%d by the computer)", bots)
+			}
+			// The computer never timed out, nor was mailed.
+			for _, a := range g.Actions() {
+				if a.Player == 1 && a.Kind == engine.ActExpire {
+					t.Errorf("the computer's turn expired: %+v", a)
+				}
+			}
+			h.outboxEmpty()
+			if n := len(ofKind(h.inbox("alice"), "game-over")); n != 1 {
+				t.Errorf("%d game-over mails to alice", n)
+			}
+			err := h.store.View(h.ctx, func(tx *store.Tx) error {
+				p, err := tx.PlayerByAddress("alice@localhost")
+				if err != nil {
+					return err
+				}
+				rs, err := tx.Ratings(tc.variant, p.ID)
+				if len(rs) != 0 {
+					t.Errorf("a game against the computer rated alice: %+v", rs)
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: %d turns, %d by the computer, scores %v, %s", tc.variant, len(g.Actions()), bots, g.Result().Scores, g.Result().Reason)
+		})
+	}
+}
+
+// TestBotSeats: a table of the configuration may seat the computer, which
+// opens if it is first; a player's seat may be handed to it (`lexio table
+// substitute T alice bot:strong`), after which it plays that seat at its
+// turn; a season table with the computer is not rated.
+func TestBotSeats(t *testing.T) {
+	h := botHarness(t, `
+[[table]]
+name = "vsbot"
+players = ["bot", "bob@localhost"]
+seed = 9
+[[league]]
+name = "club"
+[[league.division]]
+name = "top"
+players = ["alice@localhost", "carol@localhost"]
+`)
+	if err := h.svc.EnsureTables(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	start := h.game("vsbot").TurnStart()
+	h.tickAt(start.Add(time.Minute))
+	g := h.game("vsbot")
+	if len(g.Actions()) != 1 || g.Actions()[0].Player != 0 || g.Turn() != 1 {
+		t.Fatalf("the computer did not open: %+v", g.Actions())
+	}
+	h.outboxEmpty()
+	if n := len(ofKind(h.inbox("bob"), "turn-notice")); n != 2 {
+		t.Errorf("bob has %d notices, want the start's and the computer's move", n)
+	}
+
+	s, err := h.svc.StartSeason(h.ctx, "club")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.Tables[0] // alice opens
+	if err := h.svc.Substitute(h.ctx, st.Name, "alice@localhost", "BOT:Strong"); err != nil {
+		t.Fatal(err)
+	}
+	g = h.game(st.Name)
+	h.tickAt(g.TurnStart().Add(time.Minute))
+	if g = h.game(st.Name); len(g.Actions()) < 2 || g.Turn() != 1 {
+		t.Fatalf("the computer did not play alice's seat: %+v", g.Actions())
+	}
+	h.answerAt(st.Name, "carol", "RESIGN "+st.Name)
+	err = h.store.View(h.ctx, func(tx *store.Tx) error {
+		p, err := tx.PlayerByAddress("carol@localhost")
+		if err != nil {
+			return err
+		}
+		rs, err := tx.Ratings("lexio", p.ID)
+		if len(rs) != 0 {
+			t.Errorf("a season game with the computer rated carol: %+v", rs)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, rows, err := h.svc.Standings(h.ctx, "club", 0); err != nil || rows[0].Player != "bot:strong" || rows[0].Won != 1 {
+		t.Errorf("standings %+v %v: the seat's last holder, the computer, won", rows, err)
+	}
+	// The computer stood in for alice this season; it plays no other.
+	_, next, err := h.svc.Show(h.ctx, "club")
+	if err != nil || len(next) != 1 || strings.Join(next[0].Players, " ") != "alice@localhost carol@localhost" {
+		t.Errorf("next season %+v %v: without the computer", next, err)
+	}
+}
