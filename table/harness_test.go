@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/gametest"
 	"github.com/lexio-mail/lexio/internal/pgtest"
@@ -164,6 +165,8 @@ type harnessOpts struct {
 	// smtpAddr is where the dispatcher sends ("" the local server).
 	smtpAddr string
 	dict     engine.Dictionary
+	// gaddag is the GADDAG of dict, for move generation (nil: none).
+	gaddag *dict.Gaddag
 	// driver is the database of a new harness (see newTestDB).
 	driver string
 	// db reuses a database (a restart); nil makes a new one.
@@ -232,7 +235,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		t.Fatal(err)
 	}
 	h.disp = disp
-	svc, err := table.New(table.Options{Config: cfg, Store: st, Dict: o.dict, Templates: tmpl,
+	svc, err := table.New(table.Options{Config: cfg, Store: st, Dict: o.dict, Gaddag: o.gaddag, Templates: tmpl,
 		Secret: []byte(testSecret), Now: h.clock.Now, Poke: disp.Poke, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
