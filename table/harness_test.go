@@ -165,8 +165,7 @@ type harnessOpts struct {
 	// smtpAddr is where the dispatcher sends ("" the local server).
 	smtpAddr string
 	dict     engine.Dictionary
-	// gaddag is the GADDAG of dict, for move generation (nil: none).
-	gaddag *dict.Gaddag
+	gaddag   *dict.Gaddag // dict's words for the computer's seats
 	// driver is the database of a new harness (see newTestDB).
 	driver string
 	// db reuses a database (a restart); nil makes a new one.
