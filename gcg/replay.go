@@ -34,6 +34,22 @@ type Summary struct {
 	Scores   []int // computed
 	Over     bool
 	Problems []Problem
+	// Turns lists the placements, exchanges and passes replayed, in
+	// order, with the position each was played on.
+	Turns []Turn
+}
+
+// Turn is one move of the record as the replay followed it.
+type Turn struct {
+	Event  Event
+	Player int          // the mover's index in Record.Players
+	Board  engine.Board // the position before the move
+	Rack   string       // the rack written on the line, uppercase, '?' a blank
+	// Full reports that the rack is one the player can hold, tile for
+	// tile as many as they hold: a move without it cannot be judged.
+	Full  bool
+	Tiles []engine.Placement // a placement's tiles
+	Score int                // computed, 0 but for a placement
 }
 
 // ErrCheck is wrapped by Replay's error when Check found a problem.
@@ -179,6 +195,7 @@ func (r *replayer) event(ev Event) error {
 		return r.problem(ev, "%v", rackErr)
 	}
 	r.tiles.show(p, rack, ev.Line)
+	turn := Turn{Event: ev, Player: p, Board: r.board, Rack: string(rack), Full: rackErr == nil}
 	var score int
 	var desc string
 	switch ev.Kind {
@@ -189,6 +206,7 @@ func (r *replayer) event(ev Event) error {
 		}
 		score = play.Score
 		desc = describe(ev, play)
+		turn.Tiles, turn.Score = play.Tiles, play.Score
 	case Exchange:
 		if err := r.exchange(ev, rack); err != nil {
 			return err
@@ -204,6 +222,7 @@ func (r *replayer) event(ev Event) error {
 	if r.over {
 		r.endAt = ev.Line
 	}
+	r.sum.Turns = append(r.sum.Turns, turn)
 	r.scores[p] += score
 	r.turns[p]++
 	r.turn = r.next(r.turn)

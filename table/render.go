@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lexio-mail/lexio/analysis"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/mailer"
@@ -535,7 +536,40 @@ func (s *Service) gameOverData(t *tableCtx, p int, now time.Time) (templates.Gam
 		})
 		msg.Revealed = append(msg.Revealed, templates.RevealedRack{Player: ns[i], Tiles: rackOf(v.Result.Racks[i])})
 	}
+	msg.Missed = s.missed(t, ns)
 	return msg, nil
+}
+
+// missed is what each player left on the table in t's game, in seat
+// order (package analysis), or nil when the service has no GADDAG. An
+// analysis that fails leaves the section out, logged: the end of the game
+// goes out all the same.
+func (s *Service) missed(t *tableCtx, names []string) []templates.MissedLine {
+	if s.gaddag == nil {
+		return nil
+	}
+	turns, err := analysis.FromGame(t.game.Config(), t.game.Actions())
+	var rep analysis.Report
+	if err == nil {
+		rep, err = analysis.Analyze(turns, len(names), t.game.Rules(), s.gaddag)
+	}
+	if err != nil {
+		if s.log != nil {
+			s.log.Warn("table: no analysis of the game", "table", t.row.Name, "err", err)
+		}
+		return nil
+	}
+	kinds := map[analysis.Kind]templates.LogKind{analysis.Place: templates.LogPlace, analysis.Exchange: templates.LogExchange,
+		analysis.Pass: templates.LogPass, analysis.Expire: templates.LogExpire}
+	out := make([]templates.MissedLine, len(names))
+	for i, p := range rep.Players {
+		out[i] = templates.MissedLine{Name: names[i], Points: p.Left}
+		for _, m := range p.Misses {
+			out[i].Misses = append(out[i].Misses, templates.MissedMove{Turn: m.Turn, Kind: kinds[m.Kind], Word: m.Word,
+				Score: m.Score, Best: m.Best, BestScore: m.BestScore})
+		}
+	}
+	return out
 }
 
 // shortHash names a message in another's Message-ID.

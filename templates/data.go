@@ -518,6 +518,28 @@ type GameOverMsg struct {
 	Log       []LogLine
 	Accepted  *Acceptance // the author of the last move's acceptance; nil for the others
 	Standings *Standings  // the division's standings after this game, for a table of a league season (LEAGUES §9.2); nil otherwise
+	// Missed is what each player left on the table, in seat order; nil
+	// when the service has no move generation.
+	Missed []MissedLine
+}
+
+// MissedLine is what one player missed in a game: the points the best
+// placement of each turn would have scored above their move, summed, and
+// their biggest misses.
+type MissedLine struct {
+	Name   string
+	Points int
+	Misses []MissedMove // up to three, biggest first
+}
+
+// MissedMove is a turn a player missed points on.
+type MissedMove struct {
+	Turn      int     // the log's turn number
+	Kind      LogKind // what they did: LogPlace, LogExchange, LogPass or LogExpire
+	Word      string  // LogPlace: the main word played, a blank's letter lowercase
+	Score     int     // what their move scored
+	Best      string  // the best placement, as a PLACE command
+	BestScore int
 }
 
 // StandingsLine is one player's line of a division's standings (LEAGUES §9.1).

@@ -156,6 +156,18 @@ func authorSamples() map[string]struct {
 		Board:    sampleBoard(),
 		Log: append(sampleLog(), LogLine{At: sampleNow, Kind: LogEnd, End: EndAdjudicated,
 			Adjustments: []Adjustment{{"Alice", -9}, {"Bob", -14}}})}
+	// What each player missed, every kind of move: a placement, a pass, a
+	// turn that ran out, an exchange, and a player who missed nothing.
+	missed := sample(GameOver).(GameOverMsg)
+	missed.Missed = []MissedLine{
+		{Name: "Bob", Points: 31, Misses: []MissedMove{
+			{Turn: 5, Kind: LogPlace, Word: "QUARTz", Score: 40, Best: "PLACE D9 ACROSS QUARTZ(E)s", BestScore: 62},
+			{Turn: 2, Kind: LogPass, Best: "PLACE G5 DOWN CH(A)T", BestScore: 9}}},
+		{Name: "Alice", Points: 13, Misses: []MissedMove{
+			{Turn: 3, Kind: LogExpire, Best: "PLACE H3 DOWN ZE(S)T", BestScore: 12},
+			{Turn: 1, Kind: LogExchange, Best: "PLACE F7 ACROSS [H][A]", BestScore: 1}}},
+		{Name: "Chloé"},
+	}
 	final := sampleStandings()
 	final.Closed, final.Playing, final.Ends = true, 0, sampleNow
 	adj.Standings = &final
@@ -170,6 +182,7 @@ func authorSamples() map[string]struct {
 	}{"turn-notice-author": {TurnNotice, n}, "game-over-author": {GameOver, g},
 		"turn-notice-resign": {TurnNotice, r}, "game-over-forfeit": {GameOver, o},
 		"game-over-league": {GameOver, lg}, "game-over-adjudicated": {GameOver, adj},
+		"game-over-missed": {GameOver, missed},
 		"standings-weekly": {StandingsReply, weekly},
 		"standings-final":  {StandingsReply, StandingsMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Standings: final}},
 		"signup-withdraw":  {SignupDone, SignupMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, League: "autumn", Withdraw: true, Running: 3}},

@@ -108,6 +108,15 @@ func lateGameOver() GameOverMsg {
 		{Player: "Chloé-Marie", Tiles: sampleRack("KU")}, {Player: "Dominique", Tiles: sampleRack("WYVJ")}}
 	g.Finisher = "Alexandrine"
 	g.Standings = lateStandings()
+	// Each player's three biggest misses, long words through the board.
+	for _, f := range g.Final {
+		l := MissedLine{Name: f.Name, Points: 1234}
+		for i := range 3 {
+			l.Misses = append(l.Misses, MissedMove{Turn: 50 + i, Kind: LogPlace, Word: "QUARTZEs", Score: 98,
+				Best: "PLACE K10 DOWN (QU)ARTZ(E)s", BestScore: 167})
+		}
+		g.Missed = append(g.Missed, l)
+	}
 	return g
 }
 

@@ -63,7 +63,7 @@ func TestTablePages(t *testing.T) {
 		t.Error("a page holds a script")
 	}
 	// Every move of the game is in the log, not only the latest.
-	if n := strings.Count(page, "<tr valign=\"top\">"); n < 2 {
+	if n := strings.Count(page, "<tr><td class=\"n\" align=\"right\">"); n < 2 {
 		t.Errorf("the log has %d lines, want the 2 moves", n)
 	}
 	w = f.get(f.links.PlayerPath("elm", bob))

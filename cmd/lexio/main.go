@@ -62,6 +62,7 @@ func commands() []command {
 		{"parse", "parse [--json] [--service ADDRESS] FILE.eml...", "show how messages are read: sender, token, command or error", runParse},
 		{"dict build", "dict build WORDLIST OUT", "compile a word list into a dictionary that loads fast (OUT), and its GADDAG for lexio moves (OUT.gaddag)", runDictBuild},
 		{"moves", "moves [--variant lexio|lexico] [--plain] [--dict FILE] [--json] [--limit N] [--count] GAME.gcg RACK", "every legal placement of RACK ('?' a blank) after GAME.gcg, best score first, as PLACE commands with their score", runMoves},
+		{"analyze", "analyze [--variant lexio|lexico] [--plain] [--dict FILE] [--json] GAME.gcg", "what each player missed in GAME.gcg: the points left on the table (the best placement's score less theirs, turn by turn) and their three biggest misses", runAnalyze},
 	}
 }
 

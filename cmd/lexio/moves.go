@@ -11,12 +11,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lexio-mail/lexio/analysis"
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/gcg"
 	"github.com/lexio-mail/lexio/movegen"
-	"github.com/lexio-mail/lexio/parser"
 )
 
 // gaddagSuffix names the GADDAG `lexio dict build OUT` writes beside OUT.
@@ -239,38 +239,5 @@ func describeMove(b *engine.Board, rack []byte, m *movegen.Move, r engine.Rules)
 	if err != nil {
 		return moveLine{}, err
 	}
-	return moveLine{Command: placeCommand(play), Score: play.Score, Words: play.WordTexts(), Leave: string(left)}, nil
-}
-
-// placeCommand writes a play as the canonical PLACE command
-// (parser.Command.String): the main word from its first cell, the tiles
-// already on the board in parentheses, a blank as a lowercase letter. A
-// word of blanks only would read back as ordinary tiles (lowercase
-// letters are blanks only beside capitals), so it is written in brackets.
-func placeCommand(play engine.Play) string {
-	w := play.Words[0]
-	p := &parser.Placement{Col: w.Start.Col, Row: w.Start.Row, Dir: parser.Across}
-	if w.Dir == engine.Down {
-		p.Dir = parser.Down
-	}
-	capital := false
-	for i, c := range w.Cells {
-		l := parser.Letter{Ch: w.Text[i], Through: true}
-		for _, t := range play.Tiles {
-			if t.Cell == c {
-				l = parser.Letter{Ch: t.Letter, Blank: t.Blank}
-			}
-		}
-		capital = capital || !l.Blank
-		p.Letters = append(p.Letters, l)
-	}
-	cmd := (&parser.Command{Kind: parser.KindPlace, Place: p}).String()
-	if capital {
-		return cmd
-	}
-	var sb strings.Builder
-	for _, l := range p.Letters {
-		fmt.Fprintf(&sb, "[%c]", l.Ch)
-	}
-	return strings.TrimSuffix(cmd, p.Word()) + sb.String()
+	return moveLine{Command: analysis.PlaceCommand(play), Score: play.Score, Words: play.WordTexts(), Leave: string(left)}, nil
 }
