@@ -536,7 +536,6 @@ func (s *Service) gameOverData(t *tableCtx, p int, now time.Time) (templates.Gam
 		})
 		msg.Revealed = append(msg.Revealed, templates.RevealedRack{Player: ns[i], Tiles: rackOf(v.Result.Racks[i])})
 	}
-	msg.Missed = s.missed(t, ns)
 	return msg, nil
 }
 

@@ -140,11 +140,13 @@ func (s *Service) queueCal(t *tableCtx, kind, cal templates.Kind, p int, data an
 // from the game one player at a time; the mails render in parallel.
 func (s *Service) announce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing, author int, acc *templates.Acceptance) error {
 	var standings *templates.Standings
+	var missed []templates.MissedLine // worked out once for every player
 	if t.game.Over() {
 		var err error
 		if standings, err = s.endStandings(tx, t, now); err != nil {
 			return err
 		}
+		missed = s.missed(t, names(t.seats))
 	}
 	for p := range t.seats {
 		if !t.game.Over() && t.game.Left(p) {
@@ -161,6 +163,7 @@ func (s *Service) announce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoi
 			}
 			msg.Accepted = a
 			msg.Standings = forRecipient(standings, names(t.seats), p)
+			msg.Missed = missed
 			s.queue(t, templates.GameOver, p, msg, now, out)
 			continue
 		}

@@ -147,6 +147,7 @@ func (s *Service) webTable(t *tableCtx, p int, now time.Time) (*WebTable, error)
 			return nil, err
 		}
 		over.Head = head
+		over.Missed = s.missed(t, names(t.seats))
 		if p < 0 {
 			for i := range over.Final {
 				over.Final[i].You = false
