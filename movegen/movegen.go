@@ -151,7 +151,7 @@ func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
 		return allCross
 	}
 	gd := g.gd
-	node := dict.Node(0)
+	node := gd.Root()
 	for k := after; k >= 1; k-- {
 		next, _, ok := gd.Next(node, b.At(c.Next(d, k)).Letter-'A')
 		if !ok || next == 0 {
@@ -168,7 +168,7 @@ func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
 	labels := gd.Labels(node)
 	for ls := labels & playable; ls != 0; ls &= ls - 1 {
 		l := byte(bits.TrailingZeros32(ls))
-		next, final := gd.Arc(node, labels, l)
+		next, final := gd.Arc(node, l)
 		ok := true
 		for k := 1; k <= before && ok; k++ { // the run before c, nearest first
 			if next == 0 {
@@ -227,7 +227,7 @@ func (g *Generator) walkLine(line int) {
 			g.right++
 		}
 		if g.mask[i] != 0 {
-			g.fill(g.right, 0, true, 0)
+			g.fill(g.right, g.gd.Root(), true, 0)
 		}
 		g.lastAnchor = i
 	}
@@ -246,22 +246,26 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 	gd := g.gd
 	if l := g.letter[pos] - 'A'; l < 26 { // a tile of the board
 		// Labels and Arc rather than Next: they are inlined.
-		if all := gd.Labels(node); all&(1<<l) != 0 {
-			next, final := gd.Arc(node, all, l)
+		if gd.Labels(node)&(1<<l) != 0 {
+			next, final := gd.Arc(node, l)
 			g.step(pos, next, final, left, start)
 		}
 		return
 	}
-	if g.mask[pos] == 0 || !g.room() {
-		return // without reading the state: most walks end here
+	// The letters the state, the cross-check and the rack allow: node
+	// holds its labels, so most walks end here without reading memory.
+	labels := gd.Labels(node) & g.mask[pos]
+	if g.rack[blank] == 0 {
+		labels &= g.rackMask
 	}
-	all := gd.Labels(node)
-	labels := all & g.mask[pos]
+	if labels == 0 || !g.room() {
+		return
+	}
 	g.nplaced++
 	g.placedBits |= 1 << pos
 	for ls := labels & g.rackMask; ls != 0; ls &= ls - 1 {
 		l := byte(bits.TrailingZeros32(ls))
-		next, final := gd.Arc(node, all, l)
+		next, final := gd.Arc(node, l)
 		if g.rack[l]--; g.rack[l] == 0 {
 			g.rackMask &^= 1 << l
 		}
@@ -274,7 +278,7 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 		g.rack[blank]--
 		for ls := labels; ls != 0; ls &= ls - 1 {
 			l := byte(bits.TrailingZeros32(ls))
-			next, final := gd.Arc(node, all, l)
+			next, final := gd.Arc(node, l)
 			g.placed[pos], g.isBlank[pos] = 'A'+l, true
 			g.step(pos, next, final, left, start)
 		}
@@ -303,8 +307,8 @@ func (g *Generator) step(pos int, next dict.Node, final, left bool, start int) {
 		}
 		// The cell after g.right is empty: going right takes a tile.
 		if free && g.right < size-1 && g.mask[g.right+1] != 0 && g.room() {
-			if all := g.gd.Labels(next); all&(1<<dict.Separator) != 0 {
-				if sep, _ := g.gd.Arc(next, all, dict.Separator); sep != 0 {
+			if g.gd.Labels(next)&(1<<dict.Separator) != 0 {
+				if sep, _ := g.gd.Arc(next, dict.Separator); sep != 0 {
 					g.fill(g.right+1, sep, false, pos)
 				}
 			}
