@@ -63,11 +63,13 @@ type Generator struct {
 	moves    []Move
 
 	// The line being walked.
-	dir     engine.Dir
-	cells   [size]engine.Cell
-	letter  [size]byte           // the board's letter, 0 for an empty cell
-	value   [size]int            // the board tile's value
-	factors [size]engine.Factors // an empty cell's, for a play along the line
+	dir    engine.Dir
+	cells  [size]engine.Cell
+	letter [size]byte // the board's letter, 0 for an empty cell
+	// boardSum[i]: the values of the board's tiles before cell i (an
+	// empty cell's is 0), so that a word's are boardSum[end+1]-boardSum[start].
+	boardSum [size + 1]int
+	factors  [size]engine.Factors // an empty cell's, for a play along the line
 	// mask: the letters a tile on the empty cell may take, so that the
 	// word across the line is one (allCross without one); 0 on a tile or
 	// a wall.
@@ -205,7 +207,7 @@ func (g *Generator) walkLine(line int) {
 	other := g.dir.Other()
 	for i, c := range g.cells {
 		g.placed[i], g.isBlank[i] = 0, false
-		g.value[i] = b.At(c).Value()
+		g.boardSum[i+1] = g.boardSum[i] + b.At(c).Value()
 		// A wall takes no tile and holds none: it ends a word as the
 		// edge does (RULES §2.2).
 		g.mask[i] = 0
@@ -345,16 +347,12 @@ func (g *Generator) record(start, end int) {
 	m.N, m.Dir = n, g.dir
 	// The tiles in order along the line, and the score (RULES §5): the
 	// word runs from start to end, the placed cells in it are those of
-	// g.placedBits.
-	k := 0
-	t := engine.NewTally()
-	for i := start; i <= end; i++ {
-		if g.placedBits&(1<<i) == 0 {
-			t = t.Board(g.value[i])
-			continue
-		}
+	// g.placedBits (all of them: the walk places none outside the word),
+	// the others hold the board's tiles.
+	t := engine.NewTally().Board(g.boardSum[end+1] - g.boardSum[start])
+	for k, bs := 0, g.placedBits; bs != 0; k, bs = k+1, bs&(bs-1) {
+		i := bits.TrailingZeros16(bs)
 		m.Tiles[k] = engine.Placement{Cell: g.cells[i], Letter: g.placed[i], Blank: g.isBlank[i]}
-		k++
 		v := 0
 		if !g.isBlank[i] {
 			v = engine.LetterValue(g.placed[i])
