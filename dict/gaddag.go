@@ -20,29 +20,43 @@ import (
 //
 // It is built from the same normalised words as the Dict, by the same
 // incremental minimisation (dawg.go), with ◇ as a 27th label that sorts
-// after Z ('[' is 'Z'+1), and laid out in the same way.
+// after Z ('[' is 'Z'+1), and laid out in the same order (by level).
 //
-// Compiled form, version 1, little-endian, as the Dict's (format.go) but
-// for its header and labels:
+// Compiled form, version 2, little-endian, checksummed as the Dict's
+// (format.go), but laid out for the move generator, which reads far more
+// states than it follows edges out of: a state is only its edges, and an
+// edge carries the labels of the state it leads to, so that a walk knows
+// what a state offers without reading it, and reads memory only to follow
+// one of its edges.
 //
 //	offset  size  field
 //	0       8     magic "\x89LXG\r\n\x1a\n"
-//	8       2     version (1)
+//	8       2     version (2)
 //	10      2     flags (0)
 //	12      4     number of words
 //	16      4     checksum of the compiled Dict it was built from
-//	20      4     number of units U (≥ 1)
-//	24      4·U   states
-//	24+4·U  4     CRC-32C of every byte before it
+//	20      4     number of edges E
+//	24      4     the root's labels
+//	28      4     reserved (0)
+//	32      8·E   edges
+//	32+8·E  4     CRC-32C of every byte before it
 //
-// A mask unit may have bits 0–25 (A–Z) and bit 26 (◇). An edge is final
-// when the string ending with its label is one of the GADDAG's.
+// A state with k labels is k consecutive edges, one per label in
+// increasing order (A–Z, then ◇); the root's start at edge 0. An edge is
+// 64 bits: bits 0–26 the labels of its target (bit c for 'A'+c, bit 26
+// for ◇), bit 31 set when the string ending with its label is one of the
+// GADDAG's, bits 32–63 the index of the target's first edge. A target
+// without labels has index 0; every other comes after the edge (states
+// are in topological order, by level as the Dict's layout), so that no
+// walk can loop.
 const (
 	gaddagMagic      = "\x89LXG\r\n\x1a\n"
-	gaddagVersion    = 1
-	gaddagHeaderSize = 24
+	gaddagVersion    = 2
+	gaddagHeaderSize = 32
 	separatorByte    = 'Z' + 1 // ◇ while building: sorts after Z
 	gaddagLabels     = letterMask | 1<<Separator
+	gaddagFinal      = 1 << 31
+	maxGaddagEdges   = 1<<32 - 1
 )
 
 // Separator is the label of ◇ in a GADDAG's masks and in Next; the
@@ -57,14 +71,16 @@ var ErrGaddagMismatch = errors.New("dict: GADDAG built from another dictionary")
 // use. Make one with BuildGaddag, ParseGaddag or OpenGaddag.
 type Gaddag struct {
 	data   []byte
-	units  []byte
+	edges  []byte
+	root   Node
 	words  int
 	source uint32
 }
 
-// Node is a state of a GADDAG: the unit where it starts. The root is 0;
-// no edge leads back to it, so Next uses 0 for "no edges further".
-type Node uint32
+// Node is a state of a GADDAG as an edge holds it: its labels in bits
+// 0–26, the index of its first edge in bits 32–63. A state without edges
+// is 0, "no edges further".
+type Node uint64
 
 // Checksum is the CRC-32C that ends the compiled form: it names the exact
 // word list, and a GADDAG records the one of its dictionary.
@@ -112,26 +128,64 @@ func BuildGaddag(d *Dict) (*Gaddag, error) {
 	for _, e := range entries {
 		b.add(e)
 	}
-	out, units, err := b.layout(gaddagHeaderSize, true)
+	out, root, err := b.gaddagLayout()
 	if err != nil {
 		return nil, err
 	}
-	putGaddagHeader(out, d.Len(), d.Checksum(), units)
+	putGaddagHeader(out, d.Len(), d.Checksum(), (len(out)-gaddagHeaderSize)/8, root)
 	out = appendChecksum(out)
-	return newGaddag(out, d.Len(), d.Checksum()), nil
+	return newGaddag(out, d.Len(), d.Checksum(), root), nil
 }
 
-func putGaddagHeader(out []byte, words int, source uint32, units int) {
+// gaddagLayout freezes what is left and returns the edges laid out after
+// room for the header, and the root's labels. The states are in level
+// order (builder.layout): the walks start at the root every time, and the
+// states a few letters from it stay together in the cache.
+func (b *builder) gaddagLayout() ([]byte, uint32, error) {
+	b.freeze(0)
+	order := b.levelOrder(b.topoOrder())
+	labels := make([]uint32, len(b.states))
+	start := make([]uint64, len(b.states))
+	next := uint64(0)
+	for _, s := range order {
+		for _, e := range b.states[s] {
+			labels[s] |= 1 << (e.label - 1)
+		}
+		if n := len(b.states[s]); n > 0 {
+			start[s] = next
+			next += uint64(n)
+		}
+	}
+	if next > maxGaddagEdges {
+		return nil, 0, fmt.Errorf("dict: GADDAG too large: %d edges (max %d)", next, maxGaddagEdges)
+	}
+	out := make([]byte, gaddagHeaderSize, gaddagHeaderSize+8*int(next)+trailerSize)
+	for _, s := range order {
+		for _, e := range b.states[s] {
+			v := start[e.target]<<32 | uint64(labels[e.target])
+			if e.final {
+				v |= gaddagFinal
+			}
+			out = binary.LittleEndian.AppendUint64(out, v)
+		}
+	}
+	return out, labels[0], nil
+}
+
+func putGaddagHeader(out []byte, words int, source uint32, edges int, root uint32) {
 	copy(out, gaddagMagic)
 	binary.LittleEndian.PutUint16(out[8:], gaddagVersion)
 	binary.LittleEndian.PutUint16(out[10:], 0)
 	binary.LittleEndian.PutUint32(out[12:], uint32(words))
 	binary.LittleEndian.PutUint32(out[16:], source)
-	binary.LittleEndian.PutUint32(out[20:], uint32(units))
+	binary.LittleEndian.PutUint32(out[20:], uint32(edges))
+	binary.LittleEndian.PutUint32(out[24:], root)
+	binary.LittleEndian.PutUint32(out[28:], 0)
 }
 
-func newGaddag(data []byte, words int, source uint32) *Gaddag {
-	return &Gaddag{data: data, units: data[gaddagHeaderSize : len(data)-trailerSize], words: words, source: source}
+func newGaddag(data []byte, words int, source, root uint32) *Gaddag {
+	return &Gaddag{data: data, edges: data[gaddagHeaderSize : len(data)-trailerSize],
+		root: Node(root), words: words, source: source}
 }
 
 // ParseGaddag loads a compiled GADDAG (as WriteTo writes it), checking its
@@ -150,8 +204,9 @@ func ParseGaddag(data []byte) (*Gaddag, error) {
 	}
 	words := binary.LittleEndian.Uint32(data[12:])
 	source := binary.LittleEndian.Uint32(data[16:])
-	units := binary.LittleEndian.Uint32(data[20:])
-	want := uint64(gaddagHeaderSize) + 4*uint64(units) + trailerSize
+	edges := binary.LittleEndian.Uint32(data[20:])
+	root := binary.LittleEndian.Uint32(data[24:])
+	want := uint64(gaddagHeaderSize) + 8*uint64(edges) + trailerSize
 	switch {
 	case uint64(len(data)) < want:
 		return nil, fmt.Errorf("%w: %d bytes, the GADDAG header declares %d", ErrTruncated, len(data), want)
@@ -165,24 +220,60 @@ func ParseGaddag(data []byte) (*Gaddag, error) {
 	if f := binary.LittleEndian.Uint16(data[10:]); f != 0 {
 		return nil, fmt.Errorf("%w: unknown GADDAG flags %#04x", ErrCorrupt, f)
 	}
-	if units == 0 {
-		return nil, fmt.Errorf("%w: no GADDAG root state", ErrCorrupt)
+	if r := binary.LittleEndian.Uint32(data[28:]); r != 0 {
+		return nil, fmt.Errorf("%w: reserved GADDAG header field %#x", ErrCorrupt, r)
 	}
-	if root := binary.LittleEndian.Uint32(body[gaddagHeaderSize:]); (root == 0) != (words == 0) {
-		return nil, fmt.Errorf("%w: %d words, GADDAG root mask %#x", ErrCorrupt, words, root)
+	if (root == 0) != (words == 0) || root&^gaddagLabels != 0 || uint32(bits.OnesCount32(root)) > edges {
+		return nil, fmt.Errorf("%w: %d words, %d edges, GADDAG root labels %#x", ErrCorrupt, words, edges, root)
 	}
-	return newGaddag(data, int(words), source), nil
+	return newGaddag(data, int(words), source, root), nil
 }
 
 // Verify walks the whole structure as Parse does a dictionary's: every
-// mask holds labels only, every edge leads forward to the start of a
-// state. ParseGaddag leaves it out to load in about a millisecond (the
-// walk takes several for wfrench's 4 MB): the checksum catches damage, and
-// every read of Labels and Next is range-checked, so that a file made to
-// pass the checksum with a broken structure gives wrong answers, never a
-// panic, and no walk can loop (it is bounded by a line of the board).
+// edge holds labels only and leads forward, or nowhere at the end of a
+// string; every edge belongs to exactly one state, which every edge into
+// it gives the same labels. ParseGaddag leaves it out to load in about a
+// millisecond (the walk takes several for wfrench): the checksum catches
+// damage, and every read of Arc and Next is range-checked, so that a file
+// made to pass the checksum with a broken structure gives wrong answers,
+// never a panic, and no walk can loop (it is bounded by a line of the
+// board).
 func (g *Gaddag) Verify() error {
-	return validate(g.units, g.words, gaddagLabels)
+	n := uint64(len(g.edges) / 8)
+	// size[i]: how many labels the state starting at edge i has, as the
+	// edges into it say; 0 where none starts.
+	size := make([]uint8, n+1)
+	size[0] = uint8(bits.OnesCount32(uint32(g.root)))
+	for q := range n {
+		e := binary.LittleEndian.Uint64(g.edges[8*q:])
+		labels, t := uint32(e)&^gaddagFinal, e>>32
+		k := uint8(bits.OnesCount32(labels))
+		switch {
+		case labels&^gaddagLabels != 0:
+			return fmt.Errorf("%w: edge %d: bad labels %#x", ErrCorrupt, q, labels)
+		case labels == 0 && (t != 0 || e&gaddagFinal == 0):
+			return fmt.Errorf("%w: edge %d leads nowhere", ErrCorrupt, q)
+		case labels != 0 && (t <= q || t+uint64(k) > n):
+			return fmt.Errorf("%w: edge %d: target %d not after it, or its %d edges past %d", ErrCorrupt, q, t, k, n)
+		case labels != 0 && size[t] != 0 && size[t] != k:
+			return fmt.Errorf("%w: edge %d: %d labels for the state at %d, which another edge gives %d", ErrCorrupt, q, k, t, size[t])
+		}
+		if labels != 0 {
+			size[t] = k
+		}
+	}
+	// The states tile the edges: each starts where the one before ends.
+	for q := uint64(0); q < n; q += uint64(size[q]) {
+		if size[q] == 0 {
+			return fmt.Errorf("%w: edge %d belongs to no state", ErrCorrupt, q)
+		}
+		for j := q + 1; j < q+uint64(size[q]); j++ {
+			if size[j] != 0 {
+				return fmt.Errorf("%w: an edge leads into the middle of the state at %d", ErrCorrupt, q)
+			}
+		}
+	}
+	return nil
 }
 
 // OpenGaddag loads the compiled GADDAG in the file at path.
@@ -223,58 +314,43 @@ func (g *Gaddag) Len() int { return g.words }
 // Size returns the size in bytes of the compiled form.
 func (g *Gaddag) Size() int { return len(g.data) }
 
+// Root returns the state every walk starts from.
+func (g *Gaddag) Root() Node { return g.root }
+
 // Labels returns the labels node has an edge for: bit c for letter 'A'+c,
-// bit Separator for ◇. node must be the root or a Node that Next returned
-// other than 0.
-func (g *Gaddag) Labels(node Node) uint32 {
-	i := 4 * uint64(node)
-	if i+4 > uint64(len(g.units)) {
-		return 0
-	}
-	return binary.LittleEndian.Uint32(g.units[i:]) & gaddagLabels
-}
+// bit Separator for ◇. The node holds them: this reads no memory.
+func (g *Gaddag) Labels(node Node) uint32 { return uint32(node) & gaddagLabels }
 
 // Next follows node's edge for label (0–25 a letter, Separator ◇): ok
 // reports whether there is one, final whether the string it ends is in the
 // GADDAG, next the state it leads to, 0 when no edge leaves that state.
 func (g *Gaddag) Next(node Node, label byte) (next Node, final, ok bool) {
-	us := g.units
-	i := 4 * uint64(node)
-	if i+4 > uint64(len(us)) {
+	if label > Separator || g.Labels(node)&(1<<label) == 0 {
 		return 0, false, false
 	}
-	mask := binary.LittleEndian.Uint32(us[i:])
-	bit := uint32(1) << label
-	if mask&bit == 0 || label > Separator {
-		return 0, false, false
-	}
-	j := i + 4 + 4*uint64(bits.OnesCount32(mask&(bit-1)))
-	if j+4 > uint64(len(us)) {
-		return 0, false, false
-	}
-	e := binary.LittleEndian.Uint32(us[j:])
-	return Node(e >> targetShift), e&finalBit != 0, true
+	next, final = g.Arc(node, label)
+	return next, final, true
 }
 
-// Arc is Next for a label known to be among labels, node's Labels, as a
-// walk over them has them: it does not read them again. Given labels that
-// are not node's, it answers wrong but stays within the GADDAG.
-func (g *Gaddag) Arc(node Node, labels uint32, label byte) (next Node, final bool) {
-	j := 4 * (uint64(node) + 1 + uint64(bits.OnesCount32(labels&(1<<label-1))))
-	if j+4 > uint64(len(g.units)) {
+// Arc is Next for a label known to be among node's Labels, as a walk over
+// them has them: it does not check it. Given another label it answers
+// wrong but stays within the GADDAG.
+func (g *Gaddag) Arc(node Node, label byte) (next Node, final bool) {
+	j := 8 * (uint64(node)>>32 + uint64(bits.OnesCount32(uint32(node)&(1<<label-1))))
+	if j+8 > uint64(len(g.edges)) {
 		return 0, false
 	}
-	e := binary.LittleEndian.Uint32(g.units[j:])
-	return Node(e >> targetShift), e&finalBit != 0
+	e := binary.LittleEndian.Uint64(g.edges[j:])
+	return Node(e &^ gaddagFinal), e&gaddagFinal != 0
 }
 
 // Contains reports whether word (normalised, as Dict.Contains takes it)
 // is one of the words: its entry rev(word) is in the GADDAG.
 func (g *Gaddag) Contains(word string) bool {
-	if len(g.units) == 0 || len(word) == 0 {
+	if len(word) == 0 {
 		return false
 	}
-	node := Node(0)
+	node := g.root
 	for k := len(word) - 1; k >= 0; k-- {
 		c := word[k] - 'A'
 		if c >= 26 {
@@ -315,5 +391,5 @@ func (g *Gaddag) entries(yield func(string) bool) {
 		}
 		return true
 	}
-	walk(0, make([]byte, 0, 32))
+	walk(g.root, make([]byte, 0, 32))
 }

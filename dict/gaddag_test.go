@@ -2,7 +2,10 @@ package dict
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"maps"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -84,7 +87,7 @@ func TestGaddagEntries(t *testing.T) {
 func TestGaddagNext(t *testing.T) {
 	_, g := buildGaddag(t, []string{"CAT", "CHAT", "CHATS"})
 	walk := func(s string) (final, ok bool) {
-		n := Node(0)
+		n := g.Root()
 		for i := 0; i < len(s); i++ {
 			c := s[i] - 'A'
 			if s[i] == '^' {
@@ -117,22 +120,50 @@ func TestGaddagNext(t *testing.T) {
 			t.Errorf("%s: final %v ok %v, want %v %v", s, final, ok, want[0], want[1])
 		}
 	}
-	// Arc agrees with Next on every edge.
-	for n := range Node(len(g.units) / 4) {
+	// Arc agrees with Next on every edge of every state.
+	for _, n := range states(g) {
 		labels := g.Labels(n)
 		for c := byte(0); c <= Separator; c++ {
 			if labels&(1<<c) == 0 {
 				continue
 			}
 			next, final, _ := g.Next(n, c)
-			if an, af := g.Arc(n, labels, c); an != next || af != final {
-				t.Errorf("Arc(%d, %c) = %d %v, Next %d %v", n, 'A'+c, an, af, next, final)
+			if an, af := g.Arc(n, c); an != next || af != final {
+				t.Errorf("Arc(%#x, %c) = %#x %v, Next %#x %v", n, 'A'+c, an, af, next, final)
 			}
 		}
 	}
-	if got := g.Labels(0); got != 1<<('A'-'A')|1<<('C'-'A')|1<<('H'-'A')|1<<('S'-'A')|1<<('T'-'A') {
+	if got := g.Labels(g.Root()); got != 1<<('A'-'A')|1<<('C'-'A')|1<<('H'-'A')|1<<('S'-'A')|1<<('T'-'A') {
 		t.Errorf("root labels %b", got)
 	}
+}
+
+// states returns the states reachable from g's root, each once.
+func states(g *Gaddag) []Node {
+	seen := map[Node]bool{g.Root(): true}
+	todo := []Node{g.Root()}
+	for len(todo) > 0 {
+		n := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		for ls := g.Labels(n); ls != 0; ls &= ls - 1 {
+			next, _ := g.Arc(n, byte(bits.TrailingZeros32(ls)))
+			if next != 0 && !seen[next] {
+				seen[next] = true
+				todo = append(todo, next)
+			}
+		}
+	}
+	return slices.Collect(maps.Keys(seen))
+}
+
+// gedge is an edge of a compiled GADDAG to the state of the given labels
+// starting at edge target.
+func gedge(final bool, target, labels uint32) uint64 {
+	v := uint64(target)<<32 | uint64(labels)
+	if final {
+		v |= gaddagFinal
+	}
+	return v
 }
 
 func TestGaddagRoundTrip(t *testing.T) {
@@ -189,14 +220,16 @@ func TestParseGaddagErrors(t *testing.T) {
 	g.WriteTo(&buf)
 	good := buf.Bytes()
 	edit := func(f func(b []byte) []byte) []byte { return f(slices.Clone(good)) }
-	seal := func(units ...uint32) []byte {
+	// seal makes a GADDAG of one word from the root's labels and edges.
+	seal := func(root uint32, edges ...uint64) []byte {
 		b := make([]byte, gaddagHeaderSize)
-		putGaddagHeader(b, 1, 0, len(units))
-		for _, u := range units {
-			b = append(b, byte(u), byte(u>>8), byte(u>>16), byte(u>>24))
+		putGaddagHeader(b, 1, 0, len(edges), root)
+		for _, e := range edges {
+			b = binary.LittleEndian.AppendUint64(b, e)
 		}
 		return appendChecksum(b)
 	}
+	leaf := gedge(true, 0, 0)
 	tests := []struct {
 		name string
 		data []byte
@@ -207,14 +240,21 @@ func TestParseGaddagErrors(t *testing.T) {
 		{"header cut", good[:gaddagHeaderSize], ErrTruncated},
 		{"units cut", good[:len(good)-5], ErrTruncated},
 		{"trailing bytes", append(slices.Clone(good), 0), ErrCorrupt},
-		{"version", edit(func(b []byte) []byte { b[8] = 2; return reseal(b) }), ErrVersion},
+		{"version 1", edit(func(b []byte) []byte { b[8] = 1; return reseal(b) }), ErrVersion},
 		{"checksum", edit(func(b []byte) []byte { b[len(b)-1] ^= 1; return b }), ErrChecksum},
 		{"source changed", edit(func(b []byte) []byte { b[16] ^= 1; return b }), ErrChecksum},
 		{"flags", edit(func(b []byte) []byte { b[10] = 1; return reseal(b) }), ErrCorrupt},
+		{"reserved", edit(func(b []byte) []byte { b[28] = 1; return reseal(b) }), ErrCorrupt},
 		{"no root", seal(0), ErrCorrupt},
-		{"no units", seal(), ErrCorrupt},
-		{"label beyond ◇", seal(1<<27, edge(true, 0)), ErrCorrupt},
-		{"backward edge", seal(mask("A"), edge(false, 2), mask("B"), edge(true, 2)), ErrCorrupt},
+		{"root's edges missing", seal(mask("A")), ErrCorrupt},
+		{"root label beyond ◇", seal(1<<27, leaf), ErrCorrupt},
+		{"label beyond ◇", seal(mask("A"), gedge(false, 1, 1<<27), leaf), ErrCorrupt},
+		{"edge nowhere", seal(mask("A"), 0), ErrCorrupt},
+		{"backward edge", seal(mask("A"), gedge(false, 1, mask("B")), gedge(true, 1, mask("B"))), ErrCorrupt},
+		{"target past the end", seal(mask("A"), gedge(false, 1, mask("AB")), leaf), ErrCorrupt},
+		{"stray edge", seal(mask("A"), leaf, leaf), ErrCorrupt},
+		{"into a state's middle", seal(mask("AB"), gedge(false, 2, mask("AB")), gedge(false, 3, mask("A")), leaf, leaf), ErrCorrupt},
+		{"labels disagree", seal(mask("AB"), gedge(false, 2, mask("A")), gedge(false, 2, mask("AB")), leaf, leaf), ErrCorrupt},
 	}
 	for _, tt := range tests {
 		h, err := ParseGaddag(tt.data)
@@ -231,19 +271,20 @@ func TestParseGaddagErrors(t *testing.T) {
 	}
 	// A structure that passes the checksum but not Verify answers without
 	// panicking: every read is range-checked.
-	broken, err := ParseGaddag(seal(mask("AZ")|1<<Separator, edge(false, 9), edge(true, 1)))
+	broken, err := ParseGaddag(seal(mask("AZ")|1<<Separator,
+		gedge(false, 9, mask("A")), gedge(true, 1, mask("AZ")|1<<Separator), gedge(false, 1<<31, 1<<Separator)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for c := byte(0); c <= Separator+5; c++ {
-		broken.Next(0, c)
-		broken.Next(Node(c), c)
-		broken.Labels(Node(c))
+		for _, n := range []Node{broken.Root(), Node(c), Node(uint64(c)<<32 | gaddagLabels), 1<<64 - 1} {
+			broken.Next(n, c)
+			broken.Arc(n, c)
+		}
 	}
-	broken.Next(9, 0)
 	broken.Contains("AZ")
 	// ◇ is a label of its own.
-	if _, err := ParseGaddag(seal(1<<Separator, edge(false, 2), mask("A"), edge(true, 0))); err != nil {
+	if h, err := ParseGaddag(seal(1<<Separator, gedge(false, 1, mask("A")), leaf)); err != nil || h.Verify() != nil {
 		t.Errorf("a ◇ edge: %v", err)
 	}
 	for n := range len(good) {
@@ -268,8 +309,8 @@ func FuzzParseGaddag(f *testing.F) {
 		if len(fixed) >= gaddagHeaderSize+trailerSize {
 			copy(fixed, gaddagMagic)
 			fixed[8], fixed[9], fixed[10], fixed[11] = gaddagVersion, 0, 0, 0
-			n := (len(fixed) - gaddagHeaderSize - trailerSize) / 4
-			fixed = fixed[:gaddagHeaderSize+4*n+trailerSize]
+			n := (len(fixed) - gaddagHeaderSize - trailerSize) / 8
+			fixed = fixed[:gaddagHeaderSize+8*n+trailerSize]
 			fixed[20], fixed[21], fixed[22], fixed[23] = byte(n), byte(n>>8), byte(n>>16), byte(n>>24)
 			reseal(fixed)
 		}
@@ -282,11 +323,13 @@ func FuzzParseGaddag(f *testing.F) {
 				continue
 			}
 			// Whatever the structure, no read panics.
-			for n := range Node(len(h.units)/4 + 2) {
-				labels := h.Labels(n)
-				for c := byte(0); c <= Separator+1; c++ {
-					h.Next(n, c)
-					h.Arc(n, labels, c)
+			for k := range uint64(len(h.edges)/8 + 2) {
+				for _, labels := range []uint64{0, 1, 1 << Separator, gaddagLabels} {
+					n := Node(k<<32 | labels)
+					for c := byte(0); c <= Separator+1; c++ {
+						h.Next(n, c)
+						h.Arc(n, c)
+					}
 				}
 			}
 			h.Contains("CHAT")

@@ -63,11 +63,13 @@ type Generator struct {
 	moves    []Move
 
 	// The line being walked.
-	dir     engine.Dir
-	cells   [size]engine.Cell
-	letter  [size]byte           // the board's letter, 0 for an empty cell
-	value   [size]int            // the board tile's value
-	factors [size]engine.Factors // an empty cell's, for a play along the line
+	dir    engine.Dir
+	cells  [size]engine.Cell
+	letter [size]byte // the board's letter, 0 for an empty cell
+	// boardSum[i]: the values of the board's tiles before cell i (an
+	// empty cell's is 0), so that a word's are boardSum[end+1]-boardSum[start].
+	boardSum [size + 1]int
+	factors  [size]engine.Factors // an empty cell's, for a play along the line
 	// mask: the letters a tile on the empty cell may take, so that the
 	// word across the line is one (allCross without one); 0 on a tile or
 	// a wall.
@@ -151,7 +153,7 @@ func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
 		return allCross
 	}
 	gd := g.gd
-	node := dict.Node(0)
+	node := gd.Root()
 	for k := after; k >= 1; k-- {
 		next, _, ok := gd.Next(node, b.At(c.Next(d, k)).Letter-'A')
 		if !ok || next == 0 {
@@ -168,7 +170,7 @@ func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
 	labels := gd.Labels(node)
 	for ls := labels & playable; ls != 0; ls &= ls - 1 {
 		l := byte(bits.TrailingZeros32(ls))
-		next, final := gd.Arc(node, labels, l)
+		next, final := gd.Arc(node, l)
 		ok := true
 		for k := 1; k <= before && ok; k++ { // the run before c, nearest first
 			if next == 0 {
@@ -205,7 +207,7 @@ func (g *Generator) walkLine(line int) {
 	other := g.dir.Other()
 	for i, c := range g.cells {
 		g.placed[i], g.isBlank[i] = 0, false
-		g.value[i] = b.At(c).Value()
+		g.boardSum[i+1] = g.boardSum[i] + b.At(c).Value()
 		// A wall takes no tile and holds none: it ends a word as the
 		// edge does (RULES §2.2).
 		g.mask[i] = 0
@@ -227,7 +229,7 @@ func (g *Generator) walkLine(line int) {
 			g.right++
 		}
 		if g.mask[i] != 0 {
-			g.fill(g.right, 0, true, 0)
+			g.fill(g.right, g.gd.Root(), true, 0)
 		}
 		g.lastAnchor = i
 	}
@@ -246,22 +248,26 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 	gd := g.gd
 	if l := g.letter[pos] - 'A'; l < 26 { // a tile of the board
 		// Labels and Arc rather than Next: they are inlined.
-		if all := gd.Labels(node); all&(1<<l) != 0 {
-			next, final := gd.Arc(node, all, l)
+		if gd.Labels(node)&(1<<l) != 0 {
+			next, final := gd.Arc(node, l)
 			g.step(pos, next, final, left, start)
 		}
 		return
 	}
-	if g.mask[pos] == 0 || !g.room() {
-		return // without reading the state: most walks end here
+	// The letters the state, the cross-check and the rack allow: node
+	// holds its labels, so most walks end here without reading memory.
+	labels := gd.Labels(node) & g.mask[pos]
+	if g.rack[blank] == 0 {
+		labels &= g.rackMask
 	}
-	all := gd.Labels(node)
-	labels := all & g.mask[pos]
+	if labels == 0 || !g.room() {
+		return
+	}
 	g.nplaced++
 	g.placedBits |= 1 << pos
 	for ls := labels & g.rackMask; ls != 0; ls &= ls - 1 {
 		l := byte(bits.TrailingZeros32(ls))
-		next, final := gd.Arc(node, all, l)
+		next, final := gd.Arc(node, l)
 		if g.rack[l]--; g.rack[l] == 0 {
 			g.rackMask &^= 1 << l
 		}
@@ -274,7 +280,7 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 		g.rack[blank]--
 		for ls := labels; ls != 0; ls &= ls - 1 {
 			l := byte(bits.TrailingZeros32(ls))
-			next, final := gd.Arc(node, all, l)
+			next, final := gd.Arc(node, l)
 			g.placed[pos], g.isBlank[pos] = 'A'+l, true
 			g.step(pos, next, final, left, start)
 		}
@@ -303,8 +309,8 @@ func (g *Generator) step(pos int, next dict.Node, final, left bool, start int) {
 		}
 		// The cell after g.right is empty: going right takes a tile.
 		if free && g.right < size-1 && g.mask[g.right+1] != 0 && g.room() {
-			if all := g.gd.Labels(next); all&(1<<dict.Separator) != 0 {
-				if sep, _ := g.gd.Arc(next, all, dict.Separator); sep != 0 {
+			if g.gd.Labels(next)&(1<<dict.Separator) != 0 {
+				if sep, _ := g.gd.Arc(next, dict.Separator); sep != 0 {
 					g.fill(g.right+1, sep, false, pos)
 				}
 			}
@@ -341,16 +347,12 @@ func (g *Generator) record(start, end int) {
 	m.N, m.Dir = n, g.dir
 	// The tiles in order along the line, and the score (RULES §5): the
 	// word runs from start to end, the placed cells in it are those of
-	// g.placedBits.
-	k := 0
-	t := engine.NewTally()
-	for i := start; i <= end; i++ {
-		if g.placedBits&(1<<i) == 0 {
-			t = t.Board(g.value[i])
-			continue
-		}
+	// g.placedBits (all of them: the walk places none outside the word),
+	// the others hold the board's tiles.
+	t := engine.NewTally().Board(g.boardSum[end+1] - g.boardSum[start])
+	for k, bs := 0, g.placedBits; bs != 0; k, bs = k+1, bs&(bs-1) {
+		i := bits.TrailingZeros16(bs)
 		m.Tiles[k] = engine.Placement{Cell: g.cells[i], Letter: g.placed[i], Blank: g.isBlank[i]}
-		k++
 		v := 0
 		if !g.isBlank[i] {
 			v = engine.LetterValue(g.placed[i])
