@@ -107,7 +107,7 @@ func (b *builder) freeze(depth int) {
 // form (see format.go): states in topological order, the root first and
 // parents before children, so that every edge points forward.
 func (b *builder) compile(words int) ([]byte, error) {
-	out, units, err := b.layout(headerSize, false)
+	out, units, err := b.layout(headerSize)
 	if err != nil {
 		return nil, err
 	}
@@ -116,16 +116,10 @@ func (b *builder) compile(words int) ([]byte, error) {
 }
 
 // layout freezes what is left and returns the states laid out after
-// prefix bytes left for a header, and the number of units. The GADDAG
-// (gaddag.go) shares it with the dictionary, with byLevel: its walks
-// start at the root every time, so the states a few letters from the root
-// are kept together, where they stay in the cache.
-func (b *builder) layout(prefix int, byLevel bool) ([]byte, int, error) {
+// prefix bytes left for a header, and the number of units.
+func (b *builder) layout(prefix int) ([]byte, int, error) {
 	b.freeze(0)
 	order := b.topoOrder()
-	if byLevel {
-		order = b.levelOrder(order)
-	}
 	start := make([]uint32, len(b.states))
 	next := 1 + uint64(len(b.states[0])) // the root, even without edges
 	for _, s := range order[1:] {
