@@ -468,15 +468,24 @@ type Standing struct {
 // division by division in §9.1 order: season 0 is the current season,
 // else the last. ErrNoSeason when the league has none yet.
 func (s *Service) Standings(ctx context.Context, name string, number int) (*Season, []Standing, error) {
+	d, rows, err := s.seasonStandings(ctx, name, number)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d.view, rows, nil
+}
+
+// seasonStandings reads season number of a league (0: the last) and its
+// standings, in one transaction.
+func (s *Service) seasonStandings(ctx context.Context, name string, number int) (*seasonData, []Standing, error) {
 	l, err := s.seasonLeague(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	var view *Season
+	var d *seasonData
 	var out []Standing
 	err = s.store.View(ctx, func(tx *store.Tx) error {
-		d, err := s.readSeason(tx, l, number, -1, false)
-		if err != nil {
+		if d, err = s.readSeason(tx, l, number, -1, false); err != nil {
 			return err
 		}
 		if d == nil {
@@ -485,14 +494,13 @@ func (s *Service) Standings(ctx context.Context, name string, number int) (*Seas
 			}
 			return fmt.Errorf("table: league %q has no season %d", l.Name, number)
 		}
-		view = d.view
 		out, err = d.standingsWithRatings(tx, l, -1)
 		return err
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return view, out, nil
+	return d, out, nil
 }
 
 // standingsWithRatings is the season's standings of one division (all

@@ -259,33 +259,19 @@ func (s *Service) WebLeague(ctx context.Context, name string) (*WebLeague, error
 	return w, nil
 }
 
-// webSeason is season number of a league: the standings and ratings from
-// Standings, the results matrix from the season's finished tables.
+// webSeason is season number of a league: its standings and ratings,
+// and the results matrix from its finished tables.
 func (s *Service) webSeason(ctx context.Context, name string, number int) (*WebSeason, error) {
-	view, rows, err := s.Standings(ctx, name, number)
+	d, rows, err := s.seasonStandings(ctx, name, number)
 	if err != nil {
 		return nil, err
 	}
+	view, finished := d.view, d.finished
 	out := &WebSeason{Number: view.Number, Started: view.Started, Ends: view.Ends, Closed: view.Closed, TZ: s.zone}
 	for _, t := range view.Tables {
 		if t.Status != store.StatusOver {
 			out.TablesInProgress++
 		}
-	}
-	var finished map[int][]league.Finished
-	err = s.store.View(ctx, func(tx *store.Tx) error {
-		d, err := s.readSeason(tx, s.cfg.League(name), number, -1, false)
-		if err != nil {
-			return err
-		}
-		if d == nil {
-			return fmt.Errorf("table: league %q has no season %d", name, number)
-		}
-		finished = d.finished
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	for i, dv := range view.Divisions {
 		wd := WebDivision{Name: dv.Name}
