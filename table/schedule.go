@@ -139,7 +139,7 @@ func (s *Service) queueCal(t *tableCtx, kind, cal templates.Kind, p int, data an
 // the author, what their move did still comes, alone. The data is read
 // from the game one player at a time; the mails render in parallel.
 func (s *Service) announce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing, author int, acc *templates.Acceptance) error {
-	var standings *templates.Standings
+	var standings *division
 	var missed []templates.MissedLine // worked out once for every player
 	if t.game.Over() {
 		var err error
@@ -162,7 +162,7 @@ func (s *Service) announce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoi
 				return err
 			}
 			msg.Accepted = a
-			msg.Standings = forRecipient(standings, names(t.seats), p)
+			msg.Standings = standings.forPlayer(t.seats[p].Player.Address)
 			msg.Missed = missed
 			s.queue(t, templates.GameOver, p, msg, now, out)
 			continue

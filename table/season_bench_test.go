@@ -180,9 +180,9 @@ func benchTableEnd(b *testing.B, s *Service, st *store.Store, l *config.League, 
 			if err := s.tableEnded(tx, t, now); err != nil {
 				return err
 			}
-			std, err := s.divisionStandings(tx, l, 1, d, "")
-			if err == nil && len(std.Lines) != size {
-				err = fmt.Errorf("%d lines", len(std.Lines))
+			div, err := s.divisionStandings(tx, l, 1, d)
+			if err == nil && len(div.st.Lines) != size {
+				err = fmt.Errorf("%d lines", len(div.st.Lines))
 			}
 			return err
 		})

@@ -12,40 +12,63 @@ import (
 	"github.com/lexio-mail/lexio/templates"
 )
 
-// divisionStandings is the standings of one division of a season as the
-// mails show them (LEAGUES §9.1), the line of the player with address
-// you marked.
-func (s *Service) divisionStandings(tx *store.Tx, l *config.League, number, division int, you string) (*templates.Standings, error) {
-	d, err := s.readSeason(tx, l, number, division, false)
+// division is a division's standings as the mails show them, with the
+// address of each line's player, so that each recipient's line is marked
+// by address, never by a display name two players may share.
+type division struct {
+	st    templates.Standings
+	addrs []string // of st.Lines' players
+}
+
+// forPlayer is the standings with the line of the player at address
+// marked; nil for no division.
+func (d *division) forPlayer(address string) *templates.Standings {
+	if d == nil {
+		return nil
+	}
+	c := d.st
+	c.Lines = make([]templates.StandingsLine, len(d.st.Lines))
+	for i, l := range d.st.Lines {
+		l.You = d.addrs[i] == address
+		c.Lines[i] = l
+	}
+	return &c
+}
+
+// divisionStandings is the standings of one division of a season
+// (LEAGUES §9.1).
+func (s *Service) divisionStandings(tx *store.Tx, l *config.League, number, div int) (*division, error) {
+	d, err := s.readSeason(tx, l, number, div, false)
 	if err != nil {
 		return nil, err
 	}
-	if d == nil || division >= len(d.view.Divisions) {
-		return nil, fmt.Errorf("table: league %q has no season %d division %d", l.Name, number, division)
+	if d == nil || div >= len(d.view.Divisions) {
+		return nil, fmt.Errorf("table: league %q has no season %d division %d", l.Name, number, div)
 	}
-	rows, err := d.standingsWithRatings(tx, l, division)
+	rows, err := d.standingsWithRatings(tx, l, div)
 	if err != nil {
 		return nil, err
 	}
-	st := &templates.Standings{League: l.Name, Season: d.view.Number, Division: d.view.Divisions[division].Name,
-		Ends: d.view.Ends, Closed: d.view.Closed, Rated: *l.Rated}
+	out := &division{st: templates.Standings{League: l.Name, Season: d.view.Number, Division: d.view.Divisions[div].Name,
+		Ends: d.view.Ends, Closed: d.view.Closed, Rated: *l.Rated}}
 	for _, t := range d.view.Tables {
-		if t.Division == st.Division && t.Status != store.StatusOver {
-			st.Playing++
+		if t.Division == out.st.Division && t.Status != store.StatusOver {
+			out.st.Playing++
 		}
 	}
 	for _, r := range rows {
-		st.Lines = append(st.Lines, templates.StandingsLine{Rank: r.Rank, Name: r.Name, You: r.Player == you,
+		out.st.Lines = append(out.st.Lines, templates.StandingsLine{Rank: r.Rank, Name: r.Name,
 			Played: r.Played, Won: r.Won, Tied: r.Tied, Lost: r.Lost, Points: r.Points, Spread: r.Spread, PointsFor: r.PointsFor,
 			Rating: r.Rating, RD: r.RD})
+		out.addrs = append(out.addrs, r.Player)
 	}
-	return st, nil
+	return out, nil
 }
 
 // endStandings is, for the game-over mail of a season table (LEAGUES
 // §9.2), its division's standings with this game counted (its end is
 // recorded first if it was not yet); nil for a table of no season.
-func (s *Service) endStandings(tx *store.Tx, t *tableCtx, now time.Time) (*templates.Standings, error) {
+func (s *Service) endStandings(tx *store.Tx, t *tableCtx, now time.Time) (*division, error) {
 	if err := s.tableEnded(tx, t, now); err != nil {
 		return nil, err
 	}
@@ -63,21 +86,7 @@ func (s *Service) endStandings(tx *store.Tx, t *tableCtx, now time.Time) (*templ
 	if err != nil {
 		return nil, err
 	}
-	return s.divisionStandings(tx, l, row.Number, lt.DivisionOrder, "")
-}
-
-// forRecipient is st with the line of address marked.
-func forRecipient(st *templates.Standings, names []string, p int) *templates.Standings {
-	if st == nil {
-		return nil
-	}
-	c := *st
-	c.Lines = make([]templates.StandingsLine, len(st.Lines))
-	for i, l := range st.Lines {
-		l.You = p >= 0 && p < len(names) && l.Name == names[p]
-		c.Lines[i] = l
-	}
-	return &c
+	return s.divisionStandings(tx, l, row.Number, lt.DivisionOrder)
 }
 
 // standings answers STANDINGS (LEAGUES §9.4): the sender's division in
@@ -135,10 +144,11 @@ func (h *handling) standings(t *tableCtx, name string) error {
 			return refuse(templates.ReasonNoSuchLeague, m.Season.League)
 		}
 	}
-	st, err := h.s.divisionStandings(h.tx, l, m.Season.Number, m.DivisionOrder, h.msg.From)
+	div, err := h.s.divisionStandings(h.tx, l, m.Season.Number, m.DivisionOrder)
 	if err != nil {
 		return err
 	}
+	st := div.forPlayer(h.msg.From)
 	h.outcome(store.OutcomeApplied, "STANDINGS "+l.Name)
 	to := h.sender(from)
 	return h.reply(from, templates.StandingsReply, templates.StandingsMsg{Head: h.s.head(tableName(from), to, h.now), Standings: *st})
@@ -291,10 +301,11 @@ func (s *Service) weekly(ctx context.Context, now time.Time) (int, error) {
 			if err := tx.MarkWeekly(m.ID, week); err != nil {
 				return err
 			}
-			st, err := s.divisionStandings(tx, l, m.Season.Number, m.DivisionOrder, m.Player.Address)
+			div, err := s.divisionStandings(tx, l, m.Season.Number, m.DivisionOrder)
 			if err != nil {
 				return err
 			}
+			st := div.forPlayer(m.Player.Address)
 			to := recipient{addr: m.Player.Address, lang: m.Player.Lang, tz: s.zoneOf(m.Player.TimeZone), pos: -1}
 			var out outgoing
 			out.add(s, envelope{kind: templates.StandingsReply, to: to, extra: week + "." + shortHash(fmt.Sprint(m.Player.Address, m.SeasonID))},
