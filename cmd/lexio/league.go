@@ -70,24 +70,16 @@ func over(s *table.Season) int {
 }
 
 func runLeagueShow(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "league show")
-	path := fs.String("c", configPath(e), "configuration `file`")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: a league's name", errUsage)
-	}
-	svc, closeFn, err := adminService(ctx, e, *path)
+	svc, name, closeFn, err := leagueCommand(ctx, e, "league show", args)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	cur, next, err := svc.Show(ctx, fs.Arg(0))
+	cur, next, err := svc.Show(ctx, name)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "league %s: season %s\n", fs.Arg(0), seasonState(cur))
+	fmt.Fprintf(e.stdout, "league %s: season %s\n", name, seasonState(cur))
 	if cur != nil {
 		printTables(e, cur.Tables)
 	}
@@ -123,20 +115,12 @@ func printDivisions(e *env, divs []league.Division) {
 }
 
 func runLeagueStart(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "league start")
-	path := fs.String("c", configPath(e), "configuration `file`")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: a league's name", errUsage)
-	}
-	svc, closeFn, err := adminService(ctx, e, *path)
+	svc, name, closeFn, err := leagueCommand(ctx, e, "league start", args)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	s, err := svc.StartSeason(ctx, fs.Arg(0))
+	s, err := svc.StartSeason(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -148,26 +132,36 @@ func runLeagueStart(ctx context.Context, e *env, args []string) error {
 }
 
 func runLeagueClose(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "league close")
-	path := fs.String("c", configPath(e), "configuration `file`")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: a league's name", errUsage)
-	}
-	svc, closeFn, err := adminService(ctx, e, *path)
+	svc, name, closeFn, err := leagueCommand(ctx, e, "league close", args)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	s, err := svc.CloseSeason(ctx, fs.Arg(0))
+	s, err := svc.CloseSeason(ctx, name)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "league %s: season %d closed. The daemon sends the game-over mails; `lexio league standings %s` has the final standings.\n",
 		s.League, s.Number, s.League)
 	return nil
+}
+
+// leagueCommand reads the flags and the one league name of a league
+// command that takes nothing else, and opens the admin service.
+func leagueCommand(ctx context.Context, e *env, name string, args []string) (*table.Service, string, func(), error) {
+	fs := newFlags(e, name)
+	path := fs.String("c", configPath(e), "configuration `file`")
+	if err := fs.Parse(args); err != nil {
+		return nil, "", nil, err
+	}
+	if fs.NArg() != 1 {
+		return nil, "", nil, fmt.Errorf("%w: a league's name", errUsage)
+	}
+	svc, closeFn, err := adminService(ctx, e, *path)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return svc, fs.Arg(0), closeFn, nil
 }
 
 // standingJSON is one line of `league standings --json`, the contract
