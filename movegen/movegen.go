@@ -42,6 +42,7 @@ var ErrBadRack = errors.New("movegen: bad rack")
 
 const (
 	size     = engine.Size
+	stride   = size + 2  // a row of the bordered grid
 	allCross = 1<<26 - 1 // every letter may go on the cell
 	blank    = 26        // the blank's slot in the rack counts
 )
@@ -54,13 +55,22 @@ type Generator struct {
 	gd *dict.Gaddag
 
 	// The position of the current call.
-	board    *engine.Board
-	rules    engine.Rules
-	first    bool // the board is empty: the fountain is the only anchor
-	rack     [27]int
-	rackMask uint32 // the letters the rack holds now, blanks aside
-	tiles    int    // how many tiles a move may put down: the rack's, at most 7
-	moves    []Move
+	board *engine.Board
+	rules engine.Rules
+	// The board's letters (0 for none) and tile values, with a border of
+	// empty cells around it, so that a neighbour is always an index away.
+	grid    [stride * stride]byte
+	value   [stride * stride]int8
+	anchors [2][size]uint16 // per direction and line, bit i: cell i of the line is an anchor
+	// lone: the factors of a cell with no tile beside it under loneRules.
+	lone      [size * size]engine.Factors
+	loneRules engine.Rules
+	loneSet   bool
+	first     bool // the board is empty: the fountain is the only anchor
+	rack      [27]int
+	rackMask  uint32 // the letters the rack holds now, blanks aside
+	tiles     int    // how many tiles a move may put down: the rack's, at most 7
+	moves     []Move
 
 	// The line being walked.
 	dir    engine.Dir
@@ -121,6 +131,7 @@ func (g *Generator) Generate(b *engine.Board, rack []byte, r engine.Rules, dst [
 	if len(rack) == 0 || g.gd.Len() == 0 {
 		return dst, nil
 	}
+	g.readBoard(b, r)
 	for _, d := range []engine.Dir{engine.Across, engine.Down} {
 		g.dir = d
 		for line := range size {
@@ -135,27 +146,68 @@ func (g *Generator) Generate(b *engine.Board, rack []byte, r engine.Rules, dst [
 // tiles (a tool's, never a player's) places at most 7.
 func (g *Generator) room() bool { return g.nplaced < g.tiles }
 
+// playable[i]: a tile may lie on the cell of index row·13+col.
+var playable = func() (t [size * size]bool) {
+	for i := range t {
+		t[i] = engine.Playable(engine.Cell{Col: i % size, Row: i / size})
+	}
+	return t
+}()
+
+// at is the index of a cell in the bordered grid.
+func at(col, row int) int { return (row+1)*stride + col + 1 }
+
+// readBoard copies b into the bordered grid, finds the anchors (the empty
+// playable cells next to a tile, or the fountain on an empty board), and
+// the factors of a cell with no tile beside it under r, which depend on
+// the rules only.
+func (g *Generator) readBoard(b *engine.Board, r engine.Rules) {
+	if !g.loneSet || g.loneRules != r {
+		var empty engine.Board
+		for i := range g.lone {
+			g.lone[i] = empty.Factors(engine.Cell{Col: i % size, Row: i / size}, engine.Across, r)
+		}
+		g.loneSet, g.loneRules = true, r
+	}
+	for row := range size {
+		for col := range size {
+			sq := b.At(engine.Cell{Col: col, Row: row})
+			g.grid[at(col, row)], g.value[at(col, row)] = sq.Letter, int8(sq.Value())
+		}
+	}
+	g.anchors = [2][size]uint16{}
+	for row := range size {
+		for col := range size {
+			p := at(col, row)
+			if g.grid[p] != 0 || !playable[row*size+col] {
+				continue
+			}
+			if g.first && (engine.Cell{Col: col, Row: row}) == engine.Fountain() ||
+				!g.first && g.grid[p-1]|g.grid[p+1]|g.grid[p-stride]|g.grid[p+stride] != 0 {
+				g.anchors[engine.Across][row] |= 1 << col
+				g.anchors[engine.Down][col] |= 1 << row
+			}
+		}
+	}
+}
+
 // crossCheck returns the letters of the rack (any letter with a blank)
-// that may go on the empty cell c given the tiles next to it along d:
-// those L for which the run before c, L and the run after c spell a word.
-// In the GADDAG that word is its entry rev(word): the run after c
-// backwards, L, the run before c backwards.
-func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
-	b := g.board
+// that may go on the empty cell at grid index p given the tiles next to
+// it, step apart in the grid: those L for which the run before p, L and
+// the run after p spell a word. In the GADDAG that word is its entry
+// rev(word): the run after p backwards, L, the run before p backwards.
+func (g *Generator) crossCheck(p, step int) uint32 {
 	before, after := 0, 0
-	for b.At(c.Next(d, -before-1)).Letter != 0 {
+	for g.grid[p-(before+1)*step] != 0 {
 		before++
 	}
-	for b.At(c.Next(d, after+1)).Letter != 0 {
+	for g.grid[p+(after+1)*step] != 0 {
 		after++
-	}
-	if before == 0 && after == 0 {
-		return allCross
 	}
 	gd := g.gd
 	node := gd.Root()
 	for k := after; k >= 1; k-- {
-		next, _, ok := gd.Next(node, b.At(c.Next(d, k)).Letter-'A')
+		next, _, ok := gd.Next(node, g.grid[p+k*step]-'A')
 		if !ok || next == 0 {
 			return 0
 		}
@@ -172,12 +224,12 @@ func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
 		l := byte(bits.TrailingZeros32(ls))
 		next, final := gd.Arc(node, l)
 		ok := true
-		for k := 1; k <= before && ok; k++ { // the run before c, nearest first
+		for k := 1; k <= before && ok; k++ { // the run before p, nearest first
 			if next == 0 {
 				ok = false
 				break
 			}
-			next, final, ok = gd.Next(next, b.At(c.Next(d, -k)).Letter-'A')
+			next, final, ok = gd.Next(next, g.grid[p-k*step]-'A')
 		}
 		if ok && final {
 			allowed |= 1 << l
@@ -188,35 +240,38 @@ func (g *Generator) crossCheck(c engine.Cell, d engine.Dir) uint32 {
 
 // walkLine generates the moves along one row (across) or column (down).
 func (g *Generator) walkLine(line int) {
-	b := g.board
-	var anchors uint16 // the empty cells next to a tile, or the fountain
+	anchors := g.anchors[g.dir][line]
+	if anchors == 0 {
+		return // no move lies along the line
+	}
+	// p0: the line's first cell in the grid; step: the next cell along
+	// the line; cross: the next one across it.
+	p0, step, cross := at(0, line), 1, stride
+	if g.dir == engine.Down {
+		p0, step, cross = at(line, 0), stride, 1
+	}
 	for i := range size {
+		p := p0 + i*step
 		c := engine.Cell{Col: i, Row: line}
 		if g.dir == engine.Down {
 			c = engine.Cell{Col: line, Row: i}
 		}
-		g.cells[i] = c
-		g.letter[i] = b.At(c).Letter
-		if g.letter[i] == 0 && engine.Playable(c) && (g.first && c == engine.Fountain() || !g.first && touches(b, c)) {
-			anchors |= 1 << i
-		}
-	}
-	if anchors == 0 {
-		return // no move lies along the line
-	}
-	other := g.dir.Other()
-	for i, c := range g.cells {
+		g.cells[i], g.letter[i] = c, g.grid[p]
+		g.boardSum[i+1] = g.boardSum[i] + int(g.value[p])
 		g.placed[i], g.isBlank[i] = 0, false
-		g.boardSum[i+1] = g.boardSum[i] + b.At(c).Value()
 		// A wall takes no tile and holds none: it ends a word as the
 		// edge does (RULES §2.2).
 		g.mask[i] = 0
-		if g.letter[i] == 0 && engine.Playable(c) {
-			g.mask[i] = g.crossCheck(c, other)
-			g.factors[i] = b.Factors(c, g.dir, g.rules)
+		beside := g.grid[p-cross]|g.grid[p+cross] != 0
+		if k := c.Row*size + c.Col; g.letter[i] == 0 && playable[k] {
+			if beside {
+				g.mask[i] = g.crossCheck(p, cross)
+				g.factors[i] = g.board.Factors(c, g.dir, g.rules)
+			} else {
+				g.mask[i], g.factors[i] = allCross, g.lone[k]
+			}
 		}
-		g.horizontal[i] = g.dir == engine.Down &&
-			(b.At(c.Next(engine.Across, -1)).Letter != 0 || b.At(c.Next(engine.Across, 1)).Letter != 0)
+		g.horizontal[i] = g.dir == engine.Down && beside
 	}
 	g.lastAnchor = -1
 	for as := anchors; as != 0; as &= as - 1 {
@@ -233,11 +288,6 @@ func (g *Generator) walkLine(line int) {
 		}
 		g.lastAnchor = i
 	}
-}
-
-func touches(b *engine.Board, c engine.Cell) bool {
-	return b.At(c.Next(engine.Across, -1)).Letter != 0 || b.At(c.Next(engine.Across, 1)).Letter != 0 ||
-		b.At(c.Next(engine.Down, -1)).Letter != 0 || b.At(c.Next(engine.Down, 1)).Letter != 0
 }
 
 // fill puts a letter on cell pos of the line, from the board or from the
