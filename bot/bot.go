@@ -192,7 +192,7 @@ func noMove(v *View) engine.Action {
 }
 
 func place(v *View, m *movegen.Move) engine.Action {
-	return engine.Action{Kind: engine.ActPlace, Player: v.Player, Tiles: slices.Clone(m.Placements())}
+	return engine.Action{Kind: engine.ActPlace, Player: v.Player, Tiles: m.Placements()}
 }
 
 // exchange returns every tile of the rack but those whose bit is set in
@@ -209,8 +209,8 @@ func exchange(v *View, keep uint) engine.Action {
 
 // leftAfter is the rack's tiles once m is played.
 func leftAfter(rack counts, m *movegen.Move) counts {
-	for _, p := range m.Placements() {
-		if p.Blank {
+	for i := range m.N {
+		if p := m.Tile(i); p.Blank {
 			rack[blank]--
 		} else {
 			rack[p.Letter-'A']--

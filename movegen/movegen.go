@@ -23,19 +23,39 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 )
 
-// Move is one legal placement.
+// Move is one legal placement. It is small (32 bytes): a generator
+// writes hundreds of them a position, thousands with a blank, and every
+// byte written pushes the GADDAG out of the cache.
 type Move struct {
-	// Tiles holds the N tiles put down, in order along the line.
-	Tiles [engine.RackSize]engine.Placement
-	N     int
+	// The N tiles put down, in order along the line: the index
+	// row·13+col of each cell, and its letter, lowercase for a blank.
+	cells   [engine.RackSize]uint8
+	letters [engine.RackSize]byte
 	// Dir is the direction Board.Check gives the placement.
 	Dir engine.Dir
+	N   int
 	// Score is what the engine scores it (RULES §5).
 	Score int
 }
 
-// Placements returns the tiles the move puts down.
-func (m *Move) Placements() []engine.Placement { return m.Tiles[:m.N] }
+// Tile returns the i-th tile the move puts down (0 ≤ i < N).
+func (m *Move) Tile(i int) engine.Placement {
+	c, l := int(m.cells[i]), m.letters[i]
+	p := engine.Placement{Cell: engine.Cell{Col: c % size, Row: c / size}, Letter: l}
+	if l >= 'a' {
+		p.Letter, p.Blank = l-('a'-'A'), true
+	}
+	return p
+}
+
+// Placements returns the tiles the move puts down, in a new slice.
+func (m *Move) Placements() []engine.Placement {
+	ps := make([]engine.Placement, m.N)
+	for i := range ps {
+		ps[i] = m.Tile(i)
+	}
+	return ps
+}
 
 // ErrBadRack is wrapped by Generate's error for a rack it cannot play.
 var ErrBadRack = errors.New("movegen: bad rack")
@@ -74,8 +94,8 @@ type Generator struct {
 
 	// The line being walked.
 	dir    engine.Dir
-	cells  [size]engine.Cell
-	letter [size]byte // the board's letter, 0 for an empty cell
+	index  [size]uint8 // row·13+col of each cell
+	letter [size]byte  // the board's letter, 0 for an empty cell
 	// boardSum[i]: the values of the board's tiles before cell i (an
 	// empty cell's is 0), so that a word's are boardSum[end+1]-boardSum[start].
 	boardSum [size + 1]int
@@ -87,11 +107,12 @@ type Generator struct {
 	anchor     int        // the empty cell every move of the walk covers
 	right      int        // where the walk starts going left: the anchor or the tiles after it
 	lastAnchor int        // the anchor before: moves covering it were found from it
-	placed     [size]byte // letters put down by the walk, 0 for none
-	isBlank    [size]bool
-	nplaced    int
-	placedBits uint16     // bit i: the walk put a letter on cell i
-	horizontal [size]bool // down lines: the cell has a neighbour left or right
+	placed     [size]byte // letters put down by the walk (lowercase for a blank), 0 for none
+	// placedValue: the value of the tile put on the cell (0 for a blank).
+	placedValue [size]int
+	nplaced     int
+	placedBits  uint16     // bit i: the walk put a letter on cell i
+	horizontal  [size]bool // down lines: the cell has a neighbour left or right
 }
 
 // New returns a generator walking gd, which must be the GADDAG of the
@@ -152,6 +173,14 @@ var playable = func() (t [size * size]bool) {
 		t[i] = engine.Playable(engine.Cell{Col: i % size, Row: i / size})
 	}
 	return t
+}()
+
+// letterValue[l] is the value of the tile 'A'+l.
+var letterValue = func() (v [26]int) {
+	for l := range v {
+		v[l] = engine.LetterValue(byte('A' + l))
+	}
+	return v
 }()
 
 // at is the index of a cell in the bordered grid.
@@ -256,9 +285,9 @@ func (g *Generator) walkLine(line int) {
 		if g.dir == engine.Down {
 			c = engine.Cell{Col: line, Row: i}
 		}
-		g.cells[i], g.letter[i] = c, g.grid[p]
+		g.index[i], g.letter[i] = uint8(c.Row*size+c.Col), g.grid[p]
 		g.boardSum[i+1] = g.boardSum[i] + int(g.value[p])
-		g.placed[i], g.isBlank[i] = 0, false
+		g.placed[i] = 0
 		// A wall takes no tile and holds none: it ends a word as the
 		// edge does (RULES §2.2).
 		g.mask[i] = 0
@@ -283,96 +312,130 @@ func (g *Generator) walkLine(line int) {
 		for g.right < size-1 && g.letter[g.right+1] != 0 {
 			g.right++
 		}
-		if g.mask[i] != 0 {
+		if g.mask[i]&g.avail() != 0 && g.open(g.right, g.gd.Root()) {
 			g.fill(g.right, g.gd.Root(), true, 0)
 		}
 		g.lastAnchor = i
 	}
 }
 
-// fill puts a letter on cell pos of the line, from the board or from the
-// rack, following node's edges; left tells whether the walk still goes
-// left from the anchor (before ◇), and start is where the word starts
-// once it goes right.
-func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
-	gd := g.gd
-	if l := g.letter[pos] - 'A'; l < 26 { // a tile of the board
-		// Labels and Arc rather than Next: they are inlined.
-		if gd.Labels(node)&(1<<l) != 0 {
-			next, final := gd.Arc(node, l)
-			g.step(pos, next, final, left, start)
-		}
-		return
-	}
-	// The letters the state, the cross-check and the rack allow: node
-	// holds its labels, so most walks end here without reading memory.
-	labels := gd.Labels(node) & g.mask[pos]
-	if g.rack[blank] == 0 {
-		labels &= g.rackMask
-	}
-	if labels == 0 || !g.room() {
-		return
-	}
-	g.nplaced++
-	g.placedBits |= 1 << pos
-	for ls := labels & g.rackMask; ls != 0; ls &= ls - 1 {
-		l := byte(bits.TrailingZeros32(ls))
-		next, final := gd.Arc(node, l)
-		if g.rack[l]--; g.rack[l] == 0 {
-			g.rackMask &^= 1 << l
-		}
-		g.placed[pos], g.isBlank[pos] = 'A'+l, false
-		g.step(pos, next, final, left, start)
-		g.rack[l]++
-		g.rackMask |= 1 << l
-	}
+// avail is the set of letters a tile of the rack may stand for now.
+func (g *Generator) avail() uint32 {
 	if g.rack[blank] > 0 {
-		g.rack[blank]--
-		for ls := labels; ls != 0; ls &= ls - 1 {
-			l := byte(bits.TrailingZeros32(ls))
-			next, final := gd.Arc(node, l)
-			g.placed[pos], g.isBlank[pos] = 'A'+l, true
-			g.step(pos, next, final, left, start)
-		}
-		g.rack[blank]++
+		return allCross
 	}
-	g.placed[pos], g.isBlank[pos] = 0, false
-	g.nplaced--
-	g.placedBits &^= 1 << pos
+	return g.rackMask
 }
 
-// step goes on from the letter just put on pos: next is the GADDAG state
-// after it, final whether the letters so far make a whole entry.
-func (g *Generator) step(pos int, next dict.Node, final, left bool, start int) {
+// open reports whether the walk may put a letter on cell pos from node:
+// the board's tile there is one of node's labels, or the cell is empty
+// and a tile of the rack may go there. It reads no memory of the GADDAG,
+// so that a walk going nowhere ends before it follows an edge.
+func (g *Generator) open(pos int, node dict.Node) bool {
+	labels := g.gd.Labels(node)
+	if l := g.letter[pos]; l != 0 {
+		return labels&(1<<(l-'A')) != 0
+	}
+	return labels&g.mask[pos]&g.avail() != 0 && g.room()
+}
+
+// fill puts a letter on cell pos of the line, from the board or from the
+// rack, following node's edges (open(pos, node) holds), and goes on from
+// it; left tells whether the walk still goes left from the anchor (before
+// ◇), and start is where the word starts once it goes right.
+func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
+	// What may follow the letter, whichever it is: the word may end with
+	// it (ends), from wordStart to wordEnd; the walk goes on to cell on
+	// (-1 for none); going left, it may also cross ◇ and go right after
+	// g.right (turn).
+	var ends, turn bool
+	wordStart, wordEnd, on := start, pos, pos+1
 	if left {
 		// The word may start at pos once the anchor is covered and the
 		// cell before is no tile; the cell after g.right is none.
-		free := pos <= g.anchor && (pos == 0 || g.letter[pos-1] == 0)
-		if final && free {
-			g.record(pos, g.right)
-		}
-		if next == 0 {
-			return
-		}
-		if pos > 0 && pos-1 != g.lastAnchor {
-			g.fill(pos-1, next, true, 0)
+		ends = pos <= g.anchor && (pos == 0 || g.letter[pos-1] == 0)
+		wordStart, wordEnd, on = pos, g.right, pos-1
+		if pos == 0 || on == g.lastAnchor {
+			on = -1 // moves covering the last anchor were found from it
 		}
 		// The cell after g.right is empty: going right takes a tile.
-		if free && g.right < size-1 && g.mask[g.right+1] != 0 && g.room() {
-			if g.gd.Labels(next)&(1<<dict.Separator) != 0 {
-				if sep, _ := g.gd.Arc(next, dict.Separator); sep != 0 {
+		turn = ends && g.right < size-1 && g.mask[g.right+1] != 0
+	} else {
+		ends = pos == size-1 || g.letter[pos+1] == 0
+		if pos == size-1 {
+			on = -1
+		}
+	}
+	// The letters to try: bit l for 'A'+l from the board or the rack,
+	// bit 32+l for a blank standing for it.
+	var letters uint64
+	tile := g.letter[pos] != 0
+	if tile {
+		letters = 1 << (g.letter[pos] - 'A')
+	} else {
+		// Those the state, the cross-check and the rack allow.
+		labels := g.gd.Labels(node) & g.mask[pos] & g.avail()
+		letters = uint64(labels & g.rackMask)
+		if g.rack[blank] > 0 {
+			letters |= uint64(labels) << 32
+		}
+		g.nplaced++
+		g.placedBits |= 1 << pos
+	}
+	for ls := letters; ls != 0; ls &= ls - 1 {
+		k := bits.TrailingZeros64(ls)
+		l := byte(k & 31)
+		next, final := g.gd.Arc(node, l)
+		if !tile {
+			g.take(pos, l, k >= 32)
+		}
+		if final && ends {
+			g.record(wordStart, wordEnd)
+		}
+		if next != 0 {
+			if on >= 0 && g.open(on, next) {
+				g.fill(on, next, left, start)
+			}
+			if turn && g.gd.Labels(next)&(1<<dict.Separator) != 0 {
+				if sep, _ := g.gd.Arc(next, dict.Separator); g.open(g.right+1, sep) {
 					g.fill(g.right+1, sep, false, pos)
 				}
 			}
 		}
+		if !tile {
+			g.giveBack(l, k >= 32)
+		}
+	}
+	if !tile {
+		g.placed[pos] = 0
+		g.nplaced--
+		g.placedBits &^= 1 << pos
+	}
+}
+
+// take puts the rack's tile for letter l (a blank standing for it when
+// isBlank) on cell pos; giveBack returns it to the rack.
+func (g *Generator) take(pos int, l byte, isBlank bool) {
+	g.placed[pos] = 'A' + l
+	if isBlank {
+		g.placed[pos] = 'a' + l
+		g.rack[blank]--
+		g.placedValue[pos] = 0
 		return
 	}
-	if final && (pos == size-1 || g.letter[pos+1] == 0) {
-		g.record(start, pos)
+	if g.rack[l]--; g.rack[l] == 0 {
+		g.rackMask &^= 1 << l
 	}
-	if next != 0 && pos < size-1 {
-		g.fill(pos+1, next, false, start)
+	g.placedValue[pos] = letterValue[l]
+}
+
+func (g *Generator) giveBack(l byte, isBlank bool) {
+	if isBlank {
+		g.rack[blank]++
+		return
 	}
+	g.rack[l]++
+	g.rackMask |= 1 << l
 }
 
 // record adds the word from start to end, if its tiles make a move.
@@ -402,12 +465,8 @@ func (g *Generator) record(start, end int) {
 	t := engine.NewTally().Board(g.boardSum[end+1] - g.boardSum[start])
 	for k, bs := 0, g.placedBits; bs != 0; k, bs = k+1, bs&(bs-1) {
 		i := bits.TrailingZeros16(bs)
-		m.Tiles[k] = engine.Placement{Cell: g.cells[i], Letter: g.placed[i], Blank: g.isBlank[i]}
-		v := 0
-		if !g.isBlank[i] {
-			v = engine.LetterValue(g.placed[i])
-		}
-		t = t.Place(v, g.factors[i])
+		m.cells[k], m.letters[k] = g.index[i], g.placed[i]
+		t = t.Place(g.placedValue[i], g.factors[i])
 	}
 	m.Score = t.Score(n, g.rules)
 }
