@@ -70,8 +70,10 @@ var ErrGaddagMismatch = errors.New("dict: GADDAG built from another dictionary")
 // Gaddag is an immutable GADDAG in its compiled form, safe for concurrent
 // use. Make one with BuildGaddag, ParseGaddag or OpenGaddag.
 type Gaddag struct {
-	data   []byte
-	edges  []byte
+	data []byte
+	// edges: the compiled edges decoded, so that following one is a
+	// single load (a move generator follows thousands a position).
+	edges  []uint64
 	root   Node
 	words  int
 	source uint32
@@ -184,7 +186,12 @@ func putGaddagHeader(out []byte, words int, source uint32, edges int, root uint3
 }
 
 func newGaddag(data []byte, words int, source, root uint32) *Gaddag {
-	return &Gaddag{data: data, edges: data[gaddagHeaderSize : len(data)-trailerSize],
+	raw := data[gaddagHeaderSize : len(data)-trailerSize]
+	edges := make([]uint64, len(raw)/8)
+	for i := range edges {
+		edges[i] = binary.LittleEndian.Uint64(raw[8*i:])
+	}
+	return &Gaddag{data: data, edges: edges,
 		root: Node(root), words: words, source: source}
 }
 
@@ -239,13 +246,13 @@ func ParseGaddag(data []byte) (*Gaddag, error) {
 // never a panic, and no walk can loop (it is bounded by a line of the
 // board).
 func (g *Gaddag) Verify() error {
-	n := uint64(len(g.edges) / 8)
+	n := uint64(len(g.edges))
 	// size[i]: how many labels the state starting at edge i has, as the
 	// edges into it say; 0 where none starts.
 	size := make([]uint8, n+1)
 	size[0] = uint8(bits.OnesCount32(uint32(g.root)))
 	for q := range n {
-		e := binary.LittleEndian.Uint64(g.edges[8*q:])
+		e := g.edges[q]
 		labels, t := uint32(e)&^gaddagFinal, e>>32
 		k := uint8(bits.OnesCount32(labels))
 		switch {
@@ -336,11 +343,11 @@ func (g *Gaddag) Next(node Node, label byte) (next Node, final, ok bool) {
 // them has them: it does not check it. Given another label it answers
 // wrong but stays within the GADDAG.
 func (g *Gaddag) Arc(node Node, label byte) (next Node, final bool) {
-	j := 8 * (uint64(node)>>32 + uint64(bits.OnesCount32(uint32(node)&(1<<label-1))))
-	if j+8 > uint64(len(g.edges)) {
+	j := uint64(node)>>32 + uint64(bits.OnesCount32(uint32(node)&(1<<(label&31)-1)))
+	if j >= uint64(len(g.edges)) {
 		return 0, false
 	}
-	e := binary.LittleEndian.Uint64(g.edges[j:])
+	e := g.edges[j]
 	return Node(e &^ gaddagFinal), e&gaddagFinal != 0
 }
 

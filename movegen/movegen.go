@@ -107,6 +107,7 @@ type Generator struct {
 	anchor     int        // the empty cell every move of the walk covers
 	right      int        // where the walk starts going left: the anchor or the tiles after it
 	lastAnchor int        // the anchor before: moves covering it were found from it
+	turn       bool       // the cell after g.right takes a tile: moves may go on right of it
 	placed     [size]byte // letters put down by the walk (lowercase for a blank), 0 for none
 	// placedValue: the value of the tile put on the cell (0 for a blank).
 	placedValue [size]int
@@ -312,8 +313,15 @@ func (g *Generator) walkLine(line int) {
 		for g.right < size-1 && g.letter[g.right+1] != 0 {
 			g.right++
 		}
-		if g.mask[i]&g.avail() != 0 && g.open(g.right, g.gd.Root()) {
-			g.fill(g.right, g.gd.Root(), true, 0)
+		// Moves may go right of g.right when the cell after it takes a tile.
+		g.turn = g.right < size-1 && g.mask[g.right+1] != 0
+		node := g.gd.Root()
+		ok := true
+		if g.right > i {
+			_, node, _, ok = g.through(g.right+1, -1, node, false)
+		}
+		if ok && g.open(i, node) {
+			g.fill(i, node, true, 0)
 		}
 		g.lastAnchor = i
 	}
@@ -327,90 +335,92 @@ func (g *Generator) avail() uint32 {
 	return g.rackMask
 }
 
-// open reports whether the walk may put a letter on cell pos from node:
-// the board's tile there is one of node's labels, or the cell is empty
-// and a tile of the rack may go there. It reads no memory of the GADDAG,
-// so that a walk going nowhere ends before it follows an edge.
+// open reports whether a tile of the rack may go on the empty cell pos
+// from node. It reads no memory of the GADDAG, so that a walk going
+// nowhere ends before it follows an edge.
 func (g *Generator) open(pos int, node dict.Node) bool {
-	labels := g.gd.Labels(node)
-	if l := g.letter[pos]; l != 0 {
-		return labels&(1<<(l-'A')) != 0
-	}
-	return labels&g.mask[pos]&g.avail() != 0 && g.room()
+	return g.gd.Labels(node)&g.mask[pos]&g.avail() != 0 && g.room()
 }
 
-// fill puts a letter on cell pos of the line, from the board or from the
-// rack, following node's edges (open(pos, node) holds), and goes on from
-// it; left tells whether the walk still goes left from the anchor (before
-// ◇), and start is where the word starts once it goes right.
-func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
-	// What may follow the letter, whichever it is: the word may end with
-	// it (ends), from wordStart to wordEnd; the walk goes on to cell on
-	// (-1 for none); going left, it may also cross ◇ and go right after
-	// g.right (turn).
-	var ends, turn bool
-	wordStart, wordEnd, on := start, pos, pos+1
-	if left {
-		// The word may start at pos once the anchor is covered and the
-		// cell before is no tile; the cell after g.right is none.
-		ends = pos <= g.anchor && (pos == 0 || g.letter[pos-1] == 0)
-		wordStart, wordEnd, on = pos, g.right, pos-1
-		if pos == 0 || on == g.lastAnchor {
-			on = -1 // moves covering the last anchor were found from it
+// through follows node's edges for the board's tiles from cell pos on,
+// step cells apart (-1 going left, 1 going right), as far as they go:
+// it returns the last of them, the state after it and whether the
+// letters so far make a whole entry; ok is false when the GADDAG has no
+// edge for one of them.
+func (g *Generator) through(pos, step int, node dict.Node, final bool) (last int, next dict.Node, fin, ok bool) {
+	for p := pos + step; p >= 0 && p < size && g.letter[p] != 0; p += step {
+		l := g.letter[p] - 'A'
+		if g.gd.Labels(node)&(1<<l) == 0 {
+			return 0, 0, false, false
 		}
-		// The cell after g.right is empty: going right takes a tile.
-		turn = ends && g.right < size-1 && g.mask[g.right+1] != 0
-	} else {
-		ends = pos == size-1 || g.letter[pos+1] == 0
-		if pos == size-1 {
-			on = -1
-		}
+		node, final = g.gd.Arc(node, l)
+		pos = p
 	}
-	// The letters to try: bit l for 'A'+l from the board or the rack,
-	// bit 32+l for a blank standing for it.
-	var letters uint64
-	tile := g.letter[pos] != 0
-	if tile {
-		letters = 1 << (g.letter[pos] - 'A')
-	} else {
-		// Those the state, the cross-check and the rack allow.
-		labels := g.gd.Labels(node) & g.mask[pos] & g.avail()
-		letters = uint64(labels & g.rackMask)
-		if g.rack[blank] > 0 {
-			letters |= uint64(labels) << 32
-		}
-		g.nplaced++
-		g.placedBits |= 1 << pos
+	return pos, node, final, true
+}
+
+// fill puts a tile of the rack on the empty cell pos of the line, each
+// letter node's edges and the cell allow in turn (open(pos, node) holds),
+// and goes on from it through the board's tiles beside it: left, while
+// the walk still goes left from the anchor (before ◇), or right, the word
+// starting at start.
+func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
+	// The letters to try: bit l for 'A'+l from the rack, bit 32+l for a
+	// blank standing for it; those the state, the cross-check and the
+	// rack allow.
+	labels := g.gd.Labels(node) & g.mask[pos] & g.avail()
+	letters := uint64(labels & g.rackMask)
+	if g.rack[blank] > 0 {
+		letters |= uint64(labels) << 32
+	}
+	g.nplaced++
+	g.placedBits |= 1 << pos
+	step := 1
+	if left {
+		step = -1
 	}
 	for ls := letters; ls != 0; ls &= ls - 1 {
 		k := bits.TrailingZeros64(ls)
 		l := byte(k & 31)
+		g.take(pos, l, k >= 32)
 		next, final := g.gd.Arc(node, l)
-		if !tile {
-			g.take(pos, l, k >= 32)
+		// The word now runs to end (going left, from end to g.right),
+		// the cell after it empty or off the line.
+		end, ok := pos, true
+		if p := pos + step; p >= 0 && p < size && g.letter[p] != 0 {
+			end, next, final, ok = g.through(pos, step, next, final)
 		}
-		if final && ends {
-			g.record(wordStart, wordEnd)
-		}
-		if next != 0 {
-			if on >= 0 && g.open(on, next) {
-				g.fill(on, next, left, start)
+		switch {
+		case !ok:
+		case left:
+			if final {
+				g.record(end, g.right)
 			}
-			if turn && g.gd.Labels(next)&(1<<dict.Separator) != 0 {
+			if next == 0 {
+				break
+			}
+			if end > 0 && end-1 != g.lastAnchor && g.open(end-1, next) {
+				g.fill(end-1, next, true, 0)
+			}
+			// Cross ◇ and go right from the cell after g.right.
+			if g.turn && g.gd.Labels(next)&(1<<dict.Separator) != 0 {
 				if sep, _ := g.gd.Arc(next, dict.Separator); g.open(g.right+1, sep) {
-					g.fill(g.right+1, sep, false, pos)
+					g.fill(g.right+1, sep, false, end)
 				}
 			}
+		default:
+			if final {
+				g.record(start, end)
+			}
+			if next != 0 && end < size-1 && g.open(end+1, next) {
+				g.fill(end+1, next, false, start)
+			}
 		}
-		if !tile {
-			g.giveBack(l, k >= 32)
-		}
+		g.giveBack(l, k >= 32)
 	}
-	if !tile {
-		g.placed[pos] = 0
-		g.nplaced--
-		g.placedBits &^= 1 << pos
-	}
+	g.placed[pos] = 0
+	g.nplaced--
+	g.placedBits &^= 1 << pos
 }
 
 // take puts the rack's tile for letter l (a blank standing for it when
