@@ -86,10 +86,10 @@ type Generator struct {
 	lone      [size * size]engine.Factors
 	loneRules engine.Rules
 	loneSet   bool
-	first     bool // the board is empty: the fountain is the only anchor
-	rack      [27]int
-	rackMask  uint32 // the letters the rack holds now, blanks aside
-	tiles     int    // how many tiles a move may put down: the rack's, at most 7
+	first     bool    // the board is empty: the fountain is the only anchor
+	rack      [32]int // of each letter (0–25) and of blanks (26); 32 wide: a 5-bit index needs no bounds check
+	rackMask  uint32  // the letters the rack holds now, blanks aside
+	tiles     int     // how many tiles a move may put down: the rack's, at most 7
 	moves     []Move
 
 	// The line being walked.
@@ -109,11 +109,9 @@ type Generator struct {
 	lastAnchor int        // the anchor before: moves covering it were found from it
 	turn       bool       // the cell after g.right takes a tile: moves may go on right of it
 	placed     [size]byte // letters put down by the walk (lowercase for a blank), 0 for none
-	// placedValue: the value of the tile put on the cell (0 for a blank).
-	placedValue [size]int
-	nplaced     int
-	placedBits  uint16     // bit i: the walk put a letter on cell i
-	horizontal  [size]bool // down lines: the cell has a neighbour left or right
+	nplaced    int
+	placedBits uint16     // bit i: the walk put a letter on cell i
+	horizontal [size]bool // down lines: the cell has a neighbour left or right
 }
 
 // New returns a generator walking gd, which must be the GADDAG of the
@@ -128,7 +126,7 @@ func (g *Generator) Generate(b *engine.Board, rack []byte, r engine.Rules, dst [
 	if err := r.Validate(); err != nil {
 		return dst, err
 	}
-	g.rack = [27]int{}
+	g.rack = [32]int{}
 	for _, t := range rack {
 		switch {
 		case t >= 'A' && t <= 'Z':
@@ -430,13 +428,11 @@ func (g *Generator) take(pos int, l byte, isBlank bool) {
 	if isBlank {
 		g.placed[pos] = 'a' + l
 		g.rack[blank]--
-		g.placedValue[pos] = 0
 		return
 	}
 	if g.rack[l]--; g.rack[l] == 0 {
 		g.rackMask &^= 1 << l
 	}
-	g.placedValue[pos] = letterValue[l]
 }
 
 func (g *Generator) giveBack(l byte, isBlank bool) {
@@ -476,7 +472,11 @@ func (g *Generator) record(start, end int) {
 	for k, bs := 0, g.placedBits; bs != 0; k, bs = k+1, bs&(bs-1) {
 		i := bits.TrailingZeros16(bs)
 		m.cells[k], m.letters[k] = g.index[i], g.placed[i]
-		t = t.Place(g.placedValue[i], g.factors[i])
+		v := 0 // a blank's
+		if l := g.placed[i]; l < 'a' {
+			v = letterValue[l-'A']
+		}
+		t = t.Place(v, g.factors[i])
 	}
 	m.Score = t.Score(n, g.rules)
 }
