@@ -239,9 +239,9 @@ func ParseGaddag(data []byte) (*Gaddag, error) {
 // Verify walks the whole structure as Parse does a dictionary's: every
 // edge holds labels only and leads forward, or nowhere at the end of a
 // string; every edge belongs to exactly one state, which every edge into
-// it gives the same labels. ParseGaddag leaves it out to load in about a
-// millisecond (the walk takes several for wfrench): the checksum catches
-// damage, and every read of Arc and Next is range-checked, so that a file
+// it gives the same labels. ParseGaddag leaves it out (the walk takes
+// several milliseconds for wfrench, about as long as the load): the
+// checksum catches damage, and every read of Arc and Next is range-checked, so that a file
 // made to pass the checksum with a broken structure gives wrong answers,
 // never a panic, and no walk can loop (it is bounded by a line of the
 // board).
