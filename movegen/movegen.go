@@ -377,6 +377,9 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 	if left {
 		step = -1
 	}
+	// Whether the board's tiles lie next to pos the way the walk goes:
+	// the word then runs through them, whatever the letter.
+	tiles := pos+step >= 0 && pos+step < size && g.letter[pos+step] != 0
 	for ls := letters; ls != 0; ls &= ls - 1 {
 		k := bits.TrailingZeros64(ls)
 		l := byte(k & 31)
@@ -385,19 +388,14 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 		// The word now runs to end (going left, from end to g.right),
 		// the cell after it empty or off the line.
 		end, ok := pos, true
-		if p := pos + step; p >= 0 && p < size && g.letter[p] != 0 {
+		if tiles {
 			end, next, final, ok = g.through(pos, step, next, final)
 		}
-		switch {
-		case !ok:
-		case left:
+		if ok && left {
 			if final {
 				g.record(end, g.right)
 			}
-			if next == 0 {
-				break
-			}
-			if end > 0 && end-1 != g.lastAnchor && g.open(end-1, next) {
+			if next != 0 && end > 0 && end-1 != g.lastAnchor && g.open(end-1, next) {
 				g.fill(end-1, next, true, 0)
 			}
 			// Cross ◇ and go right from the cell after g.right.
@@ -406,7 +404,7 @@ func (g *Generator) fill(pos int, node dict.Node, left bool, start int) {
 					g.fill(g.right+1, sep, false, end)
 				}
 			}
-		default:
+		} else if ok {
 			if final {
 				g.record(start, end)
 			}
