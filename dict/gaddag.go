@@ -241,10 +241,10 @@ func ParseGaddag(data []byte) (*Gaddag, error) {
 // string; every edge belongs to exactly one state, which every edge into
 // it gives the same labels. ParseGaddag leaves it out (the walk takes
 // several milliseconds for wfrench, about as long as the load): the
-// checksum catches damage, and every read of Arc and Next is range-checked, so that a file
-// made to pass the checksum with a broken structure gives wrong answers,
-// never a panic, and no walk can loop (it is bounded by a line of the
-// board).
+// checksum catches damage, and every read of Arc and Next is
+// range-checked, so that a file made to pass the checksum with a broken
+// structure gives wrong answers, never a panic, and no walk can loop (it
+// is bounded by a line of the board).
 func (g *Gaddag) Verify() error {
 	n := uint64(len(g.edges))
 	// size[i]: how many labels the state starting at edge i has, as the

@@ -221,7 +221,7 @@ func (g *Generator) readBoard(b *engine.Board, r engine.Rules) {
 
 // crossCheck returns the letters of the rack (any letter with a blank)
 // that may go on the empty cell at grid index p given the tiles next to
-// it, step apart in the grid: those L for which the run before p, L and
+// it (there is one at least), step apart in the grid: those L for which the run before p, L and
 // the run after p spell a word. In the GADDAG that word is its entry
 // rev(word): the run after p backwards, L, the run before p backwards.
 func (g *Generator) crossCheck(p, step int) uint32 {
@@ -286,7 +286,6 @@ func (g *Generator) walkLine(line int) {
 		}
 		g.index[i], g.letter[i] = uint8(c.Row*size+c.Col), g.grid[p]
 		g.boardSum[i+1] = g.boardSum[i] + int(g.value[p])
-		g.placed[i] = 0
 		// A wall takes no tile and holds none: it ends a word as the
 		// edge does (RULES §2.2).
 		g.mask[i] = 0
