@@ -562,6 +562,16 @@ func (s *Service) Show(ctx context.Context, name string) (*Season, []league.Divi
 	return cur, next, nil
 }
 
+// seasonTable returns the season row of t's table, nil (and no error)
+// for a table that belongs to no season.
+func seasonTable(tx *store.Tx, t *tableCtx) (*store.LeagueTable, error) {
+	lt, err := tx.LeagueTableOf(t.row.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	return lt, err
+}
+
 // tableEnded records the end of a season table, once, in the transaction
 // of its last action (LEAGUES §8–§10): each seat's result, the ratings of its
 // players in the pool of its variant (unless the league sets rated =
@@ -572,10 +582,8 @@ func (s *Service) tableEnded(tx *store.Tx, t *tableCtx, now time.Time) error {
 		return nil
 	}
 	t.ended = true
-	lt, err := tx.LeagueTableOf(t.row.ID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil
-	} else if err != nil {
+	lt, err := seasonTable(tx, t)
+	if lt == nil {
 		return err
 	}
 	f, ok := finishedOf(t)
@@ -746,10 +754,8 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 // its division (LEAGUES §8.2: the seat counts for its final holder), last
 // in its seeding; nothing for a table of no season, or a member already.
 func (s *Service) joinDivision(tx *store.Tx, t *tableCtx, playerID int64) error {
-	lt, err := tx.LeagueTableOf(t.row.ID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil
-	} else if err != nil {
+	lt, err := seasonTable(tx, t)
+	if lt == nil {
 		return err
 	}
 	members, err := tx.SeasonMembers(lt.SeasonID, lt.DivisionOrder)
@@ -777,10 +783,8 @@ func (s *Service) endDueSeason(tx *store.Tx, t *tableCtx, now time.Time, out *ou
 	if t.row.League == "" || t.row.Status == store.StatusOver {
 		return false, nil
 	}
-	lt, err := tx.LeagueTableOf(t.row.ID)
-	if errors.Is(err, store.ErrNotFound) {
-		return false, nil
-	} else if err != nil {
+	lt, err := seasonTable(tx, t)
+	if lt == nil {
 		return false, err
 	}
 	row, err := tx.SeasonByID(lt.SeasonID)

@@ -72,10 +72,8 @@ func (s *Service) endStandings(tx *store.Tx, t *tableCtx, now time.Time) (*divis
 	if err := s.tableEnded(tx, t, now); err != nil {
 		return nil, err
 	}
-	lt, err := tx.LeagueTableOf(t.row.ID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	} else if err != nil {
+	lt, err := seasonTable(tx, t)
+	if lt == nil {
 		return nil, err
 	}
 	l := s.cfg.League(t.row.League)
