@@ -181,14 +181,7 @@ func TestFromGame(t *testing.T) {
 // the best one found.
 func TestProperties(t *testing.T) {
 	words := []string{"chat", "chats", "ha", "hai", "ai", "tas", "as", "sa", "ta", "ca", "cas", "echo", "ode", "de", "te", "thé", "hot", "si", "sic", "ici"}
-	d, _, err := dict.Build(strings.NewReader(strings.Join(words, "\n")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gd, err := dict.BuildGaddag(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gd := smallGaddag(t, words...)
 	missed := 0
 	for seed := range uint64(40) {
 		cfg := engine.Config{Players: 2 + int(seed%3), Seed: seed}

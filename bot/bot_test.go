@@ -103,15 +103,7 @@ func TestViewOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		switch a.Kind {
-		case engine.ActPlace:
-			_, err = g.PlaceTiles(p, a.Tiles, w.d, at)
-		case engine.ActExchange:
-			_, err = g.Exchange(p, engine.Selection{Slots: a.Slots}, at)
-		default:
-			err = g.Pass(p, at)
-		}
-		if err != nil {
+		if err := play(g, a, w.d, at); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -89,21 +90,11 @@ func playGame(t testing.TB, w words, r engine.Rules, levels []Level, seed uint64
 		if err != nil {
 			t.Fatalf("seed %d turn %d: %v", seed, turn, err)
 		}
-		switch a.Kind {
-		case engine.ActPlace:
-			_, err = g.PlaceTiles(p, a.Tiles, w.d, at)
-		case engine.ActExchange:
-			_, err = g.Exchange(p, engine.Selection{Slots: a.Slots}, at)
-		case engine.ActPass:
-			err = g.Pass(p, at)
-		default:
-			t.Fatalf("seed %d turn %d: action %q", seed, turn, a.Kind)
-		}
-		if err != nil {
-			t.Fatalf("seed %d turn %d, %s at %s with %q: %v (%+v) on\n%s", seed, turn, a.Kind, levels[p], g.Rack(p), err, a, ev.Board.String())
-		}
 		if a.Player != p {
 			t.Fatalf("seed %d turn %d: action for player %d, the turn is %d's", seed, turn, a.Player, p)
+		}
+		if err := play(g, a, w.d, at); err != nil {
+			t.Fatalf("seed %d turn %d, %s at %s with %q: %v (%+v) on\n%s", seed, turn, a.Kind, levels[p], g.Rack(p), err, a, ev.Board.String())
 		}
 	}
 	return g
@@ -203,15 +194,7 @@ func BenchmarkChoose(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			switch a.Kind {
-			case engine.ActPlace:
-				_, err = g.PlaceTiles(p, a.Tiles, w.d, at)
-			case engine.ActExchange:
-				_, err = g.Exchange(p, engine.Selection{Slots: a.Slots}, at)
-			default:
-				err = g.Pass(p, at)
-			}
-			if err != nil {
+			if err := play(g, a, w.d, at); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -230,4 +213,20 @@ func BenchmarkChoose(b *testing.B) {
 			b.ReportMetric(float64(len(views)), "positions")
 		})
 	}
+}
+
+// play makes the computer's action a in g.
+func play(g *engine.Game, a engine.Action, d engine.Dictionary, at time.Time) error {
+	var err error
+	switch a.Kind {
+	case engine.ActPlace:
+		_, err = g.PlaceTiles(a.Player, a.Tiles, d, at)
+	case engine.ActExchange:
+		_, err = g.Exchange(a.Player, engine.Selection{Slots: a.Slots}, at)
+	case engine.ActPass:
+		err = g.Pass(a.Player, at)
+	default:
+		err = fmt.Errorf("action %q", a.Kind)
+	}
+	return err
 }
