@@ -227,7 +227,6 @@ func (tx *Tx) FinishLeagueTable(tableID int64, at time.Time, results []SeatResul
 // it.
 type FinishedSeat struct {
 	TableID       int64
-	Name          string    // the table's
 	FinishedAt    time.Time // the table's end
 	DivisionOrder int
 	Seat          int
@@ -243,9 +242,8 @@ type FinishedSeat struct {
 // scanned by hand: a whole season's are 100,000 for a league of 10,000.
 func (tx *Tx) SeasonResults(seasonID int64, division int) ([]FinishedSeat, error) {
 	q := tx.db.Table("seat_results").
-		Select("seat_results.table_id, tables.name, league_tables.finished_at, league_tables.division_order, seat_results.seat, seat_results.player_id, players.address, seat_results.score, seat_results.left_order").
+		Select("seat_results.table_id, league_tables.finished_at, league_tables.division_order, seat_results.seat, seat_results.player_id, players.address, seat_results.score, seat_results.left_order").
 		Joins("JOIN league_tables ON league_tables.table_id = seat_results.table_id").
-		Joins("JOIN tables ON tables.id = seat_results.table_id").
 		Joins("JOIN players ON players.id = seat_results.player_id").
 		Where("league_tables.season_id = ?", seasonID)
 	if division >= 0 {
@@ -259,7 +257,7 @@ func (tx *Tx) SeasonResults(seasonID int64, division int) ([]FinishedSeat, error
 	var out []FinishedSeat
 	for rows.Next() {
 		var f FinishedSeat
-		if err := rows.Scan(&f.TableID, &f.Name, &f.FinishedAt, &f.DivisionOrder, &f.Seat, &f.PlayerID, &f.Address, &f.Score, &f.LeftOrder); err != nil {
+		if err := rows.Scan(&f.TableID, &f.FinishedAt, &f.DivisionOrder, &f.Seat, &f.PlayerID, &f.Address, &f.Score, &f.LeftOrder); err != nil {
 			return nil, fmt.Errorf("store: season results: %w", mapErr(err))
 		}
 		f.FinishedAt = f.FinishedAt.UTC()

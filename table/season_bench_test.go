@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -125,7 +126,7 @@ signup = true
 				seats := d.seats
 				var rated []league.Rated
 				for i := 0; i < len(seats); i += 2 {
-					rated = append(rated, league.Rated{Ended: seats[i].FinishedAt, Finished: league.Finished{Table: seats[i].Name,
+					rated = append(rated, league.Rated{Ended: seats[i].FinishedAt, Finished: league.Finished{Table: strconv.FormatInt(seats[i].TableID, 10), // the ends are distinct: the name only breaks ties
 						Seats: []league.Seat{{Player: seats[i].Address, Score: seats[i].Score}, {Player: seats[i+1].Address, Score: seats[i+1].Score}}}})
 				}
 				pool := map[string]rating.Rating{}
