@@ -66,14 +66,15 @@ func (tx *Tx) AddSeasonMembers(ms []SeasonMember) error {
 }
 
 // SeasonMembers returns a season's players (of one division, or of all
-// for division < 0), each with its Player, by division then seed.
+// for division < 0), each with its Player (joined: one query, not two), by
+// division then seed.
 func (tx *Tx) SeasonMembers(seasonID int64, division int) ([]SeasonMember, error) {
 	var ms []SeasonMember
-	q := tx.db.Preload("Player").Where("season_id = ?", seasonID)
+	q := tx.db.Joins("Player").Where("season_members.season_id = ?", seasonID)
 	if division >= 0 {
-		q = q.Where("division_order = ?", division)
+		q = q.Where("season_members.division_order = ?", division)
 	}
-	err := q.Order("division_order, seed").Find(&ms).Error
+	err := q.Order("season_members.division_order, season_members.seed").Find(&ms).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: season members: %w", mapErr(err))
 	}
@@ -224,13 +225,10 @@ func (tx *Tx) FinishLeagueTable(tableID int64, at time.Time, results []SeatResul
 }
 
 // FinishedSeat is one seat of a finished season table, as standings read
-// it.
+// it: the seat's last holder, their score and when they left (SeatResult).
 type FinishedSeat struct {
 	TableID       int64
-	FinishedAt    time.Time // the table's end
 	DivisionOrder int
-	Seat          int
-	PlayerID      int64
 	Address       string
 	Score         int
 	LeftOrder     int
@@ -239,10 +237,11 @@ type FinishedSeat struct {
 // SeasonResults returns the seats of a season's finished tables (of one
 // division, or of all for division < 0) by table and seat. (Standings do
 // not depend on the order; ratings are kept as tables end.) The rows are
-// scanned by hand: a whole season's are 100,000 for a league of 10,000.
+// scanned by hand, and hold only what standings use: a whole season's are
+// 100,000 for a league of 10,000, and each column read costs.
 func (tx *Tx) SeasonResults(seasonID int64, division int) ([]FinishedSeat, error) {
 	q := tx.db.Table("seat_results").
-		Select("seat_results.table_id, league_tables.finished_at, league_tables.division_order, seat_results.seat, seat_results.player_id, players.address, seat_results.score, seat_results.left_order").
+		Select("seat_results.table_id, league_tables.division_order, players.address, seat_results.score, seat_results.left_order").
 		Joins("JOIN league_tables ON league_tables.table_id = seat_results.table_id").
 		Joins("JOIN players ON players.id = seat_results.player_id").
 		Where("league_tables.season_id = ?", seasonID)
@@ -257,10 +256,9 @@ func (tx *Tx) SeasonResults(seasonID int64, division int) ([]FinishedSeat, error
 	var out []FinishedSeat
 	for rows.Next() {
 		var f FinishedSeat
-		if err := rows.Scan(&f.TableID, &f.FinishedAt, &f.DivisionOrder, &f.Seat, &f.PlayerID, &f.Address, &f.Score, &f.LeftOrder); err != nil {
+		if err := rows.Scan(&f.TableID, &f.DivisionOrder, &f.Address, &f.Score, &f.LeftOrder); err != nil {
 			return nil, fmt.Errorf("store: season results: %w", mapErr(err))
 		}
-		f.FinishedAt = f.FinishedAt.UTC()
 		out = append(out, f)
 	}
 	if err := rows.Err(); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -123,14 +122,15 @@ signup = true
 				if rows := d.standings(l); len(rows) != players/size {
 					return fmt.Errorf("%d divisions", len(rows))
 				}
-				seats := d.seats
-				var rated []league.Rated
-				for i := 0; i < len(seats); i += 2 {
-					rated = append(rated, league.Rated{Ended: seats[i].FinishedAt, Finished: league.Finished{Table: strconv.FormatInt(seats[i].TableID, 10), // the ends are distinct: the name only breaks ties
-						Seats: []league.Seat{{Player: seats[i].Address, Score: seats[i].Score}, {Player: seats[i+1].Address, Score: seats[i+1].Score}}}})
-				}
+				// The ratings from scratch, table after table in the order
+				// they ended, as Rate sorts them: here the order they were
+				// made in, which the seats come in.
+				seats, sys := d.seats, rating.System{Tau: cfg.RatingTau}
 				pool := map[string]rating.Rating{}
-				league.Rate(rating.System{Tau: cfg.RatingTau}, pool, rated)
+				for i := 0; i < len(seats); i += 2 {
+					league.RateTable(sys, pool, league.Finished{Seats: []league.Seat{
+						{Player: seats[i].Address, Score: seats[i].Score}, {Player: seats[i+1].Address, Score: seats[i+1].Score}}})
+				}
 				if len(pool) != players {
 					return fmt.Errorf("%d rated", len(pool))
 				}
