@@ -369,7 +369,6 @@ func (tx *Tx) LastMembership(league string, playerID int64) (*SeasonMember, erro
 // TableState is a season table's name and status, as standings and
 // listings need them.
 type TableState struct {
-	TableID       int64
 	Name          string
 	Status        TableStatus
 	DivisionOrder int
@@ -382,7 +381,7 @@ type TableState struct {
 // SeasonResults).
 func (tx *Tx) LeagueTableStates(seasonID int64, division int) ([]TableState, error) {
 	q := tx.db.Table("league_tables").
-		Select("league_tables.table_id, tables.name, tables.status, league_tables.division_order, league_tables.round").
+		Select("tables.name, tables.status, league_tables.division_order, league_tables.round").
 		Joins("JOIN tables ON tables.id = league_tables.table_id").
 		Where("league_tables.season_id = ?", seasonID)
 	if division >= 0 {
@@ -396,7 +395,7 @@ func (tx *Tx) LeagueTableStates(seasonID int64, division int) ([]TableState, err
 	var out []TableState
 	for rows.Next() {
 		var ts TableState
-		if err := rows.Scan(&ts.TableID, &ts.Name, &ts.Status, &ts.DivisionOrder, &ts.Round); err != nil {
+		if err := rows.Scan(&ts.Name, &ts.Status, &ts.DivisionOrder, &ts.Round); err != nil {
 			return nil, fmt.Errorf("store: league table states: %w", mapErr(err))
 		}
 		out = append(out, ts)
