@@ -123,8 +123,8 @@ signup = true
 					return fmt.Errorf("%d divisions", len(rows))
 				}
 				// The ratings from scratch, table after table in the order
-				// they ended, as Rate sorts them: here the order they were
-				// made in, which the seats come in.
+				// they ended (Rate's order): here's tables ended in the order
+				// they were made, the order of the seats.
 				seats, sys := d.seats, rating.System{Tau: cfg.RatingTau}
 				pool := map[string]rating.Rating{}
 				for i := 0; i < len(seats); i += 2 {
