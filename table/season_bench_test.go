@@ -123,8 +123,8 @@ signup = true
 					return fmt.Errorf("%d divisions", len(rows))
 				}
 				// The ratings from scratch, table after table in the order
-				// they ended (Rate's order): here's tables ended in the order
-				// they were made, the order of the seats.
+				// they ended (Rate's order): these tables ended in the order
+				// they were made, which is the seats' order.
 				seats, sys := d.seats, rating.System{Tau: cfg.RatingTau}
 				pool := map[string]rating.Rating{}
 				for i := 0; i < len(seats); i += 2 {
