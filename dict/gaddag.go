@@ -70,9 +70,9 @@ var ErrGaddagMismatch = errors.New("dict: GADDAG built from another dictionary")
 // Gaddag is an immutable GADDAG in its compiled form, safe for concurrent
 // use. Make one with BuildGaddag, ParseGaddag or OpenGaddag.
 type Gaddag struct {
-	data []byte
 	// edges: the compiled edges decoded, so that following one is a
-	// single load (a move generator follows thousands a position).
+	// single load (a move generator follows thousands a position); the
+	// compiled form is written again from them.
 	edges  []uint64
 	root   Node
 	words  int
@@ -185,18 +185,19 @@ func putGaddagHeader(out []byte, words int, source uint32, edges int, root uint3
 	binary.LittleEndian.PutUint32(out[28:], 0)
 }
 
+// newGaddag decodes the compiled form data, whose header and checksum
+// hold; it does not keep data.
 func newGaddag(data []byte, words int, source, root uint32) *Gaddag {
 	raw := data[gaddagHeaderSize : len(data)-trailerSize]
 	edges := make([]uint64, len(raw)/8)
 	for i := range edges {
 		edges[i] = binary.LittleEndian.Uint64(raw[8*i:])
 	}
-	return &Gaddag{data: data, edges: edges,
-		root: Node(root), words: words, source: source}
+	return &Gaddag{edges: edges, root: Node(root), words: words, source: source}
 }
 
 // ParseGaddag loads a compiled GADDAG (as WriteTo writes it), checking its
-// header and checksum (the structure is Verify's); it keeps data. Errors
+// header and checksum (the structure is Verify's); it does not keep data. Errors
 // wrap the same sentinels as Parse's.
 func ParseGaddag(data []byte) (*Gaddag, error) {
 	if len(data) < len(gaddagMagic) || string(data[:len(gaddagMagic)]) != gaddagMagic {
@@ -308,7 +309,12 @@ func (g *Gaddag) Pair(d *Dict) error {
 
 // WriteTo writes the compiled form, which ParseGaddag loads back.
 func (g *Gaddag) WriteTo(w io.Writer) (int64, error) {
-	n, err := w.Write(g.data)
+	out := make([]byte, gaddagHeaderSize, g.Size())
+	putGaddagHeader(out, g.words, g.source, len(g.edges), uint32(g.root))
+	for _, e := range g.edges {
+		out = binary.LittleEndian.AppendUint64(out, e)
+	}
+	n, err := w.Write(appendChecksum(out))
 	if err != nil {
 		return int64(n), fmt.Errorf("dict: write compiled GADDAG: %w", err)
 	}
@@ -319,7 +325,7 @@ func (g *Gaddag) WriteTo(w io.Writer) (int64, error) {
 func (g *Gaddag) Len() int { return g.words }
 
 // Size returns the size in bytes of the compiled form.
-func (g *Gaddag) Size() int { return len(g.data) }
+func (g *Gaddag) Size() int { return gaddagHeaderSize + 8*len(g.edges) + trailerSize }
 
 // Root returns the state every walk starts from.
 func (g *Gaddag) Root() Node { return g.root }

@@ -322,8 +322,13 @@ func FuzzParseGaddag(f *testing.F) {
 				}
 				continue
 			}
+			// What loads is written back as it was.
+			var out bytes.Buffer
+			if _, err := h.WriteTo(&out); err != nil || !bytes.Equal(out.Bytes(), b) {
+				t.Fatalf("WriteTo after ParseGaddag: %v, %d bytes for %d", err, out.Len(), len(b))
+			}
 			// Whatever the structure, no read panics.
-			for k := range uint64(len(h.edges)/8 + 2) {
+			for k := range uint64(len(h.edges) + 2) {
 				for _, labels := range []uint64{0, 1, 1 << Separator, gaddagLabels} {
 					n := Node(k<<32 | labels)
 					for c := byte(0); c <= Separator+1; c++ {
