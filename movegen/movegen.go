@@ -221,9 +221,10 @@ func (g *Generator) readBoard(b *engine.Board, r engine.Rules) {
 
 // crossCheck returns the letters of the rack (any letter with a blank)
 // that may go on the empty cell at grid index p given the tiles next to
-// it (there is one at least), step apart in the grid: those L for which the run before p, L and
-// the run after p spell a word. In the GADDAG that word is its entry
-// rev(word): the run after p backwards, L, the run before p backwards.
+// it (there is one at least), step apart in the grid: those L for which
+// the run before p, L and the run after p spell a word. In the GADDAG
+// that word is its entry rev(word): the run after p backwards, L, the
+// run before p backwards.
 func (g *Generator) crossCheck(p, step int) uint32 {
 	before, after := 0, 0
 	for g.grid[p-(before+1)*step] != 0 {
@@ -241,14 +242,9 @@ func (g *Generator) crossCheck(p, step int) uint32 {
 		}
 		node = next
 	}
-	// Only the letters the rack can put down matter.
-	playable := g.rackMask
-	if g.rack[blank] > 0 {
-		playable = allCross
-	}
 	var allowed uint32
-	labels := gd.Labels(node)
-	for ls := labels & playable; ls != 0; ls &= ls - 1 {
+	// Only the letters the rack can put down matter.
+	for ls := gd.Labels(node) & g.avail(); ls != 0; ls &= ls - 1 {
 		l := byte(bits.TrailingZeros32(ls))
 		next, final := gd.Arc(node, l)
 		ok := true
