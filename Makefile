@@ -27,7 +27,7 @@ test:
 	@dsn=$$(bash scripts/postgres.sh start) || { \
 	  if [ -n "$$CI" ]; then echo "make test: PostgreSQL did not start (see above)" >&2; exit 1; fi; \
 	  echo "make test: no PostgreSQL here; the store's PostgreSQL tests will be skipped" >&2; dsn=; }; \
-	rc=0; LEXIO_TEST_POSTGRES_DSN="$$dsn" $(GO) test -race -shuffle=on -count=1 $(PKGS) || rc=$$?; \
+	rc=0; LEXIO_TEST_POSTGRES_DSN="$$dsn" $(GO) test -race -shuffle=on -count=1 -timeout 25m $(PKGS) || rc=$$?; \
 	if [ -n "$$dsn" ]; then bash scripts/postgres.sh stop; fi; \
 	exit $$rc
 
