@@ -88,6 +88,10 @@ type Mail struct {
 	// saying it was accepted, besides their turn notice; by default the
 	// acceptance heads the author's notice (one mail per player per turn).
 	SeparateAcceptance bool `toml:"separate_acceptance"`
+	// OutsiderMails bounds, in all and per day, the mail sent to addresses
+	// that never played here (invitations, confirmations, answers to the
+	// plain address): the service is no way to mail strangers in bulk.
+	OutsiderMails int `toml:"outsider_mails_per_day"`
 }
 
 // IMAP is the inbound side.
@@ -196,6 +200,7 @@ const (
 	DefaultReserveRefill = 15 * time.Second
 	DefaultMaxMessage    = 1 << 20
 	DefaultReplies       = 30 // answers per sender and hour (EMAIL §2.6)
+	DefaultOutsiderMails = 100 // mails a day to addresses that never played here
 	DefaultDictionary    = "/usr/share/dict/french"
 	DefaultVacationDays  = 30 // per player and calendar year (LEAGUES §3.2)
 	DefaultBotDelay      = time.Minute
@@ -287,6 +292,9 @@ func (c *Config) fill() {
 	}
 	if c.Mail.Replies == 0 {
 		c.Mail.Replies = DefaultReplies
+	}
+	if c.Mail.OutsiderMails == 0 {
+		c.Mail.OutsiderMails = DefaultOutsiderMails
 	}
 	if c.IMAP.TLS == "" {
 		c.IMAP.TLS = "tls"
@@ -398,6 +406,9 @@ func (c *Config) Validate() error {
 	}
 	if *c.VacationDays < 0 || *c.VacationDays > 366 {
 		bad("vacation_days %d: want 0 to 366 (whole days per calendar year)", *c.VacationDays)
+	}
+	if c.Mail.OutsiderMails < 0 {
+		bad("mail.outsider_mails_per_day %d: want 1 or more", c.Mail.OutsiderMails)
 	}
 	if c.Mail.ErrorReplies < 0 || c.Mail.Replies < 0 {
 		bad("mail.error_replies_per_hour %d, mail.replies_per_hour %d: want 1 or more", c.Mail.ErrorReplies, c.Mail.Replies)

@@ -1,0 +1,26 @@
+package table
+
+import (
+	"time"
+
+	"github.com/lexio-mail/lexio/store"
+)
+
+// playedHere reports whether addr has a seat at any table: someone the
+// service has already written to about a game they are in. Everyone else
+// is an outsider, whose mail is bounded (mail.outsider_mails_per_day).
+func playedHere(tx *store.Tx, addr string) (bool, error) {
+	rows, err := tx.TablesOfPlayer(addr)
+	return len(rows) > 0, err
+}
+
+// mayMailOutsider counts one mail to addr against the day's allowance of
+// mail to outsiders and reports whether it may go; mail to a player who
+// played here is not counted and always may.
+func (s *Service) mayMailOutsider(tx *store.Tx, addr string, now time.Time) (bool, error) {
+	played, err := playedHere(tx, addr)
+	if err != nil || played {
+		return played, err
+	}
+	return tx.TakeRate("outsider-mail", s.cfg.Mail.OutsiderMails, 24*time.Hour, now)
+}
