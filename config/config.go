@@ -199,7 +199,7 @@ const (
 	DefaultReserveSize   = 10
 	DefaultReserveRefill = 15 * time.Second
 	DefaultMaxMessage    = 1 << 20
-	DefaultReplies       = 30 // answers per sender and hour (EMAIL §2.6)
+	DefaultReplies       = 30  // answers per sender and hour (EMAIL §2.6)
 	DefaultOutsiderMails = 100 // mails a day to addresses that never played here
 	DefaultDictionary    = "/usr/share/dict/french"
 	DefaultVacationDays  = 30 // per player and calendar year (LEAGUES §3.2)
