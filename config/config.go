@@ -92,6 +92,13 @@ type Mail struct {
 	// that never played here (invitations, confirmations, answers to the
 	// plain address): the service is no way to mail strangers in bulk.
 	OutsiderMails int `toml:"outsider_mails_per_day"`
+	// UnprovenAnswers bounds the answers (confirmations included) to one
+	// address, per day, for mail that came to the plain address with no
+	// proof of its sender (EMAIL §1.7); UnprovenAnswersTotal bounds them
+	// for every address together. A forged From can make us write to its
+	// victim that often at most.
+	UnprovenAnswers      int `toml:"unproven_answers_per_day"`
+	UnprovenAnswersTotal int `toml:"unproven_answers_total_per_day"`
 }
 
 // IMAP is the inbound side.
@@ -201,11 +208,15 @@ const (
 	DefaultMaxMessage    = 1 << 20
 	DefaultReplies       = 30  // answers per sender and hour (EMAIL §2.6)
 	DefaultOutsiderMails = 100 // mails a day to addresses that never played here
-	DefaultDictionary    = "/usr/share/dict/french"
-	DefaultVacationDays  = 30 // per player and calendar year (LEAGUES §3.2)
-	DefaultBotDelay      = time.Minute
-	DefaultInviteTTL     = 7 * 24 * time.Hour
-	MaxInviteTTL         = 90 * 24 * time.Hour
+	// Answers a day to mail with no proof of its sender (EMAIL §1.7):
+	// to one address, and to all.
+	DefaultUnprovenAnswers      = 5
+	DefaultUnprovenAnswersTotal = 500
+	DefaultDictionary           = "/usr/share/dict/french"
+	DefaultVacationDays         = 30 // per player and calendar year (LEAGUES §3.2)
+	DefaultBotDelay             = time.Minute
+	DefaultInviteTTL            = 7 * 24 * time.Hour
+	MaxInviteTTL                = 90 * 24 * time.Hour
 )
 
 // DefaultReminders are sent before a turn's deadline.
@@ -295,6 +306,12 @@ func (c *Config) fill() {
 	}
 	if c.Mail.OutsiderMails == 0 {
 		c.Mail.OutsiderMails = DefaultOutsiderMails
+	}
+	if c.Mail.UnprovenAnswers == 0 {
+		c.Mail.UnprovenAnswers = DefaultUnprovenAnswers
+	}
+	if c.Mail.UnprovenAnswersTotal == 0 {
+		c.Mail.UnprovenAnswersTotal = DefaultUnprovenAnswersTotal
 	}
 	if c.IMAP.TLS == "" {
 		c.IMAP.TLS = "tls"
@@ -409,6 +426,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Mail.OutsiderMails < 0 {
 		bad("mail.outsider_mails_per_day %d: want 1 or more", c.Mail.OutsiderMails)
+	}
+	if c.Mail.UnprovenAnswers < 0 || c.Mail.UnprovenAnswersTotal < 0 {
+		bad("mail.unproven_answers_per_day %d, mail.unproven_answers_total_per_day %d: want 1 or more", c.Mail.UnprovenAnswers, c.Mail.UnprovenAnswersTotal)
 	}
 	if c.Mail.ErrorReplies < 0 || c.Mail.Replies < 0 {
 		bad("mail.error_replies_per_hour %d, mail.replies_per_hour %d: want 1 or more", c.Mail.ErrorReplies, c.Mail.Replies)

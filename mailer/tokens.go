@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/lexio-mail/lexio/internal/tablename"
@@ -142,4 +143,42 @@ func MailtoURI(addr, subject string) string {
 		u.RawQuery = "subject=" + url.PathEscape(subject)
 	}
 	return u.String()
+}
+
+// ConfirmPrefix starts every confirmation token. '_' is in no table name,
+// so no reply token starts with it.
+const ConfirmPrefix = "conf_"
+
+// Confirm returns the one-time token of confirmation id, written to addr
+// (EMAIL §1.7): "conf_<id>-<mac>", the mac being HMAC-SHA256(secret,
+// "confirm" + "\x00" + id + "\x00" + lowercase(addr)) as in Token.
+func (t *Tokens) Confirm(id int64, addr string) string {
+	n := strconv.FormatInt(id, 10)
+	return ConfirmPrefix + n + "-" + t.sum("confirm", n, addr)
+}
+
+// IsConfirm reports whether token is shaped as a confirmation token,
+// valid or not.
+func IsConfirm(token string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(token)), ConfirmPrefix)
+}
+
+// VerifyConfirm checks a confirmation token against the address the
+// message came from and returns the confirmation's id. ok is false for
+// anything Confirm did not write for that address under this secret.
+func (t *Tokens) VerifyConfirm(token, fromAddr string) (id int64, ok bool) {
+	token = strings.ToLower(strings.TrimSpace(token))
+	rest, found := strings.CutPrefix(token, ConfirmPrefix)
+	n, got, cut := strings.Cut(rest, "-")
+	if !found || !cut {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || id <= 0 || strconv.FormatInt(id, 10) != n {
+		return 0, false
+	}
+	if !hmac.Equal([]byte(got), []byte(t.sum("confirm", n, fromAddr))) {
+		return 0, false
+	}
+	return id, true
 }

@@ -135,3 +135,37 @@ func TestUnsubscribeTokens(t *testing.T) {
 		t.Errorf("MailtoURI: %q", got)
 	}
 }
+
+// TestConfirmToken: a confirmation token is good for its id and address
+// only, and no other kind of token passes for it (EMAIL §1.7).
+func TestConfirmToken(t *testing.T) {
+	tok := mailer.NewTokens([]byte("0123456789abcdef0123456789abcdef"))
+	c := tok.Confirm(42, "Alice@Example.org")
+	if !strings.HasPrefix(c, "conf_42-") || !mailer.IsConfirm(c) {
+		t.Fatalf("Confirm = %q", c)
+	}
+	if id, ok := tok.VerifyConfirm(strings.ToUpper(c), "alice@example.org"); !ok || id != 42 {
+		t.Errorf("VerifyConfirm of its own token = %d, %v", id, ok)
+	}
+	other := tok.Confirm(43, "alice@example.org")
+	for _, tt := range []struct{ name, token, from string }{
+		{"another address", c, "bob@example.org"},
+		{"another id", "conf_43" + c[len("conf_42"):], "alice@example.org"},
+		{"another id's mac", "conf_42" + other[len("conf_43"):], "alice@example.org"},
+		{"leading zero", "conf_042" + c[len("conf_42"):], "alice@example.org"},
+		{"no mac", "conf_42", "alice@example.org"},
+		{"zero", "conf_0" + c[len("conf_42"):], "alice@example.org"},
+		{"a reply token", tok.Token("t1", "alice@example.org"), "alice@example.org"},
+		{"an unsubscribe token", tok.Unsubscribe("", "alice@example.org"), "alice@example.org"},
+	} {
+		if _, ok := tok.VerifyConfirm(tt.token, tt.from); ok {
+			t.Errorf("%s: %q verified", tt.name, tt.token)
+		}
+	}
+	if _, ok := tok.Verify(c, "alice@example.org"); ok {
+		t.Error("a confirmation token verified as a reply token")
+	}
+	if _, ok := tok.VerifyUnsubscribe(c, "alice@example.org"); ok {
+		t.Error("a confirmation token verified as an unsubscribe token")
+	}
+}

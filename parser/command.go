@@ -48,6 +48,9 @@ const (
 	KindStandings
 	KindSignup
 	KindWithdraw
+	// KindConfirm answers a confirmation mail: do what was asked in my
+	// name (EMAIL §1.7).
+	KindConfirm
 )
 
 var commandNames = [...]string{
@@ -72,6 +75,7 @@ var commandNames = [...]string{
 	KindStandings: "STANDINGS",
 	KindSignup:    "SIGNUP",
 	KindWithdraw:  "WITHDRAW",
+	KindConfirm:   "CONFIRM",
 }
 
 // String returns the English keyword, e.g. "PLACE".
@@ -422,6 +426,12 @@ func keyword(w string) (Kind, string) {
 		return KindWithdraw, "es"
 	case "RETIRER":
 		return KindWithdraw, "fr"
+	case "CONFIRM", "YES":
+		return KindConfirm, "en"
+	case "CONFIRMAR", "SI":
+		return KindConfirm, "es"
+	case "CONFIRMER", "OUI":
+		return KindConfirm, "fr"
 	}
 	return 0, ""
 }

@@ -116,6 +116,11 @@ func TestParseCommandCanonical(t *testing.T) {
 		{"WITHDRAW autumn", "WITHDRAW autumn", "en"},
 		{"retirarse autumn", "WITHDRAW autumn", "es"},
 		{"retirer autumn", "WITHDRAW autumn", "fr"},
+		{"Confirm", "CONFIRM", "en"},
+		{"yes", "CONFIRM", "en"},
+		{"sí", "CONFIRM", "es"},
+		{"Confirmer.", "CONFIRM", "fr"},
+		{"oui", "CONFIRM", "fr"},
 		// PREVIEW.
 		{"PREVIEW H7 DOWN CHAT", "PREVIEW H7 DOWN CHAT", "en"},
 		{"score h7 across chat", "PREVIEW H7 ACROSS CHAT", "en"},

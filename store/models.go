@@ -196,6 +196,9 @@ const (
 	OutcomeIgnored  Outcome = "ignored"
 	OutcomeRejected Outcome = "rejected"
 	OutcomeError    Outcome = "error"
+	// OutcomePending: the command waits for its sender to confirm it
+	// (EMAIL §1.7); the confirmation's answer is a message of its own.
+	OutcomePending Outcome = "pending"
 )
 
 // Message records a processed inbound message (EMAIL §2.2): a second record
@@ -409,7 +412,7 @@ func (schemaVersion) TableName() string { return "schema_version" }
 // models are migrated in this order (parents before children).
 func models() []any {
 	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}, &Vacation{}, &Invitation{},
-		&Season{}, &SeasonMember{}, &LeagueTable{}, &SeatResult{}, &Signup{}, &PlayerRating{}}
+		&Season{}, &SeasonMember{}, &LeagueTable{}, &SeatResult{}, &Signup{}, &PlayerRating{}, &Confirmation{}}
 }
 
 func utcp(t *time.Time) *time.Time {

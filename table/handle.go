@@ -28,6 +28,11 @@ type handling struct {
 	// moved: the sender was away and wrote, which moved their deadline
 	// if the turn is theirs (RULES §9.2): their answers carry it.
 	moved bool
+	// proven: the sender showed that they read the From address's mail
+	// (EMAIL §1.7): a reply token of theirs, require_auth's verdict, or
+	// an answered confirmation. Without it nothing changes state, and
+	// answers are bounded by the day.
+	proven bool
 }
 
 // tableCtx is a table loaded in a transaction.
@@ -93,7 +98,14 @@ func (h *handling) run() error {
 		h.outcome(store.OutcomeRejected, string(templates.ReasonNotAuth))
 		return nil
 	}
+	h.proven = h.s.cfg.Mail.RequireAuth
 
+	if mailer.IsConfirm(m.Token) {
+		if done, err := h.confirmed(); done || err != nil {
+			return err
+		}
+		m = h.msg
+	}
 	if mailer.IsUnsubscribe(m.Token) {
 		// LEAGUES §5.2: written to with any body, or none.
 		return h.unsubscribe()
@@ -104,6 +116,7 @@ func (h *handling) run() error {
 		if !ok {
 			return h.badToken()
 		}
+		h.proven = true
 		var err error
 		if t, err = h.load(name); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
@@ -163,7 +176,17 @@ func (h *handling) run() error {
 		return h.refuse(from, "", reasons(m.Err), true)
 	}
 	c := m.Command
+	if !h.proven && changesState(c.Kind) {
+		return h.askConfirmation(c)
+	}
 	switch c.Kind {
+	case parser.KindConfirm:
+		// CONFIRM acts only through the confirmation's own address.
+		from, err := h.replyTable(t)
+		if err != nil {
+			return err
+		}
+		return h.refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 	case parser.KindHelp:
 		return h.help(t, c.Topic)
 	case parser.KindGames:
@@ -369,6 +392,11 @@ func (h *handling) queue(t *tableCtx, to recipient, kind templates.Kind, data an
 // replies are paused; after it nothing goes until the hour's window
 // closes. Commands are still applied meanwhile.
 func (h *handling) withinBound(t *tableCtx, to recipient) (bool, error) {
+	if !h.proven {
+		if ok, err := h.withinUnprovenBound(to.addr); err != nil || !ok {
+			return false, err
+		}
+	}
 	key, limit := "answers:"+h.msg.From, h.s.cfg.Mail.Replies
 	ok, err := h.tx.TakeRate(key, limit+1, time.Hour, h.now)
 	if err != nil {

@@ -136,6 +136,9 @@ func baseConfig(mail, extra string) string {
 	if !strings.Contains(mail, "\nreplies_per_hour") && !strings.HasPrefix(mail, "replies_per_hour") {
 		mail += "\nreplies_per_hour = 100"
 	}
+	if !strings.Contains(mail, "unproven_answers_per_day") {
+		mail += "\nunproven_answers_per_day = 100"
+	}
 	return `
 [mail]
 address = "lexio@localhost"

@@ -256,6 +256,9 @@ type envelope struct {
 	// extra tells apart messages of one kind to one player in one turn
 	// (the reminders).
 	extra string
+	// token, when set, is the reply token of a mail about no table (a
+	// confirmation's, EMAIL §1.7): its Reply-To carries it.
+	token string
 }
 
 // messageID names the table, the turn (the action count) and the message,
@@ -325,6 +328,9 @@ func (s *Service) render(e envelope, data any, now time.Time) (*store.OutboxMail
 		if !s.cfg.Mail.TokenInSubject {
 			env.ReplyTo = mailer.ReplyAddress(s.local, s.domain, s.tokens.Token(e.table, e.to.addr))
 		}
+	}
+	if e.token != "" && !s.cfg.Mail.TokenInSubject {
+		env.ReplyTo = mailer.ReplyAddress(s.local, s.domain, e.token)
 	}
 	if e.reply != "" {
 		env.InReplyTo = "<" + strings.Trim(e.reply, "<>") + ">"

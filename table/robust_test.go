@@ -40,10 +40,16 @@ type mailSpec struct {
 	From, To, Subject, ID string
 	Headers               []string // "Name: value"
 	Body                  string
+	// NoConfirm leaves a confirmation the message causes unanswered.
+	NoConfirm bool
 }
 
 // sendMail submits a message through the account's SMTP server and
-// returns its Message-ID (without brackets).
+// returns its Message-ID (without brackets). A message to the plain
+// address from the account's own address is followed up as its owner
+// would: where the service asks to confirm it (EMAIL §1.7), the account
+// answers CONFIRM, and the ID returned is that answer's, the message whose
+// record says what was done (unless m.NoConfirm).
 func (h *harness) sendMail(account string, m mailSpec) string {
 	h.t.Helper()
 	if m.From == "" {
@@ -72,7 +78,38 @@ func (h *harness) sendMail(account string, m mailSpec) string {
 	}
 	b.WriteString("\n" + m.Body + "\n")
 	h.sendRaw(account, []string{m.To}, b.String())
-	return m.ID
+	if m.NoConfirm || m.To != "lexio@"+h.domain || m.From != account+"@"+h.domain {
+		return m.ID
+	}
+	if rec := h.handled(m.ID); rec.Outcome != store.OutcomePending {
+		return m.ID
+	}
+	return h.confirm(account, m.ID)
+}
+
+// confirm answers CONFIRM to the confirmation that the message id caused
+// in name's mailbox, and returns the answer's Message-ID.
+func (h *harness) confirm(name, id string) string {
+	h.t.Helper()
+	c := h.confirmation(name, id)
+	return h.replyTo(name, &c, "CONFIRM")
+}
+
+// confirmation waits for the confirmation that the message id caused in
+// name's mailbox.
+func (h *harness) confirmation(name, id string) client.Message {
+	h.t.Helper()
+	var found client.Message
+	h.waitFor("the confirmation of "+id+" for "+name, func() bool {
+		for _, msg := range h.inbox(name) {
+			if kind(msg) == "confirm" && strings.Trim(msg.InReplyTo, "<>") == id {
+				found = msg
+				return true
+			}
+		}
+		return false
+	})
+	return found
 }
 
 // token is name's reply token at table.

@@ -216,11 +216,14 @@ const (
 	ReasonBagTooSmall        ReasonKind = "bag-too-small"        // Need, Have
 	ReasonBadSlot            ReasonKind = "bad-slot"             // Slots
 	// Mail and tables (EMAIL §1, §3).
-	ReasonStale          ReasonKind = "stale"
-	ReasonNotAPlayer     ReasonKind = "not-a-player"
-	ReasonBadToken       ReasonKind = "bad-token"
-	ReasonNotAuth        ReasonKind = "not-authenticated"
-	ReasonNoSuchTable    ReasonKind = "no-such-table" // Detail: name
+	ReasonStale      ReasonKind = "stale"
+	ReasonNotAPlayer ReasonKind = "not-a-player"
+	ReasonBadToken   ReasonKind = "bad-token"
+	ReasonNotAuth    ReasonKind = "not-authenticated"
+	// A confirmation (EMAIL §1.7) answered twice, or too late.
+	ReasonConfirmUsed    ReasonKind = "confirmation-used"    // Detail: the command
+	ReasonConfirmExpired ReasonKind = "confirmation-expired" // Detail: the command
+	ReasonNoSuchTable    ReasonKind = "no-such-table"        // Detail: name
 	ReasonTableFull      ReasonKind = "table-full"
 	ReasonAlreadyStarted ReasonKind = "already-started"
 	ReasonTooFewPlayers  ReasonKind = "too-few-players" // Have, Need
@@ -287,6 +290,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonFirstTooShort, ReasonNotOnRack, ReasonUnknownWords, ReasonReserveEmpty,
 		ReasonNotYourTurn, ReasonGameOver, ReasonExchangeNotAllowed, ReasonBagTooSmall,
 		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
+		ReasonConfirmUsed, ReasonConfirmExpired,
 		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
 		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonResigned, ReasonNotYourTable, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
@@ -408,6 +412,15 @@ type HelpMsg struct {
 type RulesMsg struct {
 	Head
 	Board Board
+}
+
+// ConfirmMsg asks the owner of an address whether a command that came to
+// the service's plain address from it was theirs (EMAIL §1.7): Command as
+// the parser writes it, to be confirmed before Expires.
+type ConfirmMsg struct {
+	Head
+	Command string
+	Expires time.Time
 }
 
 // LangMsg confirms a new interface language; it is rendered in that language.

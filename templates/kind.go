@@ -42,6 +42,7 @@ const (
 	Said                           // SaidMsg: a player's SAY, to the others at the table
 	StandingsReply                 // StandingsMsg: a division's standings, on STANDINGS or weekly (LEAGUES §9.2, §9.4)
 	SignupDone                     // SignupMsg: SIGNUP or WITHDRAW confirmed (LEAGUES §7.4)
+	Confirm                        // ConfirmMsg: do what came to the plain address in your name? (EMAIL §1.7)
 )
 
 // kindNames is read-only.
@@ -78,6 +79,7 @@ var kindNames = [...]string{
 	Said:           "said",
 	StandingsReply: "standings",
 	SignupDone:     "signup",
+	Confirm:        "confirm",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -147,6 +149,8 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[StandingsMsg]()
 	case SignupDone:
 		return reflect.TypeFor[SignupMsg]()
+	case Confirm:
+		return reflect.TypeFor[ConfirmMsg]()
 	case Expired:
 		return reflect.TypeFor[ExpiredMsg]()
 	case GameOver:

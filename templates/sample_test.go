@@ -259,6 +259,8 @@ func sample(k Kind) any {
 		var b Board
 		layout(&b)
 		return RulesMsg{Head: Head{To: "Bob", Now: sampleNow}, Board: b}
+	case Confirm:
+		return ConfirmMsg{Head: Head{To: "Bob", Now: sampleNow}, Command: "RESIGN t42", Expires: sampleNow.Add(24 * time.Hour)}
 	case LangChanged:
 		return LangMsg{Head: Head{To: "Bob", Now: sampleNow}}
 	case ZoneChanged:

@@ -1,0 +1,66 @@
+package store
+
+import (
+	"fmt"
+	"time"
+)
+
+// Confirmation is a command that came to the service's plain address from
+// a sender nothing proved (EMAIL §1.7): it waits until the address answers
+// the mail that asks whether to do it, once, before Expires.
+type Confirmation struct {
+	ID int64 `gorm:"primaryKey"`
+	// Address is the sender's, lowercase: only it may confirm.
+	Address string `gorm:"size:320;not null;index"`
+	// Command is the command as the parser writes it (parser.Command's
+	// String), read again when it is confirmed.
+	Command string `gorm:"size:1000;not null"`
+	// Lang is the language the command was written in.
+	Lang string `gorm:"size:8;not null;default:en"`
+	// MessageID is the message that asked.
+	MessageID string    `gorm:"size:998;not null;default:''"`
+	CreatedAt time.Time `gorm:"not null"`
+	Expires   time.Time `gorm:"not null"`
+	// UsedAt is when it was confirmed; nil while it waits.
+	UsedAt *time.Time
+}
+
+// MaxConfirmCommand bounds a stored command, in bytes.
+const MaxConfirmCommand = 1000
+
+// AddConfirmation stores a new confirmation and sets its ID.
+func (tx *Tx) AddConfirmation(c *Confirmation) error {
+	c.Address = NormalizeAddress(c.Address)
+	if len(c.Command) > MaxConfirmCommand {
+		return fmt.Errorf("store: confirmation: command of %d bytes", len(c.Command))
+	}
+	c.CreatedAt, c.Expires = c.CreatedAt.UTC(), c.Expires.UTC()
+	if err := tx.db.Create(c).Error; err != nil {
+		return fmt.Errorf("store: confirmation: %w", mapErr(err))
+	}
+	return nil
+}
+
+// UseConfirmation marks confirmation id of addr used at now and returns
+// it, with fresh false when it had been used already (then nothing
+// changes). It returns ErrNotFound when addr has no confirmation id. It
+// does not look at Expires.
+func (tx *Tx) UseConfirmation(id int64, addr string, now time.Time) (c *Confirmation, fresh bool, err error) {
+	c = new(Confirmation)
+	if err := tx.first("confirmation", c, "id = ? AND address = ?", id, NormalizeAddress(addr)); err != nil {
+		return nil, false, err
+	}
+	if c.UsedAt != nil {
+		return c, false, nil
+	}
+	at := now.UTC()
+	res := tx.db.Model(&Confirmation{}).Where("id = ? AND used_at IS NULL", id).Update("used_at", at)
+	if res.Error != nil {
+		return nil, false, fmt.Errorf("store: confirmation: %w", mapErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return c, false, nil
+	}
+	c.UsedAt = &at
+	return c, true, nil
+}

@@ -1,0 +1,43 @@
+package store
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestConfirmation: a confirmation is found by its id and address only,
+// is used once, and keeps its command (EMAIL §1.7).
+func TestConfirmation(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		c := &Confirmation{Address: " Alice@Example.org", Command: "RESIGN t42", Lang: "fr", MessageID: "m1@x",
+			CreatedAt: t0, Expires: t0.Add(24 * time.Hour)}
+		mustTx(t, s, func(tx *Tx) error { return tx.AddConfirmation(c) })
+		if c.ID == 0 || c.Address != "alice@example.org" {
+			t.Fatalf("stored %+v", c)
+		}
+		mustTx(t, s, func(tx *Tx) error {
+			if _, _, err := tx.UseConfirmation(c.ID, "bob@example.org", t0); !errors.Is(err, ErrNotFound) {
+				t.Errorf("another address: %v, want ErrNotFound", err)
+			}
+			if _, _, err := tx.UseConfirmation(c.ID+1, "alice@example.org", t0); !errors.Is(err, ErrNotFound) {
+				t.Errorf("another id: %v, want ErrNotFound", err)
+			}
+			got, fresh, err := tx.UseConfirmation(c.ID, "ALICE@example.org", t0.Add(time.Hour))
+			if err != nil || !fresh || got.Command != "RESIGN t42" || got.Lang != "fr" || !got.Expires.Equal(t0.Add(24*time.Hour)) {
+				t.Errorf("first use: %+v, %v, %v", got, fresh, err)
+			}
+			got, fresh, err = tx.UseConfirmation(c.ID, "alice@example.org", t0.Add(2*time.Hour))
+			if err != nil || fresh || got.UsedAt == nil || !got.UsedAt.Equal(t0.Add(time.Hour)) {
+				t.Errorf("second use: %+v, %v, %v; want the first use's time and not fresh", got, fresh, err)
+			}
+			return nil
+		})
+		long := &Confirmation{Address: "a@b.org", Command: strings.Repeat("x", MaxConfirmCommand+1), CreatedAt: t0, Expires: t0}
+		if err := s.Tx(t.Context(), func(tx *Tx) error { return tx.AddConfirmation(long) }); err == nil {
+			t.Error("a command over MaxConfirmCommand was stored")
+		}
+	})
+}

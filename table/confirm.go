@@ -1,0 +1,141 @@
+package table
+
+import (
+	"errors"
+	"time"
+
+	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// confirmTTL is how long a confirmation may be answered (EMAIL §1.7).
+const confirmTTL = 24 * time.Hour
+
+// changesState reports whether a command of kind k changes anything when
+// it acts: such a command needs proof that its sender reads the player's
+// mail (EMAIL §1.7). Moves need a table's reply address anyway; HELP,
+// GAMES, STANDINGS and the readings of a table only answer.
+func changesState(k parser.Kind) bool {
+	switch k {
+	case parser.KindHelp, parser.KindGames, parser.KindStandings,
+		parser.KindBoard, parser.KindLog, parser.KindPreview,
+		parser.KindPlace, parser.KindExchange, parser.KindPass, parser.KindConfirm:
+		return false
+	}
+	return true
+}
+
+// askConfirmation answers a command that would change state but came with
+// no proof of its sender: it is kept, and the From address is asked to
+// confirm it from a one-time reply address. Nothing else happens until
+// that mail is answered (confirmed).
+func (h *handling) askConfirmation(c *parser.Command) error {
+	h.outcome(store.OutcomePending, "confirm: "+c.Kind.String())
+	cmd := c.String()
+	if len(cmd) > store.MaxConfirmCommand {
+		// Longer than any command a person writes (SAY is bounded far
+		// below it): not kept, not answered.
+		h.outcome(store.OutcomeRejected, "confirm: command too long")
+		return nil
+	}
+	to := h.sender(nil)
+	ok, err := h.withinBound(nil, to)
+	if err != nil || !ok {
+		return err
+	}
+	lang := c.Language
+	if lang == "" {
+		lang = to.lang
+	}
+	conf := &store.Confirmation{Address: h.msg.From, Command: cmd, Lang: lang, MessageID: h.rec.MessageID,
+		CreatedAt: h.now, Expires: h.now.Add(confirmTTL)}
+	if err := h.tx.AddConfirmation(conf); err != nil {
+		return err
+	}
+	token := h.s.tokens.Confirm(conf.ID, h.msg.From)
+	head := h.s.head("", to, h.now)
+	if h.s.cfg.Mail.TokenInSubject {
+		head.Tag = "[Lexio confirm " + token + "]"
+	}
+	h.log.Info("command kept until its sender confirms it", "command", c.Kind.String())
+	e := envelope{kind: templates.Confirm, to: to, reply: h.rec.MessageID, token: token}
+	h.out.add(h.s, e, templates.ConfirmMsg{Head: head, Command: cmd, Expires: conf.Expires}, h.now)
+	return nil
+}
+
+// confirmed handles a message to a confirmation's reply address, and
+// reports whether that is all it does. CONFIRM from the address the
+// confirmation was written to puts the kept command in h.msg, once and
+// within confirmTTL, with h.proven set: the caller then routes it as if
+// that address had proved itself. Any other command through the address
+// proves nothing (an auto-responder's echo of our mail must not act): it
+// is read as if sent to the plain address.
+func (h *handling) confirmed() (done bool, err error) {
+	id, ok := h.s.tokens.VerifyConfirm(h.msg.Token, h.msg.From)
+	if !ok {
+		// The From may be forged: answering could reach a victim.
+		h.log.Warn("forged or damaged confirmation token")
+		h.outcome(store.OutcomeRejected, string(templates.ReasonBadToken))
+		return true, nil
+	}
+	m := *h.msg
+	m.Token = ""
+	h.msg = &m
+	if m.Err != nil || m.Command.Kind != parser.KindConfirm {
+		return false, nil
+	}
+	conf, fresh, err := h.tx.UseConfirmation(id, m.From, h.now)
+	if errors.Is(err, store.ErrNotFound) {
+		h.log.Warn("a valid confirmation token of no stored confirmation", "confirmation", id)
+		h.outcome(store.OutcomeRejected, "confirmation unknown")
+		return true, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	// The address proved that it reads its mail: answers to it are
+	// bounded as any player's.
+	h.proven = true
+	switch {
+	case !fresh:
+		return true, h.refuse(nil, "", []templates.Reason{{Kind: templates.ReasonConfirmUsed, Detail: conf.Command}}, true)
+	case h.now.After(conf.Expires):
+		return true, h.refuse(nil, "", []templates.Reason{{Kind: templates.ReasonConfirmExpired, Detail: conf.Command}}, true)
+	}
+	c, err := parser.ParseCommand(conf.Command)
+	if err != nil {
+		// It was written from a parsed command: it reads back.
+		return true, permanent(err)
+	}
+	h.log.Info("confirmed", "confirmation", id, "command", c.Kind.String(), "asked_by", conf.MessageID)
+	m.Command, m.Lang = c, conf.Lang
+	return false, nil
+}
+
+// withinUnprovenBound counts one answer to mail that proved nothing of
+// its sender against the day's bounds, for its address and in all, and
+// against the day's mail to outsiders; past them nothing is answered, not
+// even a notice (answering would serve whoever forged the From).
+func (h *handling) withinUnprovenBound(addr string) (bool, error) {
+	cfg := h.s.cfg.Mail
+	bounds := []struct {
+		key   string
+		limit int
+	}{{"unproven:" + store.NormalizeAddress(addr), cfg.UnprovenAnswers}, {"unproven-all", cfg.UnprovenAnswersTotal}}
+	for _, b := range bounds {
+		ok, err := h.tx.TakeRate(b.key, b.limit, 24*time.Hour, h.now)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			h.log.Info("bound on answers to unproven mail reached: not answered", "bound", b.key)
+			return false, nil
+		}
+	}
+	ok, err := h.s.mayMailOutsider(h.tx, addr, h.now)
+	if err == nil && !ok {
+		h.log.Info("the day's mail to outsiders is spent: not answered")
+	}
+	return ok, err
+}

@@ -1,0 +1,217 @@
+package table_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/lexio-mail/lexio/store"
+)
+
+const confirmConfig = openTablesConfig + `
+[[league]]
+name = "club"
+signup = true
+[[league.division]]
+name = "first"
+players = ["carol@lexio.test", "dave@lexio.test"]
+`
+
+// fingerprint is what alice's commands may change, read from the store:
+// her player row, her tables with their state, the invitations waiting
+// for bob, her vacations and the club's sign-ups.
+func (h *harness) fingerprint() string {
+	h.t.Helper()
+	var b strings.Builder
+	err := h.store.View(h.ctx, func(tx *store.Tx) error {
+		alice := "alice@" + h.domain
+		p, err := tx.PlayerByAddress(alice)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "lang=%s tz=%s notify=%s;", p.Lang, p.TimeZone, p.Notify)
+		tables, err := tx.TablesOfPlayer(alice)
+		if err != nil {
+			return err
+		}
+		for _, t := range tables {
+			fmt.Fprintf(&b, " %s:%s:%d", t.Name, t.Status, t.Seq)
+		}
+		for _, status := range []store.TableStatus{store.StatusOpen, store.StatusPlaying, store.StatusOver} {
+			all, err := tx.Tables(status)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "; %s=%d", status, len(all))
+		}
+		invs, err := tx.PendingInvitationsOf("bob@" + h.domain)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "; bob invited %d", len(invs))
+		vacs, err := tx.Vacations(p.ID)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "; vacations %d", len(vacs))
+		sgs, err := tx.PendingSignups("club")
+		if err != nil {
+			return err
+		}
+		for _, sg := range sgs {
+			fmt.Fprintf(&b, "; %s %s", sg.Kind, sg.Player.Address)
+		}
+		return nil
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestForgedFromConfirms: EMAIL §1.7. A stranger who writes the service's
+// plain address with a player's address as From changes nothing, for
+// every command that changes state: the player is asked, and only their
+// answer to that mail does it, once, within 24 hours. The stranger gets
+// no mail; nobody else does either.
+func TestForgedFromConfirms(t *testing.T) {
+	h := newHarness(t, harnessOpts{domain: inviteDomain, config: confirmConfig})
+	addr := func(n string) string { return n + "@" + h.domain }
+	if err := h.svc.CreateTable(h.ctx, "cf", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	h.waitMail("bob", 1)
+	// Tables for JOIN, DECLINE and START, opened by their owners.
+	daves := h.open("dave", "NEW lexio")
+	carols := h.open("carol", "NEW lexio "+addr("alice"))
+
+	steps := []struct {
+		command string
+		// then, once the forged message is confirmed, a command the
+		// record's reason names, or the next table's setup.
+		reason string
+		after  func()
+	}{
+		{"LANG fr", "LANG fr", nil},
+		{"TZ Europe/Paris", "TZ Europe/Paris", nil},
+		{"NOTIFY turn", "NOTIFY turn", nil},
+		{"VACATION 7", "VACATION 7", nil},
+		{"SAY bonjour", "SAY", nil},
+		{"SIGNUP club", "SIGNUP club", nil},
+		{"WITHDRAW club", "WITHDRAW club", nil},
+		{"DECLINE", "DECLINE " + carols, nil},
+		{"JOIN " + daves, "JOIN " + daves, nil},
+		{"NEW lexio " + addr("bob"), "NEW ", nil},
+		{"RESIGN cf", "RESIGN cf", nil},
+	}
+	for _, st := range steps {
+		before := h.fingerprint()
+		inbox := map[string]int{}
+		for _, n := range []string{"alice", "bob", "carol", "dave", "eve"} {
+			inbox[n] = len(h.inbox(n))
+		}
+		id := h.sendMail("eve", mailSpec{From: addr("alice"), Body: st.command})
+		h.expect(id, store.OutcomePending, "confirm")
+		h.outboxEmpty()
+		if got := h.fingerprint(); got != before {
+			t.Fatalf("forged %q changed the state:\n%s\nto\n%s", st.command, before, got)
+		}
+		conf := h.confirmation("alice", id)
+		for n, had := range inbox {
+			want := had
+			if n == "alice" {
+				want++
+			}
+			if got := len(h.inbox(n)); got != want {
+				t.Errorf("forged %q: %s has %d mails, want %d", st.command, n, got, want)
+			}
+		}
+		mustContain(t, st.command, conf.Text, st.command)
+		if strings.Contains(conf.Subject, st.command) {
+			t.Errorf("the confirmation's subject holds the command: %q", conf.Subject)
+		}
+
+		// The stranger cannot answer it: the address is alice's.
+		h.expect(h.replyTo("eve", &conf, "CONFIRM"), store.OutcomeRejected, "bad-token")
+		// An auto-responder that sends the mail back unquoted does not
+		// confirm it.
+		h.expect(h.replyTo("alice", &conf, conf.Text), store.OutcomeRejected, "")
+		if got := h.fingerprint(); got != before {
+			t.Fatalf("%q was done without CONFIRM:\n%s\nto\n%s", st.command, before, got)
+		}
+
+		done := h.replyTo("alice", &conf, "CONFIRM")
+		h.expect(done, store.OutcomeApplied, st.reason)
+		after := h.fingerprint()
+		if st.command != "SAY bonjour" && after == before {
+			t.Errorf("confirmed %q changed nothing: %s", st.command, after)
+		}
+		// Once only.
+		again := h.replyTo("alice", &conf, "CONFIRM")
+		h.expect(again, store.OutcomeRejected, "confirmation-used")
+		h.outboxEmpty()
+		if got := h.fingerprint(); got != after {
+			t.Errorf("%q confirmed twice changed the state again", st.command)
+		}
+	}
+	if n := h.countOf("bob", "said", "cf"); n != 1 {
+		t.Errorf("bob got %d SAY mails, want 1 (the confirmed one)", n)
+	}
+
+	// 24 hours later, a confirmation is too late.
+	id := h.sendMail("eve", mailSpec{From: addr("alice"), Body: "LANG en"})
+	h.expect(id, store.OutcomePending, "confirm")
+	conf := h.confirmation("alice", id)
+	h.clock.Add(24*60*60e9 + 1)
+	h.expect(h.replyTo("alice", &conf, "CONFIRM"), store.OutcomeRejected, "confirmation-expired")
+	if !strings.Contains(h.fingerprint(), "lang=fr") {
+		t.Error("an expired confirmation changed the language")
+	}
+}
+
+// TestUnprovenAnswersBounded: a stranger who forges a player's From on
+// mail to the plain address makes us write to that player a few times a
+// day at most, whatever the command: confirmations and answers together
+// (EMAIL §1.7, mail.unproven_answers_per_day), and to everyone together
+// (mail.unproven_answers_total_per_day). The player's own replies to
+// their table are not bounded by it.
+func TestUnprovenAnswersBounded(t *testing.T) {
+	h := newHarness(t, harnessOpts{domain: inviteDomain, config: openTablesConfig,
+		mail: "unproven_answers_per_day = 3\nunproven_answers_total_per_day = 5"})
+	addr := func(n string) string { return n + "@" + h.domain }
+	if err := h.svc.CreateTable(h.ctx, "ub", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	base := len(h.inbox("alice"))
+	bodies := []string{"HELP RULES", "RESIGN ub", "HELP", "GAMES", "LANG es", "HELP RULES"}
+	for _, body := range bodies {
+		h.handled(h.sendMail("eve", mailSpec{From: addr("alice"), Body: body}))
+	}
+	h.outboxEmpty()
+	if got := len(h.inbox("alice")) - base; got != 3 {
+		t.Errorf("alice got %d answers to forged mail, want 3", got)
+	}
+	// Two more answers in all today, to anyone: carol gets two, dave none.
+	for _, who := range []string{"carol", "carol", "carol", "dave"} {
+		h.handled(h.sendMail("eve", mailSpec{From: addr(who), Body: "HELP"}))
+	}
+	h.outboxEmpty()
+	if c, d := len(h.inbox("carol")), len(h.inbox("dave")); c != 2 || d != 0 {
+		t.Errorf("carol got %d, dave %d answers; want 2 and 0 (the day's total is 5)", c, d)
+	}
+	// alice's own reply to her table is answered as ever.
+	h.expect(h.send("alice", "BOARD"), store.OutcomeApplied, "BOARD")
+	h.outboxEmpty()
+	if got := len(ofKind(h.inbox("alice"), "board-reply")); got != 1 {
+		t.Errorf("alice's BOARD through her reply address got %d answers, want 1", got)
+	}
+	// The next day, the bound opens again.
+	h.clock.Add(25 * 60 * 60e9)
+	h.handled(h.sendMail("eve", mailSpec{From: addr("dave"), Body: "HELP"}))
+	h.outboxEmpty()
+	if d := len(h.inbox("dave")); d != 1 {
+		t.Errorf("dave got %d answers the next day, want 1", d)
+	}
+}
