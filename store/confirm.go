@@ -42,15 +42,15 @@ func (tx *Tx) AddConfirmation(c *Confirmation) error {
 }
 
 // UseConfirmation marks confirmation id of addr used at now and returns
-// it, with fresh false when it had been used already (then nothing
-// changes). It returns ErrNotFound when addr has no confirmation id. It
-// does not look at Expires.
+// it, with fresh false when it had been used already or expired before
+// now (then nothing changes: UsedAt tells which). It returns ErrNotFound
+// when addr has no confirmation id.
 func (tx *Tx) UseConfirmation(id int64, addr string, now time.Time) (c *Confirmation, fresh bool, err error) {
 	c = new(Confirmation)
 	if err := tx.first("confirmation", c, "id = ? AND address = ?", id, NormalizeAddress(addr)); err != nil {
 		return nil, false, err
 	}
-	if c.UsedAt != nil {
+	if c.UsedAt != nil || now.After(c.Expires) {
 		return c, false, nil
 	}
 	at := now.UTC()

@@ -35,6 +35,17 @@ func TestConfirmation(t *testing.T) {
 			}
 			return nil
 		})
+		late := &Confirmation{Address: "a@b.org", Command: "LANG fr", CreatedAt: t0, Expires: t0.Add(time.Hour)}
+		mustTx(t, s, func(tx *Tx) error { return tx.AddConfirmation(late) })
+		for i := range 2 {
+			mustTx(t, s, func(tx *Tx) error {
+				got, fresh, err := tx.UseConfirmation(late.ID, "a@b.org", t0.Add(2*time.Hour))
+				if err != nil || fresh || got.UsedAt != nil {
+					t.Errorf("use %d after it expired: %+v, %v, %v; want not fresh and never used", i+1, got, fresh, err)
+				}
+				return nil
+			})
+		}
 		long := &Confirmation{Address: "a@b.org", Command: strings.Repeat("x", MaxConfirmCommand+1), CreatedAt: t0, Expires: t0}
 		if err := s.Tx(t.Context(), func(tx *Tx) error { return tx.AddConfirmation(long) }); err == nil {
 			t.Error("a command over MaxConfirmCommand was stored")

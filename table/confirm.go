@@ -98,9 +98,9 @@ func (h *handling) confirmed() (done bool, err error) {
 	// bounded as any player's.
 	h.proven = true
 	switch {
-	case !fresh:
+	case !fresh && conf.UsedAt != nil:
 		return true, h.refuse(nil, "", []templates.Reason{{Kind: templates.ReasonConfirmUsed, Detail: conf.Command}}, true)
-	case h.now.After(conf.Expires):
+	case !fresh:
 		return true, h.refuse(nil, "", []templates.Reason{{Kind: templates.ReasonConfirmExpired, Detail: conf.Command}}, true)
 	}
 	c, err := parser.ParseCommand(conf.Command)

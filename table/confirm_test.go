@@ -165,6 +165,7 @@ func TestForgedFromConfirms(t *testing.T) {
 	conf := h.confirmation("alice", id)
 	h.clock.Add(24*60*60e9 + 1)
 	h.expect(h.replyTo("alice", &conf, "CONFIRM"), store.OutcomeRejected, "confirmation-expired")
+	h.expect(h.replyTo("alice", &conf, "CONFIRM"), store.OutcomeRejected, "confirmation-expired")
 	if !strings.Contains(h.fingerprint(), "lang=fr") {
 		t.Error("an expired confirmation changed the language")
 	}
