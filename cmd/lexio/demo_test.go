@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 // syncBuffer is a bytes.Buffer safe for the daemon's goroutines.
@@ -51,8 +53,9 @@ func TestDemoByTerminal(t *testing.T) {
 	out, errOut := &syncBuffer{}, &syncBuffer{}
 	e := &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut, getenv: func(string) string { return "" }}
 	done := make(chan int)
+	imapAddr := freeAddr(t)
 	go func() {
-		done <- run(ctx, e, []string{"demo", "--data", dir, "--dict", words, "--imap", freeAddr(t), "--smtp", freeAddr(t), "--web", freeAddr(t)})
+		done <- run(ctx, e, []string{"demo", "--data", dir, "--dict", words, "--imap", imapAddr, "--smtp", freeAddr(t), "--web", freeAddr(t)})
 	}()
 	defer func() {
 		cancel()
@@ -72,6 +75,55 @@ func TestDemoByTerminal(t *testing.T) {
 	if code, _, stderr := lexio(t, "mail", "read", "--as", "mallory@example.org", "-c", cfg); code != 2 || !strings.Contains(stderr, "--as takes a player's address") {
 		t.Errorf("a foreign address: %d %q", code, stderr)
 	}
+
+	// The service's mailbox holds every reply token: its password is
+	// not its name but a random one, private in data/mail, which the
+	// guide names and the service itself logs in with (alice's PASS was
+	// answered above).
+	pwFile := filepath.Join(dir, "mail", "lexio.password")
+	pw := servicePassword(t, pwFile)
+	if !strings.Contains(out.String(), "its password is in "+pwFile+" (mode 600)") {
+		t.Errorf("the guide does not say where the service's password is:\n%s", out.String())
+	}
+	if strings.Contains(out.String()+errOut.String(), pw) {
+		t.Error("the password is printed")
+	}
+	if code, read, _ := lexio(t, "mail", "read", "--as", "lexio@localhost", "-c", cfg); code == 0 {
+		t.Errorf("mail read --as lexio@localhost read the service's mailbox:\n%s", read)
+	}
+	c, err := imapclient.DialInsecure(imapAddr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("lexio", "lexio").Wait(); err == nil {
+		t.Error("the service's mailbox opens with the password lexio")
+	}
+	if err := c.Login("lexio", pw).Wait(); err != nil {
+		t.Errorf("the service's mailbox does not open with the password in %s: %v", pwFile, err)
+	}
+}
+
+// servicePassword is the password in file, which must be private and
+// random.
+func servicePassword(t *testing.T, file string) string {
+	t.Helper()
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("%s has mode %v, want 0600", file, fi.Mode().Perm())
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := strings.TrimSpace(string(b))
+	if len(pw) != 32 || strings.Trim(pw, "0123456789abcdef") != "" {
+		t.Fatalf("the service's password %q is not 16 random bytes in hex", pw)
+	}
+	return pw
 }
 
 // demoChildEnv carries the arguments of a demo run in a child process, to
@@ -150,6 +202,8 @@ func TestDemoKeepsMailAfterKill(t *testing.T) {
 		t.Fatalf("alice's PASS: %d\n%s%s", code, sent, stderr)
 	}
 	waitFor(t, "bob's notice", deadline, newestMail(t, cfg, "bob@localhost"), "Alice passed", "It is your turn")
+	pwFile := filepath.Join(dir, "mail", "lexio.password")
+	pw := servicePassword(t, pwFile)
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -181,6 +235,10 @@ func TestDemoKeepsMailAfterKill(t *testing.T) {
 		t.Fatalf("bob's reply after the restart: %d\n%s%s", code, sent, stderr)
 	}
 	waitFor(t, "alice's notice of bob's move", deadline, newestMail(t, cfg, "alice@localhost"), "Bob passed", "It is your turn")
+	// The service answered bob with the password it had before the kill.
+	if again := servicePassword(t, pwFile); again != pw {
+		t.Errorf("the service's password changed at the restart: %q, then %q", pw, again)
+	}
 	if fi, err := os.Stat(filepath.Join(dir, "mail")); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("the mail directory: %v", err)
 	}
