@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -14,6 +17,7 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-smtp"
 )
 
 // syncBuffer is a bytes.Buffer safe for the daemon's goroutines.
@@ -241,5 +245,105 @@ func TestDemoKeepsMailAfterKill(t *testing.T) {
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "mail")); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("the mail directory: %v", err)
+	}
+}
+
+// The embedded server of serve and demo takes its limits from the file:
+// SMTP refuses a message over mail.max_message_bytes with 552 and says
+// SIZE, and a mailbox past embedded.mailbox_quota_bytes with 452. The
+// service's password is kept in mail_dir, private, the same after a
+// restart, and refused once others may read it.
+func TestDemoEmbeddedLimitsAndPassword(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lexio.toml")
+	writeFile(t, path, fmt.Sprintf(`dictionary = "unused"
+[mail]
+address = "lexio@localhost"
+max_message_bytes = 2048
+[embedded]
+enabled = true
+imap_listen = "127.0.0.1:0"
+smtp_listen = "127.0.0.1:0"
+users = ["alice"]
+mail_dir = %q
+mailbox_quota_bytes = 8192
+`, filepath.Join(dir, "mail")), 0o600)
+	cfg, err := loadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	mail, err := startLocalMail(t.Context(), cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mail.Close()
+
+	c, err := smtp.Dial(mail.SMTPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Hello("client.example"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, size := c.Extension("SIZE"); !ok || size != "2048" {
+		t.Errorf("EHLO says SIZE %v %q, want 2048", ok, size)
+	}
+	code := func(err error) int {
+		var se *smtp.SMTPError
+		if errors.As(err, &se) {
+			return se.Code
+		}
+		return 0
+	}
+	mailOf := func(size int) *strings.Reader { // size bytes, lines of 100
+		body := strings.Repeat(strings.Repeat("x", 98)+"\r\n", size/100)
+		return strings.NewReader("Subject: x\r\n\r\n" + body[:size-14])
+	}
+	if err := c.SendMail("a@example.org", []string{"alice@localhost"}, mailOf(3000)); code(err) != 552 {
+		t.Errorf("a 3000-byte message: %v, want 552", err)
+	}
+	delivered := 0
+	for ; delivered < 10; delivered++ {
+		if err := c.SendMail("a@example.org", []string{"alice@localhost"}, mailOf(1500)); err != nil {
+			if code(err) != 452 {
+				t.Errorf("past the quota: %v, want 452", err)
+			}
+			break
+		}
+	}
+	// 8192 bytes hold an INBOX and three 1500-byte messages, with what
+	// each counts beside its text.
+	if n, err := mail.Count("alice", "INBOX"); err != nil || n != delivered || delivered != 3 {
+		t.Errorf("alice holds %d messages (%v), %d delivered, want 3", n, err, delivered)
+	}
+	c.Close()
+
+	pwFile := filepath.Join(dir, "mail", "lexio.password")
+	if mail.passwordFile != pwFile {
+		t.Errorf("the password is kept in %q, want %q", mail.passwordFile, pwFile)
+	}
+	pw := servicePassword(t, pwFile)
+	if mail.password != pw {
+		t.Errorf("the service logs in with %q, the file says %q", mail.password, pw)
+	}
+	mail.Close()
+	again, err := startLocalMail(t.Context(), cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.password != pw {
+		t.Errorf("after a restart the password is %q, was %q", again.password, pw)
+	}
+	again.Close()
+	if err := os.Chmod(pwFile, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := startLocalMail(t.Context(), cfg, log); err == nil {
+		m.Close()
+		t.Error("a password file others may read was used")
+	} else if !strings.Contains(err.Error(), "chmod 600") {
+		t.Errorf("error: %v", err)
 	}
 }
