@@ -134,15 +134,25 @@ type SMTP struct {
 
 // Embedded is the built-in local mail server of `make run`.
 type Embedded struct {
-	Enabled    bool     `toml:"enabled"`
-	IMAPListen string   `toml:"imap_listen"`
-	SMTPListen string   `toml:"smtp_listen"`
-	Domain     string   `toml:"domain"`
-	Users      []string `toml:"users"` // local parts; the password of each is its name
+	Enabled    bool   `toml:"enabled"`
+	IMAPListen string `toml:"imap_listen"`
+	SMTPListen string `toml:"smtp_listen"`
+	Domain     string `toml:"domain"`
+	// Users are the players' local parts; the password of each is its
+	// name. The service's own mailbox (mail.address's local part) gets a
+	// random password, kept in MailDir.
+	Users []string `toml:"users"`
 	// MailDir keeps the mailboxes in this directory (created 0700), so
 	// that they survive a restart or a crash; empty: in memory only.
 	MailDir string `toml:"mail_dir"`
+	// MailboxQuota bounds the bytes of each user's mailboxes (default
+	// DefaultMailboxQuota): the built-in server keeps every message in
+	// memory, and refuses mail beyond it.
+	MailboxQuota int64 `toml:"mailbox_quota_bytes"`
 }
+
+// DefaultMailboxQuota is embedded.mailbox_quota_bytes's default.
+const DefaultMailboxQuota = 64 << 20
 
 // Open says whether players may open tables by mail (NEW/JOIN/START).
 type Open struct {
@@ -341,6 +351,9 @@ func (c *Config) fill() {
 	if c.Embedded.SMTPListen == "" {
 		c.Embedded.SMTPListen = "127.0.0.1:2525"
 	}
+	if c.Embedded.MailboxQuota == 0 {
+		c.Embedded.MailboxQuota = DefaultMailboxQuota
+	}
 	if len(c.Leagues) == 0 {
 		c.Leagues = []League{{Name: "default"}}
 	}
@@ -443,6 +456,9 @@ func (c *Config) Validate() error {
 		if !slices.Contains([]string{"tls", "starttls", "none"}, s.v) {
 			bad("%s %q: want tls, starttls or none", s.name, s.v)
 		}
+	}
+	if c.Embedded.MailboxQuota < c.Mail.MaxMessageBytes {
+		bad("embedded.mailbox_quota_bytes %d: want at least mail.max_message_bytes (%d)", c.Embedded.MailboxQuota, c.Mail.MaxMessageBytes)
 	}
 	if !c.Embedded.Enabled {
 		if c.IMAP.Address == "" {

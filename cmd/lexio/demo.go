@@ -81,7 +81,11 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			kept = fmt.Sprintf("The game is kept in %s; the mail lives in memory until the demo stops\n"+
 				"(add mail_dir = %q under [embedded] in %s to keep it).", d.cfg.DataDir, filepath.Join(d.cfg.DataDir, "mail"), path)
 		}
-		fmt.Fprintf(e.stdout, demoGuide, path, kept, d.cfg.Embedded.IMAPListen, d.cfg.Embedded.SMTPListen)
+		service := fmt.Sprintf("its password is in %s (mode 600)", d.mail.passwordFile)
+		if d.mail.passwordFile == "" {
+			service = "its password is random, new at each start, kept nowhere"
+		}
+		fmt.Fprintf(e.stdout, demoGuide, path, kept, d.cfg.Embedded.IMAPListen, d.cfg.Embedded.SMTPListen, d.cfg.Mail.Address, service)
 		if d.cfg.Web.On() {
 			fmt.Fprintf(e.stdout, "Every notice links to the game's page on the web side, %s (listening on %s).\n\n", d.cfg.Web.BaseURL, d.cfg.Web.Listen)
 		}
@@ -105,6 +109,8 @@ Or from a mail client (Thunderbird, mutt, aerc), one account per player:
   address   alice@localhost  (likewise bob, carol, dave)
 Reply to the notice you received; carol and dave can open a new table by
 writing NEW to lexio@localhost, then JOIN <table>, then START.
+The service's own mailbox, %s, holds every player's reply token:
+%s.
 
 `
 

@@ -17,7 +17,6 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
-	"github.com/lexio-mail/lexio/mailer/localmail"
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
@@ -69,7 +68,7 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 	if err != nil {
 		return err
 	}
-	var mail *localmail.Server
+	var mail *localMail
 	if cfg.Embedded.Enabled {
 		// The embedded mail server outlives reloads (its mailboxes are in
 		// memory, or journaled under mail_dir).
@@ -146,24 +145,6 @@ func (d *daemon) reloaded(ctx context.Context, e *env, path string) *daemon {
 	return next
 }
 
-func startLocalMail(ctx context.Context, cfg *config.Config, log *slog.Logger) (*localmail.Server, error) {
-	srv, err := localmail.Start(ctx, localmail.Options{
-		IMAPAddr: cfg.Embedded.IMAPListen, SMTPAddr: cfg.Embedded.SMTPListen,
-		Domain: cfg.Embedded.Domain, Dir: cfg.Embedded.MailDir, Logger: log.With("part", "localmail"),
-	})
-	if err != nil {
-		return nil, fmt.Errorf("embedded mail server: %w", err)
-	}
-	local, _, _ := strings.Cut(cfg.Mail.Address, "@")
-	for _, u := range append([]string{local}, cfg.Embedded.Users...) {
-		if err := srv.AddUser(u, u); err != nil {
-			srv.Close()
-			return nil, err
-		}
-	}
-	return srv, nil
-}
-
 // daemon is one run of the pipeline: service, receiver, dispatcher,
 // scheduler, around a store and mail server it does not own.
 type daemon struct {
@@ -174,13 +155,13 @@ type daemon struct {
 	disp  *mailer.Dispatcher
 	recv  *mailer.Receiver
 	sched *scheduler.Scheduler
-	mail  *localmail.Server
+	mail  *localMail
 	web   *web.Server // nil when [web] is off
 }
 
 // newDaemon builds every part from the configuration and what resolve
 // read, with explicit dependencies. It opens no connection.
-func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localmail.Server, log *slog.Logger) (*daemon, error) {
+func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, log *slog.Logger) (*daemon, error) {
 	d := &daemon{cfg: cfg, log: log, store: st, mail: mail}
 	log.Info("dictionary loaded", "file", cfg.Dictionary, "words", n.wordCount)
 	imapAddr, imapTLS, smtpAddr, smtpTLS := cfg.IMAP.Address, mailer.TLSMode(cfg.IMAP.TLS), cfg.SMTP.Address, mailer.TLSMode(cfg.SMTP.TLS)
@@ -189,7 +170,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localmail.Se
 	if mail != nil {
 		local, _, _ := strings.Cut(cfg.Mail.Address, "@")
 		imapAddr, smtpAddr, imapTLS, smtpTLS = mail.IMAPAddr(), mail.SMTPAddr(), mailer.TLSNone, mailer.TLSNone
-		imapUser, imapPass, smtpUser = local, local, ""
+		imapUser, imapPass, smtpUser = local, mail.password, ""
 	}
 	var err error
 	d.disp, err = mailer.NewDispatcher(mailer.DispatcherConfig{

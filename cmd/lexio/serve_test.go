@@ -157,7 +157,7 @@ func TestStopCommitsTheMoveInFlight(t *testing.T) {
 	// The same receiver as the daemon's, with its handler held at the door.
 	held, release := make(chan struct{}, 10), make(chan struct{})
 	d.recv, err = mailer.NewReceiver(mailer.ReceiverConfig{Addr: mail.IMAPAddr(), TLS: mailer.TLSNone,
-		Username: "lexio", Password: "lexio", Logger: log},
+		Username: "lexio", Password: mail.password, Logger: log},
 		mailer.HandlerFunc(func(ctx context.Context, m mailer.Inbound) error {
 			if !strings.Contains(string(m.Raw), "PASS") {
 				return d.svc.HandleMessage(ctx, m)

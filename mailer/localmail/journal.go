@@ -176,7 +176,7 @@ func syncDir(dir string) error {
 }
 
 // replayRecord applies one record of the journal to the accounts.
-func replayRecord(accounts map[string]*imapmemserver.User, rec *record) error {
+func replayRecord(accounts map[string]*account, rec *record) error {
 	if rec.Op == opUser {
 		if accounts[rec.User] != nil {
 			return fmt.Errorf("user %q exists", rec.User)
@@ -194,11 +194,19 @@ func replayRecord(accounts map[string]*imapmemserver.User, rec *record) error {
 	}
 	switch rec.Op {
 	case opCreate:
-		return u.Create(rec.Mailbox, nil)
+		if err := u.Create(rec.Mailbox, nil); err != nil {
+			return err
+		}
+		u.added(rec.Mailbox)
+		return nil
 	case opDelete:
 		return u.Delete(rec.Mailbox)
 	case opRename:
-		return u.Rename(rec.Mailbox, rec.To, nil)
+		if err := u.Rename(rec.Mailbox, rec.To, nil); err != nil {
+			return err
+		}
+		u.added(rec.To)
+		return nil
 	case opSubscribe:
 		return u.Subscribe(rec.Mailbox)
 	case opUnsubscribe:
@@ -213,7 +221,7 @@ func replayRecord(accounts map[string]*imapmemserver.User, rec *record) error {
 		}
 		return nil
 	case opStore, opCopy, opMove, opExpunge:
-		return replaySelected(u, rec)
+		return replaySelected(u.User, rec)
 	}
 	return fmt.Errorf("unknown operation %q", rec.Op)
 }
@@ -260,14 +268,4 @@ func replaySelected(u *imapmemserver.User, rec *record) error {
 	default: // opExpunge
 		return sess.Expunge(nil, &set)
 	}
-}
-
-// newAccount is a user's mailboxes: an INBOX.
-func newAccount(name string) (*imapmemserver.User, error) {
-	// The password is checked by Server; imapmemserver's stays empty.
-	u := imapmemserver.NewUser(name, "")
-	if err := u.Create("INBOX", nil); err != nil {
-		return nil, fmt.Errorf("localmail: create INBOX: %w", err)
-	}
-	return u, nil
 }

@@ -13,7 +13,10 @@
 // password. SMTP accepts mail for user@domain and user+anything@domain (the
 // part after '+' is ignored for delivery, as plus-addressing servers do) and
 // appends it unchanged to that user's INBOX; unknown users are refused with
-// 550. Submission without AUTH is accepted from loopback peers unless
+// 550. A message over Options.MaxMessageBytes is refused with 552, and a
+// user's mailboxes stay within Options.MailboxQuota (see quota.go). A
+// session silent for Options.SMTPTimeout, or whose DATA takes longer,
+// is closed. Submission without AUTH is accepted from loopback peers unless
 // Options.RequireSMTPAuth is set; AUTH PLAIN checks the same passwords as
 // IMAP.
 //
@@ -38,7 +41,6 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
@@ -65,8 +67,16 @@ type Options struct {
 	// TLSConfig, when set, offers STARTTLS on both servers (plain
 	// connections stay allowed, for the demo).
 	TLSConfig *tls.Config
-	// MaxMessageBytes limits SMTP DATA (default 10 MiB).
+	// MaxMessageBytes limits SMTP DATA (advertised as SIZE, 552 beyond)
+	// and IMAP APPEND (default 10 MiB).
 	MaxMessageBytes int64
+	// MailboxQuota bounds the bytes of a user's mailboxes, all together,
+	// each message and mailbox counting entryBytes more (default 64 MiB).
+	MailboxQuota int64
+	// SMTPTimeout bounds how long an SMTP session may stay silent, and
+	// how long its DATA may take from the command to the final dot
+	// (default 5 minutes): then the session is closed.
+	SMTPTimeout time.Duration
 	// Logger receives server errors; nil discards them.
 	Logger *slog.Logger
 	// Dir, when set, keeps the mailboxes in this directory (created 0700),
@@ -81,12 +91,12 @@ type Server struct {
 	domain string
 	log    *slog.Logger
 
-	// changeMu orders the changes to the mailboxes when they are
-	// journaled; it is taken before mu.
+	// changeMu orders the changes to the mailboxes, so that the quota
+	// holds and the journal has them in order; it is taken before mu.
 	changeMu sync.Mutex
 	journal  *journal // with Options.Dir; nil once closed
 	broken   error    // a journal write failed: no more changes
-	accounts map[string]*imapmemserver.User
+	accounts map[string]*account
 
 	mu       sync.Mutex
 	users    map[string]*user // the users added since Start
@@ -102,7 +112,7 @@ type Server struct {
 
 type user struct {
 	name, password string
-	mem            *imapmemserver.User
+	acc            *account
 }
 
 // Start listens on both ports and serves until Close or until ctx is done.
@@ -116,6 +126,12 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if opts.MaxMessageBytes <= 0 {
 		opts.MaxMessageBytes = 10 << 20
 	}
+	if opts.MailboxQuota <= 0 {
+		opts.MailboxQuota = defaultMailboxQuota
+	}
+	if opts.SMTPTimeout <= 0 {
+		opts.SMTPTimeout = 5 * time.Minute
+	}
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -128,7 +144,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		opts:     opts,
 		domain:   domain,
 		log:      logger,
-		accounts: make(map[string]*imapmemserver.User),
+		accounts: make(map[string]*account),
 		users:    make(map[string]*user),
 	}
 	if opts.Dir != "" {
@@ -170,10 +186,7 @@ func (s *Server) startIMAP(ctx context.Context, addr string) error {
 	tl := &trackingListener{Listener: ln, conns: make(map[net.Conn]struct{})}
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			if s.opts.Dir != "" {
-				return journalSession{&session{s: s}}, nil, nil
-			}
-			return &session{s: s}, nil, nil
+			return journalSession{&session{s: s}}, nil, nil
 		},
 		Caps:         s.imapCaps(),
 		TLSConfig:    s.opts.TLSConfig,
@@ -204,8 +217,11 @@ func (s *Server) startSMTP(ctx context.Context) error {
 	srv.AllowInsecureAuth = true
 	srv.MaxMessageBytes = s.opts.MaxMessageBytes
 	srv.MaxRecipients = 100
-	srv.ReadTimeout = 5 * time.Minute
-	srv.WriteTimeout = time.Minute
+	// go-smtp sets the read deadline before each command only: a DATA
+	// that never ends (v0.25.1 misses the final dot after a lone CR)
+	// runs into the deadline of its command.
+	srv.ReadTimeout = s.opts.SMTPTimeout
+	srv.WriteTimeout = s.opts.SMTPTimeout
 	srv.ErrorLog = slogPrintf{s.log, "smtp"}
 	done := make(chan struct{})
 	go func() {
@@ -267,7 +283,7 @@ func (s *Server) AddUser(name, password string) error {
 		}
 	}
 	s.mu.Lock()
-	s.users[name] = &user{name: name, password: password, mem: acc}
+	s.users[name] = &user{name: name, password: password, acc: acc}
 	s.mu.Unlock()
 	return nil
 }
@@ -279,28 +295,55 @@ func (s *Server) Deliver(address string, raw []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.appendMessage(u, "INBOX", raw, nil, time.Now()); err != nil {
+	if err := s.deliver([]*user{u}, raw, time.Now()); err != nil {
 		return fmt.Errorf("localmail: deliver to %s: %w", address, err)
 	}
 	return nil
 }
 
-// appendMessage adds a message to a mailbox. With a journal, the message
-// is on disk before any client can see it.
+// deliver appends raw to the INBOX of every user in us (twice to a user
+// named twice), or to none when one of them has no room for it.
+func (s *Server) deliver(us []*user, raw []byte, t time.Time) error {
+	s.changeMu.Lock()
+	defer s.changeMu.Unlock()
+	if err := s.usableLocked(); err != nil {
+		return err
+	}
+	need := make(map[*user]int64)
+	for _, u := range us {
+		need[u] += messageCost(int64(len(raw)))
+		if err := s.roomLocked(u.acc, need[u]); err != nil {
+			return fmt.Errorf("%s: %w", u.name, err)
+		}
+	}
+	for _, u := range us {
+		if _, err := s.appendLocked(u, "INBOX", raw, nil, t); err != nil {
+			return fmt.Errorf("%s: %w", u.name, err)
+		}
+	}
+	return nil
+}
+
+// appendMessage adds a message to a mailbox if the user has room for it.
 func (s *Server) appendMessage(u *user, mailbox string, raw []byte, flags []imap.Flag, t time.Time) (*imap.AppendData, error) {
-	if t.IsZero() {
-		t = time.Now() // the journal keeps the internal date
-	}
-	options := &imap.AppendOptions{Flags: flags, Time: t}
-	if s.opts.Dir == "" {
-		return u.mem.Append(mailbox, newLiteral(raw), options)
-	}
 	s.changeMu.Lock()
 	defer s.changeMu.Unlock()
 	if err := s.usableLocked(); err != nil {
 		return nil, err
 	}
-	st, err := u.mem.Status(mailbox, &imap.StatusOptions{UIDNext: true})
+	if err := s.roomLocked(u.acc, messageCost(int64(len(raw)))); err != nil {
+		return nil, err
+	}
+	return s.appendLocked(u, mailbox, raw, flags, t)
+}
+
+// appendLocked adds a message to a mailbox. With a journal, the message
+// is on disk before any client can see it.
+func (s *Server) appendLocked(u *user, mailbox string, raw []byte, flags []imap.Flag, t time.Time) (*imap.AppendData, error) {
+	if t.IsZero() {
+		t = time.Now() // the journal keeps the internal date
+	}
+	st, err := u.acc.Status(mailbox, &imap.StatusOptions{UIDNext: true})
 	if err != nil {
 		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeTryCreate, Text: "No such mailbox"}
 	}
@@ -308,13 +351,15 @@ func (s *Server) appendMessage(u *user, mailbox string, raw []byte, flags []imap
 	if err := s.writeLocked(rec); err != nil {
 		return nil, err
 	}
-	data, err := u.mem.Append(mailbox, newLiteral(raw), options)
+	data, err := u.acc.Append(mailbox, newLiteral(raw), &imap.AppendOptions{Flags: flags, Time: t})
 	if err == nil && data.UID != rec.UID {
 		err = fmt.Errorf("localmail: the message got UID %d, the journal says %d", data.UID, rec.UID)
 	}
-	if err != nil {
+	if err != nil && s.journal != nil {
 		s.broken = fmt.Errorf("the journal has a message the mailbox lacks: %w", err)
 		s.log.Error("localmail: "+s.broken.Error(), "user", u.name, "mailbox", mailbox)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return data, nil
@@ -381,7 +426,7 @@ func (s *Server) Count(userName, mailbox string) (int, error) {
 	if !ok {
 		return 0, fmt.Errorf("%w: %s", ErrUnknownUser, userName)
 	}
-	st, err := u.mem.Status(mailbox, &imap.StatusOptions{NumMessages: true})
+	st, err := u.acc.Status(mailbox, &imap.StatusOptions{NumMessages: true})
 	if err != nil {
 		return 0, fmt.Errorf("localmail: status %s: %w", mailbox, err)
 	}
@@ -561,14 +606,16 @@ func (b smtpBackend) NewSession(c *smtp.Conn) (smtp.Session, error) {
 	if ta, ok := c.Conn().RemoteAddr().(*net.TCPAddr); ok {
 		loopback = ta.IP.IsLoopback()
 	}
-	return &smtpSession{s: b.s, loopback: loopback}, nil
+	return &smtpSession{s: b.s, conn: c.Conn(), loopback: loopback}, nil
 }
 
 type smtpSession struct {
 	s        *Server
+	conn     net.Conn
 	loopback bool
 	authed   bool
 	from     string
+	size     int64 // MAIL FROM's SIZE, 0 when not given
 	rcpts    []*user
 }
 
@@ -592,11 +639,15 @@ func (ss *smtpSession) Auth(mech string) (sasl.Server, error) {
 	}), nil
 }
 
-func (ss *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
+func (ss *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
 	if !ss.authed && (ss.s.opts.RequireSMTPAuth || !ss.loopback) {
 		return &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "Authentication required"}
 	}
 	ss.from = from
+	ss.size = 0
+	if opts != nil {
+		ss.size = opts.Size // go-smtp refused it beyond MaxMessageBytes
+	}
 	ss.rcpts = nil
 	return nil
 }
@@ -606,29 +657,54 @@ func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	if err != nil {
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such user here"}
 	}
+	// A full mailbox is refused now rather than after the DATA.
+	ss.s.changeMu.Lock()
+	err = ss.s.roomLocked(u.acc, messageCost(ss.size))
+	ss.s.changeMu.Unlock()
+	if err != nil {
+		return ss.quotaError(ss.size)
+	}
 	ss.rcpts = append(ss.rcpts, u)
 	return nil
 }
 
+// quotaError is the answer to a message of size bytes that a mailbox has
+// no room for: 452, to try again once mail was read and deleted, or 552
+// when the message is larger than any mailbox may hold (RFC 3463 X.2.2
+// and X.2.3).
+func (ss *smtpSession) quotaError(size int64) error {
+	if ss.s.neverFits(size) {
+		return &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 2, 3}, Message: "Message larger than the mailbox quota"}
+	}
+	return &smtp.SMTPError{Code: 452, EnhancedCode: smtp.EnhancedCode{4, 2, 2}, Message: "Mailbox full"}
+}
+
 func (ss *smtpSession) Data(r io.Reader) error {
-	raw, err := io.ReadAll(r)
+	raw, err := io.ReadAll(r) // at most MaxMessageBytes: go-smtp's reader stops there
 	if err != nil {
+		if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
+			// The DATA outlived its deadline: end the session, which
+			// go-smtp would otherwise keep for another command.
+			ss.s.log.Warn("localmail: smtp DATA timed out; closing the session", "remote", ss.conn.RemoteAddr().String())
+			_ = ss.conn.Close()
+		}
 		return err
 	}
-	now := time.Now()
-	for _, u := range ss.rcpts {
-		// With a journal, the message is on disk when this returns and
-		// the client reads 250.
-		if _, err := ss.s.appendMessage(u, "INBOX", raw, nil, now); err != nil {
-			ss.s.log.Warn("localmail: smtp delivery", "user", u.name, "err", err)
-			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Mailbox unavailable"}
+	// With a journal, the message is on disk when this returns and the
+	// client reads 250.
+	if err := ss.s.deliver(ss.rcpts, raw, time.Now()); err != nil {
+		if errors.Is(err, ErrOverQuota) {
+			return ss.quotaError(int64(len(raw)))
 		}
+		ss.s.log.Warn("localmail: smtp delivery", "err", err)
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Mailbox unavailable"}
 	}
 	return nil
 }
 
 func (ss *smtpSession) Reset() {
 	ss.from = ""
+	ss.size = 0
 	ss.rcpts = nil
 }
 

@@ -2,7 +2,9 @@ package localmail
 
 import (
 	"crypto/subtle"
+	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -28,8 +30,13 @@ func (ss *session) Login(username, password string) error {
 		return imapserver.ErrAuthFailed
 	}
 	ss.user = u
-	ss.UserSession = imapmemserver.NewUserSession(u.mem)
+	ss.UserSession = imapmemserver.NewUserSession(u.acc.User)
 	return nil
+}
+
+// AppendLimit makes imapserver refuse a larger APPEND before reading it.
+func (ss *session) AppendLimit() uint32 {
+	return uint32(min(ss.s.opts.MaxMessageBytes, math.MaxUint32))
 }
 
 // Idle fixes a gap in imapmemserver's IDLE: it reports only updates queued
@@ -67,9 +74,10 @@ func (ss *session) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error 
 const idleRecheck = 250 * time.Millisecond
 
 // journalSession is a session whose every change to the mailboxes is
-// journaled (see journal.go) before the command is answered. Changes run
-// one at a time under Server.changeMu, so the journal's order is the
-// order in which imapmemserver numbered things.
+// kept within the quota (see quota.go) and, with Options.Dir, journaled
+// (see journal.go) before the command is answered. Changes run one at a
+// time under Server.changeMu, so the journal's order is the order in
+// which imapmemserver numbered things.
 type journalSession struct{ *session }
 
 var _ imapserver.SessionIMAP4rev2 = journalSession{}
@@ -79,12 +87,16 @@ func (js journalSession) record(op, mailbox string) *record {
 }
 
 func (js journalSession) Create(name string, options *imap.CreateOptions) error {
-	return js.s.change(func() (*record, error) {
+	return imapQuotaError(js.s.change(func() (*record, error) {
+		if err := js.s.roomLocked(js.user.acc, entryBytes); err != nil {
+			return nil, err
+		}
 		if err := js.UserSession.Create(name, options); err != nil {
 			return nil, err
 		}
+		js.user.acc.added(name)
 		return js.record(opCreate, name), nil
-	})
+	}))
 }
 
 func (js journalSession) Delete(name string) error {
@@ -101,6 +113,7 @@ func (js journalSession) Rename(name, newName string, options *imap.RenameOption
 		if err := js.UserSession.Rename(name, newName, options); err != nil {
 			return nil, err
 		}
+		js.user.acc.added(newName)
 		rec := js.record(opRename, name)
 		rec.To = newName
 		return rec, nil
@@ -135,7 +148,8 @@ func (js journalSession) Append(mailbox string, r imap.LiteralReader, options *i
 	if options != nil {
 		flags, t = options.Flags, options.Time
 	}
-	return js.s.appendMessage(js.user, mailbox, raw, flags, t)
+	data, err := js.s.appendMessage(js.user, mailbox, raw, flags, t)
+	return data, imapQuotaError(err)
 }
 
 // selected is the selected mailbox's name now (another client may have
@@ -226,6 +240,8 @@ func (js journalSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, op
 	return js.UserSession.Fetch(w, set, options)
 }
 
+// Copy keeps the quota by taking the copies back: the messages' sizes
+// are known only to imapmemserver, which counts them once copied.
 func (js journalSession) Copy(numSet imap.NumSet, dest string) (*imap.CopyData, error) {
 	var data *imap.CopyData
 	err := js.s.change(func() (*record, error) {
@@ -238,9 +254,35 @@ func (js journalSession) Copy(numSet imap.NumSet, dest string) (*imap.CopyData, 
 		}
 		rec := js.record(opCopy, js.selected())
 		rec.UIDs, rec.To = uids, dest
-		return rec, nil
+		if err := js.s.roomLocked(js.user.acc, 0); err == nil {
+			return rec, nil
+		}
+		if err := js.s.writeLocked(rec); err != nil {
+			return nil, err
+		}
+		copies, _ := data.DestUIDs.Nums()
+		return nil, js.s.dropLocked(js.user, dest, copies)
 	})
-	return data, err
+	return data, imapQuotaError(err)
+}
+
+// dropLocked expunges the messages uids of a user's mailbox, as a client
+// would (\Deleted, then UID EXPUNGE), journals that, and returns
+// ErrOverQuota: it takes back a COPY that went over the quota.
+func (s *Server) dropLocked(u *user, mailbox string, uids []imap.UID) error {
+	for _, op := range []string{opStore, opExpunge} {
+		rec := &record{Op: op, User: u.name, Mailbox: mailbox, UIDs: uids}
+		if op == opStore {
+			rec.Store, rec.Flags = storeOpName(imap.StoreFlagsAdd), []imap.Flag{imap.FlagDeleted}
+		}
+		if err := replaySelected(u.acc.User, rec); err != nil {
+			return err
+		}
+		if err := s.writeLocked(rec); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: the copies were taken back", ErrOverQuota)
 }
 
 func (js journalSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest string) error {
