@@ -86,12 +86,28 @@ func TestForgedFromConfirms(t *testing.T) {
 	daves := h.open("dave", "NEW lexio")
 	carols := h.open("carol", "NEW lexio "+addr("alice"))
 
+	// bobJoins seats bob at the table alice opened with his invitation,
+	// so that she may START it.
+	bobJoins := func() {
+		var open string
+		err := h.store.View(h.ctx, func(tx *store.Tx) error {
+			rows, err := tx.TablesOfPlayer(addr("alice"))
+			for _, r := range rows {
+				if r.Status == store.StatusOpen && r.Name != daves {
+					open = r.Name
+				}
+			}
+			return err
+		})
+		if err != nil || open == "" {
+			t.Fatalf("alice's open table: %q, %v", open, err)
+		}
+		h.expect(h.answerInvite("bob", open, "JOIN"), store.OutcomeApplied, "JOIN")
+	}
 	steps := []struct {
 		command string
-		// then, once the forged message is confirmed, a command the
-		// record's reason names, or the next table's setup.
-		reason string
-		after  func()
+		reason  string // what the confirmed command's record says
+		setup   func()
 	}{
 		{"LANG fr", "LANG fr", nil},
 		{"TZ Europe/Paris", "TZ Europe/Paris", nil},
@@ -102,10 +118,16 @@ func TestForgedFromConfirms(t *testing.T) {
 		{"WITHDRAW club", "WITHDRAW club", nil},
 		{"DECLINE", "DECLINE " + carols, nil},
 		{"JOIN " + daves, "JOIN " + daves, nil},
-		{"NEW lexio " + addr("bob"), "NEW ", nil},
+		{"NEW lexio " + addr("bob") + " " + addr("carol"), "NEW ", nil},
+		{"START", "START", bobJoins},
+		{"NEW lexio", "NEW ", nil},
 		{"RESIGN cf", "RESIGN cf", nil},
 	}
 	for _, st := range steps {
+		if st.setup != nil {
+			st.setup()
+		}
+		h.outboxEmpty()
 		before := h.fingerprint()
 		inbox := map[string]int{}
 		for _, n := range []string{"alice", "bob", "carol", "dave", "eve"} {
