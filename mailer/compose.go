@@ -25,7 +25,9 @@ type Envelope struct {
 	Subject   string
 	Date      time.Time
 	MessageID string // "<id@domain>"; the brackets are added when missing
-	// InReplyTo and References thread the message (EMAIL §4.4).
+	// InReplyTo and References thread the message (EMAIL §4.4); an id
+	// among them that is not a msg-id (an inbound one may be anything) is
+	// left out.
 	InReplyTo  string
 	References []string
 	// AutoSubmitted, when set, is the Auto-Submitted header value, e.g.
