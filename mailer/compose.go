@@ -25,7 +25,9 @@ type Envelope struct {
 	Subject   string
 	Date      time.Time
 	MessageID string // "<id@domain>"; the brackets are added when missing
-	// InReplyTo and References thread the message (EMAIL §4.4).
+	// InReplyTo and References thread the message (EMAIL §4.4); an id
+	// among them that is not a msg-id (an inbound one may be anything) is
+	// left out.
 	InReplyTo  string
 	References []string
 	// AutoSubmitted, when set, is the Auto-Submitted header value, e.g.
@@ -120,12 +122,16 @@ func (e *Envelope) addFields(h *gomessage.Header) {
 	if e.AutoSubmitted != "" {
 		h.Set("Auto-Submitted", e.AutoSubmitted)
 	}
-	refs := make([]string, len(e.References))
-	for i, r := range e.References {
-		refs[i] = bare(r)
+	// An id that is not a msg-id (an inbound one with blanks, brackets,
+	// no "@"…) is left out rather than written malformed.
+	var refs []string
+	for _, r := range e.References {
+		if msgID(r) {
+			refs = append(refs, bare(r))
+		}
 	}
 	h.SetMsgIDList("References", refs)
-	if e.InReplyTo != "" {
+	if msgID(e.InReplyTo) {
 		h.SetMsgIDList("In-Reply-To", []string{bare(e.InReplyTo)})
 	}
 	h.SetMessageID(bare(e.MessageID))
@@ -265,12 +271,45 @@ func (e *Envelope) check() error {
 	if strings.ContainsAny(e.FeedbackID, " \t") {
 		return fmt.Errorf("mailer: compose: %w: Feedback-ID %q has blanks", ErrConfig, e.FeedbackID)
 	}
-	for _, id := range append([]string{e.MessageID, e.InReplyTo}, e.References...) {
-		if strings.ContainsAny(id, " \t") {
-			return fmt.Errorf("mailer: compose: %w: message id %q has blanks", ErrConfig, id)
-		}
+	if !msgID(e.MessageID) {
+		return fmt.Errorf("mailer: compose: %w: message id %q is not a msg-id", ErrConfig, e.MessageID)
 	}
 	return nil
+}
+
+// maxMsgID bounds an id we write: with its brackets and the field's name
+// it fits a line's 998 octets (RFC 5322 §2.1.1), where go-message would
+// otherwise fold it, and break it, in the middle.
+const maxMsgID = 900
+
+// msgID reports whether id, in its angle brackets or without, is a
+// msg-id as RFC 5322 §3.6.4 has us write one: dot-atom-text "@", then
+// dot-atom-text or a no-fold-literal ("[" dtext "]"), in ASCII, and no
+// longer than maxMsgID.
+func msgID(id string) bool {
+	id = bare(id)
+	left, right, ok := strings.Cut(id, "@")
+	if !ok || len(id) > maxMsgID || !dotAtom(left) {
+		return false
+	}
+	if lit, ok := strings.CutPrefix(right, "["); ok {
+		lit, ok = strings.CutSuffix(lit, "]")
+		return ok && !strings.ContainsFunc(lit, func(r rune) bool { return r < '!' || r > '~' || r == '[' || r == ']' || r == '\\' })
+	}
+	return dotAtom(right)
+}
+
+// dotAtom reports whether s is an RFC 5322 dot-atom-text: atoms of atext
+// joined by single dots.
+func dotAtom(s string) bool {
+	for _, atom := range strings.Split(s, ".") {
+		if atom == "" || strings.ContainsFunc(atom, func(r rune) bool {
+			return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("!#$%&'*+-/=?^_`{|}~", r))
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // bare returns a message id without its angle brackets.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // registers the charsets go-message decodes
@@ -222,6 +224,11 @@ func readHeader(m *Message, h mail.Header, opt Options) *Error {
 		m.MessageID = id
 	} else {
 		m.MessageID = strings.Trim(strings.TrimSpace(h.Get("Message-Id")), "<>")
+	}
+	if !utf8.ValidString(m.MessageID) || strings.ContainsFunc(m.MessageID, unicode.IsControl) {
+		// Not text (a store may refuse it, a log garbles it): as good as
+		// none, so the message is named by its content.
+		m.MessageID = ""
 	}
 	if ids, err := h.MsgIDList("In-Reply-To"); err == nil && len(ids) > 0 {
 		m.InReplyTo = ids[0]

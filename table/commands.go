@@ -455,7 +455,7 @@ func (h *handling) join(name string) error {
 		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
 	}
 	if t == nil {
-		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonNoSuchTable, Detail: name}}, true)
+		return h.refuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonNoSuchTable)
 	}
 	h.rec.TableID = &t.row.ID
 	only, err := inviteOnly(h.tx, t)
@@ -465,12 +465,13 @@ func (h *handling) join(name string) error {
 	switch {
 	case t.seatOf(h.msg.From) >= 0:
 		return h.refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonAlreadySeated, Detail: name}}, false)
+	// To anyone else, a table they cannot join is answered as none.
 	case t.row.Status != store.StatusOpen:
-		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonAlreadyStarted}}, true)
+		return h.refuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonAlreadyStarted)
 	case only:
-		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonNotInvited, Detail: name}}, false)
+		return h.refuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonNotInvited)
 	case len(t.seats) >= maxPlayers(t.row.Variant):
-		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonTableFull}}, true)
+		return h.refuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonTableFull)
 	}
 	pl, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(nil))
 	if err != nil {

@@ -332,7 +332,7 @@ func testInvitationOnly(t *testing.T, driver string) {
 	h := newInviteHarness(t, driver)
 	name := h.open("alice", "NEW lexio "+h.addrs("bob", "carol"))
 	h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + name}), store.OutcomeRejected, "not-invited")
-	mustContain(t, "eve's refusal", h.mailOf("eve", "rejected", "-").Text, "Table “"+name+"” seats only the players invited to it.")
+	mustContain(t, "eve's refusal", h.mailOf("eve", "rejected", "-").Text, "There is no table called “"+name+"” that you can join.")
 
 	// Bob's invitation token with its MAC altered.
 	tok := h.token(name, "bob")

@@ -54,7 +54,7 @@ func (h *handling) notify(t *tableCtx, mode, table string) error {
 			if err != nil {
 				return err
 			}
-			return h.refuse(from, cmd, []templates.Reason{{Kind: templates.ReasonNoSuchTable, Detail: table}}, true)
+			return h.refuseAlike(from, cmd, templates.ReasonNotAtTable, table, templates.ReasonNoSuchTable)
 		case err != nil:
 			return err
 		}
@@ -63,7 +63,7 @@ func (h *handling) notify(t *tableCtx, mode, table string) error {
 			if err != nil {
 				return err
 			}
-			return h.refuse(from, cmd, []templates.Reason{{Kind: templates.ReasonNotAPlayer}}, true)
+			return h.refuseAlike(from, cmd, templates.ReasonNotAtTable, table, templates.ReasonNotAPlayer)
 		}
 		h.rec.TableID = &named.row.ID
 		return h.setNotify(named, mode, table, false)

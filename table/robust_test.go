@@ -471,7 +471,7 @@ func testOpenTables(t *testing.T, driver string) {
 		h.expect(h.sendMail(p, mailSpec{Body: "JOIN " + full}), store.OutcomeApplied, "JOIN")
 	}
 	h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + full}), store.OutcomeRejected, "table-full")
-	mustContain(t, "table-full reply", h.lastOf("eve", "rejected").Text, "This table is full")
+	mustContain(t, "table-full reply", h.lastOf("eve", "rejected").Text, "There is no table called “"+full+"” that you can join.")
 
 	// Where the configuration does not allow it.
 	closed := newHarness(t, harnessOpts{driver: driver})

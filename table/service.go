@@ -128,6 +128,10 @@ func (s *Service) parserOptions() parser.Options {
 // later, Tick leaves the table for the next tick.
 const maxAttempts = 5
 
+// maxMessageID bounds the Message-ID recorded: a line's 998 octets (RFC
+// 5322 §2.1.1).
+const maxMessageID = 998
+
 // errHandled: the message's Message-ID is recorded, by an earlier delivery
 // or by a concurrent handler that committed first.
 var errHandled = errors.New("table: message already handled")
@@ -151,6 +155,11 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 		// redelivered copy is still recognised.
 		sum := sha256.Sum256(in.Raw)
 		id = "sha256-" + hex.EncodeToString(sum[:16])
+	} else if len(id) > maxMessageID {
+		// Longer than a header line may be: recorded by its hash, which
+		// names it as well.
+		sum := sha256.Sum256([]byte(id))
+		id = "sha256-id-" + hex.EncodeToString(sum[:16])
 	}
 	log := s.log.With("message_id", id, "from", m.From)
 

@@ -351,7 +351,9 @@ func (s *Service) WebPlayerLang(ctx context.Context, name string, player int64) 
 // WebUnsubscribe is the one-click unsubscribe (RFC 8058) of the player
 // whose id is player from table name's mail: exactly what a message to
 // the List-Unsubscribe address does (LEAGUES §5.2, unsubscribe), NOTIFY
-// turn for that table and a mail that confirms it. ok is false when the
+// turn for that table and a mail that confirms it; where the seat has
+// NOTIFY turn already (the same POST again), nothing changes and no mail
+// goes, so that a replay confirms once. ok is false when the
 // table does not exist or the player holds none of its seats; lang is
 // the player's language, for the page that answers.
 func (s *Service) WebUnsubscribe(ctx context.Context, name string, player int64) (lang string, ok bool, err error) {
@@ -384,6 +386,13 @@ func (s *Service) webUnsubscribeOnce(ctx context.Context, name string, player in
 		}
 		addr := t.seats[p].Player.Address
 		log := s.log.With("table", name, "player", addr)
+		if t.seats[p].Notify == store.NotifyTurn {
+			// A replay (a retried POST, a second click): the seat is as
+			// asked and its confirmation went once; nothing to do.
+			log.Info("one-click unsubscribe replayed: nothing changed")
+			lang, ok = t.langs[p], true
+			return nil
+		}
 		// The request stands for the message the address would have
 		// received: the confirmation answers it, under an id of its own.
 		id := fmt.Sprintf("<lexio.web-unsubscribe.%s.%d.%d@%s>", name, player, now.UnixNano(), s.domain)

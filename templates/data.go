@@ -255,6 +255,10 @@ const (
 	ReasonInvitesWaiting  ReasonKind = "invitations-waiting" // Have: pending now, Need: the most
 	ReasonResigned        ReasonKind = "resigned"            // the sender left that game (LEAGUES §2)
 	ReasonNotYourTable    ReasonKind = "not-your-table"      // RESIGN: Detail names no table of the sender's (LEAGUES §2.5)
+	// One answer, whatever the table named is, where telling them apart
+	// would show a stranger which tables exist (LEAGUES §5, §6).
+	ReasonNoTableToJoin ReasonKind = "no-table-to-join" // JOIN: Detail is none, or not open to the sender
+	ReasonNotAtTable    ReasonKind = "not-at-table"     // NOTIFY: Detail names no table of the sender's
 	// SAY (LEAGUES §5.3); say-too-long is the parser's.
 	ReasonSayLimit ReasonKind = "say-limit" // Need: lines passed on per hour
 	ReasonSayWhere ReasonKind = "say-where" // Have: the sender's tables not over
@@ -292,7 +296,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
 		ReasonConfirmUsed, ReasonConfirmExpired,
 		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
-		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonResigned, ReasonNotYourTable, ReasonNoCommand, ReasonBadCell,
+		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonResigned, ReasonNotYourTable, ReasonNoTableToJoin, ReasonNotAtTable, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
 		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonBadVacation, ReasonBadNotify,
 		ReasonBadAddress, ReasonSayTooLong, ReasonMissingArg,

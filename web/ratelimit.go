@@ -2,14 +2,15 @@ package web
 
 import (
 	"math"
+	"net/netip"
 	"sync"
 	"time"
 )
 
-// limiter is a token bucket per client address: each address may make
+// limiter is a token bucket per client (clientKey): each client may make
 // burst requests at once, and rate more per second after; a request
 // beyond that is refused, with how long until the next one may come. It
-// keeps at most max addresses: when full, it forgets those whose bucket
+// keeps at most max clients: when full, it forgets those whose bucket
 // has filled again (they are as good as new), and if none has, one at
 // random, so that memory stays bounded whatever the addresses.
 type limiter struct {
@@ -32,9 +33,10 @@ func newLimiter(perMinute, max int, now func() time.Time) *limiter {
 		buckets: make(map[string]*bucket)}
 }
 
-// allow takes a token for addr; when there is none it returns false and
-// how many whole seconds until there is.
+// allow takes a token for the client at addr; when there is none it
+// returns false and how many whole seconds until there is.
 func (l *limiter) allow(addr string) (bool, int) {
+	addr = clientKey(addr)
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -68,4 +70,27 @@ func (l *limiter) evict(now time.Time) {
 		}
 		delete(l.buckets, a)
 	}
+}
+
+// clientKey is the client an address stands for: an IPv4 address, or the
+// /64 prefix of an IPv6 one, which one host usually holds whole (a
+// client that picks a new address of its /64 for each request is still
+// one client). An IPv4-mapped address (::ffff:192.0.2.1) is the IPv4
+// address; a zone is dropped, and every spelling of one address gives
+// one key. What is no address (a port after it is allowed) is its own
+// key, as it came.
+func clientKey(addr string) string {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		ap, err := netip.ParseAddrPort(addr)
+		if err != nil {
+			return addr
+		}
+		ip = ap.Addr()
+	}
+	ip = ip.WithZone("").Unmap()
+	if ip.Is4() {
+		return ip.String()
+	}
+	return netip.PrefixFrom(ip, 64).Masked().String()
 }

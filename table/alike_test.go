@@ -1,0 +1,115 @@
+package table_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/store"
+)
+
+// TestRefusalsAlike: JOIN and NOTIFY answer a table that is none and one
+// the sender may not use alike (LEAGUES §5, §6), so that a stranger cannot
+// probe which tables exist: JOIN a table that does not exist, has begun,
+// seats only its invitees or is full; NOTIFY a table that does not exist
+// or where the sender has no seat. Each answer has the same reason and
+// text but for the table's name, and each counts as an error reply (a
+// refusal answered past the hour's bound would tell one from another).
+// The record keeps the true reason for the operator.
+func TestRefusalsAlike(t *testing.T) {
+	h := newHarness(t, harnessOpts{config: "[open_tables]\nallow = true\nleague = \"main\"\n", mail: "error_replies_per_hour = 6"})
+	open := func(who, command string) string {
+		t.Helper()
+		rec := h.expect(h.sendMail(who, mailSpec{Body: command}), store.OutcomeApplied, "NEW ")
+		return strings.TrimPrefix(rec.Reason, "NEW ")
+	}
+	started := open("alice", "NEW")
+	h.expect(h.sendMail("bob", mailSpec{Body: "JOIN " + started}), store.OutcomeApplied, "JOIN")
+	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), store.OutcomeApplied, "START")
+	full := open("dave", "NEW")
+	for _, p := range []string{"alice", "bob", "carol"} {
+		h.expect(h.sendMail(p, mailSpec{Body: "JOIN " + full}), store.OutcomeApplied, "JOIN")
+	}
+	private := open("carol", "NEW lexio alice@"+h.domain)
+	const none = "t999"
+
+	type refusal struct{ from, command, table, why string }
+	groups := []struct {
+		shown string
+		cases []refusal
+	}{
+		{"no-table-to-join", []refusal{
+			{"eve", "JOIN", none, "no-such-table"},
+			{"eve", "JOIN", started, "already-started"},
+			{"eve", "JOIN", private, "not-invited"},
+			{"eve", "JOIN", full, "table-full"},
+		}},
+		{"not-at-table", []refusal{
+			{"eve", "NOTIFY all", none, "no-such-table"},
+			{"eve", "NOTIFY all", started, "not-a-player"},
+		}},
+		{"not-at-table", []refusal{ // from a player at another table
+			{"dave", "NOTIFY turn", none, "no-such-table"},
+			{"dave", "NOTIFY turn", started, "not-a-player"},
+			{"dave", "NOTIFY turn", private, "not-a-player"},
+		}},
+	}
+	for _, g := range groups {
+		var first *client.Message
+		for _, c := range g.cases {
+			id := h.sendMail(c.from, mailSpec{Body: c.command + " " + c.table})
+			if rec := h.expect(id, store.OutcomeRejected, c.why); !strings.Contains(rec.Reason, "answered "+g.shown) {
+				t.Errorf("%s %s: recorded %q, want %s answered %s", c.command, c.table, rec.Reason, c.why, g.shown)
+			}
+			a := h.refusalOf(c.from, id)
+			if first == nil {
+				first = &a
+				mustContain(t, c.command+" "+c.table, a.Text, c.table)
+				continue
+			}
+			for _, part := range []struct{ what, a, b string }{
+				{"subject", a.Subject, first.Subject}, {"text", a.Text, first.Text}, {"html", a.HTML, first.HTML},
+				{"reply address", a.ReplyTo, first.ReplyTo},
+			} {
+				if got, want := unnamed(part.a, c.table), unnamed(part.b, g.cases[0].table); got != want {
+					t.Errorf("%s %s (%s) and %s %s differ in their %s:\n%s\n----\n%s",
+						c.command, c.table, c.why, g.cases[0].command, g.cases[0].table, part.what, got, want)
+				}
+			}
+		}
+	}
+	// Eve's six error replies are spent: no refusal of hers is answered
+	// now, the invitation-only table's no more than the others.
+	n := len(h.inbox("eve"))
+	for _, table := range []string{none, private, full} {
+		h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + table}), store.OutcomeRejected, "")
+	}
+	h.outboxEmpty()
+	if got := len(h.inbox("eve")); got != n {
+		t.Errorf("past the bound eve got %d more answers", got-n)
+	}
+}
+
+// refusalOf waits for name's answer to the message id.
+func (h *harness) refusalOf(name, id string) client.Message {
+	h.t.Helper()
+	var a client.Message
+	h.waitFor(name+"'s answer to "+id, func() bool {
+		for _, m := range h.inbox(name) {
+			if strings.Trim(m.InReplyTo, "<>") == id {
+				a = m
+				return true
+			}
+		}
+		return false
+	})
+	return a
+}
+
+// unnamed is s with the table's name, as a word, written NAME, and its
+// blanks as one space (a longer name wraps a line elsewhere).
+func unnamed(s, table string) string {
+	s = regexp.MustCompile(`\b`+regexp.QuoteMeta(table)+`\b`).ReplaceAllString(s, "NAME")
+	return strings.Join(strings.Fields(s), " ")
+}
