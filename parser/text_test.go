@@ -102,3 +102,31 @@ func TestErrorDetailOneLine(t *testing.T) {
 		t.Errorf("Detail %q, want %q", pe.Detail, "t42[0m")
 	}
 }
+
+// FuzzOneLine: whatever comes in, OneLine's result is valid UTF-8, at
+// most max characters, printable, with no space at either end and none
+// doubled, and is its own OneLine.
+func FuzzOneLine(f *testing.F) {
+	for _, s := range []string{"good luck", "hi\rRESIGN t42", "a\r\n\u2028\u0085b", "\u202eabc\u200b\x1b[2J", "\xff\xc3", "é\u0301 🎉", "  "} {
+		f.Add(s, 10)
+	}
+	f.Fuzz(func(t *testing.T, s string, max int) {
+		max = max%600 + 1
+		if max < 1 {
+			max += 600
+		}
+		got := OneLine(s, max)
+		switch {
+		case !utf8.ValidString(got):
+			t.Fatalf("OneLine(%q, %d) = %q: not UTF-8", s, max, got)
+		case utf8.RuneCountInString(got) > max:
+			t.Fatalf("OneLine(%q, %d) = %q: too long", s, max, got)
+		case strings.ContainsFunc(got, func(r rune) bool { return !Printable(r) }):
+			t.Fatalf("OneLine(%q, %d) = %q: not printable", s, max, got)
+		case got != strings.TrimSpace(got) || strings.Contains(got, "  "):
+			t.Fatalf("OneLine(%q, %d) = %q: spaces", s, max, got)
+		case OneLine(got, max) != got:
+			t.Fatalf("OneLine(%q, %d) = %q, and again %q", s, max, got, OneLine(got, max))
+		}
+	})
+}

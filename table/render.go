@@ -275,7 +275,9 @@ func logLines(entries []engine.LogEntry, names []string, b *engine.Board) []temp
 		case engine.LogResign:
 			l.Kind, l.Forfeit, l.Count = templates.LogResign, e.Forfeit, e.Count
 		case engine.LogSubst:
-			l.Kind, l.From, l.To = templates.LogSubstitute, e.From, e.To
+			// The names were written when the seat passed, maybe by
+			// an older displayName: one line of printable text here.
+			l.Kind, l.From, l.To = templates.LogSubstitute, parser.OneLine(e.From, 2*maxName+8), parser.OneLine(e.To, 2*maxName+8)
 		default:
 			continue
 		}
