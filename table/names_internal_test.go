@@ -28,6 +28,8 @@ func TestNamesTogether(t *testing.T) {
 			[]string{"alice@localhost #1", "alice@localhost #2"}},
 		{"a name that reads as another's qualified one", []string{"alice@localhost", "alice@evil.test", "alice (evil.test)@x.test"},
 			[]string{"Alice (localhost)", "Alice (evil.test)", "alice (evil.test)@x.test"}},
+		{"a name that reads as an address", []string{"bob@localhost", "bob@localhost@evil.test"},
+			[]string{"Bob", "bob@localhost@evil.test"}},
 		{"parentheses of another kind", []string{"alice（evil.test）@x.test"},
 			[]string{"alice（evil.test）@x.test"}},
 		{"the computer's name", []string{"bot (medium)@evil.test", "bot:medium"},
@@ -68,7 +70,7 @@ func TestNamesHonest(t *testing.T) {
 		"alice@localhost", "alice@evil.test", "Alice@evil.test", "alice\u200b@localhost", "alice\u200d@localhost",
 		"bot (medium)@evil.test", "bot:medium", "bot:easy", "bot@x", "lexio@x", "Lexio (x)@y",
 		strings.Repeat("é", 40) + "@a.test", strings.Repeat("é", 40) + "x@a.test", strings.Repeat("é", 40) + "@" + strings.Repeat("d", 40) + ".test",
-		"\xe9\xe9@localhost", "\xc3@localhost", "a\r\nRESIGN t1@localhost", "\u202ebob@localhost", "bob@localhost",
+		"\xe9\xe9@localhost", "\xc3@localhost", "a\r\nRESIGN t1@localhost", "\u202ebob@localhost", "bob@localhost", "bob@localhost@evil.test",
 	}
 	// Every pair and triple, and the whole list.
 	lists := [][]string{addrs}

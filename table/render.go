@@ -47,7 +47,7 @@ func displayName(addr string) string { return tableNames([]string{addr})[0] }
 // the same, the address as written; if even that, the address and the
 // position in the list ("#2"). A human whose name would read as the
 // computer's or the service's ("Bot (medium)", "Lexio"), or as a name
-// qualified so, is named by the address as written. The computer is
+// qualified so or as an address, is named by the address as written. The computer is
 // "Bot (<level>)".
 func tableNames(addrs []string) []string {
 	level := make([]int, len(addrs))
@@ -131,10 +131,10 @@ func capitalise(s string) string {
 // reservedName reports whether a human's name would read as one of
 // reservedNames — the same word, whatever its case, alone or followed by
 // anything but a letter ("Bot (strong)", "lexio-team"; not "Bottom") —
-// or as a name tableNames qualified ("Alice (evil.test)"): it holds a
-// parenthesis.
+// or as a name tableNames qualified ("Alice (evil.test)") or an address:
+// it holds a parenthesis or an at sign.
 func reservedName(name string) bool {
-	if strings.ContainsAny(name, "()（）﹙﹚⁽⁾₍₎") {
+	if strings.ContainsAny(name, "()（）﹙﹚⁽⁾₍₎@＠﹫") {
 		return true
 	}
 	k := strings.ToLower(name)
