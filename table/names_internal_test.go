@@ -30,6 +30,10 @@ func TestNamesTogether(t *testing.T) {
 			[]string{"Alice (localhost)", "Alice (evil.test)", "alice (evil.test)@x.test"}},
 		{"a name that reads as an address", []string{"bob@localhost", "bob@localhost@evil.test"},
 			[]string{"Bob", "bob@localhost@evil.test"}},
+		{"the same name in full width", []string{"alice@localhost", "\uff41\uff4c\uff49\uff43\uff45@evil.test"},
+			[]string{"Alice (localhost)", "\uff21\uff4c\uff49\uff43\uff45 (evil.test)"}},
+		{"the service's name in full width", []string{"\uff4c\uff45\uff58\uff49\uff4f@evil.test"},
+			[]string{"\uff4c\uff45\uff58\uff49\uff4f@evil.test"}},
 		{"parentheses of another kind", []string{"alice（evil.test）@x.test"},
 			[]string{"alice（evil.test）@x.test"}},
 		{"the computer's name", []string{"bot (medium)@evil.test", "bot:medium"},
@@ -68,7 +72,7 @@ func TestNamesTogether(t *testing.T) {
 func TestNamesHonest(t *testing.T) {
 	addrs := []string{
 		"alice@localhost", "alice@evil.test", "Alice@evil.test", "alice\u200b@localhost", "alice\u200d@localhost",
-		"bot (medium)@evil.test", "bot:medium", "bot:easy", "bot@x", "lexio@x", "Lexio (x)@y",
+		"\uff41\uff4c\uff49\uff43\uff45@evil.test", "\uff42\uff4f\uff54@x", "bot (medium)@evil.test", "bot:medium", "bot:easy", "bot@x", "lexio@x", "Lexio (x)@y",
 		strings.Repeat("é", 40) + "@a.test", strings.Repeat("é", 40) + "x@a.test", strings.Repeat("é", 40) + "@" + strings.Repeat("d", 40) + ".test",
 		"\xe9\xe9@localhost", "\xc3@localhost", "a\r\nRESIGN t1@localhost", "\u202ebob@localhost", "bob@localhost", "bob@localhost@evil.test",
 	}
@@ -86,7 +90,7 @@ func TestNamesHonest(t *testing.T) {
 		got := tableNames(l)
 		seen := map[string]bool{}
 		for i, n := range got {
-			k := strings.ToLower(n)
+			k := nameKey(n)
 			switch {
 			case seen[k]:
 				t.Fatalf("tableNames(%q) = %q: %q twice", l, got, n)

@@ -20,6 +20,7 @@ import (
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
+	"golang.org/x/text/unicode/norm"
 )
 
 // This file turns the engine's per-player views into the templates' data
@@ -41,7 +42,7 @@ func displayName(addr string) string { return tableNames([]string{addr})[0] }
 
 // tableNames names players seen together — a table's seats, the rows of
 // standings — in order, each one line of printable text (parser.OneLine)
-// and distinct from the others whatever their case. A player is named by
+// and distinct from the others whatever their case or width (nameKey). A player is named by
 // the local part of their address, capitalised; where two would show the
 // same name, each shows its domain too ("Alice (evil.test)"); if still
 // the same, the address as written; if even that, the address and the
@@ -63,7 +64,7 @@ func tableNames(addrs []string) []string {
 		}
 		same := make(map[string][]int, len(out))
 		for i, n := range out {
-			k := strings.ToLower(n)
+			k := nameKey(n)
 			same[k] = append(same[k], i)
 		}
 		raised := false
@@ -128,16 +129,20 @@ func capitalise(s string) string {
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
+// nameKey is what two names that read alike have in common: their
+// compatibility form (NFKC: "Ａｌｉｃｅ" is "Alice"), in lower case.
+func nameKey(name string) string { return strings.ToLower(norm.NFKC.String(name)) }
+
 // reservedName reports whether a human's name would read as one of
 // reservedNames — the same word, whatever its case, alone or followed by
 // anything but a letter ("Bot (strong)", "lexio-team"; not "Bottom") —
 // or as a name tableNames qualified ("Alice (evil.test)") or an address:
 // it holds a parenthesis or an at sign.
 func reservedName(name string) bool {
-	if strings.ContainsAny(name, "()（）﹙﹚⁽⁾₍₎@＠﹫") {
+	k := nameKey(name)
+	if strings.ContainsAny(k, "()@") { // "（", "﹫" … are these in NFKC
 		return true
 	}
-	k := strings.ToLower(name)
 	for _, w := range reservedNames {
 		if rest, ok := strings.CutPrefix(k, w); ok {
 			if r, _ := utf8.DecodeRuneInString(rest); rest == "" || !unicode.IsLetter(r) {
