@@ -989,8 +989,9 @@ func notifyChoice(w string) string {
 	return ""
 }
 
-// parseSay reads SAY's text: the rest of the line as written, trimmed, at
-// most MaxSay characters.
+// parseSay reads SAY's text: the rest of the line as one line of
+// printable text (OneLine: a lone CR inside it would be a line break in
+// the others' mail, below the quoting), at most MaxSay characters.
 func parseSay(line string) (string, error) {
 	line = strings.TrimSpace(line)
 	i := strings.IndexFunc(line, unicode.IsSpace)
@@ -998,12 +999,12 @@ func parseSay(line string) (string, error) {
 	if i > 0 {
 		text = strings.TrimSpace(line[i:])
 	}
-	text = strings.TrimSpace(strings.TrimPrefix(text, ":"))
+	text = OneLine(strings.TrimPrefix(OneLine(text, MaxSay+2), ":"), MaxSay+1)
 	switch n := utf8.RuneCountInString(text); {
 	case n == 0:
 		return "", newError(MissingArgument, "say what to tell the other players, e.g. SAY good luck")
 	case n > MaxSay:
-		return "", newError(TextTooLong, "%d characters", n)
+		return "", newError(TextTooLong, "more than %d characters", MaxSay)
 	}
 	return text, nil
 }

@@ -123,9 +123,14 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Detail == "" && t.Kind == e.Kind
 }
 
+// newError makes an Error; its Detail, which may quote the player's
+// input back to them, is one line of printable text (OneLine).
 func newError(k ErrorKind, format string, args ...any) *Error {
-	return &Error{Kind: k, Detail: fmt.Sprintf(format, args...)}
+	return &Error{Kind: k, Detail: OneLine(fmt.Sprintf(format, args...), maxDetail)}
 }
+
+// maxDetail bounds Error.Detail, in characters.
+const maxDetail = 200
 
 // Sentinels for errors.Is; each matches every *Error of its kind.
 var (

@@ -396,9 +396,8 @@ func (h *handling) newTable(c *parser.Command) error {
 		if msg.Expires, err = h.invite(t, c.Invite); err != nil {
 			return err
 		}
-		for _, a := range c.Invite {
-			msg.Invited = append(msg.Invited, displayName(a))
-		}
+		// Named beside the seated: tableNames tells them apart.
+		msg.Invited = tableNames(append(seatAddrs(t.seats), c.Invite...))[len(t.seats):]
 	}
 	return h.reply(t, templates.TableOpened, msg)
 }

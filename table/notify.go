@@ -201,6 +201,9 @@ func (h *handling) say(t *tableCtx, text string) error {
 		// mail goes out.
 		return h.refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonSayTooLong, Need: parser.MaxSay, Have: n}}, true)
 	}
+	// One line of printable text, whoever made the command (the parser
+	// makes it so): never a line break below the quoting.
+	text = parser.OneLine(text, parser.MaxSay)
 	limit := h.s.cfg.Mail.ErrorReplies
 	ok, err := h.tx.TakeRate("say:"+h.msg.From, limit, time.Hour, h.now)
 	if err != nil {

@@ -148,7 +148,11 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 		if err != nil {
 			return err
 		}
-		if err := t.game.Substitute(p, displayName(oldAddr), displayName(newAddr), now); err != nil {
+		// Each named beside the others of the table (tableNames).
+		after := seatAddrs(t.seats)
+		after[p] = newAddr
+		oldName, newName := names(t.seats)[p], tableNames(after)[p]
+		if err := t.game.Substitute(p, oldName, newName, now); err != nil {
 			return permanent(err)
 		}
 		if err := tx.MoveSeat(t.row.ID, p, pl.ID); err != nil {
@@ -173,7 +177,7 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 				return err
 			}
 			if q == p {
-				s.queue(t, templates.SeatTaken, q, templates.SeatMsg{NoticeMsg: msg, From: displayName(oldAddr)}, now, &out)
+				s.queue(t, templates.SeatTaken, q, templates.SeatMsg{NoticeMsg: msg, From: oldName}, now, &out)
 			} else {
 				s.queue(t, templates.TurnNotice, q, msg, now, &out)
 			}

@@ -524,8 +524,13 @@ func (d *seasonData) standingsWithRatings(tx *store.Tx, l *config.League, divisi
 		if division >= 0 && i != division {
 			continue
 		}
+		// A division's players are named together (tableNames).
+		name := make(map[string]string, len(dv.Players))
+		for j, n := range tableNames(dv.Players) {
+			name[dv.Players[j]] = n
+		}
 		for _, r := range league.Standings(dv.Players, d.finished[i], points(l)) {
-			st := Standing{Division: dv.Name, Row: r, Name: displayName(r.Player), Rating: rating.DefaultRating, RD: rating.DefaultRD}
+			st := Standing{Division: dv.Name, Row: r, Name: name[r.Player], Rating: rating.DefaultRating, RD: rating.DefaultRD}
 			if pr, ok := ratings[ids[r.Player]]; ok {
 				st.Rating, st.RD = pr.Rating, pr.RD
 			}

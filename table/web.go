@@ -103,7 +103,7 @@ func (s *Service) webTable(t *tableCtx, p int, now time.Time) (*WebTable, error)
 	if p >= 0 {
 		to = t.recipient(p)
 		to.id = 0 // the page links to nothing of the mail's
-		w.Lang, w.TZ, w.Viewer = to.lang, to.tz, displayName(to.addr)
+		w.Lang, w.TZ, w.Viewer = to.lang, to.tz, names(t.seats)[p]
 	}
 	head := s.head(t.row.Name, to, now)
 	head.To = w.Viewer

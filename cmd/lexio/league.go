@@ -100,7 +100,7 @@ func printTables(e *env, ts []table.SeasonTable) {
 		if turn == "" {
 			turn = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\n", t.Name, t.Division, t.Round, t.Status, turn, strings.Join(t.Players, " "))
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\n", t.Name, t.Division, t.Round, t.Status, shown(turn), strings.Join(shownAll(t.Players), " "))
 	}
 	w.Flush()
 }
@@ -110,7 +110,7 @@ func printDivisions(e *env, divs []league.Division) {
 		fmt.Fprintln(e.stdout, "  nobody")
 	}
 	for _, d := range divs {
-		fmt.Fprintf(e.stdout, "  %s (%d): %s\n", d.Name, len(d.Players), strings.Join(d.Players, " "))
+		fmt.Fprintf(e.stdout, "  %s (%d): %s\n", d.Name, len(d.Players), strings.Join(shownAll(d.Players), " "))
 	}
 }
 
@@ -236,7 +236,7 @@ func runLeagueStandings(ctx context.Context, e *env, args []string) error {
 			w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "RANK\tPLAYER\tPLAYED\tWON\tTIED\tLOST\tPOINTS\tSPREAD\tFOR\tRATING\tRD\t")
 		}
-		fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%+d\t%d\t%.2f\t%.2f\t\n", r.Rank, r.Player, r.Played, r.Won, r.Tied, r.Lost,
+		fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%+d\t%d\t%.2f\t%.2f\t\n", r.Rank, shown(r.Player), r.Played, r.Won, r.Tied, r.Lost,
 			r.Points, r.Spread, r.PointsFor, r.Rating, r.RD)
 	}
 	if w == nil {

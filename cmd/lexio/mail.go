@@ -66,7 +66,7 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 	}
 	if *list {
 		for i, m := range msgs {
-			fmt.Fprintf(e.stdout, "%3d  %s  %s\n", i+1, m.Date.Local().Format("Jan 2 15:04"), m.Subject)
+			fmt.Fprintf(e.stdout, "%3d  %s  %s\n", i+1, m.Date.Local().Format("Jan 2 15:04"), shown(m.Subject))
 		}
 		return nil
 	}
@@ -81,16 +81,18 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 	if *html {
 		// The HTML part alone, as it came: `> page.html` saves the page.
 		if m.HTML == "" {
-			return fmt.Errorf("message %d of %d (%s) has no HTML part", i, len(msgs), m.Subject)
+			return fmt.Errorf("message %d of %d (%s) has no HTML part", i, len(msgs), shown(m.Subject))
 		}
-		fmt.Fprint(e.stdout, m.HTML)
+		fmt.Fprint(e.stdout, shownText(m.HTML))
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "Message %d of %d\nFrom: %s\nDate: %s\nSubject: %s\n", i, len(msgs), m.From, m.Date.Local().Format(time.RFC1123), m.Subject)
+	// What the sender chose is shown with its control characters
+	// escaped: never raw to the terminal.
+	fmt.Fprintf(e.stdout, "Message %d of %d\nFrom: %s\nDate: %s\nSubject: %s\n", i, len(msgs), shown(m.From), m.Date.Local().Format(time.RFC1123), shown(m.Subject))
 	if len(m.Attachments) > 0 {
-		fmt.Fprintf(e.stdout, "Attached: %s\n", strings.Join(m.Attachments, ", "))
+		fmt.Fprintf(e.stdout, "Attached: %s\n", strings.Join(shownAll(m.Attachments), ", "))
 	}
-	fmt.Fprintf(e.stdout, "\n%s\n", strings.ReplaceAll(m.Text, "\r\n", "\n"))
+	fmt.Fprintf(e.stdout, "\n%s\n", shownText(m.Text))
 	return nil
 }
 

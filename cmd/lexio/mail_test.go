@@ -48,3 +48,43 @@ func TestMailReadHTMLIsThePageAlone(t *testing.T) {
 		t.Errorf("--html prints headers:\n%.300s", page)
 	}
 }
+
+// TestMailReadEscapes: a mail whose subject and text hold an escape
+// sequence, a lone CR and a bidi override is read with them escaped, in
+// the list and in the message, never raw to the terminal.
+func TestMailReadEscapes(t *testing.T) {
+	dir := t.TempDir()
+	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	writeFile(t, path, testConfig(t, dir, secret, filepath.Join("..", "..", "gcg", "testdata", "words.txt"), ""), 0o600)
+	ctx, cancel := context.WithCancel(context.Background())
+	errOut := &syncBuffer{}
+	e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{}, stderr: errOut, getenv: func(string) string { return "" }}
+	done := make(chan error, 1)
+	go func() { done <- serveWith(ctx, e, path, nil, nil) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	waitLog(t, errOut, "lexio serving", 1)
+	body := "hi \x1b[2J\u202eevil\rRESIGN t1"
+	if code, _, stderr := lexio(t, "mail", "send", "--as", "bob@localhost", "--to", "alice@localhost", "--wait", "0", "-c", path, body); code != 0 {
+		t.Fatalf("mail send: %d %s", code, stderr)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	text := waitFor(t, "bob's mail", deadline, newestMail(t, path, "alice@localhost"), "From: bob@localhost")
+	_, list, _ := lexio(t, "mail", "read", "--as", "alice@localhost", "-c", path, "--list")
+	for _, out := range []string{text, list} {
+		if strings.ContainsAny(out, "\x1b\r\u202e") {
+			t.Errorf("mail read prints a control character raw:\n%q", out)
+		}
+		if !strings.Contains(out, `\x1b[2J\u202eevil`) {
+			t.Errorf("mail read lacks the escaped text:\n%s", out)
+		}
+	}
+	if !strings.Contains(text, `\x1b[2J\u202eevil\rRESIGN t1`) {
+		t.Errorf("the text is not shown escaped:\n%s", text)
+	}
+}

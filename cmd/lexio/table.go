@@ -95,7 +95,7 @@ func runTableNew(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "table %s opened for %s (league %s); %s plays first. The daemon sends the notices.\n",
-		name, strings.Join(players, ", "), l, players[0])
+		name, strings.Join(shownAll(players), ", "), l, shown(players[0]))
 	return nil
 }
 
@@ -118,13 +118,14 @@ func runTableList(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintln(w, "TABLE\tLEAGUE\tVARIANT\tSTATUS\tMOVES\tTO PLAY\tDEADLINE\tPLAYERS")
 	for _, t := range ts {
 		turn, deadline := "-", "-"
+		players := shownAll(t.Players)
 		if t.Turn >= 0 {
-			turn = t.Players[t.Turn]
+			turn = players[t.Turn]
 		}
 		if t.Deadline != nil {
 			deadline = t.Deadline.Local().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", t.Name, t.League, t.Variant, t.Status, t.Moves, turn, deadline, strings.Join(t.Players, " "))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", t.Name, t.League, t.Variant, t.Status, t.Moves, turn, deadline, strings.Join(players, " "))
 	}
 	return w.Flush()
 }
@@ -156,7 +157,7 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 		if g == nil {
 			return fmt.Errorf("table %s: the game has not started", t.Name)
 		}
-		rec, err := gcg.FromGame(g.Config(), g.Actions(), t.Players)
+		rec, err := gcg.FromGame(g.Config(), g.Actions(), shownAll(t.Players))
 		if err != nil {
 			return err
 		}
@@ -165,13 +166,14 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "table %s  league %s  variant %s  status %s  moves %d\n", t.Name, t.League, t.Variant, t.Status, t.Moves)
+	players := shownAll(t.Players)
 	if t.Deadline != nil {
-		fmt.Fprintf(e.stdout, "turn of %s until %s\n", t.Players[t.Turn], t.Deadline.Local().Format(time.RFC1123))
+		fmt.Fprintf(e.stdout, "turn of %s until %s\n", players[t.Turn], t.Deadline.Local().Format(time.RFC1123))
 	}
 	if u := svc.WatchURL(t.Name, t.League); u != "" {
 		fmt.Fprintf(e.stdout, "spectators: %s\n", u)
 	}
-	for i, p := range t.Players {
+	for i, p := range players {
 		score := "-"
 		if i < len(t.Scores) {
 			score = strconv.Itoa(t.Scores[i])
@@ -191,7 +193,7 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "\n%s\n", t.Board)
 	}
 	for _, l := range t.Log {
-		fmt.Fprintf(e.stdout, "%s\n", logText(l, t.Players))
+		fmt.Fprintf(e.stdout, "%s\n", logText(l, players))
 	}
 	return nil
 }
@@ -214,11 +216,12 @@ func runTableSubstitute(ctx context.Context, e *env, args []string) error {
 	if err := svc.Substitute(ctx, name, oldAddr, newAddr); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "table %s: %s now holds the seat of %s. The daemon sends the notices.\n", name, newAddr, oldAddr)
+	fmt.Fprintf(e.stdout, "table %s: %s now holds the seat of %s. The daemon sends the notices.\n", name, shown(newAddr), shown(oldAddr))
 	return nil
 }
 
-// logText writes a log entry for the admin, who sees every entry.
+// logText writes a log entry for the admin, who sees every entry; players
+// are as shown, the names of the entry are made so here.
 func logText(l engine.LogEntry, players []string) string {
 	who := "table"
 	if l.Player >= 0 && l.Player < len(players) {
@@ -239,7 +242,7 @@ func logText(l engine.LogEntry, players []string) string {
 	case engine.LogExpire:
 		return head + "let the turn expire"
 	case engine.LogRejected:
-		return head + "was refused (private): " + strings.Join(l.Words, ", ")
+		return head + "was refused (private): " + strings.Join(shownAll(l.Words), ", ")
 	case engine.LogAdjust:
 		return head + fmt.Sprintf("end of game: %+d (rack %q)", l.Score, l.Rack)
 	case engine.LogEnd:
@@ -254,7 +257,7 @@ func logText(l engine.LogEntry, players []string) string {
 		}
 		return head + what
 	case engine.LogSubst:
-		return head + fmt.Sprintf("seat passed from %s to %s", l.From, l.To)
+		return head + fmt.Sprintf("seat passed from %s to %s", shown(l.From), shown(l.To))
 	}
 	return head + string(l.Kind)
 }

@@ -105,3 +105,39 @@ name = "closed"
 		}
 	}
 }
+
+// TestTableListEscapes: an address holding an escape sequence or a bidi
+// override reached the admin's terminal raw through table list and table
+// show; they print it escaped now.
+func TestTableListEscapes(t *testing.T) {
+	words, err := filepath.Abs(filepath.Join("..", "..", "gcg", "testdata", "words.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "secret")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	cfg := filepath.Join(dir, "lexio.toml")
+	writeFile(t, cfg, testConfig(t, dir, secret, words, ""), 0o600)
+	esc, bidi := "eve\x1b[2j\x1b]0;owned\x07@localhost", "\u202emallory@localhost"
+	code, out, errOut := lexio(t, "table", "new", "-c", cfg, "t1", esc, bidi)
+	if code != 0 {
+		t.Fatalf("table new: %d %q", code, errOut)
+	}
+	outs := []string{out}
+	for _, args := range [][]string{{"list"}, {"show", "t1"}, {"show", "--gcg", "t1"}} {
+		code, out, errOut := lexio(t, append([]string{"table", args[0], "-c", cfg}, args[1:]...)...)
+		if code != 0 {
+			t.Fatalf("table %v: %d %q", args, code, errOut)
+		}
+		outs = append(outs, out)
+	}
+	for i, out := range outs {
+		if strings.ContainsAny(out, "\x1b\x07\u202e") {
+			t.Errorf("output %d prints a control character raw:\n%q", i, out)
+		}
+		if i < 3 && (!strings.Contains(out, `"eve\x1b[2j\x1b]0;owned\x07@localhost"`) || !strings.Contains(out, `"\u202emallory@localhost"`)) {
+			t.Errorf("output %d lacks the escaped addresses:\n%s", i, out)
+		}
+	}
+}
