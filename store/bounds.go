@@ -1,0 +1,101 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// ErrTimeRange: a time to be written lies outside the range every driver
+// reads back (MinTime to MaxTime). Nothing is written.
+var ErrTimeRange = errors.New("store: time out of range")
+
+// The times the store writes. SQLite (glebarez) keeps a time as text and
+// reads back only four-digit years: a time in year 10000 would be stored
+// and then fail every read of its row. The end stops a day short of year
+// 10000, so that no zone offset nor rounding crosses into it; nothing in
+// a game comes before 1970.
+var (
+	MinTime = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+	MaxTime = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC) // excluded
+)
+
+// registerTimeBounds makes every create and update check the times it
+// writes, whatever the model or the form (a struct, a slice of them, a
+// map of columns), before the statement runs.
+func registerTimeBounds(db *gorm.DB) error {
+	if err := db.Callback().Create().Before("gorm:create").Register("lexio:time_bounds", checkTimes); err != nil {
+		return err
+	}
+	return db.Callback().Update().Before("gorm:update").Register("lexio:time_bounds", checkTimes)
+}
+
+// checkTimes fails the statement when a time of its values is out of
+// range.
+func checkTimes(db *gorm.DB) {
+	if db.Error != nil || db.Statement.Dest == nil {
+		return
+	}
+	if err := boundedTimes(reflect.ValueOf(db.Statement.Dest), 0); err != nil {
+		_ = db.AddError(err)
+	}
+}
+
+var timeType = reflect.TypeOf(time.Time{})
+
+// boundedTimes checks the times in v: v itself, the elements of a slice
+// or map, the exported fields of a struct (a preloaded player of a row
+// included, depth at most 3). A zero time is unset and passes: gorm fills
+// the created and updated stamps.
+func boundedTimes(v reflect.Value, depth int) error {
+	if depth > 3 {
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+		return boundedTimes(v.Elem(), depth)
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return nil // bytes
+		}
+		for i := range v.Len() {
+			if err := boundedTimes(v.Index(i), depth+1); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if err := boundedTimes(it.Value(), depth+1); err != nil {
+				return err
+			}
+		}
+	case reflect.Struct:
+		if v.Type() == timeType {
+			return checkTime(v.Interface().(time.Time))
+		}
+		for i := range v.NumField() {
+			if !v.Type().Field(i).IsExported() {
+				continue
+			}
+			if err := boundedTimes(v.Field(i), depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkTime returns ErrTimeRange for a time outside MinTime to MaxTime.
+func checkTime(t time.Time) error {
+	if t.IsZero() || (!t.Before(MinTime) && t.Before(MaxTime)) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s is not from %s to %s", ErrTimeRange,
+		t.UTC().Format(time.RFC3339), MinTime.Format(time.DateOnly), MaxTime.Format(time.DateOnly))
+}
