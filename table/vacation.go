@@ -275,8 +275,15 @@ func (s *Service) newVacation(vs []store.Vacation, v *parser.Vacation, pl *store
 			return nil, &templates.Reason{Kind: templates.ReasonBadVacation, Detail: v.From + " " + v.To}
 		}
 		today := now.In(loc)
-		if first.Before(time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, loc)) {
+		midnight := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, loc)
+		if first.Before(midnight) {
 			return nil, &templates.Reason{Kind: templates.ReasonVacationPast, Detail: v.From}
+		}
+		// Within a year of today: with the parser's 366 days at most,
+		// every vacation ends within two years (and far from the store's
+		// MaxTime, whatever the date asked).
+		if first.After(midnight.AddDate(1, 0, 0)) {
+			return nil, &templates.Reason{Kind: templates.ReasonVacationFar, Detail: v.From}
 		}
 		// From the start of the first day to the end of the last; the
 		// clocks stop from now at the earliest (never backwards).
