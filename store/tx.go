@@ -149,6 +149,44 @@ func (tx *Tx) Tables(status TableStatus) ([]Table, error) {
 	return ts, nil
 }
 
+// TableRef names a table without the rest of its row.
+type TableRef struct {
+	ID   int64
+	Name string
+}
+
+// TableRefs returns the id and name of every table, by name; status ""
+// means any status. It reads no time of the rows: a listing that must go
+// on past a row the driver cannot read back (one written before
+// ErrTimeRange guarded the writes) reads each row apart, by TableByID.
+func (tx *Tx) TableRefs(status TableStatus) ([]TableRef, error) {
+	q := tx.db.Model(&Table{}).Select("id, name").Order("name")
+	if status != "" {
+		q = q.Where("status = ?", status)
+	}
+	var refs []TableRef
+	if err := q.Scan(&refs).Error; err != nil {
+		return nil, fmt.Errorf("store: table refs: %w", mapErr(err))
+	}
+	return refs, nil
+}
+
+// TableRefsOfPlayer is TableRefs of the tables where the player with that
+// address has a seat (none if the player is unknown).
+func (tx *Tx) TableRefsOfPlayer(addr string) ([]TableRef, error) {
+	var refs []TableRef
+	err := tx.db.Model(&Table{}).Select("tables.id, tables.name").
+		Joins("JOIN seats ON seats.table_id = tables.id").
+		Joins("JOIN players ON players.id = seats.player_id").
+		Where("players.address = ?", NormalizeAddress(addr)).
+		Order("tables.name").
+		Scan(&refs).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: table refs of player: %w", mapErr(err))
+	}
+	return refs, nil
+}
+
 // TablesOfPlayer returns the tables where the player with that address has a
 // seat, by name (none if the player is unknown).
 func (tx *Tx) TablesOfPlayer(addr string) ([]Table, error) {
@@ -217,9 +255,12 @@ func (tx *Tx) SaveTable(t *Table, prevSeq int64) error {
 // DueTables returns up to limit playing tables whose deadline or next
 // reminder is at or before now, earliest first (ties by id), so that
 // deadlines missed while the daemon was down are enforced in order.
+// Each has its ID and Name only: the caller reads each row in its own
+// transaction, where a row the driver cannot read back fails alone
+// instead of every tick.
 func (tx *Tx) DueTables(now time.Time, limit int) ([]Table, error) {
 	var ts []Table
-	err := tx.db.
+	err := tx.db.Select("id, name").
 		Where("status = ? AND due_at <= ?", StatusPlaying, now.UTC()).
 		Order("due_at, id").
 		Limit(limit).
@@ -275,15 +316,14 @@ func (tx *Tx) Vacations(playerIDs ...int64) ([]Vacation, error) {
 }
 
 // DueVacations returns up to limit vacations whose start or end is due to
-// be told at or before now, earliest first (ties by id).
+// be told at or before now, earliest first (ties by id), each with its ID
+// and PlayerID only: the caller reads them in its own transaction (see
+// DueTables).
 func (tx *Tx) DueVacations(now time.Time, limit int) ([]Vacation, error) {
 	var vs []Vacation
-	err := tx.db.Where("due_at <= ?", now.UTC()).Order("due_at, id").Limit(limit).Find(&vs).Error
+	err := tx.db.Select("id, player_id").Where("due_at <= ?", now.UTC()).Order("due_at, id").Limit(limit).Find(&vs).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: due vacations: %w", mapErr(err))
-	}
-	for i := range vs {
-		vs[i].normalize()
 	}
 	return vs, nil
 }

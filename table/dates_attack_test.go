@@ -1,8 +1,12 @@
 package table_test
 
 import (
+	"database/sql"
+	"strings"
 	"testing"
+	"time"
 
+	_ "github.com/glebarez/go-sqlite" // the raw writes of TestUnreadableRows
 	"github.com/lexio-mail/lexio/store"
 )
 
@@ -58,5 +62,63 @@ func testVacationYear10000(t *testing.T, driver string) {
 	}
 	if vs := h.vacationsOf("alice@localhost"); len(vs) != 1 || vs[0].Days != 0 {
 		t.Errorf("vacations: %+v, want the one a year ahead, cancelled", vs)
+	}
+}
+
+// TestUnreadableRows: rows that SQLite cannot read back (a time in year
+// 10000, as stored before the store bounded its times) make only their
+// table fail: a table row of ua, a vacation of eve's at uc. The admin's
+// list reads the others and names the two; alice plays and takes a
+// vacation at ub, her other table; the tick reminds carol at ub; the web
+// page of ub answers.
+func TestUnreadableRows(t *testing.T) {
+	h := newHarness(t, harnessOpts{driver: store.DriverSQLite})
+	t0 := h.clock.Now()
+	for _, tb := range []struct{ name, a, b string }{{"ua", "alice", "bob"}, {"ub", "alice", "carol"}, {"uc", "dave", "eve"}} {
+		if err := h.svc.CreateTable(h.ctx, tb.name, "main", emails(tb.a, tb.b), 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sql.Open("sqlite", "file:"+h.db.path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const y10000 = "10000-01-01 00:00:00+00:00"
+	// Both are due to SQLite, which compares the text: every tick finds them.
+	if _, err := db.Exec("UPDATE tables SET deadline = ?, due_at = ? WHERE name = 'ua'", y10000, y10000); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`INSERT INTO vacations (player_id, from_at, to_at, days_from, days, zone, told, due_at, created_at)
+		SELECT id, ?, ?, ?, 1, '', 1, ?, ? FROM players WHERE address = 'eve@localhost'`,
+		t0.Format("2006-01-02 15:04:05-07:00"), y10000, t0.Format("2006-01-02 15:04:05-07:00"), y10000, t0.Format("2006-01-02 15:04:05-07:00"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ts, err := h.svc.Tables(h.ctx)
+	if len(ts) != 3 || ts[0].Err == nil || ts[1].Err != nil || ts[2].Err == nil || ts[1].Name != "ub" || len(ts[1].Players) != 2 {
+		t.Fatalf("tables: %+v", ts)
+	}
+	if err == nil || !strings.Contains(err.Error(), "table ua: ") || !strings.Contains(err.Error(), "table uc: ") || strings.Contains(err.Error(), "table ub") {
+		t.Errorf("tables' error: %v; want ua and uc named", err)
+	}
+	if w, err := h.svc.WebTable(h.ctx, "ub", 0); err != nil || w == nil {
+		t.Errorf("ub's page: %v, %v", w, err)
+	}
+
+	// Alice's other table: she plays, and her vacation stops its clock.
+	h.at(t0.Add(time.Hour))
+	h.command("alice", "ub", findMove(h.game("ub"), 0), store.OutcomeApplied, "PLACE")
+	h.command("alice", "ub", "VACATION 2", store.OutcomeApplied, "VACATION 2")
+	mustContain(t, "vacation-set", h.lastOf("alice", "vacation-set").Text, "your clocks stop at ub")
+
+	// The tick goes past the two: carol's 24 h reminder at ub comes.
+	h.tickAt(t0.Add(time.Hour + 48*time.Hour))
+	if n := h.count("carol", "reminder"); n != 1 {
+		t.Errorf("carol got %d reminders, want 1", n)
+	}
+	if !strings.Contains(h.logs.String(), "failed") {
+		t.Errorf("the unreadable rows were not logged:\n%s", h.logs.String())
 	}
 }
