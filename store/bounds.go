@@ -1,10 +1,13 @@
 package store
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"reflect"
 	"time"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 )
@@ -98,4 +101,36 @@ func checkTime(t time.Time) error {
 	}
 	return fmt.Errorf("%w: %s is not from %s to %s", ErrTimeRange,
 		t.UTC().Format(time.RFC3339), MinTime.Format(time.DateOnly), MaxTime.Format(time.DateOnly))
+}
+
+// ErrTooLong: a string is longer than its column (PostgreSQL refuses it,
+// SQLite would keep it). Nothing is written.
+var ErrTooLong = errors.New("store: too long")
+
+// The sizes, in characters, of the columns that hold what a sender
+// writes (the models' size tags).
+const (
+	maxAddress   = 320 // players.address, messages.from_addr, invitations.address
+	maxMessageID = 998 // messages.message_id
+)
+
+// messageKey is how a Message-ID is recorded: as it is, or when longer
+// than its column its SHA-256, which names it as surely.
+func messageKey(id string) string {
+	if utf8.RuneCountInString(id) <= maxMessageID {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return "sha256-id-" + hex.EncodeToString(sum[:])
+}
+
+// cut returns s cut to at most n characters.
+func cut(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -64,6 +65,9 @@ func (tx *Tx) EnsurePlayer(addr, lang string) (*Player, error) {
 	addr = NormalizeAddress(addr)
 	if addr == "" {
 		return nil, errors.New("store: player: empty address")
+	}
+	if n := utf8.RuneCountInString(addr); n > maxAddress {
+		return nil, fmt.Errorf("store: player: an address of %d characters, over %d: %w", n, maxAddress, ErrTooLong)
 	}
 	p := Player{Address: addr, Lang: lang}
 	err := tx.insertNew("player", &p)
@@ -428,7 +432,10 @@ func (tx *Tx) Actions(tableID int64) ([]Action, error) {
 
 // RecordMessage records a processed inbound message. It returns ErrDuplicate
 // if the Message-ID, or the (mailbox, UIDVALIDITY, UID), is already
-// recorded; the transaction stays usable. At defaults to now.
+// recorded; the transaction stays usable. At defaults to now. The
+// sender's hostile strings fit their columns (a refusal would leave the
+// message to be tried again for ever): a Message-ID too long is recorded
+// as its hash (messageKey), a From too long is cut.
 func (tx *Tx) RecordMessage(m *Message) error {
 	if m.MessageID == "" {
 		return errors.New("store: message: empty Message-ID")
@@ -437,14 +444,15 @@ func (tx *Tx) RecordMessage(m *Message) error {
 		m.At = tx.now()
 	}
 	m.At = m.At.UTC()
-	m.From = NormalizeAddress(m.From)
+	m.MessageID = messageKey(m.MessageID)
+	m.From = cut(NormalizeAddress(m.From), maxAddress)
 	return tx.insertNew("message", m)
 }
 
 // MessageSeen reports whether a Message-ID is recorded.
 func (tx *Tx) MessageSeen(messageID string) (bool, error) {
 	var n int64
-	if err := tx.db.Model(&Message{}).Where("message_id = ?", messageID).Limit(1).Count(&n).Error; err != nil {
+	if err := tx.db.Model(&Message{}).Where("message_id = ?", messageKey(messageID)).Limit(1).Count(&n).Error; err != nil {
 		return false, fmt.Errorf("store: message seen: %w", mapErr(err))
 	}
 	return n > 0, nil
@@ -453,7 +461,7 @@ func (tx *Tx) MessageSeen(messageID string) (bool, error) {
 // MessageByID returns the record of a Message-ID, or ErrNotFound.
 func (tx *Tx) MessageByID(messageID string) (*Message, error) {
 	var m Message
-	if err := tx.first("message", &m, "message_id = ?", messageID); err != nil {
+	if err := tx.first("message", &m, "message_id = ?", messageKey(messageID)); err != nil {
 		return nil, err
 	}
 	return &m, nil
