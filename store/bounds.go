@@ -112,6 +112,7 @@ var ErrTooLong = errors.New("store: too long")
 const (
 	maxAddress   = 320 // players.address, messages.from_addr, invitations.address
 	maxMessageID = 998 // messages.message_id
+	maxRateKey   = 400 // rate_counters.rate_key, which may hold an address
 )
 
 // messageKey is how a Message-ID is recorded: as it is, or when longer
@@ -122,6 +123,16 @@ func messageKey(id string) string {
 	}
 	sum := sha256.Sum256([]byte(id))
 	return "sha256-id-" + hex.EncodeToString(sum[:])
+}
+
+// rateKey is how a rate counter's key is stored: as it is, or when
+// longer than its column its SHA-256.
+func rateKey(key string) string {
+	if utf8.RuneCountInString(key) <= maxRateKey {
+		return key
+	}
+	sum := sha256.Sum256([]byte(key))
+	return "sha256-" + hex.EncodeToString(sum[:])
 }
 
 // cut returns s cut to at most n characters.

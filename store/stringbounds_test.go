@@ -14,7 +14,8 @@ import (
 // the messages after it waited. A long Message-ID is now recorded as its
 // hash (found again by MessageSeen and MessageByID, a duplicate still
 // refused), a long From is cut; a player or an invitee with an address
-// too long is refused with ErrTooLong on both drivers.
+// too long is refused with ErrTooLong on both drivers; a rate counter's
+// key holding such an address is counted all the same.
 func TestSenderStringBounds(t *testing.T) {
 	eachDriver(t, func(t *testing.T, open opener) {
 		s := open(t)
@@ -54,6 +55,16 @@ func TestSenderStringBounds(t *testing.T) {
 			err = tx.AddInvitation(&Invitation{TableID: tab.ID, Address: from, Expires: t0.Add(time.Hour)})
 			if !errors.Is(err, ErrTooLong) {
 				t.Errorf("AddInvitation(long address): %v, want ErrTooLong", err)
+			}
+			// A rate key holds an address: a long one is counted all the same.
+			key := "say:" + from
+			for i, want := range []bool{true, false} {
+				if ok, err := tx.TakeRate(key, 1, time.Hour, t0); err != nil || ok != want {
+					t.Errorf("TakeRate(long key) #%d = %v, %v; want %v", i+1, ok, err, want)
+				}
+			}
+			if _, hits, err := tx.RateWindow(key, time.Hour, t0); err != nil || hits != 1 {
+				t.Errorf("RateWindow(long key) = %d, %v", hits, err)
 			}
 			return nil
 		})

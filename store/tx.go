@@ -512,6 +512,7 @@ func (tx *Tx) TakeRate(key string, limit int, window time.Duration, now time.Tim
 	if limit <= 0 {
 		return false, nil
 	}
+	key = rateKey(key)
 	now = now.UTC()
 	open := now.Add(-window) // a window that started after open is current
 	for range 2 {
