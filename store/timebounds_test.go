@@ -1,7 +1,9 @@
 package store
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -121,4 +123,59 @@ func TestTimeBounds(t *testing.T) {
 			return nil
 		})
 	})
+}
+
+// Migration 6: the vacations SQLite could not read back (an end in year
+// 10000, stored before ErrTimeRange) are cancelled, and the player's
+// vacations read again; the others are left as they were.
+func TestMigrationCancelsUnreadableVacations(t *testing.T) {
+	ctx := context.Background()
+	open := sqliteOpener(t)
+	s := open(t)
+	var pl *Player
+	kept := &Vacation{From: t0, To: t0.Add(24 * time.Hour), DaysFrom: t0, Days: 1, DueAt: ptr(t0), CreatedAt: t0}
+	mustTx(t, s, func(tx *Tx) error {
+		var err error
+		if pl, err = tx.EnsurePlayer("p0@example.org", "en"); err != nil {
+			return err
+		}
+		kept.PlayerID = pl.ID
+		return tx.AddVacation(kept)
+	})
+	far := "9999-12-31 00:00:00+00:00"
+	for _, q := range []string{
+		// As VACATION 9999-12-31 9999-12-31 wrote it, its start told.
+		fmt.Sprintf(`INSERT INTO vacations (player_id, from_at, to_at, days_from, days, zone, told, due_at, created_at)
+			VALUES (%d, '%s', '10000-01-01 00:00:00+00:00', '%s', 1, '', 1, '10000-01-01 00:00:00+00:00', '2026-03-01 12:00:00+00:00')`, pl.ID, far, far),
+		"DELETE FROM schema_version WHERE version >= 6",
+	} {
+		if err := s.db.Exec(q).Error; err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	err := s.View(ctx, func(tx *Tx) error { _, err := tx.Vacations(pl.ID); return err })
+	if err == nil {
+		t.Fatal("the vacation of year 10000 reads: the test writes no unreadable row")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = open(t)
+	mustTx(t, s, func(tx *Tx) error {
+		vs, err := tx.Vacations(pl.ID)
+		if err != nil {
+			return err
+		}
+		if len(vs) != 2 || vs[0].ID != kept.ID || !vs[0].To.Equal(kept.To) || vs[0].DueAt == nil {
+			t.Fatalf("vacations after the migration: %+v", vs)
+		}
+		want := time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+		if v := vs[1]; !v.To.Equal(want) || !v.From.Equal(want) || v.Days != 0 || v.DueAt != nil || v.Told != VacationEndTold || v.EndedAt == nil {
+			t.Errorf("the far vacation, cancelled: %+v", v)
+		}
+		return nil
+	})
+	if v, _ := s.schemaVersion(ctx); v != SchemaVersion() {
+		t.Errorf("schema version %d, want %d", v, SchemaVersion())
+	}
 }
