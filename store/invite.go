@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // ---- invitations (LEAGUES §6)
@@ -15,6 +16,9 @@ func (tx *Tx) AddInvitation(inv *Invitation) error {
 	inv.Address = NormalizeAddress(inv.Address)
 	if inv.Address == "" {
 		return errors.New("store: invitation: empty address")
+	}
+	if n := utf8.RuneCountInString(inv.Address); n > maxAddress {
+		return fmt.Errorf("store: invitation: an address of %d characters, over %d: %w", n, maxAddress, ErrTooLong)
 	}
 	if inv.State == "" {
 		inv.State = InvitePending

@@ -29,6 +29,7 @@ func migrations() []migration {
 		{version: 3, name: "no table snapshot", up: dropSnapshots},
 		{version: 4, name: "no seat language", up: dropSeatLang},
 		{version: 5, name: "player time zone", up: addPlayerZone},
+		{version: 6, name: "vacations ending past year 9999 cancelled", up: cancelUnreadableVacations},
 	}
 }
 
@@ -161,4 +162,27 @@ func addPlayerZone(tx *gorm.DB) error {
 		return nil
 	}
 	return tx.Migrator().AddColumn(&Player{}, "TimeZone")
+}
+
+// cancelUnreadableVacations cancels the vacations that SQLite cannot read
+// back: before the store bounded its times (ErrTimeRange), VACATION
+// 9999-12-31 9999-12-31 stored an end in year 10000, as text SQLite keeps
+// but cannot read, and every read of that player's vacations failed (their
+// moves, VACATION OFF, their tables). Such a vacation began in year 9999
+// at the earliest, so it never began: it is cancelled as VACATION OFF
+// cancels one to come, charging no day and telling no one. A readable
+// time's text has a four-digit year, then "-". PostgreSQL reads such
+// times: there nothing is changed.
+func cancelUnreadableVacations(tx *gorm.DB) error {
+	if tx.Dialector.Name() != DriverSQLite {
+		return nil
+	}
+	// A start that cannot be read (none was ever written) leaves nothing
+	// to keep.
+	err := tx.Exec("DELETE FROM vacations WHERE substr(from_at, 5, 1) <> '-' OR substr(days_from, 5, 1) <> '-'").Error
+	if err != nil {
+		return err
+	}
+	return tx.Exec(`UPDATE vacations SET to_at = from_at, days = 0, ended_at = from_at, told = ?, due_at = NULL
+		WHERE substr(to_at, 5, 1) <> '-' OR substr(due_at, 5, 1) <> '-' OR substr(ended_at, 5, 1) <> '-'`, VacationEndTold).Error
 }

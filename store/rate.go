@@ -12,7 +12,7 @@ import (
 // TakeRate counted in it; the zero time and 0 when no window is open.
 func (tx *Tx) RateWindow(key string, window time.Duration, now time.Time) (time.Time, int, error) {
 	var rc RateCounter
-	err := tx.db.Where("rate_key = ?", key).Take(&rc).Error
+	err := tx.db.Where("rate_key = ?", rateKey(key)).Take(&rc).Error
 	switch {
 	case errors.Is(err, gorm.ErrRecordNotFound):
 		return time.Time{}, 0, nil

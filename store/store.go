@@ -22,7 +22,9 @@
 // process writing to the same file (a CLI command while the daemon runs)
 // waits on busy_timeout.
 //
-// Times are stored in UTC. The store reads the clock only for created and
+// Times are stored in UTC, from MinTime to MaxTime: every create and
+// update checks its times (ErrTimeRange), so that no row is written that a
+// driver cannot read back. The store reads the clock only for created and
 // updated stamps, through Options.Now.
 package store
 
@@ -167,6 +169,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", s.driver, err)
+	}
+	if err := registerTimeBounds(db); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
 	}
 	s.db = db
 	sqlDB, err := db.DB()

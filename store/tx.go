@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -64,6 +65,9 @@ func (tx *Tx) EnsurePlayer(addr, lang string) (*Player, error) {
 	addr = NormalizeAddress(addr)
 	if addr == "" {
 		return nil, errors.New("store: player: empty address")
+	}
+	if n := utf8.RuneCountInString(addr); n > maxAddress {
+		return nil, fmt.Errorf("store: player: an address of %d characters, over %d: %w", n, maxAddress, ErrTooLong)
 	}
 	p := Player{Address: addr, Lang: lang}
 	err := tx.insertNew("player", &p)
@@ -149,6 +153,44 @@ func (tx *Tx) Tables(status TableStatus) ([]Table, error) {
 	return ts, nil
 }
 
+// TableRef names a table without the rest of its row.
+type TableRef struct {
+	ID   int64
+	Name string
+}
+
+// TableRefs returns the id and name of every table, by name; status ""
+// means any status. It reads no time of the rows: a listing that must go
+// on past a row the driver cannot read back (one written before
+// ErrTimeRange guarded the writes) reads each row apart, by TableByID.
+func (tx *Tx) TableRefs(status TableStatus) ([]TableRef, error) {
+	q := tx.db.Model(&Table{}).Select("id, name").Order("name")
+	if status != "" {
+		q = q.Where("status = ?", status)
+	}
+	var refs []TableRef
+	if err := q.Scan(&refs).Error; err != nil {
+		return nil, fmt.Errorf("store: table refs: %w", mapErr(err))
+	}
+	return refs, nil
+}
+
+// TableRefsOfPlayer is TableRefs of the tables where the player with that
+// address has a seat (none if the player is unknown).
+func (tx *Tx) TableRefsOfPlayer(addr string) ([]TableRef, error) {
+	var refs []TableRef
+	err := tx.db.Model(&Table{}).Select("tables.id, tables.name").
+		Joins("JOIN seats ON seats.table_id = tables.id").
+		Joins("JOIN players ON players.id = seats.player_id").
+		Where("players.address = ?", NormalizeAddress(addr)).
+		Order("tables.name").
+		Scan(&refs).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: table refs of player: %w", mapErr(err))
+	}
+	return refs, nil
+}
+
 // TablesOfPlayer returns the tables where the player with that address has a
 // seat, by name (none if the player is unknown).
 func (tx *Tx) TablesOfPlayer(addr string) ([]Table, error) {
@@ -217,9 +259,12 @@ func (tx *Tx) SaveTable(t *Table, prevSeq int64) error {
 // DueTables returns up to limit playing tables whose deadline or next
 // reminder is at or before now, earliest first (ties by id), so that
 // deadlines missed while the daemon was down are enforced in order.
+// Each has its ID and Name only: the caller reads each row in its own
+// transaction, where a row the driver cannot read back fails alone
+// instead of every tick.
 func (tx *Tx) DueTables(now time.Time, limit int) ([]Table, error) {
 	var ts []Table
-	err := tx.db.
+	err := tx.db.Select("id, name").
 		Where("status = ? AND due_at <= ?", StatusPlaying, now.UTC()).
 		Order("due_at, id").
 		Limit(limit).
@@ -275,15 +320,14 @@ func (tx *Tx) Vacations(playerIDs ...int64) ([]Vacation, error) {
 }
 
 // DueVacations returns up to limit vacations whose start or end is due to
-// be told at or before now, earliest first (ties by id).
+// be told at or before now, earliest first (ties by id), each with its ID
+// and PlayerID only: the caller reads them in its own transaction (see
+// DueTables).
 func (tx *Tx) DueVacations(now time.Time, limit int) ([]Vacation, error) {
 	var vs []Vacation
-	err := tx.db.Where("due_at <= ?", now.UTC()).Order("due_at, id").Limit(limit).Find(&vs).Error
+	err := tx.db.Select("id, player_id").Where("due_at <= ?", now.UTC()).Order("due_at, id").Limit(limit).Find(&vs).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: due vacations: %w", mapErr(err))
-	}
-	for i := range vs {
-		vs[i].normalize()
 	}
 	return vs, nil
 }
@@ -388,7 +432,10 @@ func (tx *Tx) Actions(tableID int64) ([]Action, error) {
 
 // RecordMessage records a processed inbound message. It returns ErrDuplicate
 // if the Message-ID, or the (mailbox, UIDVALIDITY, UID), is already
-// recorded; the transaction stays usable. At defaults to now.
+// recorded; the transaction stays usable. At defaults to now. The
+// sender's hostile strings fit their columns (a refusal would leave the
+// message to be tried again for ever): a Message-ID too long is recorded
+// as its hash (messageKey), a From too long is cut.
 func (tx *Tx) RecordMessage(m *Message) error {
 	if m.MessageID == "" {
 		return errors.New("store: message: empty Message-ID")
@@ -397,14 +444,15 @@ func (tx *Tx) RecordMessage(m *Message) error {
 		m.At = tx.now()
 	}
 	m.At = m.At.UTC()
-	m.From = NormalizeAddress(m.From)
+	m.MessageID = messageKey(m.MessageID)
+	m.From = cut(NormalizeAddress(m.From), maxAddress)
 	return tx.insertNew("message", m)
 }
 
 // MessageSeen reports whether a Message-ID is recorded.
 func (tx *Tx) MessageSeen(messageID string) (bool, error) {
 	var n int64
-	if err := tx.db.Model(&Message{}).Where("message_id = ?", messageID).Limit(1).Count(&n).Error; err != nil {
+	if err := tx.db.Model(&Message{}).Where("message_id = ?", messageKey(messageID)).Limit(1).Count(&n).Error; err != nil {
 		return false, fmt.Errorf("store: message seen: %w", mapErr(err))
 	}
 	return n > 0, nil
@@ -413,7 +461,7 @@ func (tx *Tx) MessageSeen(messageID string) (bool, error) {
 // MessageByID returns the record of a Message-ID, or ErrNotFound.
 func (tx *Tx) MessageByID(messageID string) (*Message, error) {
 	var m Message
-	if err := tx.first("message", &m, "message_id = ?", messageID); err != nil {
+	if err := tx.first("message", &m, "message_id = ?", messageKey(messageID)); err != nil {
 		return nil, err
 	}
 	return &m, nil
@@ -464,6 +512,7 @@ func (tx *Tx) TakeRate(key string, limit int, window time.Duration, now time.Tim
 	if limit <= 0 {
 		return false, nil
 	}
+	key = rateKey(key)
 	now = now.UTC()
 	open := now.Add(-window) // a window that started after open is current
 	for range 2 {

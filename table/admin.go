@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
@@ -106,26 +107,60 @@ type Summary struct {
 	Actions               []engine.Action
 	Rules                 engine.Rules
 	Left                  []engine.Departure // who resigned or forfeited, in order (LEAGUES §2)
+	// Err says why the table could not be read (Tables); only Name is
+	// set then.
+	Err error
 }
 
-// Tables lists every table.
+// Tables lists every table, by name. A table that cannot be read (a row
+// the driver cannot read back, a log that disagrees with its row) does
+// not hide the others: it is listed with its Err, and the error returned
+// with the whole list joins those tables' errors. Each table is read in a
+// read transaction of its own, so that an error of one (which aborts a
+// PostgreSQL transaction) leaves the next to be read; an error worth
+// trying again (IsTemporary) ends the listing.
 func (s *Service) Tables(ctx context.Context) ([]Summary, error) {
-	var out []Summary
+	var refs []store.TableRef
 	err := s.store.View(ctx, func(tx *store.Tx) error {
-		rows, err := tx.Tables("")
-		if err != nil {
-			return err
-		}
-		for i := range rows {
-			t, err := s.loadRow(tx, &rows[i])
+		var err error
+		refs, err = tx.TableRefs("")
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []Summary
+	var bad []error
+	for _, ref := range refs {
+		var sum Summary
+		err := s.store.View(ctx, func(tx *store.Tx) error {
+			row, err := tx.TableByID(ref.ID)
 			if err != nil {
 				return err
 			}
-			out = append(out, summary(t))
+			t, err := s.loadRow(tx, row)
+			if err != nil {
+				return err
+			}
+			sum = summary(t)
+			return nil
+		})
+		if errors.Is(err, store.ErrNotFound) {
+			continue // deleted meanwhile (an open table that lapsed)
 		}
-		return nil
-	})
-	return out, err
+		if err != nil {
+			if store.IsTemporary(err) {
+				return nil, err
+			}
+			if !strings.Contains(err.Error(), "table "+ref.Name+": ") {
+				err = fmt.Errorf("table %s: %w", ref.Name, err)
+			}
+			sum = Summary{Name: ref.Name, Err: err}
+			bad = append(bad, err)
+		}
+		out = append(out, sum)
+	}
+	return out, errors.Join(bad...)
 }
 
 // Table describes one table, its log included.

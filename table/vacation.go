@@ -163,20 +163,32 @@ func (s *Service) daysLeft(vs []store.Vacation, year int) int {
 	return *s.cfg.VacationDays - used
 }
 
-// playerTables loads the games in progress of the player at addr.
+// playerTables loads the games in progress of the player at addr. A
+// table that cannot be read (a row the driver cannot read back, a log
+// that disagrees with its row) is left out, and logged: it must not keep
+// the player from their vacation at the others. An error worth trying
+// again (store.IsTemporary) fails the whole.
 func (s *Service) playerTables(tx *store.Tx, addr string) ([]*tableCtx, error) {
-	rows, err := tx.TablesOfPlayer(addr)
+	refs, err := tx.TableRefsOfPlayer(addr)
 	if err != nil {
 		return nil, err
 	}
 	var out []*tableCtx
-	for i := range rows {
-		if rows[i].Status != store.StatusPlaying {
+	for _, ref := range refs {
+		row, err := tx.TableByID(ref.ID)
+		if err == nil && row.Status != store.StatusPlaying {
 			continue
 		}
-		t, err := s.loadRow(tx, &rows[i])
+		var t *tableCtx
+		if err == nil {
+			t, err = s.loadRow(tx, row)
+		}
 		if err != nil {
-			return nil, err
+			if store.IsTemporary(err) {
+				return nil, err
+			}
+			s.log.Error("a table of the player cannot be read: left out", "table", ref.Name, "err", err)
+			continue
 		}
 		if t.game != nil && !t.game.Over() {
 			out = append(out, t)
@@ -275,8 +287,15 @@ func (s *Service) newVacation(vs []store.Vacation, v *parser.Vacation, pl *store
 			return nil, &templates.Reason{Kind: templates.ReasonBadVacation, Detail: v.From + " " + v.To}
 		}
 		today := now.In(loc)
-		if first.Before(time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, loc)) {
+		midnight := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, loc)
+		if first.Before(midnight) {
 			return nil, &templates.Reason{Kind: templates.ReasonVacationPast, Detail: v.From}
+		}
+		// Within a year of today: with the parser's 366 days at most,
+		// every vacation ends within two years (and far from the store's
+		// MaxTime, whatever the date asked).
+		if first.After(midnight.AddDate(1, 0, 0)) {
+			return nil, &templates.Reason{Kind: templates.ReasonVacationFar, Detail: v.From}
 		}
 		// From the start of the first day to the end of the last; the
 		// clocks stop from now at the earliest (never backwards).

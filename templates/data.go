@@ -241,6 +241,7 @@ const (
 	ReasonVacationDays    ReasonKind = "vacation-days"    // Need days asked in year Detail, Have left
 	ReasonVacationOverlap ReasonKind = "vacation-overlap" // Detail: the other vacation's first and last days
 	ReasonVacationPast    ReasonKind = "vacation-past"    // Detail: the first day
+	ReasonVacationFar     ReasonKind = "vacation-far"     // Detail: the first day, more than a year ahead
 	ReasonNoVacation      ReasonKind = "no-vacation"
 	// Invitations (LEAGUES §6).
 	ReasonNotInvited      ReasonKind = "not-invited"          // Detail: the table
@@ -301,7 +302,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonBadVacation, ReasonBadNotify,
 		ReasonBadAddress, ReasonSayTooLong, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
-		ReasonVacationDays, ReasonVacationOverlap, ReasonVacationPast, ReasonNoVacation,
+		ReasonVacationDays, ReasonVacationOverlap, ReasonVacationPast, ReasonVacationFar, ReasonNoVacation,
 		ReasonNotInvited, ReasonNoInvitation, ReasonSeveralInvites, ReasonInviteDeclined,
 		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonSelfInvite,
 		ReasonNotYetSeated, ReasonInvitesWaiting,

@@ -110,13 +110,21 @@ func runTableList(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeFn()
+	// A table that cannot be read is listed with its error, among the
+	// others; the command then fails, naming it.
 	ts, err := svc.Tables(ctx)
-	if err != nil {
+	if err != nil && ts == nil {
 		return err
 	}
+	var bad []string
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "TABLE\tLEAGUE\tVARIANT\tSTATUS\tMOVES\tTO PLAY\tDEADLINE\tPLAYERS")
 	for _, t := range ts {
+		if t.Err != nil {
+			bad = append(bad, t.Name)
+			fmt.Fprintf(w, "%s\terror: %v\n", t.Name, t.Err)
+			continue
+		}
 		turn, deadline := "-", "-"
 		players := shownAll(t.Players)
 		if t.Turn >= 0 {
@@ -127,7 +135,13 @@ func runTableList(ctx context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", t.Name, t.League, t.Variant, t.Status, t.Moves, turn, deadline, strings.Join(players, " "))
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("table list: %d of %d tables cannot be read: %s", len(bad), len(ts), strings.Join(bad, " "))
+	}
+	return nil
 }
 
 func runTableShow(ctx context.Context, e *env, args []string) error {

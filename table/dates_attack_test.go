@@ -1,0 +1,124 @@
+package table_test
+
+import (
+	"database/sql"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/glebarez/go-sqlite" // the raw writes of TestUnreadableRows
+	"github.com/lexio-mail/lexio/store"
+)
+
+// vacationsOf reads the vacations stored for the player at addr.
+func (h *harness) vacationsOf(addr string) []store.Vacation {
+	h.t.Helper()
+	var vs []store.Vacation
+	err := h.store.View(h.ctx, func(tx *store.Tx) error {
+		pl, err := tx.PlayerByAddress(addr)
+		if err != nil {
+			return err
+		}
+		vs, err = tx.Vacations(pl.ID)
+		return err
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return vs
+}
+
+// TestVacationYear10000: VACATION 9999-12-31 9999-12-31 used to store a
+// vacation ending in year 10000, which SQLite cannot read back: the
+// player's moves and VACATION OFF failed, and every table of theirs with
+// them. A vacation now begins within a year of today (LEAGUES §3.2): the
+// date is refused with its reason, nothing is stored, and the player
+// goes on playing; a year ahead to the day is still taken.
+func TestVacationYear10000(t *testing.T) { eachDriver(t, testVacationYear10000) }
+
+func testVacationYear10000(t *testing.T, driver string) {
+	h := newHarness(t, harnessOpts{driver: driver}) // Monday 2 March 2026, 09:00 UTC
+	for _, tb := range []struct{ name, other string }{{"ya", "bob"}, {"yb", "carol"}} {
+		if err := h.svc.CreateTable(h.ctx, tb.name, "main", emails("alice", tb.other), 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.command("alice", "ya", "VACATION 9999-12-31 9999-12-31", store.OutcomeRejected, "vacation-far")
+	mustContain(t, "the refusal", h.lastOf("alice", "rejected").Text, "9999-12-31 is too far ahead: a vacation begins within a year from today.")
+	h.command("alice", "ya", "VACATION 2027-03-03 2027-03-09", store.OutcomeRejected, "vacation-far") // a year and a day ahead
+	if vs := h.vacationsOf("alice@localhost"); len(vs) != 0 {
+		t.Fatalf("refused vacations stored: %+v", vs)
+	}
+
+	// Her moves and VACATION OFF work; both tables read.
+	h.command("alice", "ya", findMove(h.game("ya"), 0), store.OutcomeApplied, "PLACE")
+	h.command("alice", "yb", "VACATION OFF", store.OutcomeRejected, "no-vacation")
+	h.command("alice", "yb", "VACATION 2027-03-02 2027-03-02", store.OutcomeApplied, "VACATION 2027-03-02 2027-03-02")
+	h.command("alice", "yb", "VACATION OFF", store.OutcomeApplied, "VACATION OFF")
+	h.command("alice", "yb", findMove(h.game("yb"), 0), store.OutcomeApplied, "PLACE")
+	ts, err := h.svc.Tables(h.ctx)
+	if err != nil || len(ts) != 2 || ts[0].Moves != 1 || ts[1].Moves != 1 {
+		t.Fatalf("tables: %+v, %v", ts, err)
+	}
+	if vs := h.vacationsOf("alice@localhost"); len(vs) != 1 || vs[0].Days != 0 {
+		t.Errorf("vacations: %+v, want the one a year ahead, cancelled", vs)
+	}
+}
+
+// TestUnreadableRows: rows that SQLite cannot read back (a time in year
+// 10000, as stored before the store bounded its times) make only their
+// table fail: a table row of ua, a vacation of eve's at uc. The admin's
+// list reads the others and names the two; alice plays and takes a
+// vacation at ub, her other table; the tick reminds carol at ub; the web
+// page of ub answers.
+func TestUnreadableRows(t *testing.T) {
+	h := newHarness(t, harnessOpts{driver: store.DriverSQLite})
+	t0 := h.clock.Now()
+	for _, tb := range []struct{ name, a, b string }{{"ua", "alice", "bob"}, {"ub", "alice", "carol"}, {"uc", "dave", "eve"}} {
+		if err := h.svc.CreateTable(h.ctx, tb.name, "main", emails(tb.a, tb.b), 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sql.Open("sqlite", "file:"+h.db.path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const y10000 = "10000-01-01 00:00:00+00:00"
+	// Both are due to SQLite, which compares the text: every tick finds them.
+	if _, err := db.Exec("UPDATE tables SET deadline = ?, due_at = ? WHERE name = 'ua'", y10000, y10000); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`INSERT INTO vacations (player_id, from_at, to_at, days_from, days, zone, told, due_at, created_at)
+		SELECT id, ?, ?, ?, 1, '', 1, ?, ? FROM players WHERE address = 'eve@localhost'`,
+		t0.Format("2006-01-02 15:04:05-07:00"), y10000, t0.Format("2006-01-02 15:04:05-07:00"), y10000, t0.Format("2006-01-02 15:04:05-07:00"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ts, err := h.svc.Tables(h.ctx)
+	if len(ts) != 3 || ts[0].Err == nil || ts[1].Err != nil || ts[2].Err == nil || ts[1].Name != "ub" || len(ts[1].Players) != 2 {
+		t.Fatalf("tables: %+v", ts)
+	}
+	if err == nil || !strings.Contains(err.Error(), "table ua: ") || !strings.Contains(err.Error(), "table uc: ") || strings.Contains(err.Error(), "table ub") {
+		t.Errorf("tables' error: %v; want ua and uc named", err)
+	}
+	if w, err := h.svc.WebTable(h.ctx, "ub", 0); err != nil || w == nil {
+		t.Errorf("ub's page: %v, %v", w, err)
+	}
+
+	// Alice's other table: she plays, and her vacation stops its clock.
+	h.at(t0.Add(time.Hour))
+	h.command("alice", "ub", findMove(h.game("ub"), 0), store.OutcomeApplied, "PLACE")
+	h.command("alice", "ub", "VACATION 2", store.OutcomeApplied, "VACATION 2")
+	mustContain(t, "vacation-set", h.lastOf("alice", "vacation-set").Text, "your clocks stop at ub")
+
+	// The tick goes past the two: carol's 24 h reminder at ub comes.
+	h.tickAt(t0.Add(time.Hour + 48*time.Hour))
+	if n := h.count("carol", "reminder"); n != 1 {
+		t.Errorf("carol got %d reminders, want 1", n)
+	}
+	if !strings.Contains(h.logs.String(), "failed") {
+		t.Errorf("the unreadable rows were not logged:\n%s", h.logs.String())
+	}
+}
