@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime/debug"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -21,8 +22,14 @@ import (
 // flag and move the message. Any error means "temporary, try again later":
 // the message stays in the inbox and is handed over again after a backoff,
 // and the messages after it wait (order is kept). A message that can never
-// be applied must therefore be answered with nil, never with an error, or
-// the inbox is stuck behind it.
+// be applied should be answered with nil, never with an error.
+//
+// No message is tried forever: after ReceiverConfig.MaxAttempts errors in
+// a row, or at once when HandleMessage panics (the panic is recovered),
+// the Receiver gives the message up: it hands it to the Handler's Failed
+// when the Handler is a FailureRecorder, and moves it to the processed
+// folder once Failed returned nil. The ctx HandleMessage gets ends after
+// ReceiverConfig.HandleTimeout.
 //
 // The ctx HandleMessage gets is not cancelled when Run's is: a stop lets
 // the message in hand commit (within ReceiverConfig.ShutdownGrace) and
@@ -33,6 +40,15 @@ import (
 // UIDValidity+UID.
 type Handler interface {
 	HandleMessage(ctx context.Context, m Inbound) error
+}
+
+// FailureRecorder is implemented by a Handler that records the messages
+// the Receiver gives up on. Failed returns nil once the message and err
+// are recorded (or were already); an error leaves the message in the
+// inbox, handed over again after a backoff. Failed must not read the
+// message's body: its reading may be what failed.
+type FailureRecorder interface {
+	Failed(ctx context.Context, m Inbound, err error) error
 }
 
 // HandlerFunc adapts a function to Handler.
@@ -85,6 +101,13 @@ type ReceiverConfig struct {
 	// Retry spaces retries after a Handler error (default 5 s doubling to
 	// 5 min).
 	Retry Backoff
+	// MaxAttempts is how many times in a row a message may fail before it
+	// is given up (default 5: about a minute and a quarter with the
+	// default Retry). See Handler.
+	MaxAttempts int
+	// HandleTimeout bounds each handling of a message: its ctx ends then
+	// (default 2 min).
+	HandleTimeout time.Duration
 	// DialTimeout bounds connecting and logging in (default 30 s).
 	DialTimeout time.Duration
 	// ShutdownGrace is how long a cancelled Run lets the message in hand
@@ -104,7 +127,13 @@ type Receiver struct {
 	tls     *tls.Config
 	handler Handler
 	log     *slog.Logger
+	// failed counts the failed attempts in a row of the messages that
+	// failed and are still in the mailbox. Only Run's goroutine uses it.
+	failed map[messageKey]int
 }
+
+// messageKey names a message of the mailbox across sessions.
+type messageKey struct{ uidValidity, uid uint32 }
 
 // NewReceiver checks cfg, fills in its defaults and returns a Receiver.
 func NewReceiver(cfg ReceiverConfig, h Handler) (*Receiver, error) {
@@ -118,7 +147,7 @@ func NewReceiver(cfg ReceiverConfig, h Handler) (*Receiver, error) {
 	if cfg.TLS == "" {
 		cfg.TLS = TLSImplicit
 	}
-	r := &Receiver{handler: h}
+	r := &Receiver{handler: h, failed: make(map[messageKey]int)}
 	switch cfg.TLS {
 	case TLSNone:
 	case TLSStartTLS, TLSImplicit:
@@ -154,6 +183,12 @@ func NewReceiver(cfg ReceiverConfig, h Handler) (*Receiver, error) {
 	}
 	if cfg.Retry.Max <= 0 {
 		cfg.Retry.Max = 5 * time.Minute
+	}
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = 5
+	}
+	if cfg.HandleTimeout <= 0 {
+		cfg.HandleTimeout = 2 * time.Minute
 	}
 	if cfg.DialTimeout <= 0 {
 		cfg.DialTimeout = 30 * time.Second
@@ -327,9 +362,10 @@ func (r *Receiver) canIdle(c *imapclient.Client) bool {
 
 // drain hands over every message of the mailbox, oldest UID first, until
 // none is left. A Handler error waits the Retry backoff and starts again
-// from the oldest message. It returns on a connection error or ctx, after
-// moving what was handled; the Handler runs under work, which outlives ctx
-// so that the message in hand commits.
+// from the oldest message, unless the message is given up (see Handler).
+// It returns on a connection error or ctx, after moving what was handled;
+// the Handler runs under work, which outlives ctx so that the message in
+// hand commits.
 func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidValidity uint32, events chan struct{}) error {
 	failures := 0
 	for ctx.Err() == nil {
@@ -343,6 +379,7 @@ func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidVal
 			return fmt.Errorf("mailer: imap search: %w", err)
 		}
 		uids := data.AllUIDs()
+		r.forget(uidValidity, uids)
 		if len(uids) == 0 {
 			return nil
 		}
@@ -370,10 +407,19 @@ func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidVal
 					continue // expunged meanwhile by someone else; or stopping
 				}
 				log := r.log.With("mailbox", r.cfg.Mailbox, "uid", uid, "uidvalidity", uidValidity)
-				if err := r.handler.HandleMessage(work, in); err != nil {
+				key := messageKey{uidValidity, uint32(uid)}
+				err := r.handle(work, in)
+				if err != nil && work.Err() == nil { // a stop is no failure of the message's
+					r.failed[key]++
+					if r.failed[key] >= r.cfg.MaxAttempts || errors.As(err, new(*panicError)) {
+						err = r.giveUp(work, in, err, r.failed[key], log)
+					}
+				}
+				if err != nil {
 					failures++
 					d := r.cfg.Retry.Delay(failures)
-					log.Warn("mailer: handler failed; message left in place", "err", err, "retry_in", d, "failures", failures)
+					log.Warn("mailer: handler failed; message left in place", "err", err, "retry_in", d,
+						"failures", failures, "attempts", r.failed[key])
 					failed = true
 					if err := r.finish(c, handled); err != nil {
 						return err
@@ -383,6 +429,7 @@ func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidVal
 					}
 					break
 				}
+				delete(r.failed, key)
 				failures = 0
 				handled = append(handled, uid)
 			}
@@ -399,6 +446,71 @@ func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidVal
 			}
 		}
 	}
+	return nil
+}
+
+// forget drops the failure counts of the messages no longer in the
+// mailbox (moved or expunged by someone else, or of another UIDVALIDITY).
+func (r *Receiver) forget(uidValidity uint32, uids []imap.UID) {
+	if len(r.failed) == 0 {
+		return
+	}
+	here := make(map[messageKey]bool, len(uids))
+	for _, uid := range uids {
+		here[messageKey{uidValidity, uint32(uid)}] = true
+	}
+	for key := range r.failed {
+		if !here[key] {
+			delete(r.failed, key)
+		}
+	}
+}
+
+// handle hands in over under a context that ends after HandleTimeout; a
+// panic of the Handler is returned as a *panicError.
+func (r *Receiver) handle(work context.Context, in Inbound) (err error) {
+	ctx, cancel := context.WithTimeout(work, r.cfg.HandleTimeout)
+	defer cancel()
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicError{value: v, stack: debug.Stack()}
+		}
+	}()
+	return r.handler.HandleMessage(ctx, in)
+}
+
+// panicError is a recovered panic of the Handler.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("mailer: the handler panicked: %v", e.value) }
+
+// giveUp hands a message that failed attempts times (the last with err)
+// to the Handler's Failed, if it has one. A nil result lets the message
+// be moved; an error keeps it in the inbox for another try.
+func (r *Receiver) giveUp(work context.Context, in Inbound, err error, attempts int, log *slog.Logger) (gerr error) {
+	var pe *panicError
+	if errors.As(err, &pe) {
+		log.Error("mailer: the handler panicked", "panic", pe.value, "stack", string(pe.stack))
+	}
+	fr, ok := r.handler.(FailureRecorder)
+	if !ok {
+		log.Error("mailer: message given up: moved unrecorded", "err", err, "attempts", attempts)
+		return nil
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			gerr = fmt.Errorf("mailer: recording a failed message panicked: %v", v)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(work, r.cfg.HandleTimeout)
+	defer cancel()
+	if ferr := fr.Failed(ctx, in, err); ferr != nil {
+		return fmt.Errorf("mailer: recording a failed message: %w (after %w)", ferr, err)
+	}
+	log.Error("mailer: message given up: recorded as failed", "err", err, "attempts", attempts)
 	return nil
 }
 
