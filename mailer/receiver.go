@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -29,7 +30,12 @@ import (
 // the Receiver gives the message up: it hands it to the Handler's Failed
 // when the Handler is a FailureRecorder, and moves it to the processed
 // folder once Failed returned nil. The ctx HandleMessage gets ends after
-// ReceiverConfig.HandleTimeout.
+// ReceiverConfig.HandleTimeout. A handling that never returned (the
+// daemon was killed during it, say out of memory) leaves a keyword on the
+// message ($LexioTry1, $LexioTry2 …, set before the message is handed
+// over and removed once HandleMessage returned): a message with
+// MaxAttempts of them is given up without being handed over again, so
+// that a message that kills the daemon does not kill it at every start.
 //
 // The ctx HandleMessage gets is not cancelled when Run's is: a stop lets
 // the message in hand commit (within ReceiverConfig.ShutdownGrace) and
@@ -395,7 +401,7 @@ func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidVal
 			}
 			batch := r.batch(uids, sizes)
 			uids = uids[len(batch):]
-			msgs, err := r.fetch(c, batch, sizes, uidValidity)
+			msgs, tries, err := r.fetch(c, batch, sizes, uidValidity)
 			if err != nil {
 				return err
 			}
@@ -408,11 +414,27 @@ func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidVal
 				}
 				log := r.log.With("mailbox", r.cfg.Mailbox, "uid", uid, "uidvalidity", uidValidity)
 				key := messageKey{uidValidity, uint32(uid)}
-				err := r.handle(work, in)
-				if err != nil && work.Err() == nil { // a stop is no failure of the message's
-					r.failed[key]++
-					if r.failed[key] >= r.cfg.MaxAttempts || errors.As(err, new(*panicError)) {
-						err = r.giveUp(work, in, err, r.failed[key], log)
+				var err error
+				if n := tries[uid]; n >= r.cfg.MaxAttempts {
+					err = r.giveUp(work, in, fmt.Errorf("mailer: %d handlings never returned (the daemon stopped during each)", n), n, log)
+				} else {
+					// Marked before, unmarked once it returned: a mark left
+					// is a handling that never returned.
+					try := tryKeyword(n + 1)
+					if err := r.keyword(c, uid, try, imap.StoreFlagsAdd, log); err != nil {
+						return err
+					}
+					err = r.handle(work, in)
+					if work.Err() == nil {
+						if err := r.keyword(c, uid, try, imap.StoreFlagsDel, log); err != nil {
+							return err
+						}
+					}
+					if err != nil && work.Err() == nil { // a stop is no failure of the message's
+						r.failed[key]++
+						if r.failed[key] >= r.cfg.MaxAttempts || errors.As(err, new(*panicError)) {
+							err = r.giveUp(work, in, err, r.failed[key], log)
+						}
 					}
 				}
 				if err != nil {
@@ -445,6 +467,27 @@ func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidVal
 				r.log.Debug("mailer: messages handled and moved", "count", len(handled), "to", r.cfg.Processed)
 			}
 		}
+	}
+	return nil
+}
+
+// tryPrefix starts the keywords that mark a handling in progress.
+const tryPrefix = "$LexioTry"
+
+func tryKeyword(n int) imap.Flag { return imap.Flag(fmt.Sprintf("%s%d", tryPrefix, n)) }
+
+// keyword adds or removes a keyword of uid. A server that refuses
+// keywords (a NO or BAD) only loses the count of handlings that never
+// returned; any other error is the connection's, returned.
+func (r *Receiver) keyword(c *imapclient.Client, uid imap.UID, k imap.Flag, op imap.StoreFlagsOp, log *slog.Logger) error {
+	err := c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: op, Silent: true, Flags: []imap.Flag{k}}, nil).Close()
+	var refused *imap.Error
+	if errors.As(err, &refused) {
+		log.Warn("mailer: the server refused a keyword: handlings that never return are not counted", "keyword", k, "err", err)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("mailer: imap keyword %s on uid %d: %w", k, uid, err)
 	}
 	return nil
 }
@@ -548,9 +591,10 @@ func (r *Receiver) sizes(c *imapclient.Client, uids []imap.UID) (map[imap.UID]in
 }
 
 // fetch reads the messages uids with BODY.PEEK (no \Seen), or only the
-// header of those over the size limit. A message missing from the result
-// has vanished (or was not in sizes).
-func (r *Receiver) fetch(c *imapclient.Client, uids []imap.UID, sizes map[imap.UID]int64, uidValidity uint32) (map[imap.UID]Inbound, error) {
+// header of those over the size limit, and counts their tryPrefix
+// keywords. A message missing from the result has vanished (or was not in
+// sizes).
+func (r *Receiver) fetch(c *imapclient.Client, uids []imap.UID, sizes map[imap.UID]int64, uidValidity uint32) (map[imap.UID]Inbound, map[imap.UID]int, error) {
 	var whole, headers []imap.UID
 	for _, uid := range uids {
 		size, ok := sizes[uid]
@@ -563,6 +607,7 @@ func (r *Receiver) fetch(c *imapclient.Client, uids []imap.UID, sizes map[imap.U
 		}
 	}
 	out := make(map[imap.UID]Inbound, len(uids))
+	tries := make(map[imap.UID]int)
 	for _, part := range []struct {
 		uids      []imap.UID
 		section   *imap.FetchItemBodySection
@@ -576,12 +621,18 @@ func (r *Receiver) fetch(c *imapclient.Client, uids []imap.UID, sizes map[imap.U
 		}
 		msgs, err := c.Fetch(imap.UIDSetNum(part.uids...), &imap.FetchOptions{
 			UID:         true,
+			Flags:       true,
 			BodySection: []*imap.FetchItemBodySection{part.section},
 		}).Collect()
 		if err != nil {
-			return nil, fmt.Errorf("mailer: imap fetch uids %v: %w", part.uids, err)
+			return nil, nil, fmt.Errorf("mailer: imap fetch uids %v: %w", part.uids, err)
 		}
 		for _, m := range msgs {
+			for _, f := range m.Flags {
+				if len(f) > len(tryPrefix) && strings.EqualFold(string(f[:len(tryPrefix)]), tryPrefix) {
+					tries[m.UID]++
+				}
+			}
 			out[m.UID] = Inbound{
 				UIDValidity: uidValidity,
 				UID:         uint32(m.UID),
@@ -592,7 +643,7 @@ func (r *Receiver) fetch(c *imapclient.Client, uids []imap.UID, sizes map[imap.U
 			}
 		}
 	}
-	return out, nil
+	return out, tries, nil
 }
 
 // finish flags uids \Seen and moves them to the processed folder: MOVE

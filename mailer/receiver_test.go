@@ -900,3 +900,62 @@ func (h timeoutHandler) HandleMessage(ctx context.Context, m mailer.Inbound) err
 func (h timeoutHandler) Failed(ctx context.Context, m mailer.Inbound, err error) error {
 	return h.rec.Failed(ctx, m, err)
 }
+
+// TestReceiverGivesUpAfterHandlingsThatNeverReturned: a message during
+// whose handling the daemon stops (here: a stop whose grace ends; in
+// issue 25, the kernel killing it out of memory) keeps a keyword per
+// such handling; at MaxAttempts of them the next daemon gives it up
+// through Failed without handing it over again, and handles the next.
+func TestReceiverGivesUpAfterHandlingsThatNeverReturned(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	smtpSend(t, srv, "lexio@localhost", testMessage("poison", "poison@example.org", "PASS"))
+	smtpSend(t, srv, "lexio@localhost", testMessage("move", "move@example.org", "PASS"))
+	cfg := receiverConfig(srv)
+	cfg.MaxAttempts = 2
+	cfg.ShutdownGrace = 20 * time.Millisecond
+	var poisoned int
+	for round := 1; round <= cfg.MaxAttempts; round++ {
+		inHand := make(chan struct{})
+		r, err := mailer.NewReceiver(cfg, mailer.HandlerFunc(func(ctx context.Context, m mailer.Inbound) error {
+			if header(m.Raw, "Subject") != "poison" {
+				return fmt.Errorf("round %d: %q handed over before poison was given up", round, header(m.Raw, "Subject"))
+			}
+			poisoned++
+			close(inHand)
+			<-ctx.Done() // never returns of its own
+			return ctx.Err()
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := runReceiver(t, r)
+		select {
+		case <-inHand:
+		case <-time.After(waitFor):
+			t.Fatalf("round %d: poison not handed over", round)
+		}
+		stop()
+	}
+	if poisoned != cfg.MaxAttempts {
+		t.Fatalf("poison handed over %d times, want %d", poisoned, cfg.MaxAttempts)
+	}
+	if n := count(t, srv, "INBOX"); n != 2 {
+		t.Fatalf("INBOX holds %d after the stops, want 2", n)
+	}
+
+	h := &failureRecorder{recorder: newRecorder()}
+	r, err := mailer.NewReceiver(cfg, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	eventually(t, "both moved", func() bool { return count(t, srv, "Processed") == 2 })
+	stop()
+	if got := strings.Join(h.subjects(), ","); got != "move" {
+		t.Errorf("handed over %s, want move alone", got)
+	}
+	failed, errs := h.given()
+	if len(failed) != 1 || failed[0] != "poison" || !strings.Contains(fmt.Sprint(errs), "never returned") {
+		t.Errorf("Failed got %v, %v; want poison, never returned", failed, errs)
+	}
+}
