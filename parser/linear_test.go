@@ -75,6 +75,8 @@ var hostileShapes = []hostileShape{
 	fullSize(htmlShape("unclosed tags", "", "<b><i><span><font><div>", "PASS")),
 	fullSize(htmlShape("huge attribute", `<div class="`, "gmail_quot ", `">PASS</div>`)),
 	htmlShape("many attributes", "<div", ` id=gmail_quot class="x"`, ">PASS</div>"),
+	htmlShape("many short attributes", "<div", " a", ">PASS</div>"),
+	htmlShape("many short tags", "", "<a>", "PASS"),
 	htmlShape("deep pre", strings.Repeat("<blockquote>", 20)+"<pre>", "a\n", "</pre>"),
 	htmlShape("line breaks", "PASS", "a<br><br>", ""),
 	htmlShape("unclosed script", "PASS<script>", "<blockquote>x", ""),
@@ -97,6 +99,8 @@ var hostileShapes = []hostileShape{
 	}},
 	headerShape("subject tags", "Subject", "[lexio ]"),
 	headerShape("encoded word starts", "From", "=?a"),
+	headerShape("encoded words", "Subject", "=?utf-8?q?=C3=A9?= "),
+	headerShape("folded subject", "Subject", "[lexio x]\n "),
 	// To and Cc are read twice, for the recipients and for the token; the
 	// header is at most maxHeaderBytes.
 	{name: "many recipients", build: headerShape("", "To", "a@b.c, ").build, perByte: 64},
