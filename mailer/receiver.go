@@ -134,8 +134,10 @@ type Receiver struct {
 	handler Handler
 	log     *slog.Logger
 	// failed counts the failed attempts in a row of the messages that
-	// failed and are still in the mailbox. Only Run's goroutine uses it.
-	failed map[messageKey]int
+	// failed and are still in the mailbox. Only Run's goroutine uses it,
+	// as noKeywords: the server refused a tryPrefix keyword once.
+	failed     map[messageKey]int
+	noKeywords bool
 }
 
 // messageKey names a message of the mailbox across sessions.
@@ -480,10 +482,14 @@ func tryKeyword(n int) imap.Flag { return imap.Flag(fmt.Sprintf("%s%d", tryPrefi
 // keywords (a NO or BAD) only loses the count of handlings that never
 // returned; any other error is the connection's, returned.
 func (r *Receiver) keyword(c *imapclient.Client, uid imap.UID, k imap.Flag, op imap.StoreFlagsOp, log *slog.Logger) error {
+	if r.noKeywords {
+		return nil
+	}
 	err := c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: op, Silent: true, Flags: []imap.Flag{k}}, nil).Close()
 	var refused *imap.Error
 	if errors.As(err, &refused) {
 		log.Warn("mailer: the server refused a keyword: handlings that never return are not counted", "keyword", k, "err", err)
+		r.noKeywords = true
 		return nil
 	}
 	if err != nil {
