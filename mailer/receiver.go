@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -21,8 +23,19 @@ import (
 // flag and move the message. Any error means "temporary, try again later":
 // the message stays in the inbox and is handed over again after a backoff,
 // and the messages after it wait (order is kept). A message that can never
-// be applied must therefore be answered with nil, never with an error, or
-// the inbox is stuck behind it.
+// be applied should be answered with nil, never with an error.
+//
+// No message is tried forever: after ReceiverConfig.MaxAttempts errors in
+// a row, or at once when HandleMessage panics (the panic is recovered),
+// the Receiver gives the message up: it hands it to the Handler's Failed
+// when the Handler is a FailureRecorder, and moves it to the processed
+// folder once Failed returned nil. The ctx HandleMessage gets ends after
+// ReceiverConfig.HandleTimeout. A handling that never returned (the
+// daemon was killed during it, say out of memory) leaves a keyword on the
+// message ($LexioTry1, $LexioTry2 …, set before the message is handed
+// over and removed once HandleMessage returned): a message with
+// MaxAttempts of them is given up without being handed over again, so
+// that a message that kills the daemon does not kill it at every start.
 //
 // The ctx HandleMessage gets is not cancelled when Run's is: a stop lets
 // the message in hand commit (within ReceiverConfig.ShutdownGrace) and
@@ -33,6 +46,15 @@ import (
 // UIDValidity+UID.
 type Handler interface {
 	HandleMessage(ctx context.Context, m Inbound) error
+}
+
+// FailureRecorder is implemented by a Handler that records the messages
+// the Receiver gives up on. Failed returns nil once the message and err
+// are recorded (or were already); an error leaves the message in the
+// inbox, handed over again after a backoff. Failed must not read the
+// message's body: its reading may be what failed.
+type FailureRecorder interface {
+	Failed(ctx context.Context, m Inbound, err error) error
 }
 
 // HandlerFunc adapts a function to Handler.
@@ -85,6 +107,13 @@ type ReceiverConfig struct {
 	// Retry spaces retries after a Handler error (default 5 s doubling to
 	// 5 min).
 	Retry Backoff
+	// MaxAttempts is how many times in a row a message may fail before it
+	// is given up (default 5: about a minute and a quarter with the
+	// default Retry). See Handler.
+	MaxAttempts int
+	// HandleTimeout bounds each handling of a message: its ctx ends then
+	// (default 2 min).
+	HandleTimeout time.Duration
 	// DialTimeout bounds connecting and logging in (default 30 s).
 	DialTimeout time.Duration
 	// ShutdownGrace is how long a cancelled Run lets the message in hand
@@ -104,7 +133,15 @@ type Receiver struct {
 	tls     *tls.Config
 	handler Handler
 	log     *slog.Logger
+	// failed counts the failed attempts in a row of the messages that
+	// failed and are still in the mailbox. Only Run's goroutine uses it,
+	// as noKeywords: the server refused a tryPrefix keyword once.
+	failed     map[messageKey]int
+	noKeywords bool
 }
+
+// messageKey names a message of the mailbox across sessions.
+type messageKey struct{ uidValidity, uid uint32 }
 
 // NewReceiver checks cfg, fills in its defaults and returns a Receiver.
 func NewReceiver(cfg ReceiverConfig, h Handler) (*Receiver, error) {
@@ -118,7 +155,7 @@ func NewReceiver(cfg ReceiverConfig, h Handler) (*Receiver, error) {
 	if cfg.TLS == "" {
 		cfg.TLS = TLSImplicit
 	}
-	r := &Receiver{handler: h}
+	r := &Receiver{handler: h, failed: make(map[messageKey]int)}
 	switch cfg.TLS {
 	case TLSNone:
 	case TLSStartTLS, TLSImplicit:
@@ -154,6 +191,12 @@ func NewReceiver(cfg ReceiverConfig, h Handler) (*Receiver, error) {
 	}
 	if cfg.Retry.Max <= 0 {
 		cfg.Retry.Max = 5 * time.Minute
+	}
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = 5
+	}
+	if cfg.HandleTimeout <= 0 {
+		cfg.HandleTimeout = 2 * time.Minute
 	}
 	if cfg.DialTimeout <= 0 {
 		cfg.DialTimeout = 30 * time.Second
@@ -327,9 +370,10 @@ func (r *Receiver) canIdle(c *imapclient.Client) bool {
 
 // drain hands over every message of the mailbox, oldest UID first, until
 // none is left. A Handler error waits the Retry backoff and starts again
-// from the oldest message. It returns on a connection error or ctx, after
-// moving what was handled; the Handler runs under work, which outlives ctx
-// so that the message in hand commits.
+// from the oldest message, unless the message is given up (see Handler).
+// It returns on a connection error or ctx, after moving what was handled;
+// the Handler runs under work, which outlives ctx so that the message in
+// hand commits.
 func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidValidity uint32, events chan struct{}) error {
 	failures := 0
 	for ctx.Err() == nil {
@@ -343,6 +387,7 @@ func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidVal
 			return fmt.Errorf("mailer: imap search: %w", err)
 		}
 		uids := data.AllUIDs()
+		r.forget(uidValidity, uids)
 		if len(uids) == 0 {
 			return nil
 		}
@@ -358,7 +403,7 @@ func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidVal
 			}
 			batch := r.batch(uids, sizes)
 			uids = uids[len(batch):]
-			msgs, err := r.fetch(c, batch, sizes, uidValidity)
+			msgs, tries, err := r.fetch(c, batch, sizes, uidValidity)
 			if err != nil {
 				return err
 			}
@@ -370,10 +415,35 @@ func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidVal
 					continue // expunged meanwhile by someone else; or stopping
 				}
 				log := r.log.With("mailbox", r.cfg.Mailbox, "uid", uid, "uidvalidity", uidValidity)
-				if err := r.handler.HandleMessage(work, in); err != nil {
+				key := messageKey{uidValidity, uint32(uid)}
+				var err error
+				if n := tries[uid]; n >= r.cfg.MaxAttempts {
+					err = r.giveUp(work, in, fmt.Errorf("mailer: %d handlings never returned (the daemon stopped during each)", n), n, log)
+				} else {
+					// Marked before, unmarked once it returned: a mark left
+					// is a handling that never returned.
+					try := tryKeyword(n + 1)
+					if err := r.keyword(c, uid, try, imap.StoreFlagsAdd, log); err != nil {
+						return err
+					}
+					err = r.handle(work, in)
+					if work.Err() == nil {
+						if err := r.keyword(c, uid, try, imap.StoreFlagsDel, log); err != nil {
+							return err
+						}
+					}
+					if err != nil && work.Err() == nil { // a stop is no failure of the message's
+						r.failed[key]++
+						if r.failed[key] >= r.cfg.MaxAttempts || errors.As(err, new(*panicError)) {
+							err = r.giveUp(work, in, err, r.failed[key], log)
+						}
+					}
+				}
+				if err != nil {
 					failures++
 					d := r.cfg.Retry.Delay(failures)
-					log.Warn("mailer: handler failed; message left in place", "err", err, "retry_in", d, "failures", failures)
+					log.Warn("mailer: handler failed; message left in place", "err", err, "retry_in", d,
+						"failures", failures, "attempts", r.failed[key])
 					failed = true
 					if err := r.finish(c, handled); err != nil {
 						return err
@@ -383,6 +453,7 @@ func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidVal
 					}
 					break
 				}
+				delete(r.failed, key)
 				failures = 0
 				handled = append(handled, uid)
 			}
@@ -399,6 +470,96 @@ func (r *Receiver) drain(ctx, work context.Context, c *imapclient.Client, uidVal
 			}
 		}
 	}
+	return nil
+}
+
+// tryPrefix starts the keywords that mark a handling in progress.
+const tryPrefix = "$LexioTry"
+
+func tryKeyword(n int) imap.Flag { return imap.Flag(fmt.Sprintf("%s%d", tryPrefix, n)) }
+
+// keyword adds or removes a keyword of uid. A server that refuses
+// keywords (a NO or BAD) only loses the count of handlings that never
+// returned; any other error is the connection's, returned.
+func (r *Receiver) keyword(c *imapclient.Client, uid imap.UID, k imap.Flag, op imap.StoreFlagsOp, log *slog.Logger) error {
+	if r.noKeywords {
+		return nil
+	}
+	err := c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: op, Silent: true, Flags: []imap.Flag{k}}, nil).Close()
+	var refused *imap.Error
+	if errors.As(err, &refused) {
+		log.Warn("mailer: the server refused a keyword: handlings that never return are not counted", "keyword", k, "err", err)
+		r.noKeywords = true
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("mailer: imap keyword %s on uid %d: %w", k, uid, err)
+	}
+	return nil
+}
+
+// forget drops the failure counts of the messages no longer in the
+// mailbox (moved or expunged by someone else, or of another UIDVALIDITY).
+func (r *Receiver) forget(uidValidity uint32, uids []imap.UID) {
+	if len(r.failed) == 0 {
+		return
+	}
+	here := make(map[messageKey]bool, len(uids))
+	for _, uid := range uids {
+		here[messageKey{uidValidity, uint32(uid)}] = true
+	}
+	for key := range r.failed {
+		if !here[key] {
+			delete(r.failed, key)
+		}
+	}
+}
+
+// handle hands in over under a context that ends after HandleTimeout; a
+// panic of the Handler is returned as a *panicError.
+func (r *Receiver) handle(work context.Context, in Inbound) (err error) {
+	ctx, cancel := context.WithTimeout(work, r.cfg.HandleTimeout)
+	defer cancel()
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicError{value: v, stack: debug.Stack()}
+		}
+	}()
+	return r.handler.HandleMessage(ctx, in)
+}
+
+// panicError is a recovered panic of the Handler.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("mailer: the handler panicked: %v", e.value) }
+
+// giveUp hands a message that failed attempts times (the last with err)
+// to the Handler's Failed, if it has one. A nil result lets the message
+// be moved; an error keeps it in the inbox for another try.
+func (r *Receiver) giveUp(work context.Context, in Inbound, err error, attempts int, log *slog.Logger) (gerr error) {
+	var pe *panicError
+	if errors.As(err, &pe) {
+		log.Error("mailer: the handler panicked", "panic", pe.value, "stack", string(pe.stack))
+	}
+	fr, ok := r.handler.(FailureRecorder)
+	if !ok {
+		log.Error("mailer: message given up: moved unrecorded", "err", err, "attempts", attempts)
+		return nil
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			gerr = fmt.Errorf("mailer: recording a failed message panicked: %v", v)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(work, r.cfg.HandleTimeout)
+	defer cancel()
+	if ferr := fr.Failed(ctx, in, err); ferr != nil {
+		return fmt.Errorf("mailer: recording a failed message: %w (after %w)", ferr, err)
+	}
+	log.Error("mailer: message given up: recorded as failed", "err", err, "attempts", attempts)
 	return nil
 }
 
@@ -436,9 +597,10 @@ func (r *Receiver) sizes(c *imapclient.Client, uids []imap.UID) (map[imap.UID]in
 }
 
 // fetch reads the messages uids with BODY.PEEK (no \Seen), or only the
-// header of those over the size limit. A message missing from the result
-// has vanished (or was not in sizes).
-func (r *Receiver) fetch(c *imapclient.Client, uids []imap.UID, sizes map[imap.UID]int64, uidValidity uint32) (map[imap.UID]Inbound, error) {
+// header of those over the size limit, and counts their tryPrefix
+// keywords. A message missing from the result has vanished (or was not in
+// sizes).
+func (r *Receiver) fetch(c *imapclient.Client, uids []imap.UID, sizes map[imap.UID]int64, uidValidity uint32) (map[imap.UID]Inbound, map[imap.UID]int, error) {
 	var whole, headers []imap.UID
 	for _, uid := range uids {
 		size, ok := sizes[uid]
@@ -451,6 +613,7 @@ func (r *Receiver) fetch(c *imapclient.Client, uids []imap.UID, sizes map[imap.U
 		}
 	}
 	out := make(map[imap.UID]Inbound, len(uids))
+	tries := make(map[imap.UID]int)
 	for _, part := range []struct {
 		uids      []imap.UID
 		section   *imap.FetchItemBodySection
@@ -464,12 +627,18 @@ func (r *Receiver) fetch(c *imapclient.Client, uids []imap.UID, sizes map[imap.U
 		}
 		msgs, err := c.Fetch(imap.UIDSetNum(part.uids...), &imap.FetchOptions{
 			UID:         true,
+			Flags:       true,
 			BodySection: []*imap.FetchItemBodySection{part.section},
 		}).Collect()
 		if err != nil {
-			return nil, fmt.Errorf("mailer: imap fetch uids %v: %w", part.uids, err)
+			return nil, nil, fmt.Errorf("mailer: imap fetch uids %v: %w", part.uids, err)
 		}
 		for _, m := range msgs {
+			for _, f := range m.Flags {
+				if len(f) > len(tryPrefix) && strings.EqualFold(string(f[:len(tryPrefix)]), tryPrefix) {
+					tries[m.UID]++
+				}
+			}
 			out[m.UID] = Inbound{
 				UIDValidity: uidValidity,
 				UID:         uint32(m.UID),
@@ -480,7 +649,7 @@ func (r *Receiver) fetch(c *imapclient.Client, uids []imap.UID, sizes map[imap.U
 			}
 		}
 	}
-	return out, nil
+	return out, tries, nil
 }
 
 // finish flags uids \Seen and moves them to the processed folder: MOVE

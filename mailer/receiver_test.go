@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/mail"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -286,7 +287,9 @@ func TestReceiverHandlerErrorLeavesMessageAndRetries(t *testing.T) {
 		}
 		return nil
 	}
-	r, err := mailer.NewReceiver(receiverConfig(srv), h)
+	cfg := receiverConfig(srv)
+	cfg.MaxAttempts = 1000 // an outage: no message is given up here
+	r, err := mailer.NewReceiver(cfg, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -695,5 +698,264 @@ func TestReceiverStopLetsTheMessageInHandCommit(t *testing.T) {
 	}
 	if got := count(t, srv, "INBOX"); got != 1 {
 		t.Errorf("INBOX holds %d, want the second message, untouched", got)
+	}
+}
+
+// failureRecorder is a recorder that is also a mailer.FailureRecorder.
+type failureRecorder struct {
+	*recorder
+	mu sync.Mutex
+	// failed holds the subjects and errors given to Failed.
+	failed []string
+	errs   []error
+	// failFailed, when set, is Failed's result.
+	failFailed error
+}
+
+func (h *failureRecorder) Failed(_ context.Context, m mailer.Inbound, err error) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.failFailed != nil {
+		return h.failFailed
+	}
+	h.failed = append(h.failed, header(m.Raw, "Subject"))
+	h.errs = append(h.errs, err)
+	return nil
+}
+
+func (h *failureRecorder) given() ([]string, []error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.failed), slices.Clone(h.errs)
+}
+
+// TestReceiverGivesUpAfterMaxAttempts: a message whose handling always
+// fails is tried MaxAttempts times, then recorded through Failed and
+// moved to Processed; the message after it is handled. Without it, one
+// such message held the inbox for ever (issue 25).
+func TestReceiverGivesUpAfterMaxAttempts(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	smtpSend(t, srv, "lexio@localhost", testMessage("poison", "poison@example.org", "PASS"))
+	smtpSend(t, srv, "lexio@localhost", testMessage("move", "move@example.org", "PASS"))
+	h := &failureRecorder{recorder: newRecorder()}
+	h.fn = func(n int, m mailer.Inbound) error {
+		if header(m.Raw, "Subject") == "poison" {
+			return errors.New("database is busy")
+		}
+		return nil
+	}
+	cfg := receiverConfig(srv)
+	cfg.MaxAttempts = 3
+	r, err := mailer.NewReceiver(cfg, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	eventually(t, "both moved", func() bool { return count(t, srv, "Processed") == 2 })
+	stop()
+	if got, want := strings.Join(h.subjects(), ","), "poison,poison,poison,move"; got != want {
+		t.Errorf("handled %s, want %s", got, want)
+	}
+	failed, errs := h.given()
+	if len(failed) != 1 || failed[0] != "poison" || errs[0] == nil || !strings.Contains(errs[0].Error(), "database is busy") {
+		t.Errorf("Failed got %v, %v; want poison and its last error", failed, errs)
+	}
+	if n := count(t, srv, "INBOX"); n != 0 {
+		t.Errorf("INBOX still holds %d", n)
+	}
+}
+
+// TestReceiverGiveUpWaitsForTheRecord: while Failed itself fails (the
+// database is down), the message given up stays in the inbox; once the
+// database is back a handling that succeeds wins, and without a
+// FailureRecorder a message given up is moved all the same.
+func TestReceiverGiveUpWaitsForTheRecord(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	smtpSend(t, srv, "lexio@localhost", testMessage("first", "first@example.org", "PASS"))
+	var mu sync.Mutex
+	down := true
+	h := &failureRecorder{recorder: newRecorder(), failFailed: errors.New("database is down")}
+	h.fn = func(n int, m mailer.Inbound) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if down {
+			return errors.New("database is down")
+		}
+		return nil
+	}
+	cfg := receiverConfig(srv)
+	cfg.MaxAttempts = 2
+	r, err := mailer.NewReceiver(cfg, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	eventually(t, "attempts past MaxAttempts", func() bool { return len(h.subjects()) >= 4 })
+	if n := count(t, srv, "INBOX"); n != 1 {
+		t.Errorf("INBOX holds %d while Failed fails, want 1", n)
+	}
+	mu.Lock()
+	down = false
+	mu.Unlock()
+	eventually(t, "moved", func() bool { return count(t, srv, "Processed") == 1 })
+	stop()
+	if failed, _ := h.given(); len(failed) != 0 {
+		t.Errorf("recorded as failed: %v; the handling succeeded", failed)
+	}
+
+	// A plain Handler: the message is moved after MaxAttempts.
+	smtpSend(t, srv, "lexio@localhost", testMessage("second", "second@example.org", "PASS"))
+	plain := newRecorder()
+	plain.fn = func(int, mailer.Inbound) error { return errors.New("always") }
+	r, err = mailer.NewReceiver(cfg, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop = runReceiver(t, r)
+	eventually(t, "moved unrecorded", func() bool { return count(t, srv, "Processed") == 2 })
+	stop()
+	if got := len(plain.subjects()); got != cfg.MaxAttempts {
+		t.Errorf("%d attempts, want %d", got, cfg.MaxAttempts)
+	}
+}
+
+// TestReceiverRecoversPanic: a handler that panics on a message does not
+// kill the daemon: the panic is recorded through Failed at once, the
+// message moved, and the next one handled.
+func TestReceiverRecoversPanic(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	smtpSend(t, srv, "lexio@localhost", testMessage("poison", "poison@example.org", "PASS"))
+	smtpSend(t, srv, "lexio@localhost", testMessage("move", "move@example.org", "PASS"))
+	h := &failureRecorder{recorder: newRecorder()}
+	h.fn = func(n int, m mailer.Inbound) error {
+		if header(m.Raw, "Subject") == "poison" {
+			var nilMap map[string]int
+			nilMap["boom"]++ // a bug of the handler's
+		}
+		return nil
+	}
+	r, err := mailer.NewReceiver(receiverConfig(srv), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	eventually(t, "both moved", func() bool { return count(t, srv, "Processed") == 2 })
+	stop()
+	if got, want := strings.Join(h.subjects(), ","), "poison,move"; got != want {
+		t.Errorf("handled %s, want %s (a panic is not retried)", got, want)
+	}
+	failed, errs := h.given()
+	if len(failed) != 1 || failed[0] != "poison" || !strings.Contains(fmt.Sprint(errs), "panicked") {
+		t.Errorf("Failed got %v, %v; want poison and the panic", failed, errs)
+	}
+}
+
+// TestReceiverHandleTimeout: the handler's context ends after
+// HandleTimeout, and a message that keeps timing out is given up.
+func TestReceiverHandleTimeout(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	smtpSend(t, srv, "lexio@localhost", testMessage("slow", "slow@example.org", "PASS"))
+	h := &failureRecorder{recorder: newRecorder()}
+	var deadlines []bool
+	var mu sync.Mutex
+	blocking := mailer.HandlerFunc(func(ctx context.Context, m mailer.Inbound) error {
+		_, ok := ctx.Deadline()
+		mu.Lock()
+		deadlines = append(deadlines, ok)
+		mu.Unlock()
+		<-ctx.Done() // a transaction that waits on a lock held elsewhere
+		return ctx.Err()
+	})
+	cfg := receiverConfig(srv)
+	cfg.MaxAttempts = 2
+	cfg.HandleTimeout = 50 * time.Millisecond
+	r, err := mailer.NewReceiver(cfg, timeoutHandler{h, blocking})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	eventually(t, "moved", func() bool { return count(t, srv, "Processed") == 1 })
+	stop()
+	failed, errs := h.given()
+	if len(failed) != 1 || !errors.Is(errs[0], context.DeadlineExceeded) {
+		t.Errorf("Failed got %v, %v; want the deadline", failed, errs)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(deadlines) != 2 || !deadlines[0] || !deadlines[1] {
+		t.Errorf("handler contexts with deadlines: %v, want 2 with", deadlines)
+	}
+}
+
+// timeoutHandler hands messages to handle, and failures to rec.
+type timeoutHandler struct {
+	rec    *failureRecorder
+	handle mailer.HandlerFunc
+}
+
+func (h timeoutHandler) HandleMessage(ctx context.Context, m mailer.Inbound) error {
+	return h.handle(ctx, m)
+}
+
+func (h timeoutHandler) Failed(ctx context.Context, m mailer.Inbound, err error) error {
+	return h.rec.Failed(ctx, m, err)
+}
+
+// TestReceiverGivesUpAfterHandlingsThatNeverReturned: a message during
+// whose handling the daemon stops (here: a stop whose grace ends; in
+// issue 25, the kernel killing it out of memory) keeps a keyword per
+// such handling; at MaxAttempts of them the next daemon gives it up
+// through Failed without handing it over again, and handles the next.
+func TestReceiverGivesUpAfterHandlingsThatNeverReturned(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	smtpSend(t, srv, "lexio@localhost", testMessage("poison", "poison@example.org", "PASS"))
+	smtpSend(t, srv, "lexio@localhost", testMessage("move", "move@example.org", "PASS"))
+	cfg := receiverConfig(srv)
+	cfg.MaxAttempts = 2
+	cfg.ShutdownGrace = 20 * time.Millisecond
+	var poisoned int
+	for round := 1; round <= cfg.MaxAttempts; round++ {
+		inHand := make(chan struct{})
+		r, err := mailer.NewReceiver(cfg, mailer.HandlerFunc(func(ctx context.Context, m mailer.Inbound) error {
+			if header(m.Raw, "Subject") != "poison" {
+				return fmt.Errorf("round %d: %q handed over before poison was given up", round, header(m.Raw, "Subject"))
+			}
+			poisoned++
+			close(inHand)
+			<-ctx.Done() // never returns of its own
+			return ctx.Err()
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := runReceiver(t, r)
+		select {
+		case <-inHand:
+		case <-time.After(waitFor):
+			t.Fatalf("round %d: poison not handed over", round)
+		}
+		stop()
+	}
+	if poisoned != cfg.MaxAttempts {
+		t.Fatalf("poison handed over %d times, want %d", poisoned, cfg.MaxAttempts)
+	}
+	if n := count(t, srv, "INBOX"); n != 2 {
+		t.Fatalf("INBOX holds %d after the stops, want 2", n)
+	}
+
+	h := &failureRecorder{recorder: newRecorder()}
+	r, err := mailer.NewReceiver(cfg, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	eventually(t, "both moved", func() bool { return count(t, srv, "Processed") == 2 })
+	stop()
+	if got := strings.Join(h.subjects(), ","); got != "move" {
+		t.Errorf("handed over %s, want move alone", got)
+	}
+	failed, errs := h.given()
+	if len(failed) != 1 || failed[0] != "poison" || !strings.Contains(fmt.Sprint(errs), "never returned") {
+		t.Errorf("Failed got %v, %v; want poison, never returned", failed, errs)
 	}
 }

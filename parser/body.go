@@ -11,6 +11,11 @@ import (
 	"golang.org/x/text/encoding/charmap"
 )
 
+// maxText bounds the text of a body, plain or from HTML, that the command
+// search reads, whatever Options.MaxBytes allows: commands are on the
+// first lines, and what follows a megabyte of text is not read.
+const maxText = 1 << 20
+
 // errFound stops the walk once a text/plain part has been read.
 var errFound = errors.New("parser: found")
 
@@ -32,7 +37,7 @@ func bodyText(root *message.Entity, rootErr error) (string, error) {
 	}
 	switch {
 	case w.havePlain:
-		return w.plain, nil
+		return cutText(w.plain, maxText), nil
 	case w.haveHTML:
 		return htmlToText(w.html), nil
 	}
@@ -179,4 +184,19 @@ func unflow(s string, delsp bool) string {
 		}
 	}
 	return b.String()
+}
+
+// cutText cuts s to at most n bytes: after its last whole line within
+// them, or at a rune boundary when the first line is longer.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if i := strings.LastIndexByte(s[:n], '\n'); i >= 0 {
+		return s[:i+1]
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -54,12 +54,19 @@ func playerLines(text string) []string {
 	return out
 }
 
+// maxCommandLine bounds the part of a line read as a command: the
+// longest command (SAY's MaxSay characters, NEW with a few addresses) is
+// well within it, and what a line holds past it only makes a longer
+// error, so that a megabyte-long line costs no more than a short one.
+const maxCommandLine = 4 << 10
+
 // findCommand returns the first command of the player's lines (EMAIL §3:
 // only the first counts). A line that is an attempt at a command but
 // fails (a bad cell, a bad word …) ends the search with its error. With
 // no command and no attempt, the result is (nil, nil).
 func findCommand(lines []string) (*Command, error) {
 	for _, t := range lines {
+		t = cutText(t, maxCommandLine)
 		t = strings.Trim(t, "*_ ") // *bold* as text/plain renders it
 		if t == "" {
 			continue

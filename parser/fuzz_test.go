@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// FuzzParse feeds Parse mutations of the corpus. parse is called without
-// Parse's recover so that a panic fails the fuzzer. Invariants: an ignored
+// FuzzParse feeds Parse mutations of the corpus and of issue 25's
+// blockquote bomb. parse is called without Parse's recover so that a
+// panic fails the fuzzer. Invariants: Body within its bound; an ignored
 // message has neither command nor error; otherwise exactly one of them;
 // errors are *Error; an ambiguous From leaves no sender; a command's
 // canonical form parses back to itself.
@@ -21,9 +22,14 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("From: a@b.c\r\nContent-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\nContent-Type: multipart/alternative; boundary=y\r\n\r\n--y\r\n\r\nPASS\r\n"))
 	f.Add([]byte("From: Friends: a@b.c, (x:y) \"d:e\" <d@e.f>;\r\nFrom: g@h.i\r\n\r\nPASS\r\n"))
+	f.Add(blockquoteBomb(16 << 10))
+	f.Add(msg("Subject: [lexio a][lexio b][lexio [lexio c]d]", "Hello"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		m := &Message{}
 		parse(m, raw, Options{ServiceAddress: testService, MaxBytes: 64 << 10})
+		if len(m.Body) > maxBodyKept {
+			t.Fatalf("Body of %d bytes, over %d", len(m.Body), maxBodyKept)
+		}
 		if m.Ignored != "" {
 			if m.Command != nil || m.Err != nil {
 				t.Fatalf("ignored %q with command %v, err %v", m.Ignored, m.Command, m.Err)
@@ -44,6 +50,20 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		checkCanonical(t, m.Command)
+	})
+}
+
+// FuzzHTMLToText checks the bound of htmlToText on arbitrary HTML: its
+// text is never longer than the HTML, nor than maxText.
+func FuzzHTMLToText(f *testing.F) {
+	f.Add(repeatTo(16<<10, "<html><body>", "<blockquote>PASS\n", "</body></html>"))
+	f.Add(`<div class="gmail_quote"><div class="gmail_quote"><pre>a` + "\n" + `b</pre><br><br>&nGt;`)
+	f.Add("<table><tr><td><ul><li>PASS<b><i>x<script>y")
+	f.Add(`<p>PLACE&nbsp;H7 ACROSS CH&#65;T</p><blockquote>BOARD</blockquote>after`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if text := htmlToText(s); len(text) > len(s) || len(text) > maxText {
+			t.Fatalf("%d bytes of text from %d bytes of HTML", len(text), len(s))
+		}
 	})
 }
 

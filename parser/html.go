@@ -8,15 +8,27 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
+// maxQuoteDepth is the most "> " prefixes a line of text from HTML gets:
+// a deeper quote is prefixed as one this deep. Without it, N nested
+// <blockquote>s made text of N²: 175 KB of HTML took 2 GB (issue 25).
+const maxQuoteDepth = 8
+
 // htmlToText turns an HTML body into text for the command search (EMAIL
 // §2.4): block elements break lines, <blockquote> and the quote containers
 // of Gmail, Yahoo, Outlook and Thunderbird come out as '>' lines, and a
 // Gmail signature as well, so that playerLines drops them; scripts, styles
 // and the head are skipped.
+//
+// Its cost is linear in s: one pass of x/net/html's tokenizer (no tree),
+// quotes prefixed at most maxQuoteDepth deep, and a text never longer
+// than s itself nor than maxText: the reading stops there, and the line
+// it cut is dropped (commands are on the first lines). Only hostile HTML
+// comes near that: tags make HTML longer than its text.
 func htmlToText(s string) string {
+	limit := min(len(s), maxText)
 	z := html.NewTokenizer(strings.NewReader(s))
 	var b strings.Builder
-	b.Grow(len(s) / 2)
+	b.Grow(min(len(s)/2, limit))
 	quote, skip, pre := 0, 0, 0
 	var divs []bool // per open <div>: did it open a quote?
 	lineStart := true
@@ -28,9 +40,12 @@ func htmlToText(s string) string {
 	}
 	for {
 		tt := z.Next()
+		if b.Len() > limit {
+			return cutText(b.String(), limit)
+		}
 		switch tt {
 		case html.ErrorToken:
-			return b.String()
+			return cutText(b.String(), limit)
 		case html.TextToken:
 			if skip > 0 {
 				continue
@@ -39,11 +54,16 @@ func htmlToText(s string) string {
 			if pre == 0 {
 				text = collapseSpace(text)
 			}
-			for i, part := range strings.Split(text, "\n") {
-				if i > 0 {
+			first := true
+			for part := range strings.SplitSeq(text, "\n") {
+				if b.Len() > limit {
+					break // one text token may hold many lines
+				}
+				if !first {
 					b.WriteByte('\n')
 					lineStart = true
 				}
+				first = false
 				if lineStart {
 					if pre == 0 {
 						part = strings.TrimLeftFunc(part, unicode.IsSpace)
@@ -51,7 +71,7 @@ func htmlToText(s string) string {
 					if part == "" {
 						continue
 					}
-					for range quote {
+					for range min(quote, maxQuoteDepth) {
 						b.WriteString("> ")
 					}
 					lineStart = false

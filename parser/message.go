@@ -334,9 +334,15 @@ func isGroup(v string) bool {
 	return false
 }
 
+// maxEncodedWord bounds the search for an encoded word's end. RFC 2047
+// §2 allows 75 characters; some encoders write longer ones. Without a
+// bound, a field of many "=?" starts cost their number times its length.
+const maxEncodedWord = 512
+
 // encodedWordLen is the length of the RFC 2047 encoded word
 // "=?charset?e?text?=" that s starts with, or 1 when it holds none.
 func encodedWordLen(s string) int {
+	s = s[:min(len(s), maxEncodedWord)]
 	n := 2
 	for range 2 { // the charset and the encoding, each closed by '?'
 		i := strings.IndexByte(s[n:], '?')
@@ -525,22 +531,42 @@ func indexFold(s, lowerSub string) int {
 }
 
 // subjectCommandText strips reply and forward prefixes (repeated) and the
-// [Lexio …] tag from a subject, leaving what may be a command.
+// [Lexio …] tags from a subject, leaving what may be a command. It reads
+// the subject once: a subject of many tags no longer costs their number
+// times its length.
 func subjectCommandText(s string) string {
+	s = withoutTags(s)
 	for {
 		s = strings.TrimSpace(s)
-		if i := indexFold(s, "[lexio "); i >= 0 {
-			if j := strings.IndexByte(s[i:], ']'); j >= 0 {
-				s = s[:i] + " " + s[i+j+1:]
-				continue
-			}
-		}
 		p := replyPrefix(s)
 		if p == 0 {
 			return s
 		}
 		s = s[p:]
 	}
+}
+
+// withoutTags replaces each [Lexio …] tag of s by a space.
+func withoutTags(s string) string {
+	var b strings.Builder
+	for {
+		i := indexFold(s, "[lexio ")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], ']')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteByte(' ')
+		s = s[i+j+1:]
+	}
+	if b.Len() == 0 {
+		return s
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // replyPrefix returns the length of a leading "Re:", "Fwd:", "AW:", "SV:",

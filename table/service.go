@@ -6,8 +6,6 @@ package table
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -149,18 +147,7 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 		m.Command = nil
 		m.Err = &parser.Error{Kind: parser.TooLarge, Detail: fmt.Sprintf("%d bytes", in.Size)}
 	}
-	id := m.MessageID
-	if id == "" {
-		// No Message-ID: name the message by its content, so that a
-		// redelivered copy is still recognised.
-		sum := sha256.Sum256(in.Raw)
-		id = "sha256-" + hex.EncodeToString(sum[:16])
-	} else if len(id) > maxMessageID {
-		// Longer than a header line may be: recorded by its hash, which
-		// names it as well.
-		sum := sha256.Sum256([]byte(id))
-		id = "sha256-id-" + hex.EncodeToString(sum[:16])
-	}
+	id := inboundID(m, in.Raw)
 	log := s.log.With("message_id", id, "from", m.From)
 
 	var rec *store.Message

@@ -1,0 +1,89 @@
+package table_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/store"
+)
+
+// blockquoteBomb is the HTML of issue 25 at about n bytes once its line
+// ends are CRLF: nested <blockquote>s, each with a line of text. Its text
+// once grew with the square of its size: 175 KB held every move for
+// 12.6 s and 2.1 GB.
+func blockquoteBomb(n int) string {
+	const unit = "<blockquote>PASS\n"
+	k := (n - len("<html><body></body></html>")) / (len(unit) + 1)
+	return "<html><body>" + strings.Repeat(unit, k) + "</body></html>"
+}
+
+// TestBlockquoteBomb: a stranger's HTML-only mail of nested quotes just
+// under max_message_bytes (1 MiB) is handled and recorded, and a
+// player's move sent after it is applied (issue 25).
+func TestBlockquoteBomb(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	const name = "bomb"
+	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	h.waitMail("bob", 1)
+
+	bomb := h.sendMail("eve", mailSpec{
+		Headers: []string{"MIME-Version: 1.0", "Content-Type: text/html; charset=utf-8"},
+		Body:    blockquoteBomb(int(h.cfg.Mail.MaxMessageBytes) - 8<<10),
+	})
+	move := h.send("alice", findMove(h.game(name), 0))
+	h.expect(move, store.OutcomeApplied, "PLACE")
+	rec := h.handled(bomb)
+	t.Logf("the bomb: %s %q", rec.Outcome, rec.Reason)
+	if rec.Outcome == store.OutcomeApplied || rec.Outcome == store.OutcomeError {
+		t.Errorf("the bomb: %s %q, want it refused or ignored, not failed", rec.Outcome, rec.Reason)
+	}
+	if strings.Contains(rec.Reason, "too-large") {
+		t.Errorf("the bomb was not read (%q): make it smaller than max_message_bytes", rec.Reason)
+	}
+	if g := h.game(name); turns(g) != 1 {
+		t.Errorf("%d turns played, want alice's move", turns(g))
+	}
+}
+
+// TestFailedRecordsTheMessage: a message the receiver gives up on is
+// recorded with the error outcome and its cause, changes nothing, and a
+// copy of it delivered again is a duplicate, not applied.
+func TestFailedRecordsTheMessage(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	const name = "failed"
+	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	notice := latestNotice(h.inbox("alice"))
+	acc := h.account("alice")
+	_, raw := acc.Reply(notice, findMove(h.game(name), 0), h.clock.Now(), "given-up@localhost")
+	in := mailer.Inbound{UIDValidity: 7, UID: 42, Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}
+
+	if err := h.svc.Failed(h.ctx, in, errors.New("the handler panicked: boom")); err != nil {
+		t.Fatal(err)
+	}
+	rec := h.expect("given-up@localhost", store.OutcomeError, "boom")
+	if rec.From != "alice@"+h.domain || rec.UID == nil || *rec.UID != 42 {
+		t.Errorf("record %+v: want alice's address and the UID", rec)
+	}
+	// Given up twice (a move to Processed that failed): one record.
+	if err := h.svc.Failed(h.ctx, in, errors.New("again")); err != nil {
+		t.Fatal(err)
+	}
+	// Delivered again: a duplicate, the move not applied.
+	if err := h.svc.HandleMessage(h.ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	if rec := h.handled("given-up@localhost"); rec.Outcome != store.OutcomeError || !strings.Contains(rec.Reason, "boom") {
+		t.Errorf("after a redelivery: %s %q", rec.Outcome, rec.Reason)
+	}
+	if g := h.game(name); turns(g) != 0 {
+		t.Errorf("%d turns played by a message given up", turns(g))
+	}
+}
