@@ -10,8 +10,8 @@ import (
 // service has already written to about a game they are in. Everyone else
 // is an outsider, whose mail is bounded (mail.outsider_mails_per_day).
 func playedHere(tx *store.Tx, addr string) (bool, error) {
-	rows, err := tx.TablesOfPlayer(addr)
-	return len(rows) > 0, err
+	refs, err := tx.TableRefsOfPlayer(addr)
+	return len(refs) > 0, err
 }
 
 // mayMailOutsider counts one mail to addr against the day's allowance of
