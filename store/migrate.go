@@ -29,6 +29,7 @@ func migrations() []migration {
 		{version: 3, name: "no table snapshot", up: dropSnapshots},
 		{version: 4, name: "no seat language", up: dropSeatLang},
 		{version: 5, name: "player time zone", up: addPlayerZone},
+		{version: 6, name: "invitation log and refusals", up: addInviteLog},
 	}
 }
 
@@ -161,4 +162,18 @@ func addPlayerZone(tx *gorm.DB) error {
 		return nil
 	}
 	return tx.Migrator().AddColumn(&Player{}, "TimeZone")
+}
+
+// addInviteLog records the schema with the invitation log and the
+// addresses that refuse invitations (LEAGUES §6); AutoMigrate has created
+// both tables, which start empty: the bounds count from the upgrade.
+func addInviteLog(tx *gorm.DB) error {
+	for _, m := range []any{&InviteLog{}, &InviteRefusal{}} {
+		if !tx.Migrator().HasTable(m) {
+			if err := tx.Migrator().CreateTable(m); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -1199,8 +1199,8 @@ func TestMigrationAddsPlayerZone(t *testing.T) {
 			}
 			return tx.SetPlayerZone("p1@example.org", "America/Sao_Paulo")
 		})
-		if v, _ := s.schemaVersion(ctx); v != 5 {
-			t.Errorf("schema version %d, want 5", v)
+		if v, _ := s.schemaVersion(ctx); v != SchemaVersion() {
+			t.Errorf("schema version %d, want %d", v, SchemaVersion())
 		}
 	})
 }
