@@ -48,6 +48,7 @@ const (
 	KindStandings
 	KindSignup
 	KindWithdraw
+	KindNoInvite // STOP: never invite the sender again (LEAGUES §6)
 )
 
 var commandNames = [...]string{
@@ -72,6 +73,7 @@ var commandNames = [...]string{
 	KindStandings: "STANDINGS",
 	KindSignup:    "SIGNUP",
 	KindWithdraw:  "WITHDRAW",
+	KindNoInvite:  "STOP",
 }
 
 // String returns the English keyword, e.g. "PLACE".
@@ -422,6 +424,12 @@ func keyword(w string) (Kind, string) {
 		return KindWithdraw, "es"
 	case "RETIRER":
 		return KindWithdraw, "fr"
+	case "STOP":
+		return KindNoInvite, "en"
+	case "BAJA":
+		return KindNoInvite, "es"
+	case "ARRET":
+		return KindNoInvite, "fr"
 	}
 	return 0, ""
 }
