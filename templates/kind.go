@@ -42,6 +42,8 @@ const (
 	Said                           // SaidMsg: a player's SAY, to the others at the table
 	StandingsReply                 // StandingsMsg: a division's standings, on STANDINGS or weekly (LEAGUES §9.2, §9.4)
 	SignupDone                     // SignupMsg: SIGNUP or WITHDRAW confirmed (LEAGUES §7.4)
+	InvitesRefused                 // NoInviteMsg: STOP confirmed: no more invitations (LEAGUES §6)
+	TableLapsed                    // LapsedMsg: an open table not started in time was closed (LEAGUES §6)
 )
 
 // kindNames is read-only.
@@ -78,6 +80,8 @@ var kindNames = [...]string{
 	Said:           "said",
 	StandingsReply: "standings",
 	SignupDone:     "signup",
+	InvitesRefused: "invitations-refused",
+	TableLapsed:    "table-lapsed",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -127,6 +131,10 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[VacationNoticeMsg]()
 	case Invitation:
 		return reflect.TypeFor[InvitationMsg]()
+	case InvitesRefused:
+		return reflect.TypeFor[NoInviteMsg]()
+	case TableLapsed:
+		return reflect.TypeFor[LapsedMsg]()
 	case InviteAnswer:
 		return reflect.TypeFor[InviteAnswerMsg]()
 	case Withdrawn:
