@@ -343,3 +343,34 @@ func TestInvitationsOutsiderDay(t *testing.T) {
 	h.clock.Add(24*time.Hour + time.Minute)
 	h.open("frank", "NEW lexio "+h.addrs("eve"))
 }
+
+// TestInvitationsUnsubscribeInSubject: where the token lives in the
+// subject tag, an invitation's List-Unsubscribe address is the service's
+// own with the no-invitation token in the tag, and a mail written to it
+// refuses invitations; withdrawn invitations carry it too.
+func TestInvitationsUnsubscribeInSubject(t *testing.T) {
+	h := newHarness(t, harnessOpts{domain: inviteDomain, config: openTablesConfig, mail: "token_in_subject = true"})
+	name := h.open("alice", "NEW lexio "+h.addrs("bob", "carol"))
+	token := h.svc.Tokens().NoInvite("bob@" + h.domain)
+	want := "<mailto:lexio@" + h.domain + "?subject=%5BLexio%20-%20" + token + "%5D>"
+	inv := h.mailOf("bob", "invitation", name)
+	if got := inv.Header("List-Unsubscribe"); got != want {
+		t.Fatalf("List-Unsubscribe %q, want %q", got, want)
+	}
+	h.expect(h.sendMail("bob", mailSpec{Subject: "[Lexio - " + token + "]"}), store.OutcomeApplied, "STOP (List-Unsubscribe)")
+	if !h.refusesInvitations("bob") {
+		t.Fatal("bob's unsubscribe was not kept")
+	}
+	if h.invitationState(name, "bob") != store.InviteDeclined {
+		t.Errorf("bob's invitation is %s", h.invitationState(name, "bob"))
+	}
+	// Carol's invitation withdrawn: its mail carries her address too.
+	other := h.open("dave", "NEW lexio "+h.addrs("eve", "carol"))
+	h.expect(h.answerInvite("eve", other, "JOIN"), store.OutcomeApplied, "JOIN")
+	h.expect(h.sendMail("dave", mailSpec{Subject: "[Lexio " + other + "]", Body: "START"}), store.OutcomeApplied, "START")
+	withdrawn := h.mailOf("carol", "invitation-withdrawn", other)
+	lu := withdrawn.Header("List-Unsubscribe")
+	if !strings.Contains(lu, h.svc.Tokens().NoInvite("carol@"+h.domain)) {
+		t.Errorf("carol's withdrawal has List-Unsubscribe %q", lu)
+	}
+}
