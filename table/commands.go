@@ -19,6 +19,11 @@ import (
 // tableCommand applies a command that needs a table: moves and the
 // information about one game.
 func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
+	if c.Kind == parser.KindNoInvite {
+		// STOP from a seated player, through their table's address: it
+		// acts on no table (LEAGUES §6).
+		return h.noInvite(t, false)
+	}
 	p := t.seatOf(h.msg.From)
 	if t.game == nil {
 		return h.refuse(t, c.String(), []templates.Reason{{Kind: templates.ReasonTooFewPlayers,

@@ -374,3 +374,20 @@ func TestInvitationsUnsubscribeInSubject(t *testing.T) {
 		t.Errorf("carol's withdrawal has List-Unsubscribe %q", lu)
 	}
 }
+
+// TestInvitationsStopFromPlayer: a seated player's STOP through their
+// table's address refuses invitations and leaves the game as it is.
+func TestInvitationsStopFromPlayer(t *testing.T) {
+	h := newInviteHarness(t, "")
+	name := h.open("alice", "NEW lexio "+h.addrs("bob"))
+	h.expect(h.answerInvite("bob", name, "JOIN"), store.OutcomeApplied, "JOIN")
+	before := turns(h.game(name))
+	h.expect(h.fresh("bob", name, "STOP"), store.OutcomeApplied, "STOP")
+	if !h.refusesInvitations("bob") {
+		t.Error("bob's STOP was not kept")
+	}
+	if g := h.game(name); g == nil || turns(g) != before {
+		t.Errorf("the game changed: %v", g)
+	}
+	h.expect(h.sendMail("carol", mailSpec{Body: "NEW lexio " + h.addrs("bob")}), store.OutcomeRejected, "refuses-invitations")
+}
