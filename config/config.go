@@ -154,10 +154,20 @@ type Embedded struct {
 // DefaultMailboxQuota is embedded.mailbox_quota_bytes's default.
 const DefaultMailboxQuota = 64 << 20
 
-// Open says whether players may open tables by mail (NEW/JOIN/START).
+// Open says whether players may open tables by mail (NEW/JOIN/START),
+// and bounds what one opener may make the service send (LEAGUES §6).
 type Open struct {
 	Allow  bool   `toml:"allow"`
 	League string `toml:"league"`
+	// PerRecipient bounds the invitations sent to one address in any 7
+	// days, from anyone (DefaultInvitesPerRecipient).
+	PerRecipient int `toml:"invitations_per_recipient_week"`
+	// PerOpener bounds the invitations one opener sends in any 24 hours,
+	// answered, expired or withdrawn since or not (DefaultInvitesPerOpener).
+	PerOpener int `toml:"invitations_per_opener_day"`
+	// Tables bounds the open tables, not started yet, one opener holds at
+	// once (DefaultOpenTables); an open table lapses after invite_ttl.
+	Tables int `toml:"open_tables_per_opener"`
 }
 
 // Web is the read-only web side (EMAIL §7): the pages that mail links
@@ -208,6 +218,14 @@ type Table struct {
 	Players []string `toml:"players"` // in join order: the first opens the game
 	Seed    uint64   `toml:"seed"`    // 0: chosen at random when the table is created
 }
+
+// The bounds of [open_tables] on what one opener may make the service
+// send (LEAGUES §6), where the file is silent.
+const (
+	DefaultInvitesPerRecipient = 3  // invitations to one address in any 7 days
+	DefaultInvitesPerOpener    = 12 // invitations by one opener in any 24 hours
+	DefaultOpenTables          = 3  // open tables not started, per opener
+)
 
 // Defaults used where the file is silent (EMAIL §5.1, RULES §6.2).
 const (
@@ -390,6 +408,15 @@ func (c *Config) fill() {
 	if c.Open.League == "" {
 		c.Open.League = c.Leagues[0].Name
 	}
+	if c.Open.PerRecipient == 0 {
+		c.Open.PerRecipient = DefaultInvitesPerRecipient
+	}
+	if c.Open.PerOpener == 0 {
+		c.Open.PerOpener = DefaultInvitesPerOpener
+	}
+	if c.Open.Tables == 0 {
+		c.Open.Tables = DefaultOpenTables
+	}
 	for i := range c.Tables {
 		if c.Tables[i].League == "" {
 			c.Tables[i].League = c.Leagues[0].Name
@@ -538,6 +565,9 @@ func (c *Config) Validate() error {
 		}
 	}
 	checkTau(c.RatingTau, bad)
+	if c.Open.PerRecipient < 0 || c.Open.PerOpener < 0 || c.Open.Tables < 0 {
+		bad("open_tables: invitations_per_recipient_week, invitations_per_opener_day and open_tables_per_opener want 1 or more")
+	}
 	if c.Open.Allow && !leagues[c.Open.League] {
 		bad("open_tables.league %q is not a league", c.Open.League)
 	}

@@ -51,6 +51,7 @@ const (
 	// KindConfirm answers a confirmation mail: do what was asked in my
 	// name (EMAIL §1.7).
 	KindConfirm
+	KindNoInvite // STOP: never invite the sender again (LEAGUES §6)
 )
 
 var commandNames = [...]string{
@@ -76,6 +77,7 @@ var commandNames = [...]string{
 	KindSignup:    "SIGNUP",
 	KindWithdraw:  "WITHDRAW",
 	KindConfirm:   "CONFIRM",
+	KindNoInvite:  "STOP",
 }
 
 // String returns the English keyword, e.g. "PLACE".
@@ -432,6 +434,12 @@ func keyword(w string) (Kind, string) {
 		return KindConfirm, "es"
 	case "CONFIRMER", "OUI":
 		return KindConfirm, "fr"
+	case "STOP":
+		return KindNoInvite, "en"
+	case "BAJA":
+		return KindNoInvite, "es"
+	case "ARRET":
+		return KindNoInvite, "fr"
 	}
 	return 0, ""
 }

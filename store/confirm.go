@@ -64,3 +64,14 @@ func (tx *Tx) UseConfirmation(id int64, addr string, now time.Time) (c *Confirma
 	c.UsedAt = &at
 	return c, true, nil
 }
+
+// HasConfirmed reports whether addr ever answered a confirmation: an
+// address that showed that it reads its mail.
+func (tx *Tx) HasConfirmed(addr string) (bool, error) {
+	var n int64
+	err := tx.db.Model(&Confirmation{}).Where("address = ? AND used_at IS NOT NULL", NormalizeAddress(addr)).Limit(1).Count(&n).Error
+	if err != nil {
+		return false, fmt.Errorf("store: confirmed: %w", mapErr(err))
+	}
+	return n > 0, nil
+}

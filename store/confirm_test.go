@@ -25,9 +25,15 @@ func TestConfirmation(t *testing.T) {
 			if _, _, err := tx.UseConfirmation(c.ID+1, "alice@example.org", t0); !errors.Is(err, ErrNotFound) {
 				t.Errorf("another id: %v, want ErrNotFound", err)
 			}
+			if ok, err := tx.HasConfirmed("alice@example.org"); ok || err != nil {
+				t.Errorf("HasConfirmed before any answer: %v, %v", ok, err)
+			}
 			got, fresh, err := tx.UseConfirmation(c.ID, "ALICE@example.org", t0.Add(time.Hour))
 			if err != nil || !fresh || got.Command != "RESIGN t42" || got.Lang != "fr" || !got.Expires.Equal(t0.Add(24*time.Hour)) {
 				t.Errorf("first use: %+v, %v, %v", got, fresh, err)
+			}
+			if ok, err := tx.HasConfirmed("Alice@example.org"); !ok || err != nil {
+				t.Errorf("HasConfirmed after an answer: %v, %v", ok, err)
 			}
 			got, fresh, err = tx.UseConfirmation(c.ID, "alice@example.org", t0.Add(2*time.Hour))
 			if err != nil || fresh || got.UsedAt == nil || !got.UsedAt.Equal(t0.Add(time.Hour)) {

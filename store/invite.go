@@ -154,3 +154,101 @@ func (tx *Tx) PendingInvitationsBy(addr string) (int, error) {
 	}
 	return int(n), nil
 }
+
+// ---- the bounds on invitations (LEAGUES §6)
+
+// LogInvite records that opener sent an invitation to addr at at
+// (LogSent), or that addr declined one of opener's (LogDeclined).
+func (tx *Tx) LogInvite(ev InviteEvent, opener, addr string, at time.Time) error {
+	row := InviteLog{Event: ev, Opener: NormalizeAddress(opener), Address: NormalizeAddress(addr), At: at.UTC()}
+	if err := tx.db.Create(&row).Error; err != nil {
+		return fmt.Errorf("store: invitation log: %w", mapErr(err))
+	}
+	return nil
+}
+
+// InvitesTo counts the invitations sent to addr, by anyone, after since.
+func (tx *Tx) InvitesTo(addr string, since time.Time) (int, error) {
+	return tx.countLog("event = ? AND address = ? AND at > ?", LogSent, NormalizeAddress(addr), since.UTC())
+}
+
+// InvitesBy counts the invitations opener sent after since, whatever
+// became of them.
+func (tx *Tx) InvitesBy(opener string, since time.Time) (int, error) {
+	return tx.countLog("event = ? AND opener = ? AND at > ?", LogSent, NormalizeAddress(opener), since.UTC())
+}
+
+// DeclinedBy reports whether addr declined an invitation of opener's
+// after since.
+func (tx *Tx) DeclinedBy(addr, opener string, since time.Time) (bool, error) {
+	n, err := tx.countLog("event = ? AND opener = ? AND address = ? AND at > ?", LogDeclined,
+		NormalizeAddress(opener), NormalizeAddress(addr), since.UTC())
+	return n > 0, err
+}
+
+func (tx *Tx) countLog(query string, args ...any) (int, error) {
+	var n int64
+	if err := tx.db.Model(&InviteLog{}).Where(query, args...).Count(&n).Error; err != nil {
+		return 0, fmt.Errorf("store: invitation log: %w", mapErr(err))
+	}
+	return int(n), nil
+}
+
+// PruneInviteLog deletes the log's rows from before before: no bound
+// looks back that far.
+func (tx *Tx) PruneInviteLog(before time.Time) error {
+	if err := tx.db.Where("at < ?", before.UTC()).Delete(&InviteLog{}).Error; err != nil {
+		return fmt.Errorf("store: prune invitation log: %w", mapErr(err))
+	}
+	return nil
+}
+
+// RefuseInvitations records that addr is never to be invited again; a
+// second time changes nothing. It reports whether the refusal is new.
+func (tx *Tx) RefuseInvitations(addr string, at time.Time) (bool, error) {
+	err := tx.insertNew("invitation refusal", &InviteRefusal{Address: NormalizeAddress(addr), CreatedAt: at.UTC()})
+	if errors.Is(err, ErrDuplicate) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// RefusesInvitations reports whether addr asked never to be invited.
+func (tx *Tx) RefusesInvitations(addr string) (bool, error) {
+	var n int64
+	if err := tx.db.Model(&InviteRefusal{}).Where("address = ?", NormalizeAddress(addr)).Count(&n).Error; err != nil {
+		return false, fmt.Errorf("store: invitation refusal: %w", mapErr(err))
+	}
+	return n > 0, nil
+}
+
+// OpenTablesBy counts the open tables, not started, where the player with
+// addr holds the first seat.
+func (tx *Tx) OpenTablesBy(addr string) (int, error) {
+	var n int64
+	err := tx.db.Model(&Table{}).
+		Joins("JOIN seats ON seats.table_id = tables.id AND seats.position = 0").
+		Joins("JOIN players ON players.id = seats.player_id").
+		Where("players.address = ? AND tables.status = ? AND tables.started_at IS NULL", NormalizeAddress(addr), StatusOpen).
+		Count(&n).Error
+	if err != nil {
+		return 0, fmt.Errorf("store: open tables: %w", mapErr(err))
+	}
+	return int(n), nil
+}
+
+// LapsedOpenTables returns up to limit ids of open tables, never started,
+// created at or before before and with no invitation pending (those lapse
+// with their invitations), the oldest first.
+func (tx *Tx) LapsedOpenTables(before time.Time, limit int) ([]int64, error) {
+	var ids []int64
+	pending := tx.db.Model(&Invitation{}).Select("1").
+		Where("invitations.table_id = tables.id AND invitations.state = ?", InvitePending)
+	err := tx.db.Model(&Table{}).
+		Where("status = ? AND started_at IS NULL AND created_at <= ? AND NOT EXISTS (?)", StatusOpen, before.UTC(), pending).
+		Order("created_at, id").Limit(limit).Pluck("id", &ids).Error
+	if err != nil {
+		return nil, fmt.Errorf("store: lapsed open tables: %w", mapErr(err))
+	}
+	return ids, nil
+}

@@ -30,6 +30,7 @@ func migrations() []migration {
 		{version: 4, name: "no seat language", up: dropSeatLang},
 		{version: 5, name: "player time zone", up: addPlayerZone},
 		{version: 6, name: "vacations ending past year 9999 cancelled", up: cancelUnreadableVacations},
+		{version: 7, name: "invitation log and refusals", up: addInviteLog},
 	}
 }
 
@@ -185,4 +186,18 @@ func cancelUnreadableVacations(tx *gorm.DB) error {
 	}
 	return tx.Exec(`UPDATE vacations SET to_at = from_at, days = 0, ended_at = from_at, told = ?, due_at = NULL
 		WHERE substr(to_at, 5, 1) <> '-' OR substr(due_at, 5, 1) <> '-' OR substr(ended_at, 5, 1) <> '-'`, VacationEndTold).Error
+}
+
+// addInviteLog records the schema with the invitation log and the
+// addresses that refuse invitations (LEAGUES §6); AutoMigrate has created
+// both tables, which start empty: the bounds count from the upgrade.
+func addInviteLog(tx *gorm.DB) error {
+	for _, m := range []any{&InviteLog{}, &InviteRefusal{}} {
+		if !tx.Migrator().HasTable(m) {
+			if err := tx.Migrator().CreateTable(m); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

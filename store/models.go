@@ -187,6 +187,38 @@ type Invitation struct {
 	CreatedAt  time.Time `gorm:"not null"`
 }
 
+// InviteEvent is what an InviteLog row records.
+type InviteEvent string
+
+// The events of the invitation log.
+const (
+	LogSent     InviteEvent = "sent"     // an invitation mailed
+	LogDeclined InviteEvent = "declined" // the invitee declined it
+)
+
+// InviteLog records each invitation sent and each declined, apart from
+// the tables (which are deleted when they close), so that the bounds on
+// invitations (LEAGUES §6) count what was sent, whatever became of it.
+type InviteLog struct {
+	ID    int64       `gorm:"primaryKey"`
+	Event InviteEvent `gorm:"size:16;not null"`
+	// Opener is the address of the table's first seat; Address the
+	// invitee's. Both lowercase.
+	Opener  string    `gorm:"size:320;not null;index:idx_invite_log_opener,priority:1"`
+	Address string    `gorm:"size:320;not null;index:idx_invite_log_address,priority:1"`
+	At      time.Time `gorm:"not null;index:idx_invite_log_opener,priority:2;index:idx_invite_log_address,priority:2;index"`
+}
+
+// TableName keeps the log's table name singular, as a log.
+func (InviteLog) TableName() string { return "invite_log" }
+
+// InviteRefusal is an address that asked never to be invited again
+// (STOP, or an invitation's List-Unsubscribe address; LEAGUES §6).
+type InviteRefusal struct {
+	Address   string    `gorm:"size:320;primaryKey"`
+	CreatedAt time.Time `gorm:"not null"`
+}
+
 // Outcome is what became of an inbound message.
 type Outcome string
 
@@ -412,7 +444,8 @@ func (schemaVersion) TableName() string { return "schema_version" }
 // models are migrated in this order (parents before children).
 func models() []any {
 	return []any{&Player{}, &Table{}, &Seat{}, &Action{}, &Message{}, &OutboxMail{}, &OutboxBody{}, &RateCounter{}, &Vacation{}, &Invitation{},
-		&Season{}, &SeasonMember{}, &LeagueTable{}, &SeatResult{}, &Signup{}, &PlayerRating{}, &Confirmation{}}
+		&Season{}, &SeasonMember{}, &LeagueTable{}, &SeatResult{}, &Signup{}, &PlayerRating{}, &Confirmation{},
+		&InviteLog{}, &InviteRefusal{}}
 }
 
 func utcp(t *time.Time) *time.Time {

@@ -342,18 +342,12 @@ func (h *handling) newTable(c *parser.Command) error {
 	if len(bots) > 0 && h.s.gaddag == nil {
 		return permanent(errors.New("table: NEW with the computer: this service has no GADDAG of its dictionary"))
 	}
-	if len(c.Invite) > 0 {
-		rs := h.inviteReasons(c.Invite, maxPlayers(variant))
-		r, err := h.waitingReason(len(invite))
-		if err != nil {
-			return err
-		}
-		if r != nil {
-			rs = append(rs, *r)
-		}
-		if len(rs) > 0 {
-			return h.refuse(nil, c.String(), rs, false)
-		}
+	rs, err := h.openReasons(c.Invite, invite, maxPlayers(variant))
+	if err != nil {
+		return err
+	}
+	if len(rs) > 0 {
+		return h.refuse(nil, c.String(), rs, false)
 	}
 	// The name comes from the message, so that a redelivered NEW could
 	// never open a second table.

@@ -133,6 +133,12 @@ func (h *handling) withinUnprovenBound(addr string) (bool, error) {
 			return false, nil
 		}
 	}
+	if !h.s.plainAddress(addr) {
+		// Not an address we write to (LEAGUES §6): its owner cannot have
+		// sent anything worth answering.
+		h.log.Info("the sender's address is not plain: not answered")
+		return false, nil
+	}
 	ok, err := h.s.mayMailOutsider(h.tx, addr, h.now)
 	if err == nil && !ok {
 		h.log.Info("the day's mail to outsiders is spent: not answered")

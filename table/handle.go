@@ -187,6 +187,9 @@ func (h *handling) run() error {
 			return err
 		}
 		return h.refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
+	case parser.KindNoInvite:
+		// It acts on no table (LEAGUES §6), whichever address it came to.
+		return h.noInvite(t, false)
 	case parser.KindHelp:
 		return h.help(t, c.Topic)
 	case parser.KindGames:

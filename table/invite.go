@@ -69,11 +69,20 @@ func (s *Service) ownAddress(addr string) bool {
 // queues each invitee's mail. An invitee new to the service becomes a
 // player in the opener's language; one already known is written to in
 // their own.
+//
+// Each invitation is logged for the bounds on invitations (openReasons
+// checked them), and its mail counts against the day's mail to
+// outsiders. The mail's subject names the table only; its body names the
+// opener by their address, checked plain (LEAGUES §6).
 func (h *handling) invite(t *tableCtx, addrs []string) (time.Time, error) {
 	expires := h.now.Add(h.s.cfg.InviteTTL)
-	msg := templates.InvitationMsg{Opener: names(t.seats)[0], Variant: t.row.Variant, Expires: expires}
+	opener := t.seats[0].Player.Address
+	msg := templates.InvitationMsg{Opener: opener, Variant: t.row.Variant, Expires: expires}
 	for _, a := range addrs {
 		msg.Invited = append(msg.Invited, displayName(a))
+	}
+	if err := h.tx.PruneInviteLog(h.now.Add(-logKept)); err != nil {
+		return time.Time{}, err
 	}
 	for _, a := range addrs {
 		pl, err := h.tx.EnsurePlayer(a, t.langs[0])
@@ -84,10 +93,15 @@ func (h *handling) invite(t *tableCtx, addrs []string) (time.Time, error) {
 		if err := h.tx.AddInvitation(inv); err != nil {
 			return time.Time{}, err
 		}
+		if err := h.tx.LogInvite(store.LogSent, opener, a, h.now); err != nil {
+			return time.Time{}, err
+		}
 		to := recipient{addr: a, lang: pl.Lang, tz: h.s.zoneOf(pl.TimeZone), pos: -1}
 		m := msg
 		m.Head = h.s.head(t.row.Name, to, h.now)
-		h.out.add(h.s, h.s.inviteEnvelope(t, templates.Invitation, to, a), m, h.now)
+		if err := h.s.mailInvitee(h.tx, h.s.inviteEnvelope(t, templates.Invitation, to, a), m, h.now, &h.out); err != nil {
+			return time.Time{}, err
+		}
 	}
 	h.log.Info("invitations sent", "table", t.row.Name, "invitees", len(addrs), "expires", expires)
 	return expires, nil
@@ -157,6 +171,8 @@ func (h *handling) invited(t *tableCtx, inv *store.Invitation) error {
 		return h.join(c.Table)
 	case parser.KindDecline:
 		return h.answer(t, false)
+	case parser.KindNoInvite:
+		return h.noInvite(t, false)
 	case parser.KindHelp:
 		return h.help(nil, c.Topic)
 	case parser.KindGames:
@@ -293,28 +309,49 @@ func (h *handling) announceJoin(t *tableCtx, waiting []string, starts bool) {
 }
 
 func (h *handling) declineInvitation(t *tableCtx, inv *store.Invitation, cmd string) error {
-	if err := h.tx.AnswerInvitation(inv.ID, store.InviteDeclined, h.now); err != nil {
-		return err
-	}
-	invs, err := h.tx.Invitations(t.row.ID)
+	pending, err := h.recordDecline(t, inv)
 	if err != nil {
 		return err
 	}
 	h.outcome(store.OutcomeApplied, cmd)
-	msg := templates.InviteAnswerMsg{Declined: displayName(inv.Address), Waiting: pendingNames(invs), Seated: names(t.seats)}
-	msg.Starts, msg.Closed = len(msg.Waiting) == 0 && len(t.seats) >= 2, len(msg.Waiting) == 0 && len(t.seats) < 2
-	msg.Head = h.s.head(t.row.Name, t.recipient(0), h.now)
-	h.out.add(h.s, h.s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), inv.Address), msg, h.now)
 	to, err := h.s.invitee(h.tx, inv.Address)
 	if err != nil {
 		return err
 	}
-	if err := h.replyAs(t, to, templates.Declined, templates.DeclinedMsg{
-		Head: h.s.head(t.row.Name, to, h.now), Opener: names(t.seats)[0]}); err != nil {
+	may, err := h.s.mayMailOutsider(h.tx, to.addr, h.now)
+	if err != nil {
 		return err
 	}
+	if may {
+		if err := h.replyAs(t, to, templates.Declined, templates.DeclinedMsg{
+			Head: h.s.head(t.row.Name, to, h.now), Opener: names(t.seats)[0]}); err != nil {
+			return err
+		}
+	}
 	h.log.Info("invitation declined", "table", t.row.Name)
-	return h.s.invitationsDone(h.tx, t, len(msg.Waiting), h.now, &h.out)
+	return h.s.invitationsDone(h.tx, t, pending, h.now, &h.out)
+}
+
+// recordDecline declines inv, pending at the open table t: it is logged
+// (the opener may not invite its address again for declinedFor), and the
+// opener is told. It returns how many invitations are left pending; the
+// caller then calls invitationsDone.
+func (h *handling) recordDecline(t *tableCtx, inv *store.Invitation) (int, error) {
+	if err := h.tx.AnswerInvitation(inv.ID, store.InviteDeclined, h.now); err != nil {
+		return 0, err
+	}
+	if err := h.tx.LogInvite(store.LogDeclined, t.seats[0].Player.Address, inv.Address, h.now); err != nil {
+		return 0, err
+	}
+	invs, err := h.tx.Invitations(t.row.ID)
+	if err != nil {
+		return 0, err
+	}
+	msg := templates.InviteAnswerMsg{Declined: displayName(inv.Address), Waiting: pendingNames(invs), Seated: names(t.seats)}
+	msg.Starts, msg.Closed = len(msg.Waiting) == 0 && len(t.seats) >= 2, len(msg.Waiting) == 0 && len(t.seats) < 2
+	msg.Head = h.s.head(t.row.Name, t.recipient(0), h.now)
+	h.out.add(h.s, h.s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), inv.Address), msg, h.now)
+	return len(msg.Waiting), nil
 }
 
 // invitationsDone starts the game of an open table once no invitation is
@@ -396,7 +433,9 @@ func (s *Service) withdrawInvitations(tx *store.Tx, t *tableCtx, now time.Time, 
 			return err
 		}
 		msg := templates.WithdrawnMsg{Head: s.head(t.row.Name, to, now), Opener: names(t.seats)[0]}
-		out.add(s, s.inviteEnvelope(t, templates.Withdrawn, to, inv.Address), msg, now)
+		if err := s.mailInvitee(tx, s.inviteEnvelope(t, templates.Withdrawn, to, inv.Address), msg, now, out); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -436,8 +475,19 @@ func (h *handling) decline(t *tableCtx, table string) error {
 // expireDueInvitations expires, table by table in a transaction each,
 // the invitations that lapsed by now, earliest first: after downtime one
 // tick catches up. A table that meets a conflict is handled again, up to
-// maxAttempts times, then left for the next tick, as in Tick.
+// maxAttempts times, then left for the next tick, as in Tick. Then the
+// open tables without invitations that were not started in time lapse
+// (lapseOpenTables).
 func (s *Service) expireDueInvitations(ctx context.Context, now time.Time) (int, error) {
+	n, err := s.expireInvitationsOnce(ctx, now)
+	if err != nil {
+		return n, err
+	}
+	lapsed, err := s.lapseOpenTables(ctx, now)
+	return n + lapsed, err
+}
+
+func (s *Service) expireInvitationsOnce(ctx context.Context, now time.Time) (int, error) {
 	return s.eachDue(ctx, "invitation expiry",
 		func(tx *store.Tx, limit int) ([]int64, error) { return tx.DueInvitationTables(now, limit) },
 		func(tx *store.Tx, id int64, out *outgoing) error {

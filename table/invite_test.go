@@ -129,15 +129,16 @@ func testInvitationsAccepted(t *testing.T, driver string) {
 		"Vous avez ouvert la table "+name, "invité Bob et Carol", "valable jusqu’au")
 
 	bob := h.mailOf("bob", "invitation", name)
-	mustContain(t, "bob's invitation (the opener's language)", bob.Text, "Vous êtes invité par Alice", "REJOINDRE", "REFUSER")
+	mustContain(t, "bob's invitation (the opener's language)", bob.Text, "Vous êtes invité par alice@"+h.domain, "REJOINDRE", "REFUSER", "STOP")
 	if want := "lexio+" + h.token(name, "bob") + "@" + h.domain; bob.ReplyTo != want {
 		t.Errorf("bob's invitation replies to %q, want his own address %q", bob.ReplyTo, want)
 	}
-	if !strings.HasPrefix(bob.Subject, "[Lexio "+name+"] Invitation d’Alice") {
+	// The subject names the table only (LEAGUES §6).
+	if bob.Subject != "[Lexio "+name+"] Invitation à la table "+name {
 		t.Errorf("bob's invitation subject %q", bob.Subject)
 	}
 	carol := h.mailOf("carol", "invitation", name)
-	mustContain(t, "carol's invitation (her language)", carol.Text, "Te invita Alice", "UNIRSE")
+	mustContain(t, "carol's invitation (her language)", carol.Text, "Te invita alice@"+h.domain, "UNIRSE", "BAJA")
 
 	// A bare JOIN through the invitation seats Bob; the game waits for
 	// Carol.
@@ -379,7 +380,9 @@ func testInvitationOnly(t *testing.T, driver string) {
 func TestBadInvitations(t *testing.T) { eachDriver(t, testBadInvitations) }
 
 func testBadInvitations(t *testing.T, driver string) {
-	h := newInviteHarness(t, driver)
+	// Bounds roomy enough that only the one on waiting invitations is met.
+	h := newHarness(t, harnessOpts{driver: driver, domain: inviteDomain, config: openTablesConfig +
+		"open_tables_per_opener = 10\ninvitations_per_recipient_week = 10\ninvitations_per_opener_day = 20\n"})
 	cases := []struct {
 		body, reason, text string
 	}{

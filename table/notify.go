@@ -119,10 +119,15 @@ func (h *handling) setNotify(t *tableCtx, mode, table string, unsubscribed bool)
 // or for every table (the digest's), and an answer saying so. An address
 // that is not the sender's changes nothing.
 func (h *handling) unsubscribe() error {
+	if mailer.IsNoInvite(h.msg.Token) {
+		// An invitation's: no more invitations (LEAGUES §6).
+		return h.noInviteAddress()
+	}
 	name, ok := h.s.tokens.VerifyUnsubscribe(h.msg.Token, h.msg.From)
 	if !ok {
 		return h.badToken()
 	}
+	h.proven = true
 	if name == "" {
 		from, err := h.replyTable(nil)
 		if err != nil {
@@ -152,8 +157,13 @@ func (h *handling) unsubscribe() error {
 // unsubscribeURI is the List-Unsubscribe address (RFC 2369, LEAGUES §5.2)
 // of a mail the player did not ask for: a notice about a table, whose
 // address sets NOTIFY turn there, or the digest, whose address sets it for
-// every table. Answers to commands carry none.
+// every table; an invitation's refuses every invitation. Answers to
+// commands carry none.
 func (s *Service) unsubscribeURI(e envelope) string {
+	if e.kind == templates.Invitation || e.kind == templates.Withdrawn {
+		// To an invitee: "never invite me again" (LEAGUES §6).
+		return s.noInviteURI(e.to.addr)
+	}
 	table := ""
 	switch {
 	case e.kind == templates.Digest:

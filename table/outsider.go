@@ -6,12 +6,16 @@ import (
 	"github.com/lexio-mail/lexio/store"
 )
 
-// playedHere reports whether addr has a seat at any table: someone the
-// service has already written to about a game they are in. Everyone else
-// is an outsider, whose mail is bounded (mail.outsider_mails_per_day).
+// playedHere reports whether addr has a seat at any table, or ever
+// answered a confirmation (EMAIL §1.7): someone who plays here or showed
+// that they read their mail. Everyone else is an outsider, whose mail is
+// bounded (mail.outsider_mails_per_day).
 func playedHere(tx *store.Tx, addr string) (bool, error) {
 	refs, err := tx.TableRefsOfPlayer(addr)
-	return len(refs) > 0, err
+	if err != nil || len(refs) > 0 {
+		return len(refs) > 0, err
+	}
+	return tx.HasConfirmed(addr)
 }
 
 // mayMailOutsider counts one mail to addr against the day's allowance of

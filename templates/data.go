@@ -260,6 +260,14 @@ const (
 	// would show a stranger which tables exist (LEAGUES §5, §6).
 	ReasonNoTableToJoin ReasonKind = "no-table-to-join" // JOIN: Detail is none, or not open to the sender
 	ReasonNotAtTable    ReasonKind = "not-at-table"     // NOTIFY: Detail names no table of the sender's
+	// The bounds on mail to outsiders (LEAGUES §6); Detail: the address.
+	ReasonUnfitAddress  ReasonKind = "unfit-address"       // Detail: not a plain address on a host name
+	ReasonRefusesInvite ReasonKind = "refuses-invitations" // Detail: asked never to be invited (STOP)
+	ReasonInvitedOften  ReasonKind = "invited-often"       // Detail, Need: the most in 7 days
+	ReasonDeclinedYou   ReasonKind = "declined-you"        // Detail, Need: days before inviting again
+	ReasonInvitesToday  ReasonKind = "invitations-today"   // Have: sent in 24 hours, Need: the most
+	ReasonOutsiderMail  ReasonKind = "outsider-mail"       // Detail: the day's mail to new addresses is spent
+	ReasonOpenTables    ReasonKind = "open-tables"         // Have: open tables now, Need: the most
 	// SAY (LEAGUES §5.3); say-too-long is the parser's.
 	ReasonSayLimit ReasonKind = "say-limit" // Need: lines passed on per hour
 	ReasonSayWhere ReasonKind = "say-where" // Have: the sender's tables not over
@@ -306,6 +314,8 @@ func ReasonKinds() []ReasonKind {
 		ReasonNotInvited, ReasonNoInvitation, ReasonSeveralInvites, ReasonInviteDeclined,
 		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonSelfInvite,
 		ReasonNotYetSeated, ReasonInvitesWaiting,
+		ReasonUnfitAddress, ReasonRefusesInvite, ReasonInvitedOften, ReasonDeclinedYou,
+		ReasonInvitesToday, ReasonOutsiderMail, ReasonOpenTables,
 		ReasonSayLimit, ReasonSayWhere,
 		ReasonNoSuchLeague, ReasonNoSignup, ReasonNotInLeague, ReasonWhichLeague, ReasonAlreadySignedUp,
 	}
@@ -653,9 +663,11 @@ type StartedMsg struct {
 }
 
 // InvitationMsg invites the recipient to a table by mail (LEAGUES §6).
+// Its subject names the table only: the recipient may never have
+// written here, and nothing the opener chose goes into it.
 type InvitationMsg struct {
 	Head
-	Opener  string   // who opened the table and invites
+	Opener  string   // the opener's address, a plain one (checked at NEW)
 	Variant string   // "lexio" or "lexico"
 	Invited []string // everyone invited, the recipient too, in order
 	Expires time.Time
@@ -679,6 +691,23 @@ type InviteAnswerMsg struct {
 type WithdrawnMsg struct {
 	Head
 	Opener string
+}
+
+// NoInviteMsg confirms STOP, or a message to an invitation's
+// List-Unsubscribe address: nobody invites the recipient again (LEAGUES
+// §6).
+type NoInviteMsg struct {
+	Head
+	Unsubscribed bool     // written to the List-Unsubscribe address
+	Declined     []string // the tables whose invitations this declined
+}
+
+// LapsedMsg tells the players seated at an open table that it was not
+// started within its time and is closed (LEAGUES §6).
+type LapsedMsg struct {
+	Head
+	Opened time.Time // when the table was opened
+	Seated []string  // the players who sat there, the opener first
 }
 
 // DeclinedMsg confirms DECLINE to the invitee.

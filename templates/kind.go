@@ -43,6 +43,8 @@ const (
 	StandingsReply                 // StandingsMsg: a division's standings, on STANDINGS or weekly (LEAGUES §9.2, §9.4)
 	SignupDone                     // SignupMsg: SIGNUP or WITHDRAW confirmed (LEAGUES §7.4)
 	Confirm                        // ConfirmMsg: do what came to the plain address in your name? (EMAIL §1.7)
+	InvitesRefused                 // NoInviteMsg: STOP confirmed: no more invitations (LEAGUES §6)
+	TableLapsed                    // LapsedMsg: an open table not started in time was closed (LEAGUES §6)
 )
 
 // kindNames is read-only.
@@ -80,6 +82,8 @@ var kindNames = [...]string{
 	StandingsReply: "standings",
 	SignupDone:     "signup",
 	Confirm:        "confirm",
+	InvitesRefused: "invitations-refused",
+	TableLapsed:    "table-lapsed",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also
@@ -129,6 +133,10 @@ func (k Kind) dataType() reflect.Type {
 		return reflect.TypeFor[VacationNoticeMsg]()
 	case Invitation:
 		return reflect.TypeFor[InvitationMsg]()
+	case InvitesRefused:
+		return reflect.TypeFor[NoInviteMsg]()
+	case TableLapsed:
+		return reflect.TypeFor[LapsedMsg]()
 	case InviteAnswer:
 		return reflect.TypeFor[InviteAnswerMsg]()
 	case Withdrawn:

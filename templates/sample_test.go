@@ -308,11 +308,15 @@ func sample(k Kind) any {
 	case TooLarge:
 		return TooLargeMsg{Head: Head{To: "Bob", Now: sampleNow}, Size: 3 << 20, Limit: 1 << 20}
 	case Invitation:
-		return InvitationMsg{Head: h, Opener: "Alice", Variant: "lexio", Invited: []string{"Bob", "Chloé"},
+		return InvitationMsg{Head: h, Opener: "alice@example.org", Variant: "lexio", Invited: []string{"Bob", "Chloé"},
 			Expires: sampleNow.Add(7 * 24 * time.Hour)}
 	case InviteAnswer:
 		return InviteAnswerMsg{Head: sampleHead("Alice"), Declined: "Chloé", Waiting: []string{"Dan"},
 			Seated: []string{"Alice", "Bob"}}
+	case InvitesRefused:
+		return NoInviteMsg{Head: h, Declined: []string{"t42"}}
+	case TableLapsed:
+		return LapsedMsg{Head: h, Opened: sampleNow.Add(-7 * 24 * time.Hour), Seated: []string{"Alice", "Bob"}}
 	case Withdrawn:
 		return WithdrawnMsg{Head: h, Opener: "Alice"}
 	case Declined:

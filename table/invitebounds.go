@@ -1,0 +1,264 @@
+package table
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/lexio-mail/lexio/internal/botseat"
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// The bounds on what NEW makes the service send (LEAGUES §6). An
+// invitation is a mail to an address that may never have written here,
+// so each is counted: per recipient over 7 days, from anyone
+// (open_tables.invitations_per_recipient_week); per opener over 24 hours,
+// whatever became of the invitations since
+// (open_tables.invitations_per_opener_day), so that opening and closing
+// tables resets nothing; and in all, with the rest of the mail to
+// outsiders (mail.outsider_mails_per_day). An address that declined an
+// opener's invitation is not invited by them again for declinedFor; one
+// that refused invitations (STOP) never. A NEW over any bound is refused
+// whole, each invitee that would pass a bound named with the reason.
+
+// declinedFor is how long an opener may not invite again an address that
+// declined one of their invitations.
+const declinedFor = 30 * 24 * time.Hour
+
+// recipientWindow and openerWindow are the windows of the bounds per
+// recipient and per opener; logKept is how long the invitation log keeps
+// a row, the longest any bound looks back.
+const (
+	recipientWindow = 7 * 24 * time.Hour
+	openerWindow    = 24 * time.Hour
+	logKept         = declinedFor
+)
+
+// maxLocal and maxDomain are the longest local part and domain of an
+// address the service writes to (RFC 5321 §4.5.3.1; RFC 1123 §2.1).
+const (
+	maxLocal  = 64
+	maxDomain = 253
+)
+
+// plainAddress reports whether addr (lowercase, as the parser returns it)
+// is one the service may write to: a dot-atom local part of at most 64
+// octets, and a host name of labels of letters, digits and hyphens (1 to
+// 63 each, no hyphen first or last, at most 253 in all) with a dot, but
+// for the service's own domain (localhost in the demo).
+func (s *Service) plainAddress(addr string) bool {
+	local, domain, ok := strings.Cut(addr, "@")
+	if !ok || !dotAtom(local) || len(local) > maxLocal {
+		return false
+	}
+	if !hostName(domain) {
+		return false
+	}
+	return strings.Contains(domain, ".") || strings.EqualFold(domain, s.domain)
+}
+
+// dotAtom reports whether s is atoms of RFC 5322's atext joined by dots.
+func dotAtom(s string) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// hostName reports whether s is a host name by RFC 1123 §2.1.
+func hostName(s string) bool {
+	if s == "" || len(s) > maxDomain {
+		return false
+	}
+	for _, label := range strings.Split(s, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			c := label[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// shown is an address as a refusal quotes it back to its sender: cut
+// short, so that a huge one does not fill the answer.
+func shown(addr string) string {
+	const most = 80
+	if len(addr) <= most {
+		return addr
+	}
+	r := []rune(addr)
+	if len(r) > most {
+		r = r[:most]
+	}
+	return string(r) + "…"
+}
+
+// openReasons are the reasons to refuse NEW with seats (addresses and the
+// computer's seats, as the parser read them), of which invite are the
+// addresses, for a table of at most max players; none when it may open.
+func (h *handling) openReasons(seats, invite []string, max int) ([]templates.Reason, error) {
+	var rs []templates.Reason
+	if len(invite) > 0 || len(seats) == 0 {
+		// The table will wait to start: it counts against the opener's
+		// open tables.
+		have, err := h.tx.OpenTablesBy(h.msg.From)
+		if err != nil {
+			return nil, err
+		}
+		if most := h.s.cfg.Open.Tables; have >= most {
+			rs = append(rs, templates.Reason{Kind: templates.ReasonOpenTables, Have: have, Need: most})
+		}
+	}
+	if len(seats) == 0 {
+		return rs, nil
+	}
+	rs = append(rs, h.inviteReasons(seats, max)...)
+	r, err := h.waitingReason(len(invite))
+	if err != nil {
+		return nil, err
+	}
+	if r != nil {
+		rs = append(rs, *r)
+	}
+	if len(invite) == 0 {
+		return rs, nil
+	}
+	bs, err := h.boundReasons(invite)
+	return append(rs, bs...), err
+}
+
+// boundReasons are the reasons not to invite the addresses now: the
+// opener's address or an invitee's is not plain, or a bound would be
+// passed. Nothing is counted: the invitations are, once sent.
+func (h *handling) boundReasons(invite []string) ([]templates.Reason, error) {
+	var rs []templates.Reason
+	opener := h.msg.From
+	if !h.s.plainAddress(opener) {
+		// The invitations would name it to their recipients.
+		rs = append(rs, templates.Reason{Kind: templates.ReasonUnfitAddress, Detail: shown(opener)})
+	}
+	sent, err := h.tx.InvitesBy(opener, h.now.Add(-openerWindow))
+	if err != nil {
+		return nil, err
+	}
+	if most := h.s.cfg.Open.PerOpener; sent+len(invite) > most {
+		rs = append(rs, templates.Reason{Kind: templates.ReasonInvitesToday, Have: sent, Need: most})
+	}
+	room, err := h.s.outsiderRoom(h.tx, h.now)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range invite {
+		r, err := h.addressReason(a, &room)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			rs = append(rs, *r)
+		}
+	}
+	return rs, nil
+}
+
+// addressReason is the reason not to invite a, if any; room is what is
+// left of the day's mail to outsiders, less the invitees before a.
+func (h *handling) addressReason(a string, room *int) (*templates.Reason, error) {
+	if botseat.Is(a) || h.s.ownAddress(a) {
+		return nil, nil // the computer's seat; our own address is inviteReasons'
+	}
+	if !h.s.plainAddress(a) {
+		return &templates.Reason{Kind: templates.ReasonUnfitAddress, Detail: shown(a)}, nil
+	}
+	refuses, err := h.tx.RefusesInvitations(a)
+	if err != nil || refuses {
+		return &templates.Reason{Kind: templates.ReasonRefusesInvite, Detail: a}, err
+	}
+	declined, err := h.tx.DeclinedBy(a, h.msg.From, h.now.Add(-declinedFor))
+	if err != nil || declined {
+		return &templates.Reason{Kind: templates.ReasonDeclinedYou, Detail: a, Need: int(declinedFor / (24 * time.Hour))}, err
+	}
+	n, err := h.tx.InvitesTo(a, h.now.Add(-recipientWindow))
+	if err != nil {
+		return nil, err
+	}
+	if most := h.s.cfg.Open.PerRecipient; n >= most {
+		return &templates.Reason{Kind: templates.ReasonInvitedOften, Detail: a, Need: most}, nil
+	}
+	played, err := playedHere(h.tx, a)
+	if err != nil || played {
+		return nil, err
+	}
+	if *room <= 0 {
+		return &templates.Reason{Kind: templates.ReasonOutsiderMail, Detail: a}, nil
+	}
+	*room--
+	return nil, nil
+}
+
+// outsiderRoom is how many more mails to outsiders the day's bound lets
+// go now: what mayMailOutsider would still allow, without counting any.
+func (s *Service) outsiderRoom(tx *store.Tx, now time.Time) (int, error) {
+	// The key and window are mayMailOutsider's.
+	_, n, err := tx.RateWindow("outsider-mail", 24*time.Hour, now)
+	return s.cfg.Mail.OutsiderMails - n, err
+}
+
+// mailInvitee queues a mail to an invitee, who has no seat: it counts
+// against the day's mail to outsiders, and is not sent past it.
+func (s *Service) mailInvitee(tx *store.Tx, e envelope, data any, now time.Time, out *outgoing) error {
+	ok, err := s.mayMailOutsider(tx, e.to.addr, now)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		s.log.Warn("mail to an invitee not sent: the day's mail to outsiders is spent", "table", e.table, "kind", e.kind)
+		return nil
+	}
+	out.add(s, e, data, now)
+	return nil
+}
+
+// lapseOpenTables closes, table by table in a transaction each, the open
+// tables not started within invite_ttl of their opening and with no
+// invitation pending (those lapse with their invitations): one sender
+// cannot keep tables open for ever (LEAGUES §6).
+func (s *Service) lapseOpenTables(ctx context.Context, now time.Time) (int, error) {
+	before := now.Add(-s.cfg.InviteTTL)
+	return s.eachDue(ctx, "open table lapse",
+		func(tx *store.Tx, limit int) ([]int64, error) { return tx.LapsedOpenTables(before, limit) },
+		func(tx *store.Tx, id int64, out *outgoing) error {
+			t, err := s.lockLoad(tx, id)
+			if err != nil {
+				return err
+			}
+			return s.lapse(tx, t, now, out)
+		})
+}
+
+// lapse tells the players seated at the open table t that it closes, and
+// deletes it.
+func (s *Service) lapse(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing) error {
+	msg := templates.LapsedMsg{Opened: t.row.CreatedAt, Seated: names(t.seats)}
+	for p := range t.seats {
+		if botseat.Is(t.seats[p].Player.Address) {
+			continue
+		}
+		m := msg
+		m.Head = s.head(t.row.Name, t.recipient(p), now)
+		out.add(s, envelope{table: t.row.Name, kind: templates.TableLapsed, to: t.recipient(p), tableID: &t.row.ID}, m, now)
+	}
+	s.log.Info("open table not started in time: closed", "table", t.row.Name, "opened", t.row.CreatedAt, "seated", len(t.seats))
+	return tx.DeleteOpenTable(t.row.ID)
+}
