@@ -78,9 +78,8 @@ func (h *handling) invite(t *tableCtx, addrs []string) (time.Time, error) {
 	expires := h.now.Add(h.s.cfg.InviteTTL)
 	opener := t.seats[0].Player.Address
 	msg := templates.InvitationMsg{Opener: opener, Variant: t.row.Variant, Expires: expires}
-	for _, a := range addrs {
-		msg.Invited = append(msg.Invited, displayName(a))
-	}
+	// Named with the seated players, so that none reads like another.
+	msg.Invited = tableNames(append(seatAddrs(t.seats), addrs...))[len(t.seats):]
 	if err := h.tx.PruneInviteLog(h.now.Add(-logKept)); err != nil {
 		return time.Time{}, err
 	}
@@ -136,12 +135,30 @@ func (s *Service) lockLoad(tx *store.Tx, id int64) (*tableCtx, error) {
 	return s.loadRow(tx, row)
 }
 
-// pendingNames are the names of the table's invitees still to answer.
-func pendingNames(invs []store.Invitation) []string {
+// inviteNames names a table's seated players and its invitees together
+// (tableNames), so that no two of them read alike in one mail: the seats'
+// names in order, and each invitation's, by address.
+func inviteNames(seats []store.Seat, invs []store.Invitation) (seated []string, invited map[string]string) {
+	addrs := seatAddrs(seats)
+	for _, inv := range invs {
+		addrs = append(addrs, inv.Address)
+	}
+	all := tableNames(addrs)
+	invited = make(map[string]string, len(invs))
+	for i, inv := range invs {
+		invited[inv.Address] = all[len(seats)+i]
+	}
+	return all[:len(seats)], invited
+}
+
+// pendingNames are the names of the table's invitees still to answer,
+// named with the seated players (inviteNames).
+func pendingNames(seats []store.Seat, invs []store.Invitation) []string {
+	_, named := inviteNames(seats, invs)
 	var out []string
 	for _, inv := range invs {
 		if inv.State == store.InvitePending {
-			out = append(out, displayName(inv.Address))
+			out = append(out, named[inv.Address])
 		}
 	}
 	return out
@@ -283,7 +300,7 @@ func (h *handling) acceptInvitation(t *tableCtx, inv *store.Invitation, cmd stri
 		return err
 	}
 	h.outcome(store.OutcomeApplied, cmd)
-	waiting := pendingNames(invs)
+	waiting := pendingNames(t.seats, invs)
 	starts := len(waiting) == 0
 	h.announceJoin(t, waiting, starts)
 	if !starts {
@@ -347,7 +364,8 @@ func (h *handling) recordDecline(t *tableCtx, inv *store.Invitation) (int, error
 	if err != nil {
 		return 0, err
 	}
-	msg := templates.InviteAnswerMsg{Declined: displayName(inv.Address), Waiting: pendingNames(invs), Seated: names(t.seats)}
+	seated, named := inviteNames(t.seats, invs)
+	msg := templates.InviteAnswerMsg{Declined: named[inv.Address], Waiting: pendingNames(t.seats, invs), Seated: seated}
 	msg.Starts, msg.Closed = len(msg.Waiting) == 0 && len(t.seats) >= 2, len(msg.Waiting) == 0 && len(t.seats) < 2
 	msg.Head = h.s.head(t.row.Name, t.recipient(0), h.now)
 	h.out.add(h.s, h.s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), inv.Address), msg, h.now)
@@ -385,7 +403,7 @@ func (s *Service) expireInvitations(tx *store.Tx, t *tableCtx, now time.Time, ou
 		if err := tx.AnswerInvitation(inv.ID, store.InviteExpired, inv.Expires); err != nil {
 			return false, err
 		}
-		msg.Expired = append(msg.Expired, displayName(inv.Address))
+		msg.Expired = append(msg.Expired, inv.Address)
 		addrs = append(addrs, inv.Address)
 		if inv.Expires.After(msg.At) {
 			msg.At = inv.Expires
@@ -397,7 +415,11 @@ func (s *Service) expireInvitations(tx *store.Tx, t *tableCtx, now time.Time, ou
 	if invs, err = tx.Invitations(t.row.ID); err != nil {
 		return false, err
 	}
-	msg.Waiting, msg.Seated = pendingNames(invs), names(t.seats)
+	seated, named := inviteNames(t.seats, invs)
+	for i, a := range msg.Expired {
+		msg.Expired[i] = named[a]
+	}
+	msg.Waiting, msg.Seated = pendingNames(t.seats, invs), seated
 	open := t.game == nil && t.row.Status == store.StatusOpen
 	msg.Starts = open && len(msg.Waiting) == 0 && len(t.seats) >= 2
 	msg.Closed = open && len(msg.Waiting) == 0 && len(t.seats) < 2
