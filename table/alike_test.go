@@ -62,7 +62,7 @@ func TestRefusalsAlike(t *testing.T) {
 			if rec := h.expect(id, store.OutcomeRejected, c.why); !strings.Contains(rec.Reason, "answered "+g.shown) {
 				t.Errorf("%s %s: recorded %q, want %s answered %s", c.command, c.table, rec.Reason, c.why, g.shown)
 			}
-			a := h.refusalOf(c.from, id)
+			a := h.answer(c.from, id)
 			if first == nil {
 				first = &a
 				mustContain(t, c.command+" "+c.table, a.Text, c.table)
@@ -91,22 +91,6 @@ func TestRefusalsAlike(t *testing.T) {
 	if got := len(ofKind(h.inbox("eve"), "rejected")); got != n {
 		t.Errorf("past the bound eve got %d more refusals", got-n)
 	}
-}
-
-// refusalOf waits for name's answer to the message id.
-func (h *harness) refusalOf(name, id string) client.Message {
-	h.t.Helper()
-	var a client.Message
-	h.waitFor(name+"'s answer to "+id, func() bool {
-		for _, m := range h.inbox(name) {
-			if strings.Trim(m.InReplyTo, "<>") == id {
-				a = m
-				return true
-			}
-		}
-		return false
-	})
-	return a
 }
 
 // unnamed is s with the table's name, as a word, written NAME, and its

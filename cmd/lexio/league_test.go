@@ -29,15 +29,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 // (ratings rounded to 2 decimals, 1500/350 without one); each mistake
 // refused with a reason and a failing status.
 func TestLeagueCommands(t *testing.T) {
-	words, err := filepath.Abs(filepath.Join("..", "..", "gcg", "testdata", "words.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	secret := filepath.Join(dir, "secret")
-	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
-	cfg := filepath.Join(dir, "lexio.toml")
-	writeFile(t, cfg, testConfig(t, dir, secret, words, leagueConfig), 0o600)
+	dir, cfg := adminConfig(t, leagueConfig)
 
 	code, out, errOut := lexio(t, "league", "list", "-c", cfg)
 	if code != 0 || !strings.Contains(out, "main") || !strings.Contains(out, "no seasons") || !strings.Contains(out, "none yet") {

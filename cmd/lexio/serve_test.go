@@ -246,3 +246,20 @@ func TestServeWeb(t *testing.T) {
 		t.Error("the web side still answers after serve returned")
 	}
 }
+
+// adminConfig writes, in a new temporary directory, a configuration for
+// the admin commands (the test word list, a secret file, tables as
+// given) and returns the directory and the file's path.
+func adminConfig(t *testing.T, tables string) (dir, cfg string) {
+	t.Helper()
+	words, err := filepath.Abs(filepath.Join("..", "..", "gcg", "testdata", "words.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	secret := filepath.Join(dir, "secret")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	cfg = filepath.Join(dir, "lexio.toml")
+	writeFile(t, cfg, testConfig(t, dir, secret, words, tables), 0o600)
+	return dir, cfg
+}

@@ -12,15 +12,7 @@ import (
 // seat to a new address, which table show and the GCG record then name;
 // each mistake is refused with a reason and a failing status.
 func TestTableSubstitute(t *testing.T) {
-	words, err := filepath.Abs(filepath.Join("..", "..", "gcg", "testdata", "words.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	secret := filepath.Join(dir, "secret")
-	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
-	cfg := filepath.Join(dir, "lexio.toml")
-	writeFile(t, cfg, testConfig(t, dir, secret, words, ""), 0o600)
+	_, cfg := adminConfig(t, "")
 	if code, _, errOut := lexio(t, "table", "new", "-c", cfg, "t1", "alice@localhost", "bob@localhost", "carol@localhost"); code != 0 {
 		t.Fatalf("table new: %d %q", code, errOut)
 	}
@@ -110,15 +102,7 @@ name = "closed"
 // override reached the admin's terminal raw through table list and table
 // show; they print it escaped now.
 func TestTableListEscapes(t *testing.T) {
-	words, err := filepath.Abs(filepath.Join("..", "..", "gcg", "testdata", "words.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	secret := filepath.Join(dir, "secret")
-	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
-	cfg := filepath.Join(dir, "lexio.toml")
-	writeFile(t, cfg, testConfig(t, dir, secret, words, ""), 0o600)
+	_, cfg := adminConfig(t, "")
 	esc, bidi := "eve\x1b[2j\x1b]0;owned\x07@localhost", "\u202emallory@localhost"
 	code, out, errOut := lexio(t, "table", "new", "-c", cfg, "t1", esc, bidi)
 	if code != 0 {

@@ -14,15 +14,7 @@ import (
 // used to fail `lexio table list` for every table. The list now shows the
 // others, a line of error for it, and fails naming it.
 func TestTableListUnreadable(t *testing.T) {
-	words, err := filepath.Abs(filepath.Join("..", "..", "gcg", "testdata", "words.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	secret := filepath.Join(dir, "secret")
-	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
-	cfg := filepath.Join(dir, "lexio.toml")
-	writeFile(t, cfg, testConfig(t, dir, secret, words, ""), 0o600)
+	dir, cfg := adminConfig(t, "")
 	for _, name := range []string{"t1", "t2", "t3"} {
 		if code, _, errOut := lexio(t, "table", "new", "-c", cfg, name, "alice@localhost", "bob@localhost"); code != 0 {
 			t.Fatalf("table new %s: %d %q", name, code, errOut)
