@@ -731,8 +731,8 @@ func (h *failureRecorder) given() ([]string, []error) {
 
 // TestReceiverGivesUpAfterMaxAttempts: a message whose handling always
 // fails is tried MaxAttempts times, then recorded through Failed and
-// moved to Processed; the message after it is handled. Without it, one
-// such message held the inbox for ever (issue 25).
+// moved to Processed; the message after it is handled: no message holds
+// the inbox for ever.
 func TestReceiverGivesUpAfterMaxAttempts(t *testing.T) {
 	srv := startLocal(t, localmail.Options{})
 	smtpSend(t, srv, "lexio@localhost", testMessage("poison", "poison@example.org", "PASS"))
@@ -903,7 +903,7 @@ func (h timeoutHandler) Failed(ctx context.Context, m mailer.Inbound, err error)
 
 // TestReceiverGivesUpAfterHandlingsThatNeverReturned: a message during
 // whose handling the daemon stops (here: a stop whose grace ends; in
-// issue 25, the kernel killing it out of memory) keeps a keyword per
+// life, the kernel killing it out of memory) keeps a keyword per
 // such handling; at MaxAttempts of them the next daemon gives it up
 // through Failed without handing it over again, and handles the next.
 func TestReceiverGivesUpAfterHandlingsThatNeverReturned(t *testing.T) {

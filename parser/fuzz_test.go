@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// FuzzParse feeds Parse mutations of the corpus and of issue 25's
-// blockquote bomb. parse is called without Parse's recover so that a
+// FuzzParse feeds Parse mutations of the corpus and of the blockquote
+// bomb. parse is called without Parse's recover so that a
 // panic fails the fuzzer. Invariants: Body within its bound; an ignored
 // message has neither command nor error; otherwise exactly one of them;
 // errors are *Error; an ambiguous From leaves no sender; a command's

@@ -10,7 +10,7 @@ import (
 
 // maxQuoteDepth is the most "> " prefixes a line of text from HTML gets:
 // a deeper quote is prefixed as one this deep. Without it, N nested
-// <blockquote>s made text of N²: 175 KB of HTML took 2 GB (issue 25).
+// <blockquote>s would make text of N².
 const maxQuoteDepth = 8
 
 // htmlToText turns an HTML body into text for the command search (EMAIL

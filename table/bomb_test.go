@@ -9,10 +9,9 @@ import (
 	"github.com/lexio-mail/lexio/store"
 )
 
-// blockquoteBomb is the HTML of issue 25 at about n bytes once its line
-// ends are CRLF: nested <blockquote>s, each with a line of text. Its text
-// once grew with the square of its size: 175 KB held every move for
-// 12.6 s and 2.1 GB.
+// blockquoteBomb is HTML of about n bytes once its line ends are CRLF:
+// nested <blockquote>s, each with a line of text, whose text would grow
+// with the square of its size without a cap on quote depth.
 func blockquoteBomb(n int) string {
 	const unit = "<blockquote>PASS\n"
 	k := (n - len("<html><body></body></html>")) / (len(unit) + 1)
@@ -21,7 +20,7 @@ func blockquoteBomb(n int) string {
 
 // TestBlockquoteBomb: a stranger's HTML-only mail of nested quotes just
 // under max_message_bytes (1 MiB) is handled and recorded, and a
-// player's move sent after it is applied (issue 25).
+// player's move sent after it is applied.
 func TestBlockquoteBomb(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	const name = "bomb"
