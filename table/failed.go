@@ -48,15 +48,10 @@ func (s *Service) Failed(ctx context.Context, in mailer.Inbound, cause error) er
 }
 
 // inboundID is the name HandleMessage and Failed record a message under:
-// its Message-ID, or without one a digest of its content, so that a
-// redelivered copy is still recognised.
+// its Message-ID (the store keeps one over its column's 998 octets by its
+// digest), or without one a digest of its content, so that a redelivered
+// copy is still recognised.
 func inboundID(m *parser.Message, raw []byte) string {
-	if len(m.MessageID) > maxMessageID {
-		// Longer than a header line may be: recorded by its hash, which
-		// names it as well.
-		sum := sha256.Sum256([]byte(m.MessageID))
-		return "sha256-id-" + hex.EncodeToString(sum[:16])
-	}
 	if m.MessageID != "" {
 		return m.MessageID
 	}

@@ -126,10 +126,6 @@ func (s *Service) parserOptions() parser.Options {
 // later, Tick leaves the table for the next tick.
 const maxAttempts = 5
 
-// maxMessageID bounds the Message-ID recorded: a line's 998 octets (RFC
-// 5322 §2.1.1).
-const maxMessageID = 998
-
 // errHandled: the message's Message-ID is recorded, by an earlier delivery
 // or by a concurrent handler that committed first.
 var errHandled = errors.New("table: message already handled")
