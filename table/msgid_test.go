@@ -2,8 +2,6 @@ package table_test
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"net/mail"
 	"slices"
@@ -21,7 +19,7 @@ import (
 // (EMAIL §2.2), and the answer's Message-ID, In-Reply-To and References
 // are well-formed msg-ids (RFC 5322 §3.6.4): the odd id is left out of
 // them, a well-formed one is answered to. A Message-ID over 998 octets is
-// recorded by its hash.
+// recorded (by its hash, which the store finds it by).
 func TestOddMessageIDAnswered(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	const name = "odd"
@@ -32,7 +30,6 @@ func TestOddMessageIDAnswered(t *testing.T) {
 	root := "lexio." + name + "@" + h.domain
 	// A header line holds no id over 998 octets, but a folded one does.
 	long := "<" + strings.TrimSpace(strings.Repeat("long words\n ", 120)) + "@" + h.domain + ">"
-	longSum := sha256.Sum256([]byte(strings.Trim(strings.ReplaceAll(long, "\n", ""), "<>")))
 	tests := []struct {
 		header string
 		record string // the id recorded, "" where it is not checked
@@ -48,7 +45,7 @@ func TestOddMessageIDAnswered(t *testing.T) {
 		{"<lit@[127.0.0.1]>", "lit@[127.0.0.1]", "lit@[127.0.0.1]", false},
 		{"<tab\there@localhost>", "", "", false},
 		{"<\xff\xfe@localhost>", "", "", false},
-		{long, "sha256-id-" + hex.EncodeToString(longSum[:16]), "", false},
+		{long, strings.Trim(strings.ReplaceAll(long, "\n", ""), "<>"), "", false},
 	}
 	for _, tt := range tests {
 		to, body, k := "lexio+"+h.token(name, "alice")+"@"+h.domain, "BOARD", "board-reply"
