@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -418,6 +419,37 @@ func TestParseLineAttempt(t *testing.T) {
 		_, _, attempt := parseLine(tc.in)
 		if attempt != tc.attempt {
 			t.Errorf("parseLine(%q) attempt = %v, want %v", tc.in, attempt, tc.attempt)
+		}
+	}
+}
+
+// TestCommandRoundTrip: a command written as String reads back as the
+// same command. A confirmation (EMAIL §1.7) keeps a command so written and
+// does what it reads when it is confirmed, so it must be the command
+// that was asked.
+func TestCommandRoundTrip(t *testing.T) {
+	for _, line := range []string{
+		"RESIGN t42", "rendirse t42", "JOIN t7", "REJOINDRE t7", "START", "DECLINE", "STOP", "ARRÊT",
+		"SAY good luck, all!", "dire   bonne   chance", "SAY > PASS", "VACATION 7", "VACACIONES 2026-12-20 2026-12-27",
+		"VACATION OFF", "NOTIFY turn", "AVIS résumé t42", "NOTIFY all t9", "LANG es", "LANGUE fr", "TZ Europe/Paris",
+		"TZ america/new_york", "NEW", "NEW lexico", "NOUVELLE lexio ann@example.org Bob@Example.NET", "NEW lexio bot",
+		"NEW lexico bot:strong", "NEW lexio bot:easy carol@example.org", "SIGNUP autumn", "WITHDRAW autumn",
+		"INSCRIRE printemps", "STANDINGS", "STANDINGS autumn", "HELP RULES", "PLACE H7 ACROSS C(HA)T",
+		"EXCHANGE 1 4 7", "EXCHANGE QX?", "PASS",
+	} {
+		c, err := ParseCommand(line)
+		if err != nil {
+			t.Errorf("%q: %v", line, err)
+			continue
+		}
+		again, err := ParseCommand(c.String())
+		if err != nil {
+			t.Errorf("%q written %q reads as %v", line, c.String(), err)
+			continue
+		}
+		again.Language = c.Language
+		if !reflect.DeepEqual(again, c) {
+			t.Errorf("%q written %q reads back as %+v, want %+v", line, c.String(), again, c)
 		}
 	}
 }
