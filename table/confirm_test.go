@@ -238,3 +238,16 @@ func TestUnprovenAnswersBounded(t *testing.T) {
 		t.Errorf("dave got %d answers the next day, want 1", d)
 	}
 }
+
+// TestConfirmTokenInSubject: where tokens live in the subject tag, the
+// confirmation's tag carries its token, and answering it confirms.
+func TestConfirmTokenInSubject(t *testing.T) {
+	h := newHarness(t, harnessOpts{mail: "token_in_subject = true"})
+	id := h.sendMail("eve", mailSpec{From: "alice@" + h.domain, Body: "LANG fr"})
+	h.expect(id, store.OutcomePending, "confirm")
+	conf := h.confirmation("alice", id)
+	if !strings.Contains(conf.Subject, "[Lexio confirm conf_") || conf.ReplyTo != "" && conf.ReplyTo != "lexio@"+h.domain {
+		t.Fatalf("confirmation: subject %q, Reply-To %q", conf.Subject, conf.ReplyTo)
+	}
+	h.expect(h.replyTo("alice", &conf, "CONFIRM"), store.OutcomeApplied, "LANG fr")
+}
