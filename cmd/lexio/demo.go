@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
@@ -81,9 +82,10 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			kept = fmt.Sprintf("The game is kept in %s; the mail lives in memory until the demo stops\n"+
 				"(add mail_dir = %q under [embedded] in %s to keep it).", d.cfg.DataDir, filepath.Join(d.cfg.DataDir, "mail"), path)
 		}
-		service := fmt.Sprintf("its password is in %s (mode 600)", d.mail.passwordFile)
+		user, _, _ := strings.Cut(d.cfg.Mail.Address, "@")
+		service := fmt.Sprintf("user %s, password %s, kept in %s (mode 600)", user, d.mail.password, d.mail.passwordFile)
 		if d.mail.passwordFile == "" {
-			service = "its password is random, new at each start, kept nowhere"
+			service = fmt.Sprintf("user %s, password %s, random, new at each start", user, d.mail.password)
 		}
 		fmt.Fprintf(e.stdout, demoGuide, path, kept, d.cfg.Embedded.IMAPListen, d.cfg.Embedded.SMTPListen, d.cfg.Mail.Address, service)
 		if d.cfg.Web.On() {
@@ -108,8 +110,9 @@ Or from a mail client (Thunderbird, mutt, aerc), one account per player:
   outgoing  SMTP %s, no encryption, no authentication
   address   alice@localhost  (likewise bob, carol, dave)
 Reply to the notice you received; carol and dave can open a new table by
-writing NEW to lexio@localhost, then JOIN <table>, then START.
-The service's own mailbox, %s, holds every player's reply token:
+writing NEW to lexio@localhost (then CONFIRM, in answer to "Was it you?"),
+then JOIN <table>, then START.
+The service's own mailbox, %s, holds every player's reply token; to look:
 %s.
 
 `
