@@ -187,7 +187,7 @@ func cpuDelta(before, after map[string]float64) string {
 // reports moves per second and p50/p99 of the time from Postfix
 // accepting a move to the last player's notice of it landing in Dovecot,
 // and where the CPU went, in .mailstack/load-results.txt (git-ignored;
-// doc/load-results.txt keeps a run's figures for the README).
+// doc/performance.md keeps the latest figures).
 func TestLoad(t *testing.T) {
 	resetMail(t)
 	// Each table seats four players of its own, as 100 tables of real
