@@ -140,13 +140,20 @@ func (s *Service) lockLoad(tx *store.Tx, id int64) (*tableCtx, error) {
 // names in order, and each invitation's, by address.
 func inviteNames(seats []store.Seat, invs []store.Invitation) (seated []string, invited map[string]string) {
 	addrs := seatAddrs(seats)
+	at := make(map[string]int, len(addrs)+len(invs)) // each address once: an invitee who joined has a seat
+	for i, a := range addrs {
+		at[a] = i
+	}
 	for _, inv := range invs {
-		addrs = append(addrs, inv.Address)
+		if _, ok := at[inv.Address]; !ok {
+			at[inv.Address] = len(addrs)
+			addrs = append(addrs, inv.Address)
+		}
 	}
 	all := tableNames(addrs)
 	invited = make(map[string]string, len(invs))
-	for i, inv := range invs {
-		invited[inv.Address] = all[len(seats)+i]
+	for _, inv := range invs {
+		invited[inv.Address] = all[at[inv.Address]]
 	}
 	return all[:len(seats)], invited
 }

@@ -117,12 +117,13 @@ func TestInviteNames(t *testing.T) {
 	invs := []store.Invitation{
 		{Address: "alice@evil.test", State: store.InvitePending},
 		{Address: "carol@localhost", State: store.InviteDeclined},
+		{Address: "bob@localhost", State: store.InviteJoined},
 	}
 	seated, named := inviteNames(seats, invs)
 	if want := []string{"Alice (localhost)", "Bob"}; !slices.Equal(seated, want) {
 		t.Errorf("seated %q, want %q", seated, want)
 	}
-	if named["alice@evil.test"] != "Alice (evil.test)" || named["carol@localhost"] != "Carol" {
+	if named["alice@evil.test"] != "Alice (evil.test)" || named["carol@localhost"] != "Carol" || named["bob@localhost"] != "Bob" {
 		t.Errorf("invitees named %q", named)
 	}
 	if got := pendingNames(seats, invs); !slices.Equal(got, []string{"Alice (evil.test)"}) {
