@@ -251,3 +251,39 @@ func TestConfirmTokenInSubject(t *testing.T) {
 	}
 	h.expect(h.replyTo("alice", &conf, "CONFIRM"), store.OutcomeApplied, "LANG fr")
 }
+
+// TestWebUnsubscribeIsProven: the one-click unsubscribe comes through a
+// signed link, proof of the player (EMAIL §7.1): its confirmation goes
+// even when forged mail has spent the day's answers to unproven mail for
+// that address.
+func TestWebUnsubscribeIsProven(t *testing.T) {
+	h := newHarness(t, harnessOpts{mail: "unproven_answers_per_day = 1"})
+	if err := h.svc.CreateTable(h.ctx, "wu", "main", emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.waitMail("alice", 1)
+	for range 2 {
+		h.handled(h.sendMail("eve", mailSpec{From: "alice@" + h.domain, Body: "HELP"}))
+	}
+	h.outboxEmpty()
+	if n := len(ofKind(h.inbox("alice"), "help")); n != 1 {
+		t.Fatalf("alice got %d answers to forged HELP, want 1", n)
+	}
+	var id int64
+	if err := h.store.View(h.ctx, func(tx *store.Tx) error {
+		p, err := tx.PlayerByAddress("alice@" + h.domain)
+		if p != nil {
+			id = p.ID
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := h.svc.WebUnsubscribe(h.ctx, "wu", id); err != nil || !ok {
+		t.Fatalf("WebUnsubscribe: %v, %v", ok, err)
+	}
+	h.outboxEmpty()
+	if n := len(ofKind(h.inbox("alice"), "notify-changed")); n != 1 {
+		t.Errorf("alice got %d confirmations of her one-click unsubscribe, want 1", n)
+	}
+}

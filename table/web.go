@@ -396,8 +396,10 @@ func (s *Service) webUnsubscribeOnce(ctx context.Context, name string, player in
 		// The request stands for the message the address would have
 		// received: the confirmation answers it, under an id of its own.
 		id := fmt.Sprintf("<lexio.web-unsubscribe.%s.%d.%d@%s>", name, player, now.UnixNano(), s.domain)
+		// The signed link proves the player (EMAIL §7.1): the answer is
+		// bounded as any player's, not as unproven mail's.
 		h := &handling{s: s, tx: tx, msg: &parser.Message{From: addr}, rec: &store.Message{MessageID: id, From: addr, At: now},
-			now: now, log: log}
+			now: now, log: log, proven: true}
 		if err := h.setNotify(t, store.NotifyTurn, name, true); err != nil {
 			return err
 		}
