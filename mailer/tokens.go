@@ -117,21 +117,24 @@ func IsUnsubscribe(token string) bool {
 // player's tables). ok is false for anything Unsubscribe did not write for
 // that address under this secret. Case is ignored.
 func (t *Tokens) VerifyUnsubscribe(token, fromAddr string) (table string, ok bool) {
-	token = strings.ToLower(strings.TrimSpace(token))
-	rest, found := strings.CutPrefix(token, UnsubscribePrefix)
+	table, ok = t.verifyTagged(token, UnsubscribePrefix, "unsubscribe", fromAddr)
+	if !ok || table != "" && tablename.Check(table) != nil {
+		return "", false
+	}
+	return table, true
+}
+
+// verifyTagged checks a token written "<prefix><field>-<mac>", the mac
+// being sum(kind, field, fromAddr), and returns its field. Case is
+// ignored; the mac holds no hyphen.
+func (t *Tokens) verifyTagged(token, prefix, kind, fromAddr string) (field string, ok bool) {
+	rest, found := strings.CutPrefix(strings.ToLower(strings.TrimSpace(token)), prefix)
 	i := strings.LastIndexByte(rest, '-')
 	if !found || i < 0 {
 		return "", false
 	}
-	table, got := rest[:i], rest[i+1:]
-	if table != "" && tablename.Check(table) != nil {
-		return "", false
-	}
-	want := t.sum("unsubscribe", table, fromAddr)
-	if !hmac.Equal([]byte(got), []byte(want)) {
-		return "", false
-	}
-	return table, true
+	field, got := rest[:i], rest[i+1:]
+	return field, hmac.Equal([]byte(got), []byte(t.sum(kind, field, fromAddr)))
 }
 
 // MailtoURI returns the mailto: URI (RFC 6068) of addr, with a subject
@@ -167,17 +170,12 @@ func IsConfirm(token string) bool {
 // message came from and returns the confirmation's id. ok is false for
 // anything Confirm did not write for that address under this secret.
 func (t *Tokens) VerifyConfirm(token, fromAddr string) (id int64, ok bool) {
-	token = strings.ToLower(strings.TrimSpace(token))
-	rest, found := strings.CutPrefix(token, ConfirmPrefix)
-	n, got, cut := strings.Cut(rest, "-")
-	if !found || !cut {
+	n, ok := t.verifyTagged(token, ConfirmPrefix, "confirm", fromAddr)
+	if !ok {
 		return 0, false
 	}
 	id, err := strconv.ParseInt(n, 10, 64)
 	if err != nil || id <= 0 || strconv.FormatInt(id, 10) != n {
-		return 0, false
-	}
-	if !hmac.Equal([]byte(got), []byte(t.sum("confirm", n, fromAddr))) {
 		return 0, false
 	}
 	return id, true
