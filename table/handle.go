@@ -390,7 +390,9 @@ func (h *handling) queue(t *tableCtx, to recipient, kind templates.Kind, data an
 }
 
 // withinBound counts one answer to the author against
-// mail.replies_per_hour and reports whether it may go. The first answer
+// mail.replies_per_hour (and, to an address that never played here,
+// against mail.outsider_mails_per_day; to unproven mail, against the
+// day's bounds of withinUnprovenBound) and reports whether it may go. The first answer
 // over the bound is replaced by one short notice saying until when
 // replies are paused; after it nothing goes until the hour's window
 // closes. Commands are still applied meanwhile.
@@ -399,6 +401,12 @@ func (h *handling) withinBound(t *tableCtx, to recipient) (bool, error) {
 		if ok, err := h.withinUnprovenBound(to.addr); err != nil || !ok {
 			return false, err
 		}
+	}
+	if ok, err := h.s.mayMailOutsider(h.tx, to.addr, h.now); err != nil || !ok {
+		if err == nil {
+			h.log.Info("the day's mail to outsiders is spent: not answered")
+		}
+		return false, err
 	}
 	key, limit := "answers:"+h.msg.From, h.s.cfg.Mail.Replies
 	ok, err := h.tx.TakeRate(key, limit+1, time.Hour, h.now)

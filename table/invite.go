@@ -342,15 +342,9 @@ func (h *handling) declineInvitation(t *tableCtx, inv *store.Invitation, cmd str
 	if err != nil {
 		return err
 	}
-	may, err := h.s.mayMailOutsider(h.tx, to.addr, h.now)
-	if err != nil {
+	if err := h.replyAs(t, to, templates.Declined, templates.DeclinedMsg{
+		Head: h.s.head(t.row.Name, to, h.now), Opener: names(t.seats)[0]}); err != nil {
 		return err
-	}
-	if may {
-		if err := h.replyAs(t, to, templates.Declined, templates.DeclinedMsg{
-			Head: h.s.head(t.row.Name, to, h.now), Opener: names(t.seats)[0]}); err != nil {
-			return err
-		}
 	}
 	h.log.Info("invitation declined", "table", t.row.Name)
 	return h.s.invitationsDone(h.tx, t, pending, h.now, &h.out)

@@ -43,10 +43,6 @@ func (h *handling) noInvite(t *tableCtx, unsubscribed bool) error {
 	h.outcome(store.OutcomeApplied, reason)
 	h.log.Info("invitations refused", "declined", len(declined), "list_unsubscribe", unsubscribed)
 	to := h.sender(nil)
-	may, err := h.s.mayMailOutsider(h.tx, to.addr, h.now)
-	if err != nil || !may {
-		return err
-	}
 	return h.replyAs(nil, to, templates.InvitesRefused, templates.NoInviteMsg{
 		Head: h.s.head("", to, h.now), Unsubscribed: unsubscribed, Declined: declined})
 }
