@@ -207,14 +207,6 @@ func (h *handling) addressReason(a string, room *int) (*templates.Reason, error)
 	return nil, nil
 }
 
-// outsiderRoom is how many more mails to outsiders the day's bound lets
-// go now: what mayMailOutsider would still allow, without counting any.
-func (s *Service) outsiderRoom(tx *store.Tx, now time.Time) (int, error) {
-	// The key and window are mayMailOutsider's.
-	_, n, err := tx.RateWindow("outsider-mail", 24*time.Hour, now)
-	return s.cfg.Mail.OutsiderMails - n, err
-}
-
 // mailInvitee queues a mail to an invitee, who has no seat: it counts
 // against the day's mail to outsiders, and is not sent past it.
 func (s *Service) mailInvitee(tx *store.Tx, e envelope, data any, now time.Time, out *outgoing) error {
@@ -252,9 +244,6 @@ func (s *Service) lapseOpenTables(ctx context.Context, now time.Time) (int, erro
 func (s *Service) lapse(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing) error {
 	msg := templates.LapsedMsg{Opened: t.row.CreatedAt, Seated: names(t.seats)}
 	for p := range t.seats {
-		if botseat.Is(t.seats[p].Player.Address) {
-			continue
-		}
 		m := msg
 		m.Head = s.head(t.row.Name, t.recipient(p), now)
 		out.add(s, envelope{table: t.row.Name, kind: templates.TableLapsed, to: t.recipient(p), tableID: &t.row.ID}, m, now)

@@ -26,5 +26,18 @@ func (s *Service) mayMailOutsider(tx *store.Tx, addr string, now time.Time) (boo
 	if err != nil || played {
 		return played, err
 	}
-	return tx.TakeRate("outsider-mail", s.cfg.Mail.OutsiderMails, 24*time.Hour, now)
+	return tx.TakeRate(outsiderKey, s.cfg.Mail.OutsiderMails, outsiderWindow, now)
 }
+
+// outsiderRoom is how many more mails to outsiders the day's bound lets
+// go now: what mayMailOutsider would still allow, without counting any.
+func (s *Service) outsiderRoom(tx *store.Tx, now time.Time) (int, error) {
+	_, n, err := tx.RateWindow(outsiderKey, outsiderWindow, now)
+	return s.cfg.Mail.OutsiderMails - n, err
+}
+
+// The rate counter of mail to outsiders, in all.
+const (
+	outsiderKey    = "outsider-mail"
+	outsiderWindow = 24 * time.Hour
+)
