@@ -3,7 +3,6 @@ package table
 import (
 	"errors"
 
-	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -86,9 +85,5 @@ func (h *handling) noInviteAddress() error {
 // noInviteURI is the List-Unsubscribe address (RFC 2369) of the mail to
 // an invitee: writing to it refuses every invitation (noInviteAddress).
 func (s *Service) noInviteURI(addr string) string {
-	token := s.tokens.NoInvite(addr)
-	if s.cfg.Mail.TokenInSubject {
-		return mailer.MailtoURI(s.cfg.Mail.Address, "[Lexio - "+token+"]")
-	}
-	return mailer.MailtoURI(mailer.ReplyAddress(s.local, s.domain, token), "")
+	return s.tokenURI("-", s.tokens.NoInvite(addr))
 }

@@ -172,13 +172,18 @@ func (s *Service) unsubscribeURI(e envelope) string {
 	default:
 		return ""
 	}
-	token := s.tokens.Unsubscribe(table, e.to.addr)
+	tag := table
+	if tag == "" {
+		tag = "-" // the digest's names no table
+	}
+	return s.tokenURI(tag, s.tokens.Unsubscribe(table, e.to.addr))
+}
+
+// tokenURI is the mailto: URI that carries token: its plus-address, or
+// with token_in_subject the service's address and the subject tag
+// "[Lexio <tag> <token>]".
+func (s *Service) tokenURI(tag, token string) string {
 	if s.cfg.Mail.TokenInSubject {
-		// The tag names a table before the token; the digest's none.
-		tag := table
-		if tag == "" {
-			tag = "-"
-		}
 		return mailer.MailtoURI(s.cfg.Mail.Address, "[Lexio "+tag+" "+token+"]")
 	}
 	return mailer.MailtoURI(mailer.ReplyAddress(s.local, s.domain, token), "")
