@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"time"
 	"unicode/utf8"
 
 	"github.com/lexio-mail/lexio/mailer"
@@ -29,12 +30,8 @@ func (s *Service) Failed(ctx context.Context, in mailer.Inbound, cause error) er
 	m := parser.Parse(in.Raw, opt)
 	id := inboundID(m, in.Raw)
 	log := s.log.With("message_id", id, "from", m.From)
-	rec := &store.Message{MessageID: id, Mailbox: in.Mailbox, From: m.From, At: s.now(),
-		Outcome: store.OutcomeError, Reason: failedReason(cause)}
-	if in.UID != 0 {
-		v, u := in.UIDValidity, in.UID
-		rec.UIDValidity, rec.UID = &v, &u
-	}
+	rec := inboundRecord(in, m, id, s.now())
+	rec.Outcome, rec.Reason = store.OutcomeError, failedReason(cause)
 	err := s.store.Tx(ctx, func(tx *store.Tx) error { return recordMessage(tx, rec, log) })
 	switch {
 	case errors.Is(err, errHandled):
@@ -45,6 +42,17 @@ func (s *Service) Failed(ctx context.Context, in mailer.Inbound, cause error) er
 	}
 	log.Error("message given up: recorded as an error", "reason", rec.Reason)
 	return nil
+}
+
+// inboundRecord is the record of message in, read as m, named id, at now;
+// its outcome is for the caller to set.
+func inboundRecord(in mailer.Inbound, m *parser.Message, id string, now time.Time) *store.Message {
+	rec := &store.Message{MessageID: id, Mailbox: in.Mailbox, From: m.From, At: now}
+	if in.UID != 0 {
+		v, u := in.UIDValidity, in.UID
+		rec.UIDValidity, rec.UID = &v, &u
+	}
+	return rec
 }
 
 // inboundID is the name HandleMessage and Failed record a message under:

@@ -186,11 +186,7 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 // time it finds, and returns its record and how many mails it queued.
 func (s *Service) handleOnce(ctx context.Context, in mailer.Inbound, m *parser.Message, id string, log *slog.Logger) (*store.Message, int, error) {
 	now := s.now()
-	rec := &store.Message{MessageID: id, Mailbox: in.Mailbox, From: m.From, At: now}
-	if in.UID != 0 {
-		v, u := in.UIDValidity, in.UID
-		rec.UIDValidity, rec.UID = &v, &u
-	}
+	rec := inboundRecord(in, m, id, now)
 	var sent int
 	err := s.store.Tx(ctx, func(tx *store.Tx) error {
 		// The Message-ID decides (EMAIL §2.2): a redelivered copy, or the
