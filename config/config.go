@@ -678,19 +678,26 @@ func secret(env, file, inline string) (string, error) {
 		return v, nil
 	}
 	if file != "" {
-		if err := private(file); err != nil {
-			return "", err
-		}
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return "", err // the path is not secret; the content never appears in errors
-		}
-		return strings.TrimRight(string(b), "\r\n"), nil
+		return SecretFile(file)
 	}
 	if inline != "" {
 		return inline, nil
 	}
 	return "", fmt.Errorf("not set (%s or a *_file key)", env)
+}
+
+// SecretFile reads a secret kept in a file that only its owner may read
+// or write (else ErrNotPrivate), without its final line break. A missing
+// file gives an error that is fs.ErrNotExist.
+func SecretFile(file string) (string, error) {
+	if err := private(file); err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", err // the path is not secret; the content never appears in errors
+	}
+	return strings.TrimRight(string(b), "\r\n"), nil
 }
 
 // ErrNotPrivate reports a secret file open to its group or to others. Such

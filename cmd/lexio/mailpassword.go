@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -70,21 +69,9 @@ func mailboxPassword(path string) (string, error) {
 	if path == "" {
 		return randomPassword()
 	}
-	f, err := os.Open(path)
+	pw, err := config.SecretFile(path)
 	if err == nil {
-		defer f.Close()
-		fi, err := f.Stat()
-		if err != nil {
-			return "", err
-		}
-		if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-			return "", fmt.Errorf("%s is open to others (mode %04o): chmod 600 it", path, perm)
-		}
-		b, err := io.ReadAll(io.LimitReader(f, 1<<10))
-		if err != nil {
-			return "", err
-		}
-		if pw := strings.TrimSpace(string(b)); pw != "" {
+		if pw = strings.TrimSpace(pw); pw != "" {
 			return pw, nil
 		}
 		return "", fmt.Errorf("%s is empty: delete it to get a new password", path)
@@ -92,8 +79,7 @@ func mailboxPassword(path string) (string, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return "", err
 	}
-	pw, err := randomPassword()
-	if err != nil {
+	if pw, err = randomPassword(); err != nil {
 		return "", err
 	}
 	// A whole file or none, even after a crash.
