@@ -10,6 +10,7 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/tablename"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
 )
 
@@ -31,22 +32,16 @@ func (s *Service) CreateTable(ctx context.Context, name, league string, players 
 		return fmt.Errorf("table: %d players; %s takes 2 to %d (RULES §1.1, §12)", len(players), l.Variant, maxPlayers(l.Variant))
 	}
 	now := s.now()
-	err := s.store.Tx(ctx, func(tx *store.Tx) error {
-		var out outgoing
-		if _, err := s.createTable(tx, name, l, players, seed, now, &out); err != nil {
+	_, err := s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
+		if _, err := s.createTable(tx, name, l, players, seed, now, out); err != nil {
 			return err
 		}
-		mails, err := out.wait()
-		if err != nil {
-			return err
-		}
-		return tx.EnqueueMails(mails)
+		return nil
 	})
 	if err != nil {
 		return err
 	}
 	s.log.Info("table created", "table", name, "players", len(players))
-	s.poke()
 	return nil
 }
 
@@ -54,7 +49,7 @@ func (s *Service) CreateTable(ctx context.Context, name, league string, players 
 // seats them, deals the tiles and queues every player's first notice on
 // out; ErrExists when the name is taken. The caller has checked the name
 // and the number of players.
-func (s *Service) createTable(tx *store.Tx, name string, l *config.League, players []string, seed uint64, now time.Time, out *outgoing) (*tableCtx, error) {
+func (s *Service) createTable(tx *store.Tx, name string, l *config.League, players []string, seed uint64, now time.Time, out *notice.Batch) (*tableCtx, error) {
 	row := tableRow(name, l, l.Variant)
 	if err := tx.CreateTable(row); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {

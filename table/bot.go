@@ -9,6 +9,7 @@ import (
 	"github.com/lexio-mail/lexio/bot"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/botseat"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
 )
 
@@ -39,20 +40,20 @@ func (t *tableCtx) botToMove() bool {
 // start plus bot_delay), the mails of now. The random source of the easy
 // level is seeded by the table's seed and the number of actions, so that
 // the same game plays the same.
-func (s *Service) botPlay(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing) error {
+func (s *Service) botPlay(tx *store.Tx, t *tableCtx, now time.Time, out *notice.Batch) error {
 	if s.gaddag == nil {
-		return permanent(errors.New("table: the computer cannot play without the dictionary's GADDAG"))
+		return notice.Permanent(errors.New("table: the computer cannot play without the dictionary's GADDAG"))
 	}
 	p, at := t.game.Turn(), *t.row.Deadline
 	_, level, _ := botseat.Parse(t.seats[p].Player.Address)
 	v, err := t.game.View(p, at)
 	if err != nil {
-		return permanent(err)
+		return notice.Permanent(err)
 	}
 	rng := rand.New(rand.NewPCG(uint64(t.row.Seed), uint64(len(t.game.Actions()))))
 	a, err := bot.New(s.gaddag).Choose(bot.ViewOf(v), bot.Level(level), rng)
 	if err != nil {
-		return permanent(err)
+		return notice.Permanent(err)
 	}
 	switch a.Kind {
 	case engine.ActPlace:
@@ -63,7 +64,7 @@ func (s *Service) botPlay(tx *store.Tx, t *tableCtx, now time.Time, out *outgoin
 		err = t.game.Pass(p, at)
 	}
 	if err != nil {
-		return permanent(fmt.Errorf("table: the computer's %s at %s: %w", a.Kind, t.row.Name, err))
+		return notice.Permanent(fmt.Errorf("table: the computer's %s at %s: %w", a.Kind, t.row.Name, err))
 	}
 	if err := s.save(tx, t, at); err != nil {
 		return err
@@ -74,7 +75,7 @@ func (s *Service) botPlay(tx *store.Tx, t *tableCtx, now time.Time, out *outgoin
 
 // step does what is due first at t by until: the computer's move, or one
 // expiry (enforce); it reports false when nothing was due.
-func (s *Service) step(tx *store.Tx, t *tableCtx, until, now time.Time, out *outgoing) (bool, error) {
+func (s *Service) step(tx *store.Tx, t *tableCtx, until, now time.Time, out *notice.Batch) (bool, error) {
 	if t.game == nil || t.game.Over() || t.row.Deadline == nil || t.row.Deadline.After(until) {
 		return false, nil
 	}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/emersion/go-message/mail"
-
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/icstest"
 	"github.com/lexio-mail/lexio/mailer/client"

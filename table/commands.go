@@ -11,6 +11,7 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/botseat"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -28,7 +29,7 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 	before := len(g.Actions())
 	// RULES §9.2: any message from an away player makes them present.
 	if err := g.Present(p, h.now); err != nil {
-		return permanent(err)
+		return notice.Permanent(err)
 	}
 	h.moved = len(g.Actions()) > before
 	h.outcome(store.OutcomeApplied, c.Kind.String())
@@ -66,9 +67,9 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 			// (An author who gets no notice gets the acceptance alone, from
 			// announce.)
 			h.queue(t, h.sender(t), templates.Accepted, templates.AcceptedMsg{
-				Head: h.s.head(t.row.Name, t.recipient(p), h.now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
+				Head: h.s.notices.Head(t.row.Name, t.recipient(p), h.now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
 		}
-		if err := h.s.announce(h.tx, t, h.now, &h.out, p, &acc.Acceptance); err != nil {
+		if err := h.s.announce(h.tx, t, h.now, h.out, p, &acc.Acceptance); err != nil {
 			return err
 		}
 		if err := h.saveIfChanged(t, before); err != nil {
@@ -83,9 +84,9 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 	if moveErr != nil {
 		var me *engine.MoveError
 		if !errors.As(moveErr, &me) {
-			return permanent(moveErr)
+			return notice.Permanent(moveErr)
 		}
-		rs := reasons(moveErr)
+		rs := notice.Reasons(moveErr)
 		if me.Kind == engine.KindNotYourTurn {
 			rs[0].Detail = names(t.seats)[g.Turn()]
 		}
@@ -104,13 +105,13 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 	case parser.KindLog:
 		v, err := g.View(p, h.now)
 		if err != nil {
-			return permanent(err)
+			return notice.Permanent(err)
 		}
 		b := v.Board
 		return h.reply(t, templates.LogReply, templates.LogMsg{
-			Head: h.s.head(t.row.Name, t.recipient(p), h.now), Log: logLines(v.Log, names(t.seats), &b)})
+			Head: h.s.notices.Head(t.row.Name, t.recipient(p), h.now), Log: notice.LogLines(v.Log, names(t.seats), &b)})
 	}
-	return permanent(fmt.Errorf("table: command %s not routed", c.Kind))
+	return notice.Permanent(fmt.Errorf("table: command %s not routed", c.Kind))
 }
 
 func isMove(k parser.Kind) bool {
@@ -134,7 +135,7 @@ func (h *handling) stale(t *tableCtx, p int) bool {
 		// The first of our IDs found: In-Reply-To, else the latest of our
 		// references (clients list references oldest first); a foreign
 		// ID after ours must not hide it.
-		if n, found := h.s.noticeSeq(id, t.row.Name); found {
+		if n, found := h.s.notices.NoticeSeq(id, t.row.Name); found {
 			seq, ok = n, true
 			if id == h.msg.InReplyTo {
 				break
@@ -174,10 +175,10 @@ type acceptance struct {
 func (h *handling) acceptance(t *tableCtx, p int) (acceptance, error) {
 	v, err := t.game.View(p, h.now)
 	if err != nil {
-		return acceptance{}, permanent(err)
+		return acceptance{}, notice.Permanent(err)
 	}
 	b := v.Board
-	lines := logLines(v.Log, names(t.seats), &b)
+	lines := notice.LogLines(v.Log, names(t.seats), &b)
 	var last templates.LogLine
 	for i := len(lines) - 1; i >= 0; i-- {
 		if lines[i].Kind != templates.LogEnd && lines[i].Kind != templates.LogRejected {
@@ -185,26 +186,26 @@ func (h *handling) acceptance(t *tableCtx, p int) (acceptance, error) {
 			break
 		}
 	}
-	return acceptance{templates.Acceptance{Move: last, Total: v.Scores[p]}, rackData(v.Rack)}, nil
+	return acceptance{templates.Acceptance{Move: last, Total: v.Scores[p]}, notice.RackData(v.Rack)}, nil
 }
 
 // preview says what a placement would score, without the dictionary
 // (RULES §5.8).
 func (h *handling) preview(t *tableCtx, p int, c *parser.Command) error {
-	msg := templates.PreviewMsg{Head: h.s.head(t.row.Name, t.recipient(p), h.now), Command: c.String()}
+	msg := templates.PreviewMsg{Head: h.s.notices.Head(t.row.Name, t.recipient(p), h.now), Command: c.String()}
 	play, err := t.game.Preview(p, move(c.Place))
 	var me *engine.MoveError
 	switch {
 	case errors.As(err, &me):
-		msg.Reasons = reasons(err)
+		msg.Reasons = notice.Reasons(err)
 	case err != nil:
-		return permanent(err)
+		return notice.Permanent(err)
 	default:
 		b := t.game.Board()
 		if err := b.Apply(play.Tiles); err != nil {
-			return permanent(err)
+			return notice.Permanent(err)
 		}
-		msg.Words, msg.Bonus, msg.Score = playWords(&b, &play), play.AllTiles, play.Score
+		msg.Words, msg.Bonus, msg.Score = notice.PlayWords(&b, &play), play.AllTiles, play.Score
 	}
 	return h.reply(t, templates.Preview, msg)
 }
@@ -217,11 +218,11 @@ func (h *handling) help(t *tableCtx, topic string) error {
 		return err
 	}
 	to := h.sender(t)
-	head := h.s.head(tableName(t), to, h.now)
+	head := h.s.notices.Head(tableName(t), to, h.now)
 	if topic == "rules" {
 		h.outcome(store.OutcomeApplied, "HELP RULES")
 		// The rules show the Lexio board, whatever the table plays.
-		board := boardData(&engine.Board{}, engine.Rules{}, nil)
+		board := notice.BoardData(&engine.Board{}, engine.Rules{}, nil)
 		return h.reply(t, templates.HelpRules, templates.RulesMsg{Head: head, Board: board})
 	}
 	h.outcome(store.OutcomeApplied, "HELP")
@@ -241,7 +242,7 @@ func (h *handling) games(from *tableCtx) error {
 	if err != nil {
 		return err
 	}
-	msg := templates.GamesMsg{Head: h.s.head(tableName(from), h.sender(from), h.now)}
+	msg := templates.GamesMsg{Head: h.s.notices.Head(tableName(from), h.sender(from), h.now)}
 	for i := range rows {
 		t, err := h.s.loadRow(h.tx, &rows[i])
 		if err != nil {
@@ -286,8 +287,8 @@ func (h *handling) lang(t *tableCtx, lang string) error {
 		}
 	}
 	to := h.sender(t)
-	to.lang = lang
-	return h.replyAs(t, to, templates.LangChanged, templates.LangMsg{Head: h.s.head(tableName(t), to, h.now)})
+	to.Lang = lang
+	return h.replyAs(t, to, templates.LangChanged, templates.LangMsg{Head: h.s.notices.Head(tableName(t), to, h.now)})
 }
 
 // zone answers TZ: the sender's time zone, for every table, and a
@@ -312,8 +313,8 @@ func (h *handling) zone(t *tableCtx, name string) error {
 		}
 	}
 	to := h.sender(t)
-	to.tz = tz
-	return h.replyAs(t, to, templates.ZoneChanged, templates.ZoneMsg{Head: h.s.head(tableName(t), to, h.now), Zone: name})
+	to.TZ = tz
+	return h.replyAs(t, to, templates.ZoneChanged, templates.ZoneMsg{Head: h.s.notices.Head(tableName(t), to, h.now), Zone: name})
 }
 
 // maxPlayers is the size of a table of that variant (RULES §1.1, §12).
@@ -340,7 +341,7 @@ func (h *handling) newTable(c *parser.Command) error {
 	}
 	bots, invite := splitBots(c.Invite)
 	if len(bots) > 0 && h.s.gaddag == nil {
-		return permanent(errors.New("table: NEW with the computer: this service has no GADDAG of its dictionary"))
+		return notice.Permanent(errors.New("table: NEW with the computer: this service has no GADDAG of its dictionary"))
 	}
 	rs, err := h.openReasons(c.Invite, invite, maxPlayers(variant))
 	if err != nil {
@@ -351,7 +352,7 @@ func (h *handling) newTable(c *parser.Command) error {
 	}
 	// The name comes from the message, so that a redelivered NEW could
 	// never open a second table.
-	name := "t" + shortHash(h.rec.MessageID)[:7]
+	name := "t" + notice.ShortHash(h.rec.MessageID)[:7]
 	row := tableRow(name, league, variant)
 	if err := h.tx.CreateTable(row); err != nil {
 		return err
@@ -382,16 +383,16 @@ func (h *handling) newTable(c *parser.Command) error {
 	if len(bots) > 0 && len(invite) == 0 {
 		// Nobody to wait for: the game begins, its first notice the answer.
 		h.log.Info("table opened against the computer", "table", name, "bots", len(bots))
-		return h.s.startGame(h.tx, t, 0, h.now, &h.out)
+		return h.s.startGame(h.tx, t, 0, h.now, h.out)
 	}
 	c = &parser.Command{Kind: c.Kind, Variant: c.Variant, Invite: invite}
-	msg := templates.OpenedMsg{Head: h.s.head(name, t.recipient(0), h.now), Variant: variant, MinPlayers: 2, MaxPlayers: maxPlayers(variant)}
+	msg := templates.OpenedMsg{Head: h.s.notices.Head(name, t.recipient(0), h.now), Variant: variant, MinPlayers: 2, MaxPlayers: maxPlayers(variant)}
 	if len(c.Invite) > 0 {
 		if msg.Expires, err = h.invite(t, c.Invite); err != nil {
 			return err
 		}
-		// Named beside the seated: tableNames tells them apart.
-		msg.Invited = tableNames(append(seatAddrs(t.seats), c.Invite...))[len(t.seats):]
+		// Named beside the seated: notice.Names tells them apart.
+		msg.Invited = notice.Names(append(seatAddrs(t.seats), c.Invite...))[len(t.seats):]
 	}
 	return h.reply(t, templates.TableOpened, msg)
 }
@@ -525,14 +526,14 @@ func (h *handling) start(t *tableCtx) error {
 		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonTooFewPlayers, Have: len(t.seats), Need: 2}}, true)
 	}
 	h.outcome(store.OutcomeApplied, "START")
-	if err := h.s.withdrawInvitations(h.tx, t, h.now, &h.out); err != nil {
+	if err := h.s.withdrawInvitations(h.tx, t, h.now, h.out); err != nil {
 		return err
 	}
-	return h.s.startGame(h.tx, t, 0, h.now, &h.out)
+	return h.s.startGame(h.tx, t, 0, h.now, h.out)
 }
 
 // startGame deals the tiles of an open table and tells every player.
-func (s *Service) startGame(tx *store.Tx, t *tableCtx, seed uint64, now time.Time, out *outgoing) error {
+func (s *Service) startGame(tx *store.Tx, t *tableCtx, seed uint64, now time.Time, out *notice.Batch) error {
 	if seed == 0 {
 		var b [8]byte
 		if _, err := rand.Read(b[:]); err != nil {
@@ -543,7 +544,7 @@ func (s *Service) startGame(tx *store.Tx, t *tableCtx, seed uint64, now time.Tim
 	t.row.Seed, t.row.StartedAt = int64(seed), &now
 	g, err := engine.New(gameConfig(t.row, len(t.seats)))
 	if err != nil {
-		return permanent(err)
+		return notice.Permanent(err)
 	}
 	t.game = g
 	if err := s.save(tx, t, now); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -46,7 +47,7 @@ func (h *handling) askConfirmation(c *parser.Command) error {
 	}
 	lang := c.Language
 	if lang == "" {
-		lang = to.lang
+		lang = to.Lang
 	}
 	conf := &store.Confirmation{Address: h.msg.From, Command: cmd, Lang: lang, MessageID: h.rec.MessageID,
 		CreatedAt: h.now, Expires: h.now.Add(confirmTTL)}
@@ -54,13 +55,13 @@ func (h *handling) askConfirmation(c *parser.Command) error {
 		return err
 	}
 	token := h.s.tokens.Confirm(conf.ID, h.msg.From)
-	head := h.s.head("", to, h.now)
+	head := h.s.notices.Head("", to, h.now)
 	if h.s.cfg.Mail.TokenInSubject {
 		head.Tag = "[Lexio confirm " + token + "]"
 	}
 	h.log.Info("command kept until its sender confirms it", "command", c.Kind.String())
-	e := envelope{kind: templates.Confirm, to: to, reply: h.rec.MessageID, token: token}
-	h.out.add(h.s, e, templates.ConfirmMsg{Head: head, Command: cmd, Expires: conf.Expires}, h.now)
+	e := notice.Envelope{Kind: templates.Confirm, To: to, Reply: h.rec.MessageID, Token: token}
+	h.out.Add(e, templates.ConfirmMsg{Head: head, Command: cmd, Expires: conf.Expires})
 	return nil
 }
 
@@ -106,7 +107,7 @@ func (h *handling) confirmed() (done bool, err error) {
 	c, err := parser.ParseCommand(conf.Command)
 	if err != nil {
 		// It was written from a parsed command: it reads back.
-		return true, permanent(err)
+		return true, notice.Permanent(err)
 	}
 	h.log.Info("confirmed", "confirmation", id, "command", c.Kind.String(), "asked_by", conf.MessageID)
 	m.Command, m.Lang = c, conf.Lang

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -24,7 +25,7 @@ type handling struct {
 	now  time.Time
 	log  *slog.Logger
 	size int64
-	out  outgoing
+	out  *notice.Batch
 	// moved: the sender was away and wrote, which moved their deadline
 	// if the turn is theirs (RULES §9.2): their answers carry it.
 	moved bool
@@ -52,9 +53,9 @@ type tableCtx struct {
 }
 
 // recipient is seat p as a mail recipient.
-func (t *tableCtx) recipient(p int) recipient {
-	return recipient{addr: t.seats[p].Player.Address, lang: t.langs[p], tz: t.zones[p], pos: p,
-		id: t.seats[p].PlayerID, league: t.row.League}
+func (t *tableCtx) recipient(p int) notice.Recipient {
+	return notice.Recipient{Addr: t.seats[p].Player.Address, Lang: t.langs[p], TZ: t.zones[p], Pos: p,
+		ID: t.seats[p].PlayerID, League: t.row.League}
 }
 
 // seatOf returns the seat of addr, or -1.
@@ -145,7 +146,7 @@ func (h *handling) run() error {
 		}
 		// A season that ended before the tick came is closed first: a
 		// move after it is too late (LEAGUES §7.3).
-		if ended, err := h.s.endDueSeason(h.tx, t, h.now, &h.out); err != nil {
+		if ended, err := h.s.endDueSeason(h.tx, t, h.now, h.out); err != nil {
 			return err
 		} else if ended {
 			if t, err = h.load(name); err != nil {
@@ -154,7 +155,7 @@ func (h *handling) run() error {
 		}
 		// Deadlines that passed are enforced before the message is read:
 		// a move that comes after its turn expired is too late (RULES §9.1).
-		if err := h.s.enforce(h.tx, t, h.now, h.now, &h.out); err != nil {
+		if err := h.s.enforce(h.tx, t, h.now, h.now, h.out); err != nil {
 			return err
 		}
 	}
@@ -173,7 +174,7 @@ func (h *handling) run() error {
 		if err != nil {
 			return err
 		}
-		return h.refuse(from, "", reasons(m.Err), true)
+		return h.refuse(from, "", notice.Reasons(m.Err), true)
 	}
 	c := m.Command
 	if !h.proven && changesState(c.Kind) {
@@ -351,12 +352,12 @@ func (h *handling) replyTable(t *tableCtx) (*tableCtx, error) {
 }
 
 // sender is the author of the message as a recipient.
-func (h *handling) sender(t *tableCtx) recipient {
-	r := recipient{addr: h.msg.From, lang: h.senderLang(t), tz: h.senderZone(t), pos: -1}
+func (h *handling) sender(t *tableCtx) notice.Recipient {
+	r := notice.Recipient{Addr: h.msg.From, Lang: h.senderLang(t), TZ: h.senderZone(t), Pos: -1}
 	if t != nil {
-		r.pos = t.seatOf(h.msg.From)
-		if r.pos >= 0 {
-			r.id, r.league = t.seats[r.pos].PlayerID, t.row.League
+		r.Pos = t.seatOf(h.msg.From)
+		if r.Pos >= 0 {
+			r.ID, r.League = t.seats[r.Pos].PlayerID, t.row.League
 		}
 	}
 	return r
@@ -369,7 +370,7 @@ func (h *handling) reply(t *tableCtx, kind templates.Kind, data any) error {
 }
 
 // replyAs is reply to the author as the recipient to.
-func (h *handling) replyAs(t *tableCtx, to recipient, kind templates.Kind, data any) error {
+func (h *handling) replyAs(t *tableCtx, to notice.Recipient, kind templates.Kind, data any) error {
 	ok, err := h.withinBound(t, to)
 	if err != nil || !ok {
 		return err
@@ -380,13 +381,13 @@ func (h *handling) replyAs(t *tableCtx, to recipient, kind templates.Kind, data 
 
 // queue queues a mail to the author without counting it against the
 // bound: the mails of a turn (the separate acceptance).
-func (h *handling) queue(t *tableCtx, to recipient, kind templates.Kind, data any) {
-	e := envelope{kind: kind, to: to, reply: h.rec.MessageID}
+func (h *handling) queue(t *tableCtx, to notice.Recipient, kind templates.Kind, data any) {
+	e := notice.Envelope{Kind: kind, To: to, Reply: h.rec.MessageID}
 	if t != nil {
-		e.table, e.seq, e.tableID = t.row.Name, int64(len(t.actions())), &t.row.ID
-		e.cal = h.s.calendarEvent(t, kind, to.pos, h.moved, h.now)
+		e.Table, e.Seq, e.TableID = t.row.Name, int64(len(t.actions())), &t.row.ID
+		e.Cal = h.s.calendarEvent(t, kind, to.Pos, h.moved, h.now)
 	}
-	h.out.add(h.s, e, data, h.now)
+	h.out.Add(e, data)
 }
 
 // withinBound counts one answer to the author against
@@ -396,13 +397,13 @@ func (h *handling) queue(t *tableCtx, to recipient, kind templates.Kind, data an
 // over the bound is replaced by one short notice saying until when
 // replies are paused; after it nothing goes until the hour's window
 // closes. Commands are still applied meanwhile.
-func (h *handling) withinBound(t *tableCtx, to recipient) (bool, error) {
+func (h *handling) withinBound(t *tableCtx, to notice.Recipient) (bool, error) {
 	if !h.proven {
-		if ok, err := h.withinUnprovenBound(to.addr); err != nil || !ok {
+		if ok, err := h.withinUnprovenBound(to.Addr); err != nil || !ok {
 			return false, err
 		}
 	}
-	if ok, err := h.s.mayMailOutsider(h.tx, to.addr, h.now); err != nil || !ok {
+	if ok, err := h.s.mayMailOutsider(h.tx, to.Addr, h.now); err != nil || !ok {
 		if err == nil {
 			h.log.Info("the day's mail to outsiders is spent: not answered")
 		}
@@ -423,7 +424,7 @@ func (h *handling) withinBound(t *tableCtx, to recipient) (bool, error) {
 	}
 	until := start.Add(time.Hour)
 	h.log.Info("reply bound reached: replies paused", "until", until)
-	h.queue(t, to, templates.RepliesPaused, templates.PausedMsg{Head: h.s.head(tableName(t), to, h.now), Limit: limit, Until: until})
+	h.queue(t, to, templates.RepliesPaused, templates.PausedMsg{Head: h.s.notices.Head(tableName(t), to, h.now), Limit: limit, Until: until})
 	return false, nil
 }
 
@@ -448,17 +449,17 @@ func (h *handling) refuse(t *tableCtx, command string, rs []templates.Reason, li
 		}
 	}
 	to := h.sender(t)
-	msg := templates.RejectedMsg{Head: h.s.head(tableName(t), to, h.now), Command: command, Reasons: rs}
+	msg := templates.RejectedMsg{Head: h.s.notices.Head(tableName(t), to, h.now), Command: command, Reasons: rs}
 	if len(rs) == 1 && rs[0].Kind == templates.ReasonTooLarge {
 		return h.reply(t, templates.TooLarge, templates.TooLargeMsg{
 			Head: msg.Head, Size: h.size, Limit: h.s.cfg.Mail.MaxMessageBytes})
 	}
-	if t != nil && t.game != nil && to.pos >= 0 {
-		v, err := t.game.View(to.pos, h.now)
+	if t != nil && t.game != nil && to.Pos >= 0 {
+		v, err := t.game.View(to.Pos, h.now)
 		if err != nil {
-			return permanent(err)
+			return notice.Permanent(err)
 		}
-		msg.Rack = rackData(v.Rack)
+		msg.Rack = notice.RackData(v.Rack)
 		// The reserve matters to a placement (RULES §6.2), and only there.
 		if c := h.msg.Command; c != nil && c.Kind == parser.KindPlace {
 			msg.Probe = &templates.Probe{Left: v.Reserve, Max: t.row.ReserveSize, Next: v.NextAttempt}
@@ -529,7 +530,7 @@ func gameConfig(row *store.Table, players int) engine.Config {
 func (s *Service) rebuild(tx *store.Tx, t *tableCtx) (*engine.Game, error) {
 	row := t.row
 	mismatch := func(format string, args ...any) error {
-		return permanent(fmt.Errorf("table %s: the row and the log disagree: "+format, append([]any{row.Name}, args...)...))
+		return notice.Permanent(fmt.Errorf("table %s: the row and the log disagree: "+format, append([]any{row.Name}, args...)...))
 	}
 	log, err := tx.Actions(row.ID)
 	if err != nil {
@@ -544,7 +545,7 @@ func (s *Service) rebuild(tx *store.Tx, t *tableCtx) (*engine.Game, error) {
 	acts := make([]engine.Action, len(log))
 	for i, a := range log {
 		if err := json.Unmarshal([]byte(a.Payload), &acts[i]); err != nil {
-			return nil, permanent(fmt.Errorf("table %s: action %d: %w", row.Name, a.Seq, err))
+			return nil, notice.Permanent(fmt.Errorf("table %s: action %d: %w", row.Name, a.Seq, err))
 		}
 		if a.Seq != int64(i+1) || a.Kind != string(acts[i].Kind) {
 			return nil, mismatch("action %d of the log is numbered %d, kind %s (payload %s)", i+1, a.Seq, a.Kind, acts[i].Kind)
@@ -552,7 +553,7 @@ func (s *Service) rebuild(tx *store.Tx, t *tableCtx) (*engine.Game, error) {
 	}
 	g, err := engine.Rebuild(gameConfig(row, len(t.seats)), acts)
 	if err != nil {
-		return nil, permanent(fmt.Errorf("table %s: %w", row.Name, err))
+		return nil, notice.Permanent(fmt.Errorf("table %s: %w", row.Name, err))
 	}
 	// What the row should hold, by the game.
 	want := *row
@@ -610,7 +611,7 @@ func (s *Service) save(tx *store.Tx, t *tableCtx, now time.Time) error {
 		a := acts[i]
 		payload, err := json.Marshal(a)
 		if err != nil {
-			return permanent(err)
+			return notice.Permanent(err)
 		}
 		if _, err := tx.AppendAction(t.row.ID, i+1, string(a.Kind), string(payload), a.At); err != nil {
 			return err

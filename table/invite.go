@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -79,7 +80,7 @@ func (h *handling) invite(t *tableCtx, addrs []string) (time.Time, error) {
 	opener := t.seats[0].Player.Address
 	msg := templates.InvitationMsg{Opener: opener, Variant: t.row.Variant, Expires: expires}
 	// Named with the seated players, so that none reads like another.
-	msg.Invited = tableNames(append(seatAddrs(t.seats), addrs...))[len(t.seats):]
+	msg.Invited = notice.Names(append(seatAddrs(t.seats), addrs...))[len(t.seats):]
 	if err := h.tx.PruneInviteLog(h.now.Add(-logKept)); err != nil {
 		return time.Time{}, err
 	}
@@ -95,10 +96,10 @@ func (h *handling) invite(t *tableCtx, addrs []string) (time.Time, error) {
 		if err := h.tx.LogInvite(store.LogSent, opener, a, h.now); err != nil {
 			return time.Time{}, err
 		}
-		to := recipient{addr: a, lang: pl.Lang, tz: h.s.zoneOf(pl.TimeZone), pos: -1}
+		to := notice.Recipient{Addr: a, Lang: pl.Lang, TZ: h.s.zoneOf(pl.TimeZone), Pos: -1}
 		m := msg
-		m.Head = h.s.head(t.row.Name, to, h.now)
-		if err := h.s.mailInvitee(h.tx, h.s.inviteEnvelope(t, templates.Invitation, to, a), m, h.now, &h.out); err != nil {
+		m.Head = h.s.notices.Head(t.row.Name, to, h.now)
+		if err := h.s.mailInvitee(h.tx, h.s.inviteEnvelope(t, templates.Invitation, to, a), m, h.now, h.out); err != nil {
 			return time.Time{}, err
 		}
 	}
@@ -109,17 +110,17 @@ func (h *handling) invite(t *tableCtx, addrs []string) (time.Time, error) {
 // inviteEnvelope is a mail about t's invitations; about names the
 // invitation, so that two mails of one kind to one recipient have two
 // Message-IDs.
-func (s *Service) inviteEnvelope(t *tableCtx, kind templates.Kind, to recipient, about string) envelope {
-	return envelope{table: t.row.Name, kind: kind, to: to, tableID: &t.row.ID, extra: shortHash(about)}
+func (s *Service) inviteEnvelope(t *tableCtx, kind templates.Kind, to notice.Recipient, about string) notice.Envelope {
+	return notice.Envelope{Table: t.row.Name, Kind: kind, To: to, TableID: &t.row.ID, Extra: notice.ShortHash(about)}
 }
 
 // invitee is the recipient of a mail to an invited address.
-func (s *Service) invitee(tx *store.Tx, addr string) (recipient, error) {
+func (s *Service) invitee(tx *store.Tx, addr string) (notice.Recipient, error) {
 	pl, err := tx.PlayerByAddress(addr)
 	if err != nil {
-		return recipient{}, err
+		return notice.Recipient{}, err
 	}
-	return recipient{addr: pl.Address, lang: pl.Lang, tz: s.zoneOf(pl.TimeZone), pos: -1}, nil
+	return notice.Recipient{Addr: pl.Address, Lang: pl.Lang, TZ: s.zoneOf(pl.TimeZone), Pos: -1}, nil
 }
 
 // lockLoad takes the table's row (store.Tx.LockTable) and reads it again:
@@ -136,7 +137,7 @@ func (s *Service) lockLoad(tx *store.Tx, id int64) (*tableCtx, error) {
 }
 
 // inviteNames names a table's seated players and its invitees together
-// (tableNames), so that no two of them read alike in one mail: the seats'
+// (notice.Names), so that no two of them read alike in one mail: the seats'
 // names in order, and each invitation's, by address.
 func inviteNames(seats []store.Seat, invs []store.Invitation) (seated []string, invited map[string]string) {
 	addrs := seatAddrs(seats)
@@ -150,7 +151,7 @@ func inviteNames(seats []store.Seat, invs []store.Invitation) (seated []string, 
 			addrs = append(addrs, inv.Address)
 		}
 	}
-	all := tableNames(addrs)
+	all := notice.Names(addrs)
 	invited = make(map[string]string, len(invs))
 	for _, inv := range invs {
 		invited[inv.Address] = all[at[inv.Address]]
@@ -185,7 +186,7 @@ func (h *handling) invited(t *tableCtx, inv *store.Invitation) error {
 		if answered, err := h.noCommandOnce(); err != nil || !answered {
 			return err
 		}
-		return h.refuse(nil, "", reasons(m.Err), true)
+		return h.refuse(nil, "", notice.Reasons(m.Err), true)
 	}
 	switch c.Kind {
 	case parser.KindJoin:
@@ -263,7 +264,7 @@ func (h *handling) answer(t *tableCtx, accept bool) error {
 	if err != nil {
 		return err
 	}
-	if _, err := h.s.expireInvitations(h.tx, t, h.now, &h.out); err != nil {
+	if _, err := h.s.expireInvitations(h.tx, t, h.now, h.out); err != nil {
 		return err
 	}
 	inv, err := h.tx.InvitationOf(id, h.msg.From)
@@ -314,7 +315,7 @@ func (h *handling) acceptInvitation(t *tableCtx, inv *store.Invitation, cmd stri
 		return nil
 	}
 	h.log.Info("every invitation answered: the game begins", "table", t.row.Name, "players", len(t.seats))
-	return h.s.startGame(h.tx, t, 0, h.now, &h.out)
+	return h.s.startGame(h.tx, t, 0, h.now, h.out)
 }
 
 // announceJoin tells every seated player that the last one sat down;
@@ -322,13 +323,13 @@ func (h *handling) acceptInvitation(t *tableCtx, inv *store.Invitation, cmd stri
 func (h *handling) announceJoin(t *tableCtx, waiting []string, starts bool) {
 	joined := len(t.seats) - 1
 	for p := range t.seats {
-		msg := templates.JoinedMsg{Head: h.s.head(t.row.Name, t.recipient(p), h.now), Player: names(t.seats)[joined],
+		msg := templates.JoinedMsg{Head: h.s.notices.Head(t.row.Name, t.recipient(p), h.now), Player: names(t.seats)[joined],
 			You: p == joined, Players: names(t.seats), Max: maxPlayers(t.row.Variant), Invited: waiting, Starts: starts}
-		e := envelope{table: t.row.Name, kind: templates.TableJoined, to: t.recipient(p), tableID: &t.row.ID}
+		e := notice.Envelope{Table: t.row.Name, Kind: templates.TableJoined, To: t.recipient(p), TableID: &t.row.ID}
 		if p == joined {
-			e.reply = h.rec.MessageID
+			e.Reply = h.rec.MessageID
 		}
-		h.out.add(h.s, e, msg, h.now)
+		h.out.Add(e, msg)
 	}
 }
 
@@ -343,11 +344,11 @@ func (h *handling) declineInvitation(t *tableCtx, inv *store.Invitation, cmd str
 		return err
 	}
 	if err := h.replyAs(t, to, templates.Declined, templates.DeclinedMsg{
-		Head: h.s.head(t.row.Name, to, h.now), Opener: names(t.seats)[0]}); err != nil {
+		Head: h.s.notices.Head(t.row.Name, to, h.now), Opener: names(t.seats)[0]}); err != nil {
 		return err
 	}
 	h.log.Info("invitation declined", "table", t.row.Name)
-	return h.s.invitationsDone(h.tx, t, pending, h.now, &h.out)
+	return h.s.invitationsDone(h.tx, t, pending, h.now, h.out)
 }
 
 // recordDecline declines inv, pending at the open table t: it is logged
@@ -368,14 +369,14 @@ func (h *handling) recordDecline(t *tableCtx, inv *store.Invitation) (int, error
 	seated, named := inviteNames(t.seats, invs)
 	msg := templates.InviteAnswerMsg{Declined: named[inv.Address], Waiting: pendingNames(t.seats, invs), Seated: seated}
 	msg.Starts, msg.Closed = len(msg.Waiting) == 0 && len(t.seats) >= 2, len(msg.Waiting) == 0 && len(t.seats) < 2
-	msg.Head = h.s.head(t.row.Name, t.recipient(0), h.now)
-	h.out.add(h.s, h.s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), inv.Address), msg, h.now)
+	msg.Head = h.s.notices.Head(t.row.Name, t.recipient(0), h.now)
+	h.out.Add(h.s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), inv.Address), msg)
 	return len(msg.Waiting), nil
 }
 
 // invitationsDone starts the game of an open table once no invitation is
 // pending, or deletes the table when the opener sits alone.
-func (s *Service) invitationsDone(tx *store.Tx, t *tableCtx, pending int, now time.Time, out *outgoing) error {
+func (s *Service) invitationsDone(tx *store.Tx, t *tableCtx, pending int, now time.Time, out *notice.Batch) error {
 	if pending > 0 || t.game != nil || t.row.Status != store.StatusOpen {
 		return nil
 	}
@@ -390,7 +391,7 @@ func (s *Service) invitationsDone(tx *store.Tx, t *tableCtx, pending int, now ti
 // expireInvitations expires the pending invitations of t that lapsed by
 // now, tells the opener in one mail, and starts or closes the table if
 // none is left pending. It reports whether any expired.
-func (s *Service) expireInvitations(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing) (bool, error) {
+func (s *Service) expireInvitations(tx *store.Tx, t *tableCtx, now time.Time, out *notice.Batch) (bool, error) {
 	invs, err := tx.Invitations(t.row.ID)
 	if err != nil {
 		return false, err
@@ -424,8 +425,8 @@ func (s *Service) expireInvitations(tx *store.Tx, t *tableCtx, now time.Time, ou
 	open := t.game == nil && t.row.Status == store.StatusOpen
 	msg.Starts = open && len(msg.Waiting) == 0 && len(t.seats) >= 2
 	msg.Closed = open && len(msg.Waiting) == 0 && len(t.seats) < 2
-	msg.Head = s.head(t.row.Name, t.recipient(0), now)
-	out.add(s, s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), "expired "+strings.Join(addrs, " ")), msg, now)
+	msg.Head = s.notices.Head(t.row.Name, t.recipient(0), now)
+	out.Add(s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), "expired "+strings.Join(addrs, " ")), msg)
 	s.log.Info("invitations expired", "table", t.row.Name, "expired", len(addrs), "at", msg.At)
 	return true, s.invitationsDone(tx, t, len(msg.Waiting), now, out)
 }
@@ -433,7 +434,7 @@ func (s *Service) expireInvitations(tx *store.Tx, t *tableCtx, now time.Time, ou
 // withdrawInvitations withdraws the pending invitations of t when its
 // opener starts the game, and tells each invitee; one that had lapsed
 // is only marked expired.
-func (s *Service) withdrawInvitations(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing) error {
+func (s *Service) withdrawInvitations(tx *store.Tx, t *tableCtx, now time.Time, out *notice.Batch) error {
 	invs, err := tx.Invitations(t.row.ID)
 	if err != nil {
 		return err
@@ -455,7 +456,7 @@ func (s *Service) withdrawInvitations(tx *store.Tx, t *tableCtx, now time.Time, 
 		if err != nil {
 			return err
 		}
-		msg := templates.WithdrawnMsg{Head: s.head(t.row.Name, to, now), Opener: names(t.seats)[0]}
+		msg := templates.WithdrawnMsg{Head: s.notices.Head(t.row.Name, to, now), Opener: names(t.seats)[0]}
 		if err := s.mailInvitee(tx, s.inviteEnvelope(t, templates.Withdrawn, to, inv.Address), msg, now, out); err != nil {
 			return err
 		}
@@ -498,7 +499,7 @@ func (h *handling) decline(t *tableCtx, table string) error {
 // expireDueInvitations expires, table by table in a transaction each,
 // the invitations that lapsed by now, earliest first: after downtime one
 // tick catches up. A table that meets a conflict is handled again, up to
-// maxAttempts times, then left for the next tick, as in Tick. Then the
+// notice.MaxAttempts times, then left for the next tick, as in Tick. Then the
 // open tables without invitations that were not started in time lapse
 // (lapseOpenTables).
 func (s *Service) expireDueInvitations(ctx context.Context, now time.Time) (int, error) {
@@ -511,9 +512,9 @@ func (s *Service) expireDueInvitations(ctx context.Context, now time.Time) (int,
 }
 
 func (s *Service) expireInvitationsOnce(ctx context.Context, now time.Time) (int, error) {
-	return s.eachDue(ctx, "invitation expiry",
+	return s.eachDue(ctx, now, "invitation expiry",
 		func(tx *store.Tx, limit int) ([]int64, error) { return tx.DueInvitationTables(now, limit) },
-		func(tx *store.Tx, id int64, out *outgoing) error {
+		func(tx *store.Tx, id int64, out *notice.Batch) error {
 			t, err := s.lockLoad(tx, id)
 			if err != nil {
 				return err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/internal/botseat"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -209,16 +210,16 @@ func (h *handling) addressReason(a string, room *int) (*templates.Reason, error)
 
 // mailInvitee queues a mail to an invitee, who has no seat: it counts
 // against the day's mail to outsiders, and is not sent past it.
-func (s *Service) mailInvitee(tx *store.Tx, e envelope, data any, now time.Time, out *outgoing) error {
-	ok, err := s.mayMailOutsider(tx, e.to.addr, now)
+func (s *Service) mailInvitee(tx *store.Tx, e notice.Envelope, data any, now time.Time, out *notice.Batch) error {
+	ok, err := s.mayMailOutsider(tx, e.To.Addr, now)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		s.log.Warn("mail to an invitee not sent: the day's mail to outsiders is spent", "table", e.table, "kind", e.kind)
+		s.log.Warn("mail to an invitee not sent: the day's mail to outsiders is spent", "table", e.Table, "kind", e.Kind)
 		return nil
 	}
-	out.add(s, e, data, now)
+	out.Add(e, data)
 	return nil
 }
 
@@ -228,9 +229,9 @@ func (s *Service) mailInvitee(tx *store.Tx, e envelope, data any, now time.Time,
 // cannot keep tables open for ever (LEAGUES §6).
 func (s *Service) lapseOpenTables(ctx context.Context, now time.Time) (int, error) {
 	before := now.Add(-s.cfg.InviteTTL)
-	return s.eachDue(ctx, "open table lapse",
+	return s.eachDue(ctx, now, "open table lapse",
 		func(tx *store.Tx, limit int) ([]int64, error) { return tx.LapsedOpenTables(before, limit) },
-		func(tx *store.Tx, id int64, out *outgoing) error {
+		func(tx *store.Tx, id int64, out *notice.Batch) error {
 			t, err := s.lockLoad(tx, id)
 			if err != nil {
 				return err
@@ -241,12 +242,12 @@ func (s *Service) lapseOpenTables(ctx context.Context, now time.Time) (int, erro
 
 // lapse tells the players seated at the open table t that it closes, and
 // deletes it.
-func (s *Service) lapse(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing) error {
+func (s *Service) lapse(tx *store.Tx, t *tableCtx, now time.Time, out *notice.Batch) error {
 	msg := templates.LapsedMsg{Opened: t.row.CreatedAt, Seated: names(t.seats)}
 	for p := range t.seats {
 		m := msg
-		m.Head = s.head(t.row.Name, t.recipient(p), now)
-		out.add(s, envelope{table: t.row.Name, kind: templates.TableLapsed, to: t.recipient(p), tableID: &t.row.ID}, m, now)
+		m.Head = s.notices.Head(t.row.Name, t.recipient(p), now)
+		out.Add(notice.Envelope{Table: t.row.Name, Kind: templates.TableLapsed, To: t.recipient(p), TableID: &t.row.ID}, m)
 	}
 	s.log.Info("open table not started in time: closed", "table", t.row.Name, "opened", t.row.CreatedAt, "seated", len(t.seats))
 	return tx.DeleteOpenTable(t.row.ID)

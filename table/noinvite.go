@@ -43,7 +43,7 @@ func (h *handling) noInvite(t *tableCtx, unsubscribed bool) error {
 	h.log.Info("invitations refused", "declined", len(declined), "list_unsubscribe", unsubscribed)
 	to := h.sender(nil)
 	return h.replyAs(nil, to, templates.InvitesRefused, templates.NoInviteMsg{
-		Head: h.s.head("", to, h.now), Unsubscribed: unsubscribed, Declined: declined})
+		Head: h.s.notices.Head("", to, h.now), Unsubscribed: unsubscribed, Declined: declined})
 }
 
 // declineForGood declines the sender's invitation to the table id, if it
@@ -54,7 +54,7 @@ func (h *handling) declineForGood(id int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := h.s.expireInvitations(h.tx, t, h.now, &h.out); err != nil {
+	if _, err := h.s.expireInvitations(h.tx, t, h.now, h.out); err != nil {
 		return "", err
 	}
 	inv, err := h.tx.InvitationOf(id, h.msg.From)
@@ -68,7 +68,7 @@ func (h *handling) declineForGood(id int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return t.row.Name, h.s.invitationsDone(h.tx, t, pending, h.now, &h.out)
+	return t.row.Name, h.s.invitationsDone(h.tx, t, pending, h.now, h.out)
 }
 
 // noInviteAddress handles a message to an invitation's List-Unsubscribe
@@ -80,10 +80,4 @@ func (h *handling) noInviteAddress() error {
 	}
 	h.proven = true
 	return h.noInvite(nil, true)
-}
-
-// noInviteURI is the List-Unsubscribe address (RFC 2369) of the mail to
-// an invitee: writing to it refuses every invitation (noInviteAddress).
-func (s *Service) noInviteURI(addr string) string {
-	return s.tokenURI("-", s.tokens.NoInvite(addr))
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -99,17 +100,17 @@ func (h *handling) setNotify(t *tableCtx, mode, table string, unsubscribed bool)
 	}
 	h.outcome(store.OutcomeApplied, reason)
 	to := h.sender(t)
-	msg := templates.NotifyMsg{Head: h.s.head(tableName(t), to, h.now), Mode: mode, For: table, Unsubscribed: unsubscribed}
+	msg := templates.NotifyMsg{Head: h.s.notices.Head(tableName(t), to, h.now), Mode: mode, For: table, Unsubscribed: unsubscribed}
 	if mode == store.NotifyDigest {
 		// The first digest is the next 08:00 to come: today's, decided
 		// now, when the morning has begun (no digest right after this).
-		day, due := digestDue(h.now, to.tz, pl.DigestDay)
+		day, due := digestDue(h.now, to.TZ, pl.DigestDay)
 		if due {
 			if err := h.tx.SetDigestDay(pl.ID, pl.DigestDay, day); err != nil {
 				return err
 			}
 		}
-		msg.Digest = nextDigest(h.now, to.tz)
+		msg.Digest = nextDigest(h.now, to.TZ)
 	}
 	return h.replyAs(t, to, templates.NotifyChanged, msg)
 }
@@ -152,41 +153,6 @@ func (h *handling) unsubscribe() error {
 		return nil
 	}
 	return h.setNotify(t, store.NotifyTurn, name, true)
-}
-
-// unsubscribeURI is the List-Unsubscribe address (RFC 2369, LEAGUES §5.2)
-// of a mail the player did not ask for: a notice about a table, whose
-// address sets NOTIFY turn there, or the digest, whose address sets it for
-// every table; an invitation's refuses every invitation. Answers to
-// commands carry none.
-func (s *Service) unsubscribeURI(e envelope) string {
-	if e.kind == templates.Invitation || e.kind == templates.Withdrawn {
-		// To an invitee: "never invite me again" (LEAGUES §6).
-		return s.noInviteURI(e.to.addr)
-	}
-	table := ""
-	switch {
-	case e.kind == templates.Digest:
-	case e.table != "" && e.to.pos >= 0 && e.reply == "":
-		table = e.table
-	default:
-		return ""
-	}
-	tag := table
-	if tag == "" {
-		tag = "-" // the digest's names no table
-	}
-	return s.tokenURI(tag, s.tokens.Unsubscribe(table, e.to.addr))
-}
-
-// tokenURI is the mailto: URI that carries token: its plus-address, or
-// with token_in_subject the service's address and the subject tag
-// "[Lexio <tag> <token>]".
-func (s *Service) tokenURI(tag, token string) string {
-	if s.cfg.Mail.TokenInSubject {
-		return mailer.MailtoURI(s.cfg.Mail.Address, "[Lexio "+tag+" "+token+"]")
-	}
-	return mailer.MailtoURI(mailer.ReplyAddress(s.local, s.domain, token), "")
 }
 
 // say passes a player's line on to the other players of the table it came
@@ -239,9 +205,9 @@ func (h *handling) say(t *tableCtx, text string) error {
 		// a line from the table is not a turn's notice. The Message-ID
 		// names the message said, so that each gets it once.
 		to := t.recipient(p)
-		e := envelope{table: t.row.Name, seq: int64(len(t.actions())), kind: templates.Said, to: to,
-			tableID: &t.row.ID, extra: shortHash(h.rec.MessageID)}
-		h.out.add(h.s, e, templates.SaidMsg{Head: h.s.head(t.row.Name, to, h.now), From: from, Text: text}, h.now)
+		e := notice.Envelope{Table: t.row.Name, Seq: int64(len(t.actions())), Kind: templates.Said, To: to,
+			TableID: &t.row.ID, Extra: notice.ShortHash(h.rec.MessageID)}
+		h.out.Add(e, templates.SaidMsg{Head: h.s.notices.Head(t.row.Name, to, h.now), From: from, Text: text})
 	}
 	return nil
 }
@@ -288,27 +254,17 @@ func (s *Service) digests(ctx context.Context, now time.Time) (int, error) {
 		if !due {
 			continue
 		}
-		var mails []*store.OutboxMail
-		err := s.store.Tx(ctx, func(tx *store.Tx) error {
-			var out outgoing
-			if err := s.digest(tx, &pl, day, now, &out); err != nil {
+		n, err := s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
+			if err := s.digest(tx, &pl, day, now, out); err != nil {
 				return err
 			}
-			if err := tx.SetDigestDay(pl.ID, pl.DigestDay, day); err != nil {
-				return err
-			}
-			var err error
-			if mails, err = out.wait(); err != nil {
-				return err
-			}
-			return tx.EnqueueMails(mails)
+			return tx.SetDigestDay(pl.ID, pl.DigestDay, day)
 		})
 		switch {
 		case err == nil:
-			sent += len(mails)
-			if len(mails) > 0 {
+			sent += n
+			if n > 0 {
 				s.log.Info("digest sent", "player", pl.Address, "day", day)
-				s.poke()
 			}
 		case ctx.Err() != nil:
 			return sent, err
@@ -316,7 +272,7 @@ func (s *Service) digests(ctx context.Context, now time.Time) (int, error) {
 			// Another writer decided the day first (a NOTIFY digest, or a
 			// concurrent tick): nothing more to do.
 			s.log.Info("digest decided elsewhere", "player", pl.Address, "day", day, "err", err)
-		case isTemporary(err):
+		case notice.Temporary(err):
 			return sent, err
 		default:
 			s.log.Error("digest failed; tried again at the next tick", "player", pl.Address, "err", err)
@@ -327,7 +283,7 @@ func (s *Service) digests(ctx context.Context, now time.Time) (int, error) {
 
 // digest queues pl's digest of day, if a table of theirs in play has the
 // digest as its choice.
-func (s *Service) digest(tx *store.Tx, pl *store.Player, day string, now time.Time, out *outgoing) error {
+func (s *Service) digest(tx *store.Tx, pl *store.Player, day string, now time.Time, out *notice.Batch) error {
 	rows, err := tx.TablesOfPlayer(pl.Address)
 	if err != nil {
 		return err
@@ -370,8 +326,8 @@ func (s *Service) digest(tx *store.Tx, pl *store.Player, day string, now time.Ti
 		}
 		return 1
 	})
-	to := recipient{addr: pl.Address, lang: pl.Lang, tz: s.zoneOf(pl.TimeZone), pos: -1}
-	e := envelope{kind: templates.Digest, to: to, extra: day + "." + shortHash(pl.Address)}
-	out.add(s, e, templates.DigestMsg{Head: s.head("", to, now), Games: games, Yours: yours}, now)
+	to := notice.Recipient{Addr: pl.Address, Lang: pl.Lang, TZ: s.zoneOf(pl.TimeZone), Pos: -1}
+	e := notice.Envelope{Kind: templates.Digest, To: to, Extra: day + "." + notice.ShortHash(pl.Address)}
+	out.Add(e, templates.DigestMsg{Head: s.notices.Head("", to, now), Games: games, Yours: yours})
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/botseat"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -39,7 +40,7 @@ func (h *handling) resign(t *tableCtx, name string) error {
 		h.rec.TableID = &t.row.ID
 		h.log = h.log.With("table", name)
 		// As through the reply address: the deadlines that passed first.
-		if err := h.s.enforce(h.tx, t, h.now, h.now, &h.out); err != nil {
+		if err := h.s.enforce(h.tx, t, h.now, h.now, h.out); err != nil {
 			return err
 		}
 	}
@@ -51,14 +52,14 @@ func (h *handling) resign(t *tableCtx, name string) error {
 	if err := t.game.Resign(p, h.now, false); err != nil {
 		var me *engine.MoveError
 		if !errors.As(err, &me) {
-			return permanent(err)
+			return notice.Permanent(err)
 		}
-		return h.refuse(t, cmd, reasons(err), false)
+		return h.refuse(t, cmd, notice.Reasons(err), false)
 	}
 	h.outcome(store.OutcomeApplied, cmd)
 	h.log.Info("player resigned", "player", p)
 	h.s.settle(t, h.now)
-	if err := h.s.departed(h.tx, t, p, h.now, &h.out, h.rec.MessageID); err != nil {
+	if err := h.s.departed(h.tx, t, p, h.now, h.out, h.rec.MessageID); err != nil {
 		return err
 	}
 	return h.s.save(h.tx, t, h.now)
@@ -68,17 +69,17 @@ func (h *handling) resign(t *tableCtx, name string) error {
 // the game to every player when it ended; else p that they are out and
 // the others still in the new state, with whose turn it is. reply is the
 // message p's mail answers, "" for a forfeit.
-func (s *Service) departed(tx *store.Tx, t *tableCtx, p int, now time.Time, out *outgoing, reply string) error {
+func (s *Service) departed(tx *store.Tx, t *tableCtx, p int, now time.Time, out *notice.Batch, reply string) error {
 	g := t.game
 	if !g.Over() {
-		msg := templates.ResignedMsg{Head: s.head(t.row.Name, t.recipient(p), now), Forfeit: g.Forfeited(p),
+		msg := templates.ResignedMsg{Head: s.notices.Head(t.row.Name, t.recipient(p), now), Forfeit: g.Forfeited(p),
 			Score: g.Score(p), Next: names(t.seats)[g.Turn()]}
 		if msg.Forfeit {
 			msg.Expired = t.row.ForfeitAfter
 		}
-		e := envelope{table: t.row.Name, seq: t.row.Seq, kind: templates.Resigned, to: t.recipient(p), reply: reply,
-			tableID: &t.row.ID, cal: s.calendarEvent(t, templates.Resigned, p, false, now)}
-		out.add(s, e, msg, now)
+		e := notice.Envelope{Table: t.row.Name, Seq: t.row.Seq, Kind: templates.Resigned, To: t.recipient(p), Reply: reply,
+			TableID: &t.row.ID, Cal: s.calendarEvent(t, templates.Resigned, p, false, now)}
+		out.Add(e, msg)
 	}
 	return s.announce(tx, t, now, out, -1, nil)
 }
@@ -119,7 +120,7 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 		newAddr = seat // a league's dropout may be replaced by the computer
 	}
 	now := s.now()
-	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+	_, err := s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
 		t, err := s.load(tx, name)
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("table: no table named %s: %w", name, store.ErrNotFound)
@@ -127,8 +128,7 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 		if err != nil {
 			return err
 		}
-		var out outgoing
-		if err := s.enforce(tx, t, now, now, &out); err != nil {
+		if err := s.enforce(tx, t, now, now, out); err != nil {
 			return err
 		}
 		p := t.seatOf(oldAddr)
@@ -148,12 +148,12 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 		if err != nil {
 			return err
 		}
-		// Each named beside the others of the table (tableNames).
+		// Each named beside the others of the table (notice.Names).
 		after := seatAddrs(t.seats)
 		after[p] = newAddr
-		oldName, newName := names(t.seats)[p], tableNames(after)[p]
+		oldName, newName := names(t.seats)[p], notice.Names(after)[p]
 		if err := t.game.Substitute(p, oldName, newName, now); err != nil {
-			return permanent(err)
+			return notice.Permanent(err)
 		}
 		if err := tx.MoveSeat(t.row.ID, p, pl.ID); err != nil {
 			return err
@@ -177,21 +177,16 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 				return err
 			}
 			if q == p {
-				s.queue(t, templates.SeatTaken, q, templates.SeatMsg{NoticeMsg: msg, From: oldName}, now, &out)
+				s.queue(t, templates.SeatTaken, q, templates.SeatMsg{NoticeMsg: msg, From: oldName}, now, out)
 			} else {
-				s.queue(t, templates.TurnNotice, q, msg, now, &out)
+				s.queue(t, templates.TurnNotice, q, msg, now, out)
 			}
 		}
-		mails, err := out.wait()
-		if err != nil {
-			return err
-		}
-		return tx.EnqueueMails(mails)
+		return nil
 	})
 	if err != nil {
 		return err
 	}
 	s.log.Info("seat substituted", "table", name, "from", oldAddr, "to", newAddr)
-	s.poke()
 	return nil
 }

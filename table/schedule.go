@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/clock"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -71,7 +72,7 @@ func (t *tableCtx) nextReminder(now time.Time) *time.Time {
 // the daemon was down are enforced one after the other. It stops at the
 // computer's turn, which never runs out (step plays it). The mails are of
 // now.
-func (s *Service) enforce(tx *store.Tx, t *tableCtx, until, now time.Time, out *outgoing) error {
+func (s *Service) enforce(tx *store.Tx, t *tableCtx, until, now time.Time, out *notice.Batch) error {
 	for t.game != nil && !t.game.Over() && t.row.Deadline != nil && !t.row.Deadline.After(until) && !t.botToMove() {
 		deadline := *t.row.Deadline
 		p := t.game.Turn()
@@ -85,7 +86,7 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, until, now time.Time, out *
 			err = t.game.Expire(p, deadline)
 		}
 		if err != nil {
-			return permanent(err)
+			return notice.Permanent(err)
 		}
 		if err := s.save(tx, t, deadline); err != nil {
 			return err
@@ -99,7 +100,7 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, until, now time.Time, out *
 		}
 		s.log.Info("turn expired", "table", t.row.Name, "player", p, "deadline", deadline)
 		if !t.game.Over() {
-			msg := templates.ExpiredMsg{Head: s.head(t.row.Name, t.recipient(p), now), Deadline: deadline,
+			msg := templates.ExpiredMsg{Head: s.notices.Head(t.row.Name, t.recipient(p), now), Deadline: deadline,
 				Grace: t.row.AwayGrace, Next: names(t.seats)[t.game.Turn()]}
 			cal := templates.Expired
 			if !t.wantsNotice(p) {
@@ -116,19 +117,19 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, until, now time.Time, out *
 
 // queue renders a message about table t for seat p, with its calendar
 // entry if it has one.
-func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, now time.Time, out *outgoing) {
+func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, now time.Time, out *notice.Batch) {
 	s.queueCal(t, kind, kind, p, data, now, out)
 }
 
 // queueCal is queue with the calendar entry of a mail of kind cal: that
 // of the notice a mail stands in for (NOTIFY turn).
-func (s *Service) queueCal(t *tableCtx, kind, cal templates.Kind, p int, data any, now time.Time, out *outgoing) {
-	e := envelope{table: t.row.Name, seq: t.row.Seq, kind: kind, to: t.recipient(p), tableID: &t.row.ID,
-		cal: s.calendarEvent(t, cal, p, false, now)}
+func (s *Service) queueCal(t *tableCtx, kind, cal templates.Kind, p int, data any, now time.Time, out *notice.Batch) {
+	e := notice.Envelope{Table: t.row.Name, Seq: t.row.Seq, Kind: kind, To: t.recipient(p), TableID: &t.row.ID,
+		Cal: s.calendarEvent(t, cal, p, false, now)}
 	if kind == templates.Reminder {
-		e.extra = strconv.FormatInt(t.row.NextReminder.Unix(), 36)
+		e.Extra = strconv.FormatInt(t.row.NextReminder.Unix(), 36)
 	}
-	out.add(s, e, data, now)
+	out.Add(e, data)
 }
 
 // announce sends every player the state after a turn-ending action
@@ -138,7 +139,7 @@ func (s *Service) queueCal(t *tableCtx, kind, cal templates.Kind, p int, data an
 // gets no notice of a turn that is not theirs (LEAGUES §5.1); if they are
 // the author, what their move did still comes, alone. The data is read
 // from the game one player at a time; the mails render in parallel.
-func (s *Service) announce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing, author int, acc *templates.Acceptance) error {
+func (s *Service) announce(tx *store.Tx, t *tableCtx, now time.Time, out *notice.Batch, author int, acc *templates.Acceptance) error {
 	var standings *division
 	var missed []templates.MissedLine // worked out once for every player
 	if t.game.Over() {
@@ -174,10 +175,10 @@ func (s *Service) announce(tx *store.Tx, t *tableCtx, now time.Time, out *outgoi
 			if p == author && acc != nil {
 				v, err := t.game.View(p, now)
 				if err != nil {
-					return permanent(err)
+					return notice.Permanent(err)
 				}
 				s.queueCal(t, templates.Accepted, templates.TurnNotice, p, templates.AcceptedMsg{
-					Head: s.head(t.row.Name, t.recipient(p), now), Move: acc.Move, Total: acc.Total, Rack: rackData(v.Rack)}, now, out)
+					Head: s.notices.Head(t.row.Name, t.recipient(p), now), Move: acc.Move, Total: acc.Total, Rack: notice.RackData(v.Rack)}, now, out)
 			}
 			continue
 		}
@@ -232,7 +233,7 @@ func (s *Service) tickTables(ctx context.Context, now time.Time) (int, error) {
 	if err != nil {
 		return handled, err
 	}
-	n, err := s.eachDue(ctx, "deadline handling",
+	n, err := s.eachDue(ctx, now, "deadline handling",
 		func(tx *store.Tx, limit int) ([]int64, error) {
 			due, err := tx.DueTables(now, limit)
 			ids := make([]int64, len(due))
@@ -241,20 +242,20 @@ func (s *Service) tickTables(ctx context.Context, now time.Time) (int, error) {
 			}
 			return ids, err
 		},
-		func(tx *store.Tx, id int64, out *outgoing) error { return s.tickTable(tx, id, now, out) })
+		func(tx *store.Tx, id int64, out *notice.Batch) error { return s.tickTable(tx, id, now, out) })
 	return handled + n, err
 }
 
 // eachDue handles, one at a time and each in a transaction of its own,
-// what due finds due (given how many it must return at least: those
+// what due finds due at now (given how many it must return at least: those
 // skipped so far and one more), earliest first, with the mail it queues.
 // An item whose transaction meets a conflict (a message changed it
-// meanwhile) is handled again on the fresh state, up to maxAttempts
+// meanwhile) is handled again on the fresh state, up to notice.MaxAttempts
 // times, then left for the next tick; an item that fails for good is
 // logged and left for the next tick; a temporary error (the database, the
 // context) ends the loop. It returns how many items it handled.
-func (s *Service) eachDue(ctx context.Context, what string, due func(tx *store.Tx, limit int) ([]int64, error),
-	handle func(tx *store.Tx, id int64, out *outgoing) error) (int, error) {
+func (s *Service) eachDue(ctx context.Context, now time.Time, what string, due func(tx *store.Tx, limit int) ([]int64, error),
+	handle func(tx *store.Tx, id int64, out *notice.Batch) error) (int, error) {
 	handled := 0
 	skip := map[int64]bool{}
 	conflicts := map[int64]int{}
@@ -273,19 +274,7 @@ func (s *Service) eachDue(ctx context.Context, what string, due func(tx *store.T
 			return handled, nil
 		}
 		id := ids[0]
-		var sent int
-		err = s.store.Tx(ctx, func(tx *store.Tx) error {
-			var out outgoing
-			if err := handle(tx, id, &out); err != nil {
-				return err
-			}
-			mails, err := out.wait()
-			if err != nil {
-				return err
-			}
-			sent = len(mails)
-			return tx.EnqueueMails(mails)
-		})
+		_, err = s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error { return handle(tx, id, out) })
 		if err != nil {
 			switch {
 			case ctx.Err() != nil:
@@ -293,14 +282,14 @@ func (s *Service) eachDue(ctx context.Context, what string, due func(tx *store.T
 			case errors.Is(err, store.ErrConflict):
 				// due finds the item again if it is still due.
 				conflicts[id]++
-				if conflicts[id] < maxAttempts {
+				if conflicts[id] < notice.MaxAttempts {
 					s.log.Info(what+": a concurrent writer came first (conflict): handling it again", "id", id, "attempt", conflicts[id], "err", err)
 					continue
 				}
 				s.log.Warn(what+" kept meeting conflicts; left for the next tick", "id", id, "err", err)
 				skip[id] = true
 				continue
-			case isTemporary(err):
+			case notice.Temporary(err):
 				return handled, err
 			}
 			s.log.Error(what+" failed", "id", id, "err", err)
@@ -308,15 +297,12 @@ func (s *Service) eachDue(ctx context.Context, what string, due func(tx *store.T
 			continue
 		}
 		handled++
-		if sent > 0 {
-			s.poke()
-		}
 	}
 	return handled, nil
 }
 
 // tickTable handles what is due at one table.
-func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *outgoing) error {
+func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *notice.Batch) error {
 	row, err := tx.TableByID(id)
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/league"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/store"
 )
@@ -69,7 +70,7 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 	}
 	now := s.now()
 	var started *Season
-	err = s.store.Tx(ctx, func(tx *store.Tx) error {
+	_, err = s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
 		last, err := s.lastSeason(tx, l, false)
 		if err != nil {
 			return err
@@ -123,10 +124,9 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 			return err
 		}
 		started = &Season{League: l.Name, Number: number, Started: row.Started, Ends: row.Ends, Divisions: divs}
-		var out outgoing
 		for i, d := range divs {
 			for _, st := range pairDivision(l, number, i, d) {
-				t, err := s.createTable(tx, st.Name, l, st.Players, 0, now, &out)
+				t, err := s.createTable(tx, st.Name, l, st.Players, 0, now, out)
 				if errors.Is(err, ErrExists) {
 					return fmt.Errorf("table: league %q: the name %s of a season table is taken by another table", l.Name, st.Name)
 				}
@@ -140,17 +140,12 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 				started.Tables = append(started.Tables, st)
 			}
 		}
-		mails, err := out.wait()
-		if err != nil {
-			return err
-		}
-		return tx.EnqueueMails(mails)
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	s.log.Info("season started", "league", l.Name, "season", started.Number, "tables", len(started.Tables))
-	s.poke()
 	return started, nil
 }
 
@@ -524,9 +519,9 @@ func (d *seasonData) standingsWithRatings(tx *store.Tx, l *config.League, divisi
 		if division >= 0 && i != division {
 			continue
 		}
-		// A division's players are named together (tableNames).
+		// A division's players are named together (notice.Names).
 		name := make(map[string]string, len(dv.Players))
-		for j, n := range tableNames(dv.Players) {
+		for j, n := range notice.Names(dv.Players) {
 			name[dv.Players[j]] = n
 		}
 		for _, r := range league.Standings(dv.Players, d.finished[i], points(l)) {
@@ -658,7 +653,7 @@ func (s *Service) CloseSeason(ctx context.Context, name string) (*Season, error)
 	}
 	now := s.now()
 	var number int
-	err = s.store.Tx(ctx, func(tx *store.Tx) error {
+	_, err = s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
 		rows, err := tx.Seasons(l.Name)
 		if err != nil {
 			return err
@@ -671,21 +666,15 @@ func (s *Service) CloseSeason(ctx context.Context, name string) (*Season, error)
 			return fmt.Errorf("table: league %q: season %d is closed already (%s)", l.Name, row.Number, row.ClosedAt.Format(time.DateOnly))
 		}
 		number = row.Number
-		var out outgoing
-		if err := s.closeSeason(tx, l, row, now, now, &out); err != nil {
+		if err := s.closeSeason(tx, l, row, now, now, out); err != nil {
 			return err
 		}
-		mails, err := out.wait()
-		if err != nil {
-			return err
-		}
-		return tx.EnqueueMails(mails)
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	s.log.Info("season closed", "league", l.Name, "season", number)
-	s.poke()
 	season, _, err := s.Standings(ctx, l.Name, number)
 	return season, err
 }
@@ -697,7 +686,7 @@ func (s *Service) CloseSeason(ctx context.Context, name string) (*Season, error)
 // order, so that their ratings are applied in that order (§10.2); the
 // season is closed with the last. The mails are of now (at is in the past
 // after downtime).
-func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, at, now time.Time, out *outgoing) error {
+func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, at, now time.Time, out *notice.Batch) error {
 	lts, err := tx.LeagueTables(row.ID, -1)
 	if err != nil {
 		return err
@@ -739,7 +728,7 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 			continue
 		}
 		if err := t.game.Adjudicate(at); err != nil {
-			return permanent(err)
+			return notice.Permanent(err)
 		}
 		if err := s.save(tx, t, at); err != nil {
 			return err
@@ -784,7 +773,7 @@ func (s *Service) joinDivision(tx *store.Tx, t *tableCtx, playerID int64) error 
 // endDueSeason closes the season of t's table if its end has come by now
 // and the tick has not closed it yet (see closeSeason), in the message's
 // transaction; it reports whether it did, t then being stale.
-func (s *Service) endDueSeason(tx *store.Tx, t *tableCtx, now time.Time, out *outgoing) (bool, error) {
+func (s *Service) endDueSeason(tx *store.Tx, t *tableCtx, now time.Time, out *notice.Batch) (bool, error) {
 	if t.row.League == "" || t.row.Status == store.StatusOver {
 		return false, nil
 	}
@@ -807,7 +796,7 @@ func (s *Service) endDueSeason(tx *store.Tx, t *tableCtx, now time.Time, out *ou
 // its end and in a transaction of its own (eachDue), also those whose end
 // passed while the daemon was down.
 func (s *Service) closeDueSeasons(ctx context.Context, now time.Time) (int, error) {
-	return s.eachDue(ctx, "season end",
+	return s.eachDue(ctx, now, "season end",
 		func(tx *store.Tx, limit int) ([]int64, error) {
 			due, err := tx.DueSeasons(now, limit)
 			ids := make([]int64, len(due))
@@ -816,14 +805,14 @@ func (s *Service) closeDueSeasons(ctx context.Context, now time.Time) (int, erro
 			}
 			return ids, err
 		},
-		func(tx *store.Tx, id int64, out *outgoing) error {
+		func(tx *store.Tx, id int64, out *notice.Batch) error {
 			row, err := tx.SeasonByID(id)
 			if err != nil {
 				return err
 			}
 			l := s.cfg.League(row.League)
 			if l == nil {
-				return permanent(fmt.Errorf("table: season %d of league %q: the league is no longer in the configuration", row.Number, row.League))
+				return notice.Permanent(fmt.Errorf("table: season %d of league %q: the league is no longer in the configuration", row.Number, row.League))
 			}
 			return s.closeSeason(tx, l, *row, row.Ends, now, out)
 		})

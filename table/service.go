@@ -18,6 +18,7 @@ import (
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/internal/zone"
 	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -58,8 +59,9 @@ type Service struct {
 	links  *weblink.Links // nil when the web side is off
 	gaddag *dict.Gaddag   // nil: no move generation
 	now    func() time.Time
-	poke   func()
 	log    *slog.Logger
+	// notices write the service's mail.
+	notices *notice.Writer
 	// local and domain split the service's address.
 	local, domain string
 	// zone is the configuration's time zone, a player's until they
@@ -85,7 +87,7 @@ func New(o Options) (*Service, error) {
 	s := &Service{
 		cfg: o.Config, store: o.Store, dict: o.Dict, tmpl: o.Templates,
 		tokens: mailer.NewTokens(o.Secret), links: o.Links, gaddag: o.Gaddag,
-		now: o.Now, poke: o.Poke, log: o.Logger,
+		now: o.Now, log: o.Logger,
 		local: local, domain: domain,
 	}
 	s.zone = time.UTC
@@ -99,11 +101,14 @@ func New(o Options) (*Service, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	if s.poke == nil {
-		s.poke = func() {}
-	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	var err error
+	s.notices, err = notice.New(notice.Options{Config: o.Config, Templates: o.Templates, Tokens: s.tokens,
+		Links: o.Links, Poke: o.Poke, Logger: s.log})
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -119,12 +124,6 @@ func (s *Service) parserOptions() parser.Options {
 		TokenInSubject: s.cfg.Mail.TokenInSubject,
 	}
 }
-
-// maxAttempts bounds how often a transaction that met a conflict (a
-// concurrent writer changed the table first) runs again at once. Past it
-// the conflict goes to the caller: the receiver tries the message again
-// later, Tick leaves the table for the next tick.
-const maxAttempts = 5
 
 // errHandled: the message's Message-ID is recorded, by an earlier delivery
 // or by a concurrent handler that committed first.
@@ -148,19 +147,16 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 
 	var rec *store.Message
 	var sent int
-	var err error
-	for attempt := 1; ; attempt++ {
+	err := notice.Retry(ctx, log, "message", func() error {
+		var err error
 		rec, sent, err = s.handleOnce(ctx, in, m, id, log)
-		if !errors.Is(err, store.ErrConflict) || attempt == maxAttempts || ctx.Err() != nil {
-			break
-		}
-		log.Info("a concurrent writer came first (conflict): handling the message again", "attempt", attempt, "err", err)
-	}
+		return err
+	})
 	switch {
 	case errors.Is(err, errHandled):
 		log.Info("message already handled")
 		return nil
-	case err != nil && ctx.Err() == nil && !isTemporary(err):
+	case err != nil && ctx.Err() == nil && !notice.Temporary(err):
 		// A message we cannot handle must not block the mailbox: record
 		// it as an error, without any game change, and move on.
 		log.Error("message failed", "err", err)
@@ -177,7 +173,7 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 	}
 	log.Info("message handled", "outcome", rec.Outcome, "reason", rec.Reason, "mails", sent)
 	if sent > 0 {
-		s.poke()
+		s.notices.Poke()
 	}
 	return nil
 }
@@ -198,19 +194,15 @@ func (s *Service) handleOnce(ctx context.Context, in mailer.Inbound, m *parser.M
 		if seen {
 			return errHandled
 		}
-		h := &handling{s: s, tx: tx, msg: m, rec: rec, now: now, log: log, size: in.Size}
+		h := &handling{s: s, tx: tx, msg: m, rec: rec, now: now, log: log, size: in.Size, out: s.notices.NewBatch(now)}
 		if err := h.run(); err != nil {
 			return err
 		}
 		if err := recordMessage(tx, rec, log); err != nil {
 			return err
 		}
-		mails, err := h.out.wait()
-		if err != nil {
-			return err
-		}
-		sent = len(mails)
-		return tx.EnqueueMails(mails)
+		sent, err = h.out.Enqueue(tx)
+		return err
 	})
 	return rec, sent, err
 }
@@ -233,30 +225,6 @@ func recordMessage(tx *store.Tx, rec *store.Message, log *slog.Logger) error {
 		return errHandled
 	}
 	return err
-}
-
-// isTemporary reports whether err may mend by trying again: what the store
-// says is temporary (store.IsTemporary: a conflict, the context, a busy or
-// unreachable database), unless the service marked it permanent.
-// Everything else — the engine, the templates, a broken stored game, a
-// constraint that does not hold — is permanent.
-func isTemporary(err error) bool {
-	var perm *permanentError
-	return !errors.As(err, &perm) && store.IsTemporary(err)
-}
-
-// permanentError marks a failure of the service's own (templates, a broken
-// stored game) that retrying will not mend, whatever it wraps.
-type permanentError struct{ err error }
-
-func (e *permanentError) Error() string { return e.err.Error() }
-func (e *permanentError) Unwrap() error { return e.err }
-
-func permanent(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &permanentError{err}
 }
 
 // zoneOf is the zone a player's stored time zone names: the

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -149,7 +150,7 @@ func (h *handling) standings(t *tableCtx, name string) error {
 	st := div.forPlayer(h.msg.From)
 	h.outcome(store.OutcomeApplied, "STANDINGS "+l.Name)
 	to := h.sender(from)
-	return h.reply(from, templates.StandingsReply, templates.StandingsMsg{Head: h.s.head(tableName(from), to, h.now), Standings: *st})
+	return h.reply(from, templates.StandingsReply, templates.StandingsMsg{Head: h.s.notices.Head(tableName(from), to, h.now), Standings: *st})
 }
 
 // hasSeasons reports whether a league of the configuration organises
@@ -229,7 +230,7 @@ func (h *handling) signup(t *tableCtx, name string, withdraw bool) error {
 	}
 	h.outcome(store.OutcomeApplied, verb+l.Name)
 	to := h.sender(from)
-	return h.reply(from, templates.SignupDone, templates.SignupMsg{Head: h.s.head(tableName(from), to, h.now),
+	return h.reply(from, templates.SignupDone, templates.SignupMsg{Head: h.s.notices.Head(tableName(from), to, h.now),
 		League: l.Name, Withdraw: withdraw, Running: running})
 }
 
@@ -295,7 +296,7 @@ func (s *Service) weekly(ctx context.Context, now time.Time) (int, error) {
 		if !due {
 			continue
 		}
-		err := s.store.Tx(ctx, func(tx *store.Tx) error {
+		_, err := s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
 			if err := tx.MarkWeekly(m.ID, week); err != nil {
 				return err
 			}
@@ -304,25 +305,19 @@ func (s *Service) weekly(ctx context.Context, now time.Time) (int, error) {
 				return err
 			}
 			st := div.forPlayer(m.Player.Address)
-			to := recipient{addr: m.Player.Address, lang: m.Player.Lang, tz: s.zoneOf(m.Player.TimeZone), pos: -1}
-			var out outgoing
-			out.add(s, envelope{kind: templates.StandingsReply, to: to, extra: week + "." + shortHash(fmt.Sprint(m.Player.Address, m.SeasonID))},
-				templates.StandingsMsg{Head: s.head("", to, now), Standings: *st, Weekly: true}, now)
-			mails, err := out.wait()
-			if err != nil {
-				return err
-			}
-			return tx.EnqueueMails(mails)
+			to := notice.Recipient{Addr: m.Player.Address, Lang: m.Player.Lang, TZ: s.zoneOf(m.Player.TimeZone), Pos: -1}
+			out.Add(notice.Envelope{Kind: templates.StandingsReply, To: to, Extra: week + "." + notice.ShortHash(fmt.Sprint(m.Player.Address, m.SeasonID))},
+				templates.StandingsMsg{Head: s.notices.Head("", to, now), Standings: *st, Weekly: true})
+			return nil
 		})
 		switch {
 		case err == nil:
 			sent++
-			s.poke()
 		case ctx.Err() != nil:
 			return sent, err
 		case errors.Is(err, store.ErrConflict):
 			s.log.Info("weekly standings sent elsewhere", "player", m.Player.Address, "week", week)
-		case isTemporary(err):
+		case notice.Temporary(err):
 			return sent, err
 		default:
 			s.log.Error("weekly standings failed; tried again at the next tick", "player", m.Player.Address, "err", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/clock"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -257,7 +258,7 @@ func (h *handling) vacation(t *tableCtx, v *parser.Vacation) error {
 		msg.Year = nv.DaysFrom.In(loc).Year()
 	}
 	h.outcome(store.OutcomeApplied, cmd)
-	if err := s.reclock(h.tx, tables, pl.ID, vs, now, &h.out); err != nil {
+	if err := s.reclock(h.tx, tables, pl.ID, vs, now, h.out); err != nil {
 		return err
 	}
 	for _, t := range tables {
@@ -269,7 +270,7 @@ func (h *handling) vacation(t *tableCtx, v *parser.Vacation) error {
 	}
 	msg.Left = s.daysLeft(vs, msg.Year)
 	to := h.sender(from)
-	msg.Head = s.head(tableName(from), to, now)
+	msg.Head = s.notices.Head(tableName(from), to, now)
 	return h.replyAs(from, to, templates.VacationSet, msg)
 }
 
@@ -373,7 +374,7 @@ func (h *handling) endVacationByMove(t *tableCtx, p int) error {
 		}
 	}
 	h.log.Info("a move ended the player's vacation")
-	return h.s.reclock(h.tx, tables, pl.ID, vs, h.now, &h.out)
+	return h.s.reclock(h.tx, tables, pl.ID, vs, h.now, h.out)
 }
 
 // reclock applies a player's changed vacations vs to their tables, loaded
@@ -382,7 +383,7 @@ func (h *handling) endVacationByMove(t *tableCtx, p int) error {
 // the player's own deadline moved they are told, with their turn's
 // calendar entry again (same UID, higher SEQUENCE). Then every vacation
 // of theirs due to be told (begun or ended by now) is told.
-func (s *Service) reclock(tx *store.Tx, tables []*tableCtx, playerID int64, vs []store.Vacation, now time.Time, out *outgoing) error {
+func (s *Service) reclock(tx *store.Tx, tables []*tableCtx, playerID int64, vs []store.Vacation, now time.Time, out *notice.Batch) error {
 	for _, t := range tables {
 		if t.row.IgnoreVacations {
 			continue
@@ -417,7 +418,7 @@ func (s *Service) reclock(tx *store.Tx, tables []*tableCtx, playerID int64, vs [
 
 // tellDue tells the other players of the tables of v's player (loaded)
 // what of v is due by now: its start, its end, or both after downtime.
-func (s *Service) tellDue(tx *store.Tx, tables []*tableCtx, v *store.Vacation, now time.Time, out *outgoing) error {
+func (s *Service) tellDue(tx *store.Tx, tables []*tableCtx, v *store.Vacation, now time.Time, out *notice.Batch) error {
 	for v.DueAt != nil && !v.DueAt.After(now) {
 		end := v.Told == store.VacationStartTold
 		for _, t := range tables {
@@ -446,13 +447,13 @@ func (s *Service) tellDue(tx *store.Tx, tables []*tableCtx, v *store.Vacation, n
 // nil, p alone is told that their deadline moved, by the vacation now
 // running or coming, or by its end when none is left, with their turn's
 // calendar entry.
-func (s *Service) tellVacation(t *tableCtx, p int, v *store.Vacation, now time.Time, out *outgoing, end bool) {
+func (s *Service) tellVacation(t *tableCtx, p int, v *store.Vacation, now time.Time, out *notice.Batch, end bool) {
 	ns := names(t.seats)
 	for q := range t.seats {
 		if (v == nil) != (q == p) {
 			continue
 		}
-		msg := templates.VacationNoticeMsg{Head: s.head(t.row.Name, t.recipient(q), now), Player: ns[p], You: q == p, Over: end}
+		msg := templates.VacationNoticeMsg{Head: s.notices.Head(t.row.Name, t.recipient(q), now), Player: ns[p], You: q == p, Over: end}
 		if v != nil {
 			msg.Begins, msg.Ends = v.From, v.To
 		} else if cur := t.runningOrNext(p, now); cur != nil {
@@ -463,17 +464,17 @@ func (s *Service) tellVacation(t *tableCtx, p int, v *store.Vacation, now time.T
 		if t.game.Turn() == p && t.row.Deadline != nil {
 			msg.Deadline = *t.row.Deadline
 		}
-		e := envelope{table: t.row.Name, seq: t.row.Seq, kind: templates.VacationNotice, to: t.recipient(q), tableID: &t.row.ID}
+		e := notice.Envelope{Table: t.row.Name, Seq: t.row.Seq, Kind: templates.VacationNotice, To: t.recipient(q), TableID: &t.row.ID}
 		if v == nil {
-			e.cal = s.calendarEvent(t, templates.VacationNotice, p, true, now)
-			e.extra = "m" + strconv.FormatInt(t.row.Deadline.Unix(), 36) + "." + strconv.FormatInt(now.UnixNano(), 36)
+			e.Cal = s.calendarEvent(t, templates.VacationNotice, p, true, now)
+			e.Extra = "m" + strconv.FormatInt(t.row.Deadline.Unix(), 36) + "." + strconv.FormatInt(now.UnixNano(), 36)
 		} else {
-			e.extra = "v" + strconv.FormatInt(v.ID, 10) + ".start"
+			e.Extra = "v" + strconv.FormatInt(v.ID, 10) + ".start"
 			if end {
-				e.extra = "v" + strconv.FormatInt(v.ID, 10) + ".end"
+				e.Extra = "v" + strconv.FormatInt(v.ID, 10) + ".end"
 			}
 		}
-		out.add(s, e, msg, now)
+		out.Add(e, msg)
 	}
 }
 
@@ -497,7 +498,7 @@ func (t *tableCtx) runningOrNext(p int, now time.Time) *store.Vacation {
 // set. It returns how many vacations it told of.
 func (s *Service) tickVacations(ctx context.Context, now time.Time) (int, error) {
 	playerOf := map[int64]int64{} // vacation → player, as found due
-	return s.eachDue(ctx, "telling a vacation",
+	return s.eachDue(ctx, now, "telling a vacation",
 		func(tx *store.Tx, limit int) ([]int64, error) {
 			due, err := tx.DueVacations(now, limit)
 			ids := make([]int64, len(due))
@@ -506,7 +507,7 @@ func (s *Service) tickVacations(ctx context.Context, now time.Time) (int, error)
 			}
 			return ids, err
 		},
-		func(tx *store.Tx, id int64, out *outgoing) error {
+		func(tx *store.Tx, id int64, out *notice.Batch) error {
 			playerID := playerOf[id]
 			if err := tx.LockPlayer(playerID); err != nil {
 				return err
@@ -520,7 +521,7 @@ func (s *Service) tickVacations(ctx context.Context, now time.Time) (int, error)
 				return nil // told meanwhile
 			}
 			if vs[i].Player == nil {
-				return permanent(fmt.Errorf("table: vacation %d without its player", id))
+				return notice.Permanent(fmt.Errorf("table: vacation %d without its player", id))
 			}
 			tables, err := s.playerTables(tx, vs[i].Player.Address)
 			if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/gcg"
 	"github.com/lexio-mail/lexio/league"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -99,13 +100,13 @@ func (s *Service) webTable(t *tableCtx, p int, now time.Time) (*WebTable, error)
 	if l := s.cfg.League(t.row.League); l != nil {
 		w.Spectators, w.Seasons = l.Spectators, l.Seasons()
 	}
-	to := recipient{pos: -1, tz: s.zone, lang: s.cfg.Language}
+	to := notice.Recipient{Pos: -1, TZ: s.zone, Lang: s.cfg.Language}
 	if p >= 0 {
 		to = t.recipient(p)
-		to.id = 0 // the page links to nothing of the mail's
-		w.Lang, w.TZ, w.Viewer = to.lang, to.tz, names(t.seats)[p]
+		to.ID = 0 // the page links to nothing of the mail's
+		w.Lang, w.TZ, w.Viewer = to.Lang, to.TZ, names(t.seats)[p]
 	}
-	head := s.head(t.row.Name, to, now)
+	head := s.notices.Head(t.row.Name, to, now)
 	head.To = w.Viewer
 	if t.game == nil {
 		w.Notice = templates.NoticeMsg{Head: head, State: templates.Table{Variant: t.row.Variant}}
@@ -125,7 +126,7 @@ func (s *Service) webTable(t *tableCtx, p int, now time.Time) (*WebTable, error)
 	msg.Head = head
 	v, err := t.game.View(seat, now)
 	if err != nil {
-		return nil, permanent(err)
+		return nil, notice.Permanent(err)
 	}
 	b := v.Board
 	entries := v.Log
@@ -139,7 +140,7 @@ func (s *Service) webTable(t *tableCtx, p int, now time.Time) (*WebTable, error)
 	for i := range msg.State.Players {
 		msg.State.Players[i].Address = "" // a page names no address
 	}
-	msg.Log = logLines(entries, names(t.seats), &b)
+	msg.Log = notice.LogLines(entries, names(t.seats), &b)
 	w.Notice = msg
 	if w.Over {
 		over, err := s.gameOverData(t, seat, now)
@@ -175,7 +176,7 @@ func (s *Service) WebGCG(ctx context.Context, name string) ([]byte, error) {
 		}
 		rec, err := gcg.FromGame(t.game.Config(), t.game.Actions(), names(t.seats))
 		if err != nil {
-			return permanent(err)
+			return notice.Permanent(err)
 		}
 		rec.Title = "Lexio " + t.row.Name
 		var b bytes.Buffer
@@ -357,22 +358,17 @@ func (s *Service) WebPlayerLang(ctx context.Context, name string, player int64) 
 // table does not exist or the player holds none of its seats; lang is
 // the player's language, for the page that answers.
 func (s *Service) WebUnsubscribe(ctx context.Context, name string, player int64) (lang string, ok bool, err error) {
-	var sent int
-	for attempt := 1; ; attempt++ {
-		lang, ok, sent, err = s.webUnsubscribeOnce(ctx, name, player)
-		if !errors.Is(err, store.ErrConflict) || attempt == maxAttempts || ctx.Err() != nil {
-			break
-		}
-	}
-	if err == nil && sent > 0 {
-		s.poke()
-	}
+	err = notice.Retry(ctx, s.log, "one-click unsubscribe", func() error {
+		var err error
+		lang, ok, err = s.webUnsubscribeOnce(ctx, name, player)
+		return err
+	})
 	return lang, ok, err
 }
 
-func (s *Service) webUnsubscribeOnce(ctx context.Context, name string, player int64) (lang string, ok bool, sent int, err error) {
+func (s *Service) webUnsubscribeOnce(ctx context.Context, name string, player int64) (lang string, ok bool, err error) {
 	now := s.now()
-	err = s.store.Tx(ctx, func(tx *store.Tx) error {
+	_, err = s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
 		t, err := s.load(tx, name)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
@@ -399,20 +395,13 @@ func (s *Service) webUnsubscribeOnce(ctx context.Context, name string, player in
 		// The signed link proves the player (EMAIL §7.1): the answer is
 		// bounded as any player's, not as unproven mail's.
 		h := &handling{s: s, tx: tx, msg: &parser.Message{From: addr}, rec: &store.Message{MessageID: id, From: addr, At: now},
-			now: now, log: log, proven: true}
+			now: now, log: log, proven: true, out: out}
 		if err := h.setNotify(t, store.NotifyTurn, name, true); err != nil {
 			return err
 		}
-		mails, err := h.out.wait()
-		if err != nil {
-			return err
-		}
-		if err := tx.EnqueueMails(mails); err != nil {
-			return err
-		}
 		log.Info("unsubscribed by the one-click URL", "outcome", h.rec.Outcome, "reason", h.rec.Reason)
-		lang, ok, sent = t.langs[p], true, len(mails)
+		lang, ok = t.langs[p], true
 		return nil
 	})
-	return lang, ok, sent, err
+	return lang, ok, err
 }

@@ -1,0 +1,144 @@
+package notice
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/lexio-mail/lexio/internal/botseat"
+	"github.com/lexio-mail/lexio/store"
+)
+
+// Batch collects the mails of one transaction. Each is rendered in a
+// goroutine of its own from the moment it is added — its data is read
+// from the game before, so rendering touches nothing shared — while the
+// transaction goes on with the database; Mails gathers them in the order
+// they were added.
+type Batch struct {
+	w       *Writer
+	now     time.Time
+	pending []*pendingMail
+}
+
+type pendingMail struct {
+	done chan struct{}
+	mail *store.OutboxMail
+	err  error
+}
+
+// NewBatch starts an empty batch of mails written at now.
+func (w *Writer) NewBatch(now time.Time) *Batch { return &Batch{w: w, now: now} }
+
+// Add starts rendering one mail. The computer's seat reads no mail: a
+// mail to it is dropped here.
+func (b *Batch) Add(e Envelope, data any) {
+	if botseat.Is(e.To.Addr) {
+		return
+	}
+	p := &pendingMail{done: make(chan struct{})}
+	b.pending = append(b.pending, p)
+	go func() {
+		defer close(p.done)
+		p.mail, p.err = b.w.Render(e, data, b.now)
+	}()
+}
+
+// Mails returns every mail once rendered, or the first error.
+func (b *Batch) Mails() ([]*store.OutboxMail, error) {
+	mails := make([]*store.OutboxMail, 0, len(b.pending))
+	var first error
+	for _, p := range b.pending {
+		<-p.done
+		if p.err != nil && first == nil {
+			first = p.err
+		}
+		mails = append(mails, p.mail)
+	}
+	if first != nil {
+		return nil, first
+	}
+	return mails, nil
+}
+
+// Enqueue waits for the batch's mails and writes them to tx's outbox; it
+// returns how many.
+func (b *Batch) Enqueue(tx *store.Tx) (int, error) {
+	mails, err := b.Mails()
+	if err != nil {
+		return 0, err
+	}
+	return len(mails), tx.EnqueueMails(mails)
+}
+
+// Commit runs fn in one store transaction with a batch written at now,
+// enqueues the batch's mail in the same transaction, and commits: the
+// mail goes out if and only if the change it tells of is stored. After a
+// commit that queued mail it wakes the dispatcher. It returns how many
+// mails it queued.
+func (w *Writer) Commit(ctx context.Context, st *store.Store, now time.Time, fn func(tx *store.Tx, out *Batch) error) (int, error) {
+	var sent int
+	err := st.Tx(ctx, func(tx *store.Tx) error {
+		out := w.NewBatch(now)
+		if err := fn(tx, out); err != nil {
+			return err
+		}
+		var err error
+		sent, err = out.Enqueue(tx)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	if sent > 0 {
+		w.poke()
+	}
+	return sent, nil
+}
+
+// Poke wakes the dispatcher: mail was queued.
+func (w *Writer) Poke() { w.poke() }
+
+// MaxAttempts bounds how often a transaction that met a conflict (a
+// concurrent writer changed the table first) runs again at once. Past it
+// the conflict goes to the caller: the receiver tries the message again
+// later, a tick leaves the item for the next.
+const MaxAttempts = 5
+
+// Retry runs attempt until it does not meet a conflict (store.ErrConflict),
+// at most MaxAttempts times or until ctx ends, and returns its last
+// error. Each run starts on the fresh state: callers read the clock and
+// the store inside attempt.
+func Retry(ctx context.Context, log *slog.Logger, what string, attempt func() error) error {
+	for n := 1; ; n++ {
+		err := attempt()
+		if !errors.Is(err, store.ErrConflict) || n == MaxAttempts || ctx.Err() != nil {
+			return err
+		}
+		log.Info(what+": a concurrent writer came first (conflict): trying again", "attempt", n, "err", err)
+	}
+}
+
+// Permanent marks a failure of the service's own (templates, a broken
+// stored game) that retrying will not mend, whatever it wraps.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &permanentError{err}
+}
+
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
+
+// Temporary reports whether err may mend by trying again: what the store
+// says is temporary (store.IsTemporary: a conflict, the context, a busy
+// or unreachable database), unless it was marked Permanent. Everything
+// else — the engine, the templates, a broken stored game, a constraint
+// that does not hold — is permanent.
+func Temporary(err error) bool {
+	var perm *permanentError
+	return !errors.As(err, &perm) && store.IsTemporary(err)
+}

@@ -1,0 +1,212 @@
+package notice
+
+import (
+	"errors"
+
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// The presenters turn the engine's per-player views into the templates'
+// data. Only engine.View is read for a player, so a message can hold no
+// other player's rack before the end.
+
+var bonusKinds = map[engine.Bonus]templates.CellKind{
+	engine.NoBonus: templates.Plain, engine.Wall: templates.Wall, engine.FountainCell: templates.Fountain,
+	engine.TW: templates.TW, engine.DW: templates.DW, engine.TL: templates.TL, engine.DL: templates.DL,
+	engine.Cross: templates.Cross,
+}
+
+func Pos(c engine.Cell) templates.Pos { return templates.Pos{Row: c.Row, Col: c.Col} }
+
+func BoardData(b *engine.Board, r engine.Rules, last []engine.Cell) templates.Board {
+	var out templates.Board
+	for row := range engine.Size {
+		for col := range engine.Size {
+			c := engine.Cell{Col: col, Row: row}
+			sq := b.At(c)
+			out.Cells[row][col] = templates.Cell{Kind: bonusKinds[r.Bonus(c)], Letter: sq.Letter, Blank: sq.Blank, Value: sq.Value()}
+		}
+	}
+	for _, c := range last {
+		out.Cells[c.Row][c.Col].Last = true
+	}
+	return out
+}
+
+func RackData(rack []engine.RackTile) templates.Rack {
+	out := make(templates.Rack, len(rack))
+	for i, t := range rack {
+		rt := templates.RackTile{Slot: t.Slot, Value: t.Value}
+		if t.Letter == "?" {
+			rt.Blank = true
+		} else if t.Letter != "" {
+			rt.Letter = t.Letter[0]
+		}
+		out[i] = rt
+	}
+	return out
+}
+
+// RackOf turns a revealed rack string ('?' a blank) into rack tiles.
+func RackOf(s string) templates.Rack {
+	out := make(templates.Rack, len(s))
+	for i := 0; i < len(s); i++ {
+		out[i] = templates.RackTile{Slot: i + 1, Value: engine.TileValue(s[i])}
+		if s[i] == engine.BlankTile {
+			out[i].Blank = true
+		} else {
+			out[i].Letter = s[i]
+		}
+	}
+	return out
+}
+
+// WordText writes a word with its blanks in lowercase, read off the board.
+func WordText(b *engine.Board, w engine.Word) string {
+	out := []byte(w.Text)
+	for i, c := range w.Cells {
+		if i < len(out) && b.At(c).Blank {
+			out[i] += 'a' - 'A'
+		}
+	}
+	return string(out)
+}
+
+func PlayWords(b *engine.Board, p *engine.Play) []templates.Word {
+	ws := make([]templates.Word, len(p.Words))
+	for i, w := range p.Words {
+		ws[i] = templates.Word{Word: WordText(b, w), Points: w.Score}
+	}
+	return ws
+}
+
+// LogLines writes engine log entries as the templates' neutral lines.
+func LogLines(entries []engine.LogEntry, names []string, b *engine.Board) []templates.LogLine {
+	var out []templates.LogLine
+	var adjust []templates.Adjustment
+	turn := 0
+	name := func(p int) string {
+		if p >= 0 && p < len(names) {
+			return names[p]
+		}
+		return ""
+	}
+	for _, e := range entries {
+		l := templates.LogLine{At: e.At, Player: name(e.Player)}
+		switch e.Kind {
+		case engine.LogPlace:
+			turn++
+			l.Kind, l.Turn = templates.LogPlace, turn
+			if e.Play != nil {
+				l.Words = PlayWords(b, e.Play)
+				l.Score, l.Bonus = e.Play.Score, e.Play.AllTiles
+				l.Down = e.Play.Dir == engine.Down
+				if len(e.Play.Words) > 0 {
+					l.Pos = Pos(e.Play.Words[0].Start)
+				}
+			}
+		case engine.LogExchange:
+			turn++
+			l.Kind, l.Turn, l.Count = templates.LogExchange, turn, e.Count
+		case engine.LogPass:
+			turn++
+			l.Kind, l.Turn = templates.LogPass, turn
+		case engine.LogExpire:
+			turn++
+			l.Kind, l.Turn = templates.LogExpire, turn
+		case engine.LogRejected:
+			l.Kind = templates.LogRejected
+			if e.Start != nil {
+				l.Pos = Pos(*e.Start)
+			} else {
+				l.NoPos = true // logged before probes recorded where
+			}
+			for _, w := range e.Words {
+				l.Words = append(l.Words, templates.Word{Word: w})
+			}
+		case engine.LogAdjust:
+			// The finisher's empty rack costs nothing: only their gain
+			// is worth a line.
+			if e.Score != 0 || e.Rack != "" {
+				adjust = append(adjust, templates.Adjustment{Player: name(e.Player), Points: e.Score})
+			}
+			continue
+		case engine.LogEnd:
+			l.Kind, l.Player, l.Adjustments = templates.LogEnd, "", adjust
+			l.End = EndReason(e.Reason)
+		case engine.LogResign:
+			l.Kind, l.Forfeit, l.Count = templates.LogResign, e.Forfeit, e.Count
+		case engine.LogSubst:
+			// The names were written when the seat passed, maybe by
+			// an older displayName: one line of printable text here.
+			l.Kind, l.From, l.To = templates.LogSubstitute, parser.OneLine(e.From, 2*MaxName+8), parser.OneLine(e.To, 2*MaxName+8)
+		default:
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// EndReason is how the templates name an end of the game.
+func EndReason(r engine.EndReason) templates.EndReason {
+	switch r {
+	case engine.EndOut:
+		return templates.EndOut
+	case engine.EndResign:
+		return templates.EndResign
+	case engine.EndForfeit:
+		return templates.EndForfeit
+	case engine.EndAdjudicated:
+		return templates.EndAdjudicated
+	}
+	return templates.EndStalled
+}
+
+// Latest keeps the last n lines.
+func Latest(ls []templates.LogLine, n int) []templates.LogLine {
+	if len(ls) > n {
+		return ls[len(ls)-n:]
+	}
+	return ls
+}
+
+// Reasons turns a refusal from the engine or the parser into the
+// templates' reasons.
+func Reasons(err error) []templates.Reason {
+	var me *engine.MoveError
+	var pe *parser.Error
+	switch {
+	case errors.As(err, &me):
+		r := templates.Reason{Kind: templates.ReasonKind(me.Kind), Letters: me.Letters, Words: me.Words,
+			Slots: me.Slots, Need: me.Need, Have: me.Have}
+		for _, c := range me.Cells {
+			r.Cells = append(r.Cells, Pos(c))
+		}
+		return []templates.Reason{r}
+	case errors.As(err, &pe):
+		r := templates.Reason{Kind: parserReasons[pe.Kind], Detail: pe.Detail}
+		if pe.Kind == parser.TextTooLong {
+			r.Detail, r.Need = "", parser.MaxSay
+		}
+		return []templates.Reason{r}
+	}
+	return []templates.Reason{{Kind: templates.ReasonUnreadable}}
+}
+
+var parserReasons = map[parser.ErrorKind]templates.ReasonKind{
+	parser.Internal: templates.ReasonUnreadable, parser.TooLarge: templates.ReasonTooLarge,
+	parser.HeaderTooLarge: templates.ReasonUnreadable, parser.TooDeep: templates.ReasonUnreadable,
+	parser.Malformed: templates.ReasonUnreadable, parser.BadCharset: templates.ReasonBadCharset,
+	parser.BinaryJunk: templates.ReasonBinary, parser.NoCommand: templates.ReasonNoCommand,
+	parser.BadCell: templates.ReasonBadCell, parser.BadDirection: templates.ReasonBadDirection,
+	parser.BadWord: templates.ReasonBadWord, parser.WordTooLong: templates.ReasonWordTooLong,
+	parser.BadExchange: templates.ReasonBadExchange, parser.BadLang: templates.ReasonBadLang,
+	parser.BadVariant: templates.ReasonBadVariant, parser.BadTable: templates.ReasonBadTable,
+	parser.BadZone: templates.ReasonBadZone, parser.BadVacation: templates.ReasonBadVacation,
+	parser.BadNotify: templates.ReasonBadNotify, parser.BadAddress: templates.ReasonBadAddress,
+	parser.TextTooLong:     templates.ReasonSayTooLong,
+	parser.MissingArgument: templates.ReasonMissingArg, parser.ExtraArgument: templates.ReasonExtraArg,
+}
