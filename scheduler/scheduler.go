@@ -1,7 +1,10 @@
-// Package scheduler runs the daemon's clock-driven work with cron: every
-// tick it asks the table service to enforce what is due (expired turns,
-// reminders, away grace; EMAIL §5) and wakes the outbox. Deadlines missed
-// while the daemon was down are enforced at start, before the first tick.
+// Package scheduler runs the daemon's clock-driven work with cron: it is
+// the one place jobs are registered. Every tick runs the jobs in the
+// order they were given (each a small function of the package that owns
+// the work: expired invitations, vacations, season ends, deadlines and
+// reminders, digests, the weekly standings; EMAIL §5) and a sweep wakes
+// the outbox. Work missed while the daemon was down is done at start,
+// before the first tick. It knows nothing of what the jobs do.
 package scheduler
 
 import (
@@ -13,22 +16,27 @@ import (
 	"github.com/robfig/cron/v3"
 )
 
-// Tables is what the scheduler needs of the table service.
-type Tables interface {
-	// Tick handles what is due at now and returns how many tables it
-	// handled.
-	Tick(ctx context.Context, now time.Time) (int, error)
+// Job is one kind of timed work.
+type Job struct {
+	// Name says what the job does, in the log.
+	Name string
+	// Run does what is due at now and returns how many items it
+	// handled. An error it returns is one that may mend (the database,
+	// the context): the tick ends there, and the next one tries again.
+	Run func(ctx context.Context, now time.Time) (int, error)
 }
 
 // Options configure a Scheduler.
 type Options struct {
-	Tables Tables
+	// Jobs run on every tick, in this order: a job may count on what the
+	// jobs before it did at the same instant.
+	Jobs []Job
 	// Sweep wakes the outbox dispatcher (optional).
 	Sweep func()
 	// Every is the period of the deadline tick (default 30 s); SweepEvery
 	// that of the outbox sweep (default 1 min).
 	Every, SweepEvery time.Duration
-	// Now is the clock handed to Tick (default time.Now).
+	// Now is the clock handed to the jobs (default time.Now).
 	Now func() time.Time
 	// ShutdownGrace is how long a tick in flight when Run's ctx ends may
 	// go on before its own context is cancelled (default 10 s).
@@ -44,8 +52,13 @@ type Scheduler struct {
 
 // New checks the options and fills in the defaults.
 func New(o Options) (*Scheduler, error) {
-	if o.Tables == nil {
-		return nil, fmt.Errorf("scheduler: no table service")
+	if len(o.Jobs) == 0 {
+		return nil, fmt.Errorf("scheduler: no jobs")
+	}
+	for _, j := range o.Jobs {
+		if j.Name == "" || j.Run == nil {
+			return nil, fmt.Errorf("scheduler: a job without a name or a function")
+		}
 	}
 	if o.Every <= 0 {
 		o.Every = 30 * time.Second
@@ -70,13 +83,26 @@ func New(o Options) (*Scheduler, error) {
 }
 
 // tick runs one deadline pass.
+// Tick runs every job at now, in order, and returns how many items they
+// handled together; it ends at the first job that fails.
+func (s *Scheduler) Tick(ctx context.Context, now time.Time) (int, error) {
+	total := 0
+	for _, j := range s.o.Jobs {
+		n, err := j.Run(ctx, now)
+		total += n
+		if err != nil {
+			return total, fmt.Errorf("%s: %w", j.Name, err)
+		}
+		if n > 0 {
+			s.log.Info("tick", "job", j.Name, "handled", n)
+		}
+	}
+	return total, nil
+}
+
 func (s *Scheduler) tick(ctx context.Context) {
-	n, err := s.o.Tables.Tick(ctx, s.o.Now())
-	switch {
-	case err != nil && ctx.Err() == nil:
-		s.log.Error("deadline tick", "err", err)
-	case n > 0:
-		s.log.Info("deadline tick", "tables", n)
+	if _, err := s.Tick(ctx, s.o.Now()); err != nil && ctx.Err() == nil {
+		s.log.Error("tick", "err", err)
 	}
 }
 

@@ -2,6 +2,8 @@ package scheduler
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -36,7 +38,7 @@ func TestRunFiresOnSchedule(t *testing.T) {
 		tk := &ticks{}
 		sweeps := 0
 		var mu sync.Mutex
-		s, err := New(Options{Tables: tk, Every: 30 * time.Second, Sweep: func() { mu.Lock(); sweeps++; mu.Unlock() }})
+		s, err := New(Options{Jobs: []Job{{"ticks", tk.Tick}}, Every: 30 * time.Second, Sweep: func() { mu.Lock(); sweeps++; mu.Unlock() }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +68,7 @@ func TestRunFiresOnSchedule(t *testing.T) {
 func TestSlowTickIsNotDoubled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tk := &ticks{busy: 95 * time.Second}
-		s, _ := New(Options{Tables: tk, Every: 30 * time.Second})
+		s, _ := New(Options{Jobs: []Job{{"ticks", tk.Tick}}, Every: 30 * time.Second})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { s.Run(ctx); close(done) }()
@@ -82,9 +84,47 @@ func TestSlowTickIsNotDoubled(t *testing.T) {
 	})
 }
 
-func TestNewNeedsTables(t *testing.T) {
+func TestNewNeedsJobs(t *testing.T) {
 	if _, err := New(Options{}); err == nil {
-		t.Fatal("New without a table service succeeded")
+		t.Fatal("New without jobs succeeded")
+	}
+	if _, err := New(Options{Jobs: []Job{{Name: "nothing"}}}); err == nil {
+		t.Fatal("New with a job without a function succeeded")
+	}
+}
+
+// The jobs run in the order given, each at the tick's instant; a job
+// that fails ends the tick, and the count is the jobs' sum.
+func TestTickRunsJobsInOrder(t *testing.T) {
+	at := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	var ran []string
+	job := func(name string, n int, err error) Job {
+		return Job{name, func(ctx context.Context, now time.Time) (int, error) {
+			if !now.Equal(at) {
+				t.Errorf("%s ran at %v, want %v", name, now, at)
+			}
+			ran = append(ran, name)
+			return n, err
+		}}
+	}
+	s, err := New(Options{Jobs: []Job{job("invitations", 1, nil), job("deadlines", 2, nil), job("digests", 0, nil)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.Tick(context.Background(), at); err != nil || n != 3 {
+		t.Errorf("Tick = %d, %v; want 3, nil", n, err)
+	}
+	if got := strings.Join(ran, " "); got != "invitations deadlines digests" {
+		t.Errorf("ran %q", got)
+	}
+	ran = nil
+	down := errors.New("database unreachable")
+	s, _ = New(Options{Jobs: []Job{job("invitations", 1, nil), job("deadlines", 0, down), job("digests", 0, nil)}})
+	if n, err := s.Tick(context.Background(), at); !errors.Is(err, down) || n != 1 {
+		t.Errorf("Tick = %d, %v; want 1 and the deadlines' error", n, err)
+	}
+	if got := strings.Join(ran, " "); got != "invitations deadlines" {
+		t.Errorf("ran %q after a failure", got)
 	}
 }
 
@@ -108,7 +148,7 @@ func (b *blockingTick) Tick(ctx context.Context, now time.Time) (int, error) {
 func TestStopLetsTheTickInFlightFinish(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := &blockingTick{started: make(chan struct{}, 10), release: make(chan struct{}), result: make(chan error, 10)}
-		s, _ := New(Options{Tables: b, Every: 30 * time.Second})
+		s, _ := New(Options{Jobs: []Job{{"blocking", b.Tick}}, Every: 30 * time.Second})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { s.Run(ctx); close(done) }()

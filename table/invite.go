@@ -496,13 +496,13 @@ func (h *handling) decline(t *tableCtx, table string) error {
 	return h.refuse(nil, "DECLINE", []templates.Reason{{Kind: templates.ReasonSeveralInvites, Detail: strings.Join(tables, ", ")}}, false)
 }
 
-// expireDueInvitations expires, table by table in a transaction each,
+// ExpireInvitations expires, table by table in a transaction each,
 // the invitations that lapsed by now, earliest first: after downtime one
 // tick catches up. A table that meets a conflict is handled again, up to
-// notice.MaxAttempts times, then left for the next tick, as in Tick. Then the
+// notice.MaxAttempts times, then left for the next tick, as in eachDue. Then the
 // open tables without invitations that were not started in time lapse
 // (lapseOpenTables).
-func (s *Service) expireDueInvitations(ctx context.Context, now time.Time) (int, error) {
+func (s *Service) ExpireInvitations(ctx context.Context, now time.Time) (int, error) {
 	n, err := s.expireInvitationsOnce(ctx, now)
 	if err != nil {
 		return n, err

@@ -236,7 +236,7 @@ func testInvitationsExpire(t *testing.T, driver string) {
 
 	// Before the week is out, nothing lapses.
 	h.clock.Add(6 * 24 * time.Hour)
-	if _, err := h.svc.Tick(h.ctx, h.clock.Now()); err != nil {
+	if _, err := h.tick(h.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if n := h.countOf("alice", "invitation-answer", alone); n != 0 {
@@ -244,7 +244,7 @@ func testInvitationsExpire(t *testing.T, driver string) {
 	}
 	// The daemon was down for a month: one Tick catches up.
 	h.clock.Add(30 * 24 * time.Hour)
-	if _, err := h.svc.Tick(h.ctx, h.clock.Now()); err != nil {
+	if _, err := h.tick(h.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	m := h.mailOf("alice", "invitation-answer", alone)
@@ -269,7 +269,7 @@ func testInvitationsExpire(t *testing.T, driver string) {
 	}
 	// Another Tick finds nothing more to do.
 	before := h.countOf("alice", "invitation-answer", started)
-	if _, err := h.svc.Tick(h.ctx, h.clock.Now()); err != nil {
+	if _, err := h.tick(h.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if after := h.countOf("alice", "invitation-answer", started); after != before {

@@ -230,7 +230,7 @@ func nextDigest(now time.Time, loc *time.Location) time.Time {
 	return at
 }
 
-// digests sends the digests due at now (NOTIFY digest, LEAGUES §5.1): to
+// SendDigests sends the digests due at now (NOTIFY digest, LEAGUES §5.1): to
 // each player who chose it, once per local day from 08:00 in their zone,
 // whose turn it is and until when at each of their tables in play where
 // they chose it; nothing when no such table is in play. The day is recorded
@@ -238,7 +238,7 @@ func nextDigest(now time.Time, loc *time.Location) time.Time {
 // tick or a day missed while the daemon was down never gives two digests
 // for one day: after downtime the day's digest goes at the first tick. It
 // returns how many it sent.
-func (s *Service) digests(ctx context.Context, now time.Time) (int, error) {
+func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 	var players []store.Player
 	err := s.store.View(ctx, func(tx *store.Tx) error {
 		var err error

@@ -336,14 +336,14 @@ func testInvitationsLapse(t *testing.T, driver string) {
 	two := h.open("carol", "NEW lexico")
 	h.expect(h.sendMail("dave", mailSpec{Body: "JOIN " + two}), store.OutcomeApplied, "JOIN")
 	h.clock.Add(6 * 24 * time.Hour)
-	if _, err := h.svc.Tick(h.ctx, h.clock.Now()); err != nil {
+	if _, err := h.tick(h.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if h.tableGone(lonely) || h.tableGone(two) {
 		t.Fatal("a table closed before its time")
 	}
 	h.clock.Add(24*time.Hour + time.Minute)
-	if _, err := h.svc.Tick(h.ctx, h.clock.Now()); err != nil {
+	if _, err := h.tick(h.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{lonely, two} {
@@ -356,7 +356,7 @@ func testInvitationsLapse(t *testing.T, driver string) {
 		mustContain(t, p+" told", h.mailOf(p, "table-lapsed", two).Text, "Seated there: Carol and Dave")
 	}
 	// Another Tick finds nothing; alice may open again.
-	if _, err := h.svc.Tick(h.ctx, h.clock.Now()); err != nil {
+	if _, err := h.tick(h.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if n := h.countOf("alice", "table-lapsed", lonely); n != 1 {

@@ -142,7 +142,7 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 	}
 	ticked := make(chan tick, 1)
 	go func() {
-		n, err := h.svc.Tick(h.ctx, h.clock.Now())
+		n, err := h.tick(h.clock.Now())
 		ticked <- tick{n, err}
 	}()
 	var tk tick
@@ -251,7 +251,7 @@ func testExpiryRacesMove(t *testing.T, driver string) {
 	}
 	ticked := make(chan tick, 1)
 	go func() {
-		n, err := h.svc.Tick(h.ctx, deadline.Add(time.Minute))
+		n, err := h.tick(deadline.Add(time.Minute))
 		ticked <- tick{n, err}
 	}()
 	g.waitEntered(t, "the tick")

@@ -192,47 +192,11 @@ func (s *Service) announce(tx *store.Tx, t *tableCtx, now time.Time, out *notice
 	return nil
 }
 
-// Tick enforces what is due at now: lapsed invitations (LEAGUES §6), the
-// start and end of vacations told to the other players (LEAGUES §3.2),
-// then expired turns, in deadline order across tables, and reminders
-// (EMAIL §5); then it sends the digests due (LEAGUES §5.1). It returns
-// how many tables it handled.
-func (s *Service) Tick(ctx context.Context, now time.Time) (int, error) {
-	handled, err := s.tickTables(ctx, now)
-	if err != nil {
-		return handled, err
-	}
-	if _, err := s.digests(ctx, now); err != nil {
-		return handled, err
-	}
-	if _, err := s.weekly(ctx, now); err != nil {
-		return handled, err
-	}
-	return handled, nil
-}
-
-// tickTables does all but the digests: lapsed invitations, vacations,
-// deadlines and reminders, each table (or vacation) in a transaction of
-// its own (eachDue). It returns how many it handled.
-func (s *Service) tickTables(ctx context.Context, now time.Time) (int, error) {
-	// Invitations that lapsed first (LEAGUES §6): a table they start has
-	// its first deadline from now.
-	handled, err := s.expireDueInvitations(ctx, now)
-	if err != nil {
-		return handled, err
-	}
-	// The vacations that began or ended are told next (LEAGUES §3.2);
-	// the deadlines they moved are already in the tables' rows.
-	if _, err := s.tickVacations(ctx, now); err != nil {
-		return handled, err
-	}
-	// Seasons whose end has come are closed at their end (LEAGUES §7.3),
-	// each table's turns that ran out before it enforced first.
-	closed, err := s.closeDueSeasons(ctx, now)
-	handled += closed
-	if err != nil {
-		return handled, err
-	}
+// EnforceDeadlines is the scheduler's job for turns (EMAIL §5): the
+// turns that expired, in deadline order across tables, the reminders due
+// and the away grace, each table in a transaction of its own (eachDue).
+// It returns how many tables it handled.
+func (s *Service) EnforceDeadlines(ctx context.Context, now time.Time) (int, error) {
 	n, err := s.eachDue(ctx, now, "deadline handling",
 		func(tx *store.Tx, limit int) ([]int64, error) {
 			due, err := tx.DueTables(now, limit)
@@ -243,7 +207,7 @@ func (s *Service) tickTables(ctx context.Context, now time.Time) (int, error) {
 			return ids, err
 		},
 		func(tx *store.Tx, id int64, out *notice.Batch) error { return s.tickTable(tx, id, now, out) })
-	return handled + n, err
+	return n, err
 }
 
 // eachDue handles, one at a time and each in a transaction of its own,

@@ -792,10 +792,10 @@ func (s *Service) endDueSeason(tx *store.Tx, t *tableCtx, now time.Time, out *no
 	return true, s.closeSeason(tx, l, *row, row.Ends, now, out)
 }
 
-// closeDueSeasons closes the seasons whose end has come by now, each at
+// CloseSeasons closes the seasons whose end has come by now, each at
 // its end and in a transaction of its own (eachDue), also those whose end
 // passed while the daemon was down.
-func (s *Service) closeDueSeasons(ctx context.Context, now time.Time) (int, error) {
+func (s *Service) CloseSeasons(ctx context.Context, now time.Time) (int, error) {
 	return s.eachDue(ctx, now, "season end",
 		func(tx *store.Tx, limit int) ([]int64, error) {
 			due, err := tx.DueSeasons(now, limit)

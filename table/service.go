@@ -68,7 +68,7 @@ type Service struct {
 	// write TZ.
 	zone *time.Location
 	// tickHook, nil but in tests (export_test.go), runs in each table's
-	// Tick transaction between its read and its writes.
+	// deadline transaction (EnforceDeadlines) between its read and its writes.
 	tickHook func(tableID int64)
 }
 

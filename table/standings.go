@@ -271,12 +271,12 @@ func (h *handling) leagueState(l *config.League, playerID int64) (in bool, runni
 	return in, running, nil
 }
 
-// weekly mails each player of a running season, whose league keeps
+// SendWeekly mails each player of a running season, whose league keeps
 // standings_digest = "weekly", their division's standings on Monday
 // from 08:00 in their zone (LEAGUES §9.2), once a week: a week missed
 // while the daemon was down is sent late in the same week, a week
 // before the season's start never. It returns how many it sent.
-func (s *Service) weekly(ctx context.Context, now time.Time) (int, error) {
+func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 	var members []store.SeasonMember
 	err := s.store.View(ctx, func(tx *store.Tx) error {
 		var err error

@@ -492,11 +492,11 @@ func (t *tableCtx) runningOrNext(p int, now time.Time) *store.Vacation {
 	return nil
 }
 
-// tickVacations tells the other players of every vacation whose start or
+// TellVacations tells the other players of every vacation whose start or
 // end came by now (LEAGUES §3.2), each player in a transaction of its
 // own. The deadlines need nothing: they were moved when the vacation was
 // set. It returns how many vacations it told of.
-func (s *Service) tickVacations(ctx context.Context, now time.Time) (int, error) {
+func (s *Service) TellVacations(ctx context.Context, now time.Time) (int, error) {
 	playerOf := map[int64]int64{} // vacation → player, as found due
 	return s.eachDue(ctx, now, "telling a vacation",
 		func(tx *store.Tx, limit int) ([]int64, error) {

@@ -170,7 +170,7 @@ players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost",
 
 	// Down from 250 h to 700 h: one tick.
 	h.clock.Add(start.Add(700 * time.Hour).Sub(h.clock.Now()))
-	if _, err := h.svc.Tick(h.ctx, h.clock.Now()); err != nil {
+	if _, err := h.tick(h.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	// The forfeits (all at 300 h) are rated first, by name; then the

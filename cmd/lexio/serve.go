@@ -206,7 +206,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	if err != nil {
 		return nil, err
 	}
-	d.sched, err = scheduler.New(scheduler.Options{Tables: d.svc, Sweep: d.disp.Poke, Logger: log.With("part", "scheduler")})
+	d.sched, err = scheduler.New(scheduler.Options{Jobs: jobs(d.svc), Sweep: d.disp.Poke, Logger: log.With("part", "scheduler")})
 	if err != nil {
 		return nil, err
 	}
