@@ -49,7 +49,7 @@ func (s *Service) CreateTable(ctx context.Context, name, league string, players 
 // seats them, deals the tiles and queues every player's first notice on
 // out; ErrExists when the name is taken. The caller has checked the name
 // and the number of players.
-func (s *Service) createTable(tx *store.Tx, name string, l *config.League, players []string, seed uint64, now time.Time, out *notice.Batch) (*tableCtx, error) {
+func (s *Service) createTable(tx *store.Tx, name string, l *config.League, players []string, seed uint64, now time.Time, out *notice.Batch) (*Table, error) {
 	row := tableRow(name, l, l.Variant)
 	if err := tx.CreateTable(row); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
@@ -172,18 +172,18 @@ func (s *Service) Table(ctx context.Context, name string) (Summary, error) {
 	return sum, err
 }
 
-func summary(t *tableCtx) Summary {
-	sum := Summary{Name: t.row.Name, League: t.row.League, Variant: t.row.Variant, Status: t.row.Status,
-		Turn: -1, Deadline: t.row.Deadline}
+func summary(t *Table) Summary {
+	sum := Summary{Name: t.Row.Name, League: t.Row.League, Variant: t.Row.Variant, Status: t.Row.Status,
+		Turn: -1, Deadline: t.Row.Deadline}
 	for _, a := range t.actions() {
 		if isTurn(a.Kind) {
 			sum.Moves++
 		}
 	}
-	for _, st := range t.seats {
+	for _, st := range t.Seats {
 		sum.Players = append(sum.Players, st.Player.Address)
 	}
-	if g := t.game; g != nil {
+	if g := t.Game; g != nil {
 		b := g.Board()
 		sum.Board, sum.Log, sum.Actions, sum.Rules = b.String(), g.Log(), g.Actions(), g.Rules()
 		r := g.Result()
@@ -204,7 +204,7 @@ func (s *Service) Game(ctx context.Context, name string) (*engine.Game, error) {
 		if err != nil {
 			return err
 		}
-		g = t.game
+		g = t.Game
 		return nil
 	})
 	return g, err

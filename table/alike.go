@@ -12,7 +12,7 @@ import (
 // goes from t, is counted against the sender's error replies, and names
 // the table only as it was written; the record keeps why, for the
 // operator.
-func (h *handling) refuseAlike(t *tableCtx, cmd string, shown templates.ReasonKind, name string, why templates.ReasonKind) error {
+func (h *Request) refuseAlike(t *Table, cmd string, shown templates.ReasonKind, name string, why templates.ReasonKind) error {
 	if err := h.refuse(t, cmd, []templates.Reason{{Kind: shown, Detail: name}}, true); err != nil {
 		return err
 	}

@@ -19,11 +19,11 @@ import (
 // from what its seat sees (bot.ViewOf). A table with one is never rated.
 
 // isBot reports whether seat p of t is the computer's.
-func (t *tableCtx) isBot(p int) bool { return botseat.Is(t.seats[p].Player.Address) }
+func (t *Table) isBot(p int) bool { return botseat.Is(t.Seats[p].Player.Address) }
 
 // hasBot reports whether a seat of t is the computer's.
-func (t *tableCtx) hasBot() bool {
-	for p := range t.seats {
+func (t *Table) hasBot() bool {
+	for p := range t.Seats {
 		if t.isBot(p) {
 			return true
 		}
@@ -32,55 +32,55 @@ func (t *tableCtx) hasBot() bool {
 }
 
 // botToMove reports whether the game is on and the computer is to move.
-func (t *tableCtx) botToMove() bool {
-	return t.game != nil && !t.game.Over() && t.isBot(t.game.Turn())
+func (t *Table) botToMove() bool {
+	return t.Game != nil && !t.Game.Over() && t.isBot(t.Game.Turn())
 }
 
 // botPlay plays the computer's turn at its time (its deadline: the turn's
 // start plus bot_delay), the mails of now. The random source of the easy
 // level is seeded by the table's seed and the number of actions, so that
 // the same game plays the same.
-func (s *Service) botPlay(tx *store.Tx, t *tableCtx, now time.Time, out *notice.Batch) error {
+func (s *Service) botPlay(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) error {
 	if s.gaddag == nil {
 		return notice.Permanent(errors.New("table: the computer cannot play without the dictionary's GADDAG"))
 	}
-	p, at := t.game.Turn(), *t.row.Deadline
-	_, level, _ := botseat.Parse(t.seats[p].Player.Address)
-	v, err := t.game.View(p, at)
+	p, at := t.Game.Turn(), *t.Row.Deadline
+	_, level, _ := botseat.Parse(t.Seats[p].Player.Address)
+	v, err := t.Game.View(p, at)
 	if err != nil {
 		return notice.Permanent(err)
 	}
-	rng := rand.New(rand.NewPCG(uint64(t.row.Seed), uint64(len(t.game.Actions()))))
+	rng := rand.New(rand.NewPCG(uint64(t.Row.Seed), uint64(len(t.Game.Actions()))))
 	a, err := bot.New(s.gaddag).Choose(bot.ViewOf(v), bot.Level(level), rng)
 	if err != nil {
 		return notice.Permanent(err)
 	}
 	switch a.Kind {
 	case engine.ActPlace:
-		_, err = t.game.PlaceTiles(p, a.Tiles, s.dict, at)
+		_, err = t.Game.PlaceTiles(p, a.Tiles, s.dict, at)
 	case engine.ActExchange:
-		_, err = t.game.Exchange(p, engine.Selection{Slots: a.Slots}, at)
+		_, err = t.Game.Exchange(p, engine.Selection{Slots: a.Slots}, at)
 	default:
-		err = t.game.Pass(p, at)
+		err = t.Game.Pass(p, at)
 	}
 	if err != nil {
-		return notice.Permanent(fmt.Errorf("table: the computer's %s at %s: %w", a.Kind, t.row.Name, err))
+		return notice.Permanent(fmt.Errorf("table: the computer's %s at %s: %w", a.Kind, t.Row.Name, err))
 	}
 	if err := s.save(tx, t, at); err != nil {
 		return err
 	}
-	s.log.Info("computer played", "table", t.row.Name, "player", p, "level", level, "action", a.Kind)
+	s.log.Info("computer played", "table", t.Row.Name, "player", p, "level", level, "action", a.Kind)
 	return s.announce(tx, t, now, out, -1, nil)
 }
 
 // step does what is due first at t by until: the computer's move, or one
 // expiry (enforce); it reports false when nothing was due.
-func (s *Service) step(tx *store.Tx, t *tableCtx, until, now time.Time, out *notice.Batch) (bool, error) {
-	if t.game == nil || t.game.Over() || t.row.Deadline == nil || t.row.Deadline.After(until) {
+func (s *Service) step(tx *store.Tx, t *Table, until, now time.Time, out *notice.Batch) (bool, error) {
+	if t.Game == nil || t.Game.Over() || t.Row.Deadline == nil || t.Row.Deadline.After(until) {
 		return false, nil
 	}
 	if t.botToMove() {
 		return true, s.botPlay(tx, t, now, out)
 	}
-	return true, s.enforce(tx, t, *t.row.Deadline, now, out)
+	return true, s.enforce(tx, t, *t.Row.Deadline, now, out)
 }

@@ -19,16 +19,16 @@ import (
 
 // tableCommand applies a command that needs a table: moves and the
 // information about one game.
-func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
-	p := t.seatOf(h.msg.From)
-	if t.game == nil {
+func (h *Request) tableCommand(t *Table, c *parser.Command) error {
+	p := t.seatOf(h.Msg.From)
+	if t.Game == nil {
 		return h.refuse(t, c.String(), []templates.Reason{{Kind: templates.ReasonTooFewPlayers,
-			Have: len(t.seats), Need: 2, Detail: "START"}}, false)
+			Have: len(t.Seats), Need: 2, Detail: "START"}}, false)
 	}
-	g := t.game
+	g := t.Game
 	before := len(g.Actions())
 	// RULES §9.2: any message from an away player makes them present.
-	if err := g.Present(p, h.now); err != nil {
+	if err := g.Present(p, h.Now); err != nil {
 		return notice.Permanent(err)
 	}
 	h.moved = len(g.Actions()) > before
@@ -39,7 +39,7 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 		if h.stale(t, p) {
 			// EMAIL §1.5: a reply to an earlier turn's notice from a
 			// player who has acted since: a resent or doubled message.
-			h.log.Info("stale move refused", "in_reply_to", h.msg.InReplyTo)
+			h.Log.Info("stale move refused", "in_reply_to", h.Msg.InReplyTo)
 			if err := h.saveIfChanged(t, before); err != nil {
 				return err
 			}
@@ -47,17 +47,17 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 		}
 		switch c.Kind {
 		case parser.KindPlace:
-			_, moveErr = g.Place(p, move(c.Place), h.s.dict, h.now)
+			_, moveErr = g.Place(p, move(c.Place), h.s.dict, h.Now)
 		case parser.KindExchange:
-			_, moveErr = g.Exchange(p, engine.Selection{All: c.Exchange.All, Slots: c.Exchange.Slots, Letters: c.Exchange.Letters}, h.now)
+			_, moveErr = g.Exchange(p, engine.Selection{All: c.Exchange.All, Slots: c.Exchange.Slots, Letters: c.Exchange.Letters}, h.Now)
 		case parser.KindPass:
-			moveErr = g.Pass(p, h.now)
+			moveErr = g.Pass(p, h.Now)
 		}
 	}
 	if moveErr == nil && isMove(c.Kind) {
 		// The turn is over: the mails start rendering, from the game and
 		// the next deadline, while the log and the table row are written.
-		h.s.settle(t, h.now)
+		h.s.settle(t, h.Now)
 		acc, err := h.acceptance(t, p)
 		if err != nil {
 			return err
@@ -67,9 +67,9 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 			// (An author who gets no notice gets the acceptance alone, from
 			// announce.)
 			h.queue(t, h.sender(t), templates.Accepted, templates.AcceptedMsg{
-				Head: h.s.notices.Head(t.row.Name, t.recipient(p), h.now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
+				Head: h.s.notices.Head(t.Row.Name, t.recipient(p), h.Now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
 		}
-		if err := h.s.announce(h.tx, t, h.now, h.out, p, &acc.Acceptance); err != nil {
+		if err := h.s.announce(h.Tx, t, h.Now, h.Out, p, &acc.Acceptance); err != nil {
 			return err
 		}
 		if err := h.saveIfChanged(t, before); err != nil {
@@ -88,7 +88,7 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 		}
 		rs := notice.Reasons(moveErr)
 		if me.Kind == engine.KindNotYourTurn {
-			rs[0].Detail = names(t.seats)[g.Turn()]
+			rs[0].Detail = names(t.Seats)[g.Turn()]
 		}
 		return h.refuse(t, c.String(), rs, false)
 	}
@@ -97,19 +97,19 @@ func (h *handling) tableCommand(t *tableCtx, c *parser.Command) error {
 	case parser.KindPreview:
 		return h.preview(t, p, c)
 	case parser.KindBoard:
-		msg, err := h.s.noticeData(t, p, h.now)
+		msg, err := h.s.noticeData(t, p, h.Now)
 		if err != nil {
 			return err
 		}
 		return h.reply(t, templates.BoardReply, msg)
 	case parser.KindLog:
-		v, err := g.View(p, h.now)
+		v, err := g.View(p, h.Now)
 		if err != nil {
 			return notice.Permanent(err)
 		}
 		b := v.Board
 		return h.reply(t, templates.LogReply, templates.LogMsg{
-			Head: h.s.notices.Head(t.row.Name, t.recipient(p), h.now), Log: notice.LogLines(v.Log, names(t.seats), &b)})
+			Head: h.s.notices.Head(t.Row.Name, t.recipient(p), h.Now), Log: notice.LogLines(v.Log, names(t.Seats), &b)})
 	}
 	return notice.Permanent(fmt.Errorf("table: command %s not routed", c.Kind))
 }
@@ -118,26 +118,26 @@ func isMove(k parser.Kind) bool {
 	return k == parser.KindPlace || k == parser.KindExchange || k == parser.KindPass
 }
 
-func (h *handling) saveIfChanged(t *tableCtx, before int) error {
-	if len(t.game.Actions()) == before {
+func (h *Request) saveIfChanged(t *Table, before int) error {
+	if len(t.Game.Actions()) == before {
 		return nil
 	}
-	return h.s.save(h.tx, t, h.now)
+	return h.s.save(h.Tx, t, h.Now)
 }
 
 // stale reports whether the message answers the notice of an earlier turn
 // while its author has moved since (EMAIL §1.5). A message that answers
 // none of our notices is taken as meant for now.
-func (h *handling) stale(t *tableCtx, p int) bool {
-	ids := append([]string{h.msg.InReplyTo}, h.msg.References...)
+func (h *Request) stale(t *Table, p int) bool {
+	ids := append([]string{h.Msg.InReplyTo}, h.Msg.References...)
 	seq, ok := int64(0), false
 	for _, id := range ids {
 		// The first of our IDs found: In-Reply-To, else the latest of our
 		// references (clients list references oldest first); a foreign
 		// ID after ours must not hide it.
-		if n, found := h.s.notices.NoticeSeq(id, t.row.Name); found {
+		if n, found := h.s.notices.NoticeSeq(id, t.Row.Name); found {
 			seq, ok = n, true
-			if id == h.msg.InReplyTo {
+			if id == h.Msg.InReplyTo {
 				break
 			}
 		}
@@ -145,7 +145,7 @@ func (h *handling) stale(t *tableCtx, p int) bool {
 	if !ok {
 		return false
 	}
-	acts := t.game.Actions()
+	acts := t.Game.Actions()
 	for _, a := range acts[min(int(seq), len(acts)):] {
 		if a.Player == p && (a.Kind == engine.ActPlace || a.Kind == engine.ActExchange || a.Kind == engine.ActPass) {
 			return true
@@ -172,13 +172,13 @@ type acceptance struct {
 	rack templates.Rack
 }
 
-func (h *handling) acceptance(t *tableCtx, p int) (acceptance, error) {
-	v, err := t.game.View(p, h.now)
+func (h *Request) acceptance(t *Table, p int) (acceptance, error) {
+	v, err := t.Game.View(p, h.Now)
 	if err != nil {
 		return acceptance{}, notice.Permanent(err)
 	}
 	b := v.Board
-	lines := notice.LogLines(v.Log, names(t.seats), &b)
+	lines := notice.LogLines(v.Log, names(t.Seats), &b)
 	var last templates.LogLine
 	for i := len(lines) - 1; i >= 0; i-- {
 		if lines[i].Kind != templates.LogEnd && lines[i].Kind != templates.LogRejected {
@@ -191,9 +191,9 @@ func (h *handling) acceptance(t *tableCtx, p int) (acceptance, error) {
 
 // preview says what a placement would score, without the dictionary
 // (RULES §5.8).
-func (h *handling) preview(t *tableCtx, p int, c *parser.Command) error {
-	msg := templates.PreviewMsg{Head: h.s.notices.Head(t.row.Name, t.recipient(p), h.now), Command: c.String()}
-	play, err := t.game.Preview(p, move(c.Place))
+func (h *Request) preview(t *Table, p int, c *parser.Command) error {
+	msg := templates.PreviewMsg{Head: h.s.notices.Head(t.Row.Name, t.recipient(p), h.Now), Command: c.String()}
+	play, err := t.Game.Preview(p, move(c.Place))
 	var me *engine.MoveError
 	switch {
 	case errors.As(err, &me):
@@ -201,7 +201,7 @@ func (h *handling) preview(t *tableCtx, p int, c *parser.Command) error {
 	case err != nil:
 		return notice.Permanent(err)
 	default:
-		b := t.game.Board()
+		b := t.Game.Board()
 		if err := b.Apply(play.Tiles); err != nil {
 			return notice.Permanent(err)
 		}
@@ -212,13 +212,13 @@ func (h *handling) preview(t *tableCtx, p int, c *parser.Command) error {
 
 // help answers HELP, and HELP RULES with the rules of the game, from the
 // table it came through or the sender's one table (replyTable).
-func (h *handling) help(t *tableCtx, topic string) error {
+func (h *Request) help(t *Table, topic string) error {
 	t, err := h.replyTable(t)
 	if err != nil {
 		return err
 	}
 	to := h.sender(t)
-	head := h.s.notices.Head(tableName(t), to, h.now)
+	head := h.s.notices.Head(tableName(t), to, h.Now)
 	if topic == "rules" {
 		h.outcome(store.OutcomeApplied, "HELP RULES")
 		// The rules show the Lexio board, whatever the table plays.
@@ -232,9 +232,9 @@ func (h *handling) help(t *tableCtx, topic string) error {
 // games lists the sender's tables. The reply comes from the table the
 // request came through, else from the sender's one table not over; with
 // several and no token, from the plain address (replyTable).
-func (h *handling) games(from *tableCtx) error {
+func (h *Request) games(from *Table) error {
 	h.outcome(store.OutcomeApplied, "GAMES")
-	rows, err := h.tx.TablesOfPlayer(h.msg.From)
+	rows, err := h.Tx.TablesOfPlayer(h.Msg.From)
 	if err != nil {
 		return err
 	}
@@ -242,25 +242,25 @@ func (h *handling) games(from *tableCtx) error {
 	if err != nil {
 		return err
 	}
-	msg := templates.GamesMsg{Head: h.s.notices.Head(tableName(from), h.sender(from), h.now)}
+	msg := templates.GamesMsg{Head: h.s.notices.Head(tableName(from), h.sender(from), h.Now)}
 	for i := range rows {
-		t, err := h.s.loadRow(h.tx, &rows[i])
+		t, err := h.s.loadRow(h.Tx, &rows[i])
 		if err != nil {
 			return err
 		}
-		p := t.seatOf(h.msg.From)
-		line := templates.GameLine{Table: t.row.Name, Variant: t.row.Variant, Players: names(t.seats), Status: templates.StatusWaiting}
-		if t.game != nil {
-			line.Status, line.Score = templates.StatusPlaying, t.game.Score(p)
+		p := t.seatOf(h.Msg.From)
+		line := templates.GameLine{Table: t.Row.Name, Variant: t.Row.Variant, Players: names(t.Seats), Status: templates.StatusWaiting}
+		if t.Game != nil {
+			line.Status, line.Score = templates.StatusPlaying, t.Game.Score(p)
 			switch {
-			case t.game.Over():
+			case t.Game.Over():
 				line.Status = templates.StatusOver
-			case t.game.Left(p):
+			case t.Game.Left(p):
 				line.Status = templates.StatusLeft
 			default:
-				line.Turn, line.YourTurn = names(t.seats)[t.game.Turn()], t.game.Turn() == p
-				if t.row.Deadline != nil {
-					line.Deadline = *t.row.Deadline
+				line.Turn, line.YourTurn = names(t.Seats)[t.Game.Turn()], t.Game.Turn() == p
+				if t.Row.Deadline != nil {
+					line.Deadline = *t.Row.Deadline
 				}
 			}
 		}
@@ -269,12 +269,12 @@ func (h *handling) games(from *tableCtx) error {
 	return h.reply(from, templates.GamesReply, msg)
 }
 
-func (h *handling) lang(t *tableCtx, lang string) error {
+func (h *Request) lang(t *Table, lang string) error {
 	h.outcome(store.OutcomeApplied, "LANG "+lang)
-	if _, err := h.tx.EnsurePlayer(h.msg.From, lang); err != nil {
+	if _, err := h.Tx.EnsurePlayer(h.Msg.From, lang); err != nil {
 		return err
 	}
-	if err := h.tx.SetPlayerLang(h.msg.From, lang); err != nil {
+	if err := h.Tx.SetPlayerLang(h.Msg.From, lang); err != nil {
 		return err
 	}
 	t, err := h.replyTable(t)
@@ -282,24 +282,24 @@ func (h *handling) lang(t *tableCtx, lang string) error {
 		return err
 	}
 	if t != nil {
-		if p := t.seatOf(h.msg.From); p >= 0 {
-			t.langs[p] = lang
+		if p := t.seatOf(h.Msg.From); p >= 0 {
+			t.Langs[p] = lang
 		}
 	}
 	to := h.sender(t)
 	to.Lang = lang
-	return h.replyAs(t, to, templates.LangChanged, templates.LangMsg{Head: h.s.notices.Head(tableName(t), to, h.now)})
+	return h.replyAs(t, to, templates.LangChanged, templates.LangMsg{Head: h.s.notices.Head(tableName(t), to, h.Now)})
 }
 
 // zone answers TZ: the sender's time zone, for every table, and a
 // confirmation showing the time now in it, from the table it came through
 // or the sender's one table (replyTable), as LANG.
-func (h *handling) zone(t *tableCtx, name string) error {
+func (h *Request) zone(t *Table, name string) error {
 	h.outcome(store.OutcomeApplied, "TZ "+name)
-	if _, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(t)); err != nil {
+	if _, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(t)); err != nil {
 		return err
 	}
-	if err := h.tx.SetPlayerZone(h.msg.From, name); err != nil {
+	if err := h.Tx.SetPlayerZone(h.Msg.From, name); err != nil {
 		return err
 	}
 	t, err := h.replyTable(t)
@@ -308,13 +308,13 @@ func (h *handling) zone(t *tableCtx, name string) error {
 	}
 	tz := h.s.zoneOf(name)
 	if t != nil {
-		if p := t.seatOf(h.msg.From); p >= 0 {
-			t.zones[p] = tz
+		if p := t.seatOf(h.Msg.From); p >= 0 {
+			t.Zones[p] = tz
 		}
 	}
 	to := h.sender(t)
 	to.TZ = tz
-	return h.replyAs(t, to, templates.ZoneChanged, templates.ZoneMsg{Head: h.s.notices.Head(tableName(t), to, h.now), Zone: name})
+	return h.replyAs(t, to, templates.ZoneChanged, templates.ZoneMsg{Head: h.s.notices.Head(tableName(t), to, h.Now), Zone: name})
 }
 
 // maxPlayers is the size of a table of that variant (RULES §1.1, §12).
@@ -327,7 +327,7 @@ func maxPlayers(variant string) int {
 
 // newTable opens a table by mail (NEW), where the configuration allows;
 // with addresses, a table for its invitees only (LEAGUES §6).
-func (h *handling) newTable(c *parser.Command) error {
+func (h *Request) newTable(c *parser.Command) error {
 	if !h.s.cfg.Open.Allow {
 		return h.refuse(nil, c.String(), []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
 	}
@@ -352,47 +352,47 @@ func (h *handling) newTable(c *parser.Command) error {
 	}
 	// The name comes from the message, so that a redelivered NEW could
 	// never open a second table.
-	name := "t" + notice.ShortHash(h.rec.MessageID)[:7]
+	name := "t" + notice.ShortHash(h.Rec.MessageID)[:7]
 	row := tableRow(name, league, variant)
-	if err := h.tx.CreateTable(row); err != nil {
+	if err := h.Tx.CreateTable(row); err != nil {
 		return err
 	}
-	pl, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(nil))
+	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(nil))
 	if err != nil {
 		return err
 	}
-	if err := h.tx.AddSeat(&store.Seat{TableID: row.ID, Position: 0, PlayerID: pl.ID, CreatedAt: h.now}); err != nil {
+	if err := h.Tx.AddSeat(&store.Seat{TableID: row.ID, Position: 0, PlayerID: pl.ID, CreatedAt: h.Now}); err != nil {
 		return err
 	}
 	// The computer's seats are taken at once, after the opener's.
 	for i, b := range bots {
-		bp, err := h.tx.EnsurePlayer(b, h.senderLang(nil))
+		bp, err := h.Tx.EnsurePlayer(b, h.senderLang(nil))
 		if err != nil {
 			return err
 		}
-		if err := h.tx.AddSeat(&store.Seat{TableID: row.ID, Position: 1 + i, PlayerID: bp.ID, CreatedAt: h.now}); err != nil {
+		if err := h.Tx.AddSeat(&store.Seat{TableID: row.ID, Position: 1 + i, PlayerID: bp.ID, CreatedAt: h.Now}); err != nil {
 			return err
 		}
 	}
-	t, err := h.s.loadRow(h.tx, row)
+	t, err := h.s.loadRow(h.Tx, row)
 	if err != nil {
 		return err
 	}
-	h.rec.TableID = &row.ID
+	h.Rec.TableID = &row.ID
 	h.outcome(store.OutcomeApplied, "NEW "+name)
 	if len(bots) > 0 && len(invite) == 0 {
 		// Nobody to wait for: the game begins, its first notice the answer.
-		h.log.Info("table opened against the computer", "table", name, "bots", len(bots))
-		return h.s.startGame(h.tx, t, 0, h.now, h.out)
+		h.Log.Info("table opened against the computer", "table", name, "bots", len(bots))
+		return h.s.startGame(h.Tx, t, 0, h.Now, h.Out)
 	}
 	c = &parser.Command{Kind: c.Kind, Variant: c.Variant, Invite: invite}
-	msg := templates.OpenedMsg{Head: h.s.notices.Head(name, t.recipient(0), h.now), Variant: variant, MinPlayers: 2, MaxPlayers: maxPlayers(variant)}
+	msg := templates.OpenedMsg{Head: h.s.notices.Head(name, t.recipient(0), h.Now), Variant: variant, MinPlayers: 2, MaxPlayers: maxPlayers(variant)}
 	if len(c.Invite) > 0 {
 		if msg.Expires, err = h.invite(t, c.Invite); err != nil {
 			return err
 		}
 		// Named beside the seated: notice.Names tells them apart.
-		msg.Invited = notice.Names(append(seatAddrs(t.seats), c.Invite...))[len(t.seats):]
+		msg.Invited = notice.Names(append(seatAddrs(t.Seats), c.Invite...))[len(t.Seats):]
 	}
 	return h.reply(t, templates.TableOpened, msg)
 }
@@ -423,7 +423,7 @@ func tableRow(name string, l *config.League, variant string) *store.Table {
 // join seats the sender at the open table name (JOIN). An invitee's JOIN
 // answers their invitation, even where the configuration no longer lets
 // players open tables; a table with invitations seats nobody else.
-func (h *handling) join(name string) error {
+func (h *Request) join(name string) error {
 	cmd := "JOIN " + name
 	t, err := h.load(name)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -432,11 +432,11 @@ func (h *handling) join(name string) error {
 	if t != nil {
 		// The table's row is taken first: a concurrent START or JOIN
 		// then sees this seat, or this one sees theirs.
-		if t, err = h.s.lockLoad(h.tx, t.row.ID); err != nil {
+		if t, err = h.s.lockLoad(h.Tx, t.Row.ID); err != nil {
 			return err
 		}
-		if t.seatOf(h.msg.From) < 0 {
-			_, err := h.tx.InvitationOf(t.row.ID, h.msg.From)
+		if t.seatOf(h.Msg.From) < 0 {
+			_, err := h.Tx.InvitationOf(t.Row.ID, h.Msg.From)
 			if err == nil {
 				return h.answer(t, true)
 			}
@@ -451,30 +451,30 @@ func (h *handling) join(name string) error {
 	if t == nil {
 		return h.refuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonNoSuchTable)
 	}
-	h.rec.TableID = &t.row.ID
-	only, err := inviteOnly(h.tx, t)
+	h.Rec.TableID = &t.Row.ID
+	only, err := inviteOnly(h.Tx, t)
 	if err != nil {
 		return err
 	}
 	switch {
-	case t.seatOf(h.msg.From) >= 0:
+	case t.seatOf(h.Msg.From) >= 0:
 		return h.refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonAlreadySeated, Detail: name}}, false)
 	// To anyone else, a table they cannot join is answered as none.
-	case t.row.Status != store.StatusOpen:
+	case t.Row.Status != store.StatusOpen:
 		return h.refuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonAlreadyStarted)
 	case only:
 		return h.refuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonNotInvited)
-	case len(t.seats) >= maxPlayers(t.row.Variant):
+	case len(t.Seats) >= maxPlayers(t.Row.Variant):
 		return h.refuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonTableFull)
 	}
-	pl, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(nil))
+	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(nil))
 	if err != nil {
 		return err
 	}
-	if err := h.tx.AddSeat(&store.Seat{TableID: t.row.ID, Position: len(t.seats), PlayerID: pl.ID, CreatedAt: h.now}); err != nil {
+	if err := h.Tx.AddSeat(&store.Seat{TableID: t.Row.ID, Position: len(t.Seats), PlayerID: pl.ID, CreatedAt: h.Now}); err != nil {
 		return err
 	}
-	if t, err = h.s.loadRow(h.tx, t.row); err != nil {
+	if t, err = h.s.loadRow(h.Tx, t.Row); err != nil {
 		return err
 	}
 	h.outcome(store.OutcomeApplied, cmd)
@@ -484,9 +484,9 @@ func (h *handling) join(name string) error {
 
 // start begins the game of an open table (START): the table named by the
 // token, else the one open table the sender opened.
-func (h *handling) start(t *tableCtx) error {
+func (h *Request) start(t *Table) error {
 	if t == nil {
-		rows, err := h.tx.TablesOfPlayer(h.msg.From)
+		rows, err := h.Tx.TablesOfPlayer(h.Msg.From)
 		if err != nil {
 			return err
 		}
@@ -494,11 +494,11 @@ func (h *handling) start(t *tableCtx) error {
 			if rows[i].Status != store.StatusOpen {
 				continue
 			}
-			c, err := h.s.loadRow(h.tx, &rows[i])
+			c, err := h.s.loadRow(h.Tx, &rows[i])
 			if err != nil {
 				return err
 			}
-			if c.seatOf(h.msg.From) == 0 {
+			if c.seatOf(h.Msg.From) == 0 {
 				if t != nil {
 					t = nil // two candidates: the token must say which
 					break
@@ -510,30 +510,30 @@ func (h *handling) start(t *tableCtx) error {
 			return h.refuse(nil, "START", []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 		}
 	}
-	h.rec.TableID = &t.row.ID
+	h.Rec.TableID = &t.Row.ID
 	// The row first, then the seats and invitations as committed: a
 	// concurrent JOIN is in the game or refused, never seated outside it.
-	t, err := h.s.lockLoad(h.tx, t.row.ID)
+	t, err := h.s.lockLoad(h.Tx, t.Row.ID)
 	if err != nil {
 		return err
 	}
 	switch {
-	case t.row.Status != store.StatusOpen:
+	case t.Row.Status != store.StatusOpen:
 		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonAlreadyStarted}}, true)
-	case t.seatOf(h.msg.From) != 0:
+	case t.seatOf(h.Msg.From) != 0:
 		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonNotOwner}}, true)
-	case len(t.seats) < 2:
-		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonTooFewPlayers, Have: len(t.seats), Need: 2}}, true)
+	case len(t.Seats) < 2:
+		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonTooFewPlayers, Have: len(t.Seats), Need: 2}}, true)
 	}
 	h.outcome(store.OutcomeApplied, "START")
-	if err := h.s.withdrawInvitations(h.tx, t, h.now, h.out); err != nil {
+	if err := h.s.withdrawInvitations(h.Tx, t, h.Now, h.Out); err != nil {
 		return err
 	}
-	return h.s.startGame(h.tx, t, 0, h.now, h.out)
+	return h.s.startGame(h.Tx, t, 0, h.Now, h.Out)
 }
 
 // startGame deals the tiles of an open table and tells every player.
-func (s *Service) startGame(tx *store.Tx, t *tableCtx, seed uint64, now time.Time, out *notice.Batch) error {
+func (s *Service) startGame(tx *store.Tx, t *Table, seed uint64, now time.Time, out *notice.Batch) error {
 	if seed == 0 {
 		var b [8]byte
 		if _, err := rand.Read(b[:]); err != nil {
@@ -541,12 +541,12 @@ func (s *Service) startGame(tx *store.Tx, t *tableCtx, seed uint64, now time.Tim
 		}
 		seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
-	t.row.Seed, t.row.StartedAt = int64(seed), &now
-	g, err := engine.New(gameConfig(t.row, len(t.seats)))
+	t.Row.Seed, t.Row.StartedAt = int64(seed), &now
+	g, err := engine.New(gameConfig(t.Row, len(t.Seats)))
 	if err != nil {
 		return notice.Permanent(err)
 	}
-	t.game = g
+	t.Game = g
 	if err := s.save(tx, t, now); err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ func changesState(k parser.Kind) bool {
 // no proof of its sender: it is kept, and the From address is asked to
 // confirm it from a one-time reply address. Nothing else happens until
 // that mail is answered (confirmed).
-func (h *handling) askConfirmation(c *parser.Command) error {
+func (h *Request) askConfirmation(c *parser.Command) error {
 	h.outcome(store.OutcomePending, "confirm: "+c.Kind.String())
 	cmd := c.String()
 	if len(cmd) > store.MaxConfirmCommand {
@@ -49,46 +49,46 @@ func (h *handling) askConfirmation(c *parser.Command) error {
 	if lang == "" {
 		lang = to.Lang
 	}
-	conf := &store.Confirmation{Address: h.msg.From, Command: cmd, Lang: lang, MessageID: h.rec.MessageID,
-		CreatedAt: h.now, Expires: h.now.Add(confirmTTL)}
-	if err := h.tx.AddConfirmation(conf); err != nil {
+	conf := &store.Confirmation{Address: h.Msg.From, Command: cmd, Lang: lang, MessageID: h.Rec.MessageID,
+		CreatedAt: h.Now, Expires: h.Now.Add(confirmTTL)}
+	if err := h.Tx.AddConfirmation(conf); err != nil {
 		return err
 	}
-	token := h.s.tokens.Confirm(conf.ID, h.msg.From)
-	head := h.s.notices.Head("", to, h.now)
+	token := h.s.tokens.Confirm(conf.ID, h.Msg.From)
+	head := h.s.notices.Head("", to, h.Now)
 	if h.s.cfg.Mail.TokenInSubject {
 		head.Tag = "[Lexio confirm " + token + "]"
 	}
-	h.log.Info("command kept until its sender confirms it", "command", c.Kind.String())
-	e := notice.Envelope{Kind: templates.Confirm, To: to, Reply: h.rec.MessageID, Token: token}
-	h.out.Add(e, templates.ConfirmMsg{Head: head, Command: cmd, Expires: conf.Expires})
+	h.Log.Info("command kept until its sender confirms it", "command", c.Kind.String())
+	e := notice.Envelope{Kind: templates.Confirm, To: to, Reply: h.Rec.MessageID, Token: token}
+	h.Out.Add(e, templates.ConfirmMsg{Head: head, Command: cmd, Expires: conf.Expires})
 	return nil
 }
 
 // confirmed handles a message to a confirmation's reply address, and
 // reports whether that is all it does. CONFIRM from the address the
-// confirmation was written to puts the kept command in h.msg, once and
-// within confirmTTL, with h.proven set: the caller then routes it as if
+// confirmation was written to puts the kept command in h.Msg, once and
+// within confirmTTL, with h.Proven set: the caller then routes it as if
 // that address had proved itself. Any other command through the address
 // proves nothing (an auto-responder's echo of our mail must not act): it
 // is read as if sent to the plain address.
-func (h *handling) confirmed() (done bool, err error) {
-	id, ok := h.s.tokens.VerifyConfirm(h.msg.Token, h.msg.From)
+func (h *Request) confirmed() (done bool, err error) {
+	id, ok := h.s.tokens.VerifyConfirm(h.Msg.Token, h.Msg.From)
 	if !ok {
 		// The From may be forged: answering could reach a victim.
-		h.log.Warn("forged or damaged confirmation token")
+		h.Log.Warn("forged or damaged confirmation token")
 		h.outcome(store.OutcomeRejected, string(templates.ReasonBadToken))
 		return true, nil
 	}
-	m := *h.msg
+	m := *h.Msg
 	m.Token = ""
-	h.msg = &m
+	h.Msg = &m
 	if m.Err != nil || m.Command.Kind != parser.KindConfirm {
 		return false, nil
 	}
-	conf, fresh, err := h.tx.UseConfirmation(id, m.From, h.now)
+	conf, fresh, err := h.Tx.UseConfirmation(id, m.From, h.Now)
 	if errors.Is(err, store.ErrNotFound) {
-		h.log.Warn("a valid confirmation token of no stored confirmation", "confirmation", id)
+		h.Log.Warn("a valid confirmation token of no stored confirmation", "confirmation", id)
 		h.outcome(store.OutcomeRejected, "confirmation unknown")
 		return true, nil
 	}
@@ -97,7 +97,7 @@ func (h *handling) confirmed() (done bool, err error) {
 	}
 	// The address proved that it reads its mail: answers to it are
 	// bounded as any player's.
-	h.proven = true
+	h.Proven = true
 	switch {
 	case !fresh && conf.UsedAt != nil:
 		return true, h.refuse(nil, "", []templates.Reason{{Kind: templates.ReasonConfirmUsed, Detail: conf.Command}}, true)
@@ -109,7 +109,7 @@ func (h *handling) confirmed() (done bool, err error) {
 		// It was written from a parsed command: it reads back.
 		return true, notice.Permanent(err)
 	}
-	h.log.Info("confirmed", "confirmation", id, "command", c.Kind.String(), "asked_by", conf.MessageID)
+	h.Log.Info("confirmed", "confirmation", id, "command", c.Kind.String(), "asked_by", conf.MessageID)
 	m.Command, m.Lang = c, conf.Lang
 	return false, nil
 }
@@ -118,26 +118,26 @@ func (h *handling) confirmed() (done bool, err error) {
 // its sender against the day's bounds, for its address and in all; past
 // them nothing is answered, not even a notice (answering would serve
 // whoever forged the From).
-func (h *handling) withinUnprovenBound(addr string) (bool, error) {
+func (h *Request) withinUnprovenBound(addr string) (bool, error) {
 	cfg := h.s.cfg.Mail
 	bounds := []struct {
 		key   string
 		limit int
 	}{{"unproven:" + store.NormalizeAddress(addr), cfg.UnprovenAnswers}, {"unproven-all", cfg.UnprovenAnswersTotal}}
 	for _, b := range bounds {
-		ok, err := h.tx.TakeRate(b.key, b.limit, 24*time.Hour, h.now)
+		ok, err := h.Tx.TakeRate(b.key, b.limit, 24*time.Hour, h.Now)
 		if err != nil {
 			return false, err
 		}
 		if !ok {
-			h.log.Info("bound on answers to unproven mail reached: not answered", "bound", b.key)
+			h.Log.Info("bound on answers to unproven mail reached: not answered", "bound", b.key)
 			return false, nil
 		}
 	}
 	if !h.s.plainAddress(addr) {
 		// Not an address we write to (LEAGUES §6): its owner cannot have
 		// sent anything worth answering.
-		h.log.Info("the sender's address is not plain: not answered")
+		h.Log.Info("the sender's address is not plain: not answered")
 		return false, nil
 	}
 	return true, nil

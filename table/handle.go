@@ -16,34 +16,36 @@ import (
 	"github.com/lexio-mail/lexio/templates"
 )
 
-// handling is one inbound message inside its transaction.
-type handling struct {
+// Request is one inbound message inside its transaction: what the code
+// that answers a command reads (the message, the time, the transaction)
+// and writes (the message's record, the mail it causes).
+type Request struct {
 	s    *Service
-	tx   *store.Tx
-	msg  *parser.Message
-	rec  *store.Message
-	now  time.Time
-	log  *slog.Logger
+	Tx   *store.Tx
+	Msg  *parser.Message
+	Rec  *store.Message
+	Now  time.Time
+	Log  *slog.Logger
 	size int64
-	out  *notice.Batch
+	Out  *notice.Batch
 	// moved: the sender was away and wrote, which moved their deadline
 	// if the turn is theirs (RULES §9.2): their answers carry it.
 	moved bool
-	// proven: the sender showed that they read the From address's mail
+	// Proven: the sender showed that they read the From address's mail
 	// (EMAIL §1.7): a reply token of theirs, require_auth's verdict, or
 	// an answered confirmation. Without it nothing changes state, and
 	// answers are bounded by the day.
-	proven bool
+	Proven bool
 }
 
-// tableCtx is a table loaded in a transaction.
-type tableCtx struct {
-	row     *store.Table
-	seats   []store.Seat
-	game    *engine.Game // nil until the game starts
+// Table is a table loaded in a transaction.
+type Table struct {
+	Row     *store.Table
+	Seats   []store.Seat
+	Game    *engine.Game // nil until the game starts
 	prevSeq int64
-	langs   []string
-	zones   []*time.Location // each seat's time zone
+	Langs   []string
+	Zones   []*time.Location // each seat's time zone
 	// vacs are each seat's vacations (LEAGUES §3.2), by start; none
 	// where the table's league ignores vacations.
 	vacs [][]store.Vacation
@@ -53,14 +55,14 @@ type tableCtx struct {
 }
 
 // recipient is seat p as a mail recipient.
-func (t *tableCtx) recipient(p int) notice.Recipient {
-	return notice.Recipient{Addr: t.seats[p].Player.Address, Lang: t.langs[p], TZ: t.zones[p], Pos: p,
-		ID: t.seats[p].PlayerID, League: t.row.League}
+func (t *Table) recipient(p int) notice.Recipient {
+	return notice.Recipient{Addr: t.Seats[p].Player.Address, Lang: t.Langs[p], TZ: t.Zones[p], Pos: p,
+		ID: t.Seats[p].PlayerID, League: t.Row.League}
 }
 
 // seatOf returns the seat of addr, or -1.
-func (t *tableCtx) seatOf(addr string) int {
-	for i, st := range t.seats {
+func (t *Table) seatOf(addr string) int {
+	for i, st := range t.Seats {
 		if st.Player.Address == addr {
 			return i
 		}
@@ -68,13 +70,13 @@ func (t *tableCtx) seatOf(addr string) int {
 	return -1
 }
 
-func (h *handling) outcome(o store.Outcome, reason string) {
-	h.rec.Outcome, h.rec.Reason = o, reason
+func (h *Request) outcome(o store.Outcome, reason string) {
+	h.Rec.Outcome, h.Rec.Reason = o, reason
 }
 
-// run decides what the message does and fills h.out.
-func (h *handling) run() error {
-	m := h.msg
+// run decides what the message does and fills h.Out.
+func (h *Request) run() error {
+	m := h.Msg
 	switch {
 	case m.Ignored != "":
 		// EMAIL §2.3: never answered, to prevent mail loops.
@@ -83,7 +85,7 @@ func (h *handling) run() error {
 	case errors.Is(m.Err, parser.ErrAmbiguousFrom):
 		// Two From fields, a list or a group: the sender may be forged
 		// or hide behind another address. Neither played nor answered.
-		h.log.Warn("ambiguous From: not played, not answered", "error", m.Err)
+		h.Log.Warn("ambiguous From: not played, not answered", "error", m.Err)
 		var pe *parser.Error
 		errors.As(m.Err, &pe)
 		h.outcome(store.OutcomeRejected, "ambiguous-from: "+pe.Detail)
@@ -95,58 +97,58 @@ func (h *handling) run() error {
 	if h.s.cfg.Mail.RequireAuth && !authenticated(m.AuthResults, h.s.cfg.Mail.AuthServID, m.From) {
 		// EMAIL §1.3: the From may be forged; answering it could reach a
 		// victim, so the message is only logged.
-		h.log.Warn("sender not authenticated", "auth_results", strings.Join(m.AuthResults, " | "))
+		h.Log.Warn("sender not authenticated", "auth_results", strings.Join(m.AuthResults, " | "))
 		h.outcome(store.OutcomeRejected, string(templates.ReasonNotAuth))
 		return nil
 	}
-	h.proven = h.s.cfg.Mail.RequireAuth
+	h.Proven = h.s.cfg.Mail.RequireAuth
 
 	if mailer.IsConfirm(m.Token) {
 		if done, err := h.confirmed(); done || err != nil {
 			return err
 		}
-		m = h.msg
+		m = h.Msg
 	}
 	if mailer.IsUnsubscribe(m.Token) {
 		// LEAGUES §5.2: written to with any body, or none.
 		return h.unsubscribe()
 	}
-	var t *tableCtx
+	var t *Table
 	if m.Token != "" {
 		name, ok := h.s.tokens.Verify(m.Token, m.From)
 		if !ok {
 			return h.badToken()
 		}
-		h.proven = true
+		h.Proven = true
 		var err error
 		if t, err = h.load(name); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				// A table closed since (every invitation declined or
 				// expired): the token is ours, so its sender may be told.
-				h.log.Warn("token of an unknown table", "table", name)
+				h.Log.Warn("token of an unknown table", "table", name)
 				return h.refuse(nil, m.Command.String(), []templates.Reason{{Kind: templates.ReasonNoSuchTable, Detail: name}}, true)
 			}
 			return err
 		}
-		h.rec.TableID = &t.row.ID
-		h.log = h.log.With("table", name)
+		h.Rec.TableID = &t.Row.ID
+		h.Log = h.Log.With("table", name)
 		if t.seatOf(m.From) < 0 {
 			// An invitee's answer comes through the token of their
 			// invitation, before they have a seat (LEAGUES §6).
-			inv, err := h.tx.InvitationOf(t.row.ID, m.From)
+			inv, err := h.Tx.InvitationOf(t.Row.ID, m.From)
 			if err == nil {
 				return h.invited(t, inv)
 			}
 			if !errors.Is(err, store.ErrNotFound) {
 				return err
 			}
-			h.log.Warn("valid token from a player without a seat")
+			h.Log.Warn("valid token from a player without a seat")
 			h.outcome(store.OutcomeRejected, string(templates.ReasonNotAPlayer))
 			return nil
 		}
 		// A season that ended before the tick came is closed first: a
 		// move after it is too late (LEAGUES §7.3).
-		if ended, err := h.s.endDueSeason(h.tx, t, h.now, h.out); err != nil {
+		if ended, err := h.s.endDueSeason(h.Tx, t, h.Now, h.Out); err != nil {
 			return err
 		} else if ended {
 			if t, err = h.load(name); err != nil {
@@ -155,15 +157,15 @@ func (h *handling) run() error {
 		}
 		// Deadlines that passed are enforced before the message is read:
 		// a move that comes after its turn expired is too late (RULES §9.1).
-		if err := h.s.enforce(h.tx, t, h.now, h.now, h.out); err != nil {
+		if err := h.s.enforce(h.Tx, t, h.Now, h.Now, h.Out); err != nil {
 			return err
 		}
 	}
 
 	if m.Err != nil {
-		if t != nil && h.bareJoin(t.row.Name) {
+		if t != nil && h.bareJoin(t.Row.Name) {
 			// JOIN alone through a table's address means that table.
-			return h.join(t.row.Name)
+			return h.join(t.Row.Name)
 		}
 		if answered, err := h.noCommandOnce(); err != nil || !answered {
 			return err
@@ -177,7 +179,7 @@ func (h *handling) run() error {
 		return h.refuse(from, "", notice.Reasons(m.Err), true)
 	}
 	c := m.Command
-	if !h.proven && changesState(c.Kind) {
+	if !h.Proven && changesState(c.Kind) {
 		return h.askConfirmation(c)
 	}
 	switch c.Kind {
@@ -243,14 +245,14 @@ func errText(err error) string {
 // badToken answers a token that does not match its sender. Only a player
 // or an invitee of the table the token names is told (a forged From must not make us
 // write to a stranger); everything is logged.
-func (h *handling) badToken() error {
+func (h *Request) badToken() error {
 	// The token names its table before its last '-' (mailer.Tokens),
 	// after the prefix of an unsubscribe address.
 	name := ""
-	if i := strings.LastIndexByte(h.msg.Token, '-'); i > 0 {
-		name = strings.TrimPrefix(strings.ToLower(h.msg.Token[:i]), mailer.UnsubscribePrefix)
+	if i := strings.LastIndexByte(h.Msg.Token, '-'); i > 0 {
+		name = strings.TrimPrefix(strings.ToLower(h.Msg.Token[:i]), mailer.UnsubscribePrefix)
 	}
-	h.log.Warn("forged or damaged reply token", "token_table", name)
+	h.Log.Warn("forged or damaged reply token", "token_table", name)
 	h.outcome(store.OutcomeRejected, string(templates.ReasonBadToken))
 	t, err := h.load(name)
 	if errors.Is(err, store.ErrNotFound) {
@@ -259,10 +261,10 @@ func (h *handling) badToken() error {
 	if err != nil {
 		return err
 	}
-	if t.seatOf(h.msg.From) < 0 {
+	if t.seatOf(h.Msg.From) < 0 {
 		// An invitee was written to as well (LEAGUES §6): they are told,
 		// from no table (they have no seat there).
-		if _, err := h.tx.InvitationOf(t.row.ID, h.msg.From); err != nil {
+		if _, err := h.Tx.InvitationOf(t.Row.ID, h.Msg.From); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				return nil
 			}
@@ -270,33 +272,33 @@ func (h *handling) badToken() error {
 		}
 		t = nil
 	}
-	return h.refuse(t, h.msg.Command.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
+	return h.refuse(t, h.Msg.Command.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 }
 
 // senderLang is the language to answer the sender in.
-func (h *handling) senderLang(t *tableCtx) string {
+func (h *Request) senderLang(t *Table) string {
 	if t != nil {
-		if p := t.seatOf(h.msg.From); p >= 0 {
-			return t.langs[p]
+		if p := t.seatOf(h.Msg.From); p >= 0 {
+			return t.Langs[p]
 		}
 	}
-	if p, err := h.tx.PlayerByAddress(h.msg.From); err == nil {
+	if p, err := h.Tx.PlayerByAddress(h.Msg.From); err == nil {
 		return p.Lang
 	}
-	if h.msg.Lang != "" {
-		return h.msg.Lang
+	if h.Msg.Lang != "" {
+		return h.Msg.Lang
 	}
 	return h.s.cfg.Language
 }
 
 // senderZone is the time zone of the times in an answer to the sender.
-func (h *handling) senderZone(t *tableCtx) *time.Location {
+func (h *Request) senderZone(t *Table) *time.Location {
 	if t != nil {
-		if p := t.seatOf(h.msg.From); p >= 0 {
-			return t.zones[p]
+		if p := t.seatOf(h.Msg.From); p >= 0 {
+			return t.Zones[p]
 		}
 	}
-	if p, err := h.tx.PlayerByAddress(h.msg.From); err == nil {
+	if p, err := h.Tx.PlayerByAddress(h.Msg.From); err == nil {
 		return h.s.zoneOf(p.TimeZone)
 	}
 	return h.s.zone
@@ -308,17 +310,17 @@ func (h *handling) senderZone(t *tableCtx) *time.Location {
 // command) gets one "no command found" and then nothing, so the exchange
 // stops; a person who wrote no command is told once, and HELP always
 // answers.
-func (h *handling) noCommandOnce() (bool, error) {
+func (h *Request) noCommandOnce() (bool, error) {
 	var pe *parser.Error
-	if !errors.As(h.msg.Err, &pe) || pe.Kind != parser.NoCommand {
+	if !errors.As(h.Msg.Err, &pe) || pe.Kind != parser.NoCommand {
 		return true, nil
 	}
-	ok, err := h.tx.TakeRate("no-command:"+h.msg.From, 1, time.Hour, h.now)
+	ok, err := h.Tx.TakeRate("no-command:"+h.Msg.From, 1, time.Hour, h.Now)
 	if err != nil || ok {
 		return ok, err
 	}
 	h.outcome(store.OutcomeRejected, string(templates.ReasonNoCommand))
-	h.log.Info("no command, not answered: one message without a command was answered this hour")
+	h.Log.Info("no command, not answered: one message without a command was answered this hour")
 	return false, nil
 }
 
@@ -327,11 +329,11 @@ func (h *handling) noCommandOnce() (bool, error) {
 // for it and a move written in answer is played: the table the message
 // came through, else the one table the sender sits at that is not over;
 // nil when there are several (a move must never go to a guessed table).
-func (h *handling) replyTable(t *tableCtx) (*tableCtx, error) {
+func (h *Request) replyTable(t *Table) (*Table, error) {
 	if t != nil {
 		return t, nil
 	}
-	rows, err := h.tx.TablesOfPlayer(h.msg.From)
+	rows, err := h.Tx.TablesOfPlayer(h.Msg.From)
 	if err != nil {
 		return nil, err
 	}
@@ -348,16 +350,16 @@ func (h *handling) replyTable(t *tableCtx) (*tableCtx, error) {
 	if only == nil {
 		return nil, nil
 	}
-	return h.s.loadRow(h.tx, only)
+	return h.s.loadRow(h.Tx, only)
 }
 
 // sender is the author of the message as a recipient.
-func (h *handling) sender(t *tableCtx) notice.Recipient {
-	r := notice.Recipient{Addr: h.msg.From, Lang: h.senderLang(t), TZ: h.senderZone(t), Pos: -1}
+func (h *Request) sender(t *Table) notice.Recipient {
+	r := notice.Recipient{Addr: h.Msg.From, Lang: h.senderLang(t), TZ: h.senderZone(t), Pos: -1}
 	if t != nil {
-		r.Pos = t.seatOf(h.msg.From)
+		r.Pos = t.seatOf(h.Msg.From)
 		if r.Pos >= 0 {
-			r.ID, r.League = t.seats[r.Pos].PlayerID, t.row.League
+			r.ID, r.League = t.Seats[r.Pos].PlayerID, t.Row.League
 		}
 	}
 	return r
@@ -365,12 +367,12 @@ func (h *handling) sender(t *tableCtx) notice.Recipient {
 
 // reply queues an answer to the message's author, within the bound on
 // answers per sender and hour (EMAIL §2.6).
-func (h *handling) reply(t *tableCtx, kind templates.Kind, data any) error {
+func (h *Request) reply(t *Table, kind templates.Kind, data any) error {
 	return h.replyAs(t, h.sender(t), kind, data)
 }
 
 // replyAs is reply to the author as the recipient to.
-func (h *handling) replyAs(t *tableCtx, to notice.Recipient, kind templates.Kind, data any) error {
+func (h *Request) replyAs(t *Table, to notice.Recipient, kind templates.Kind, data any) error {
 	ok, err := h.withinBound(t, to)
 	if err != nil || !ok {
 		return err
@@ -381,13 +383,13 @@ func (h *handling) replyAs(t *tableCtx, to notice.Recipient, kind templates.Kind
 
 // queue queues a mail to the author without counting it against the
 // bound: the mails of a turn (the separate acceptance).
-func (h *handling) queue(t *tableCtx, to notice.Recipient, kind templates.Kind, data any) {
-	e := notice.Envelope{Kind: kind, To: to, Reply: h.rec.MessageID}
+func (h *Request) queue(t *Table, to notice.Recipient, kind templates.Kind, data any) {
+	e := notice.Envelope{Kind: kind, To: to, Reply: h.Rec.MessageID}
 	if t != nil {
-		e.Table, e.Seq, e.TableID = t.row.Name, int64(len(t.actions())), &t.row.ID
-		e.Cal = h.s.calendarEvent(t, kind, to.Pos, h.moved, h.now)
+		e.Table, e.Seq, e.TableID = t.Row.Name, int64(len(t.actions())), &t.Row.ID
+		e.Cal = h.s.calendarEvent(t, kind, to.Pos, h.moved, h.Now)
 	}
-	h.out.Add(e, data)
+	h.Out.Add(e, data)
 }
 
 // withinBound counts one answer to the author against
@@ -397,34 +399,34 @@ func (h *handling) queue(t *tableCtx, to notice.Recipient, kind templates.Kind, 
 // over the bound is replaced by one short notice saying until when
 // replies are paused; after it nothing goes until the hour's window
 // closes. Commands are still applied meanwhile.
-func (h *handling) withinBound(t *tableCtx, to notice.Recipient) (bool, error) {
-	if !h.proven {
+func (h *Request) withinBound(t *Table, to notice.Recipient) (bool, error) {
+	if !h.Proven {
 		if ok, err := h.withinUnprovenBound(to.Addr); err != nil || !ok {
 			return false, err
 		}
 	}
-	if ok, err := h.s.mayMailOutsider(h.tx, to.Addr, h.now); err != nil || !ok {
+	if ok, err := h.s.mayMailOutsider(h.Tx, to.Addr, h.Now); err != nil || !ok {
 		if err == nil {
-			h.log.Info("the day's mail to outsiders is spent: not answered")
+			h.Log.Info("the day's mail to outsiders is spent: not answered")
 		}
 		return false, err
 	}
-	key, limit := "answers:"+h.msg.From, h.s.cfg.Mail.Replies
-	ok, err := h.tx.TakeRate(key, limit+1, time.Hour, h.now)
+	key, limit := "answers:"+h.Msg.From, h.s.cfg.Mail.Replies
+	ok, err := h.Tx.TakeRate(key, limit+1, time.Hour, h.Now)
 	if err != nil {
 		return false, err
 	}
 	if !ok {
-		h.log.Info("reply bound reached: not answered")
+		h.Log.Info("reply bound reached: not answered")
 		return false, nil
 	}
-	start, hits, err := h.tx.RateWindow(key, time.Hour, h.now)
+	start, hits, err := h.Tx.RateWindow(key, time.Hour, h.Now)
 	if err != nil || hits <= limit {
 		return err == nil, err
 	}
 	until := start.Add(time.Hour)
-	h.log.Info("reply bound reached: replies paused", "until", until)
-	h.queue(t, to, templates.RepliesPaused, templates.PausedMsg{Head: h.s.notices.Head(tableName(t), to, h.now), Limit: limit, Until: until})
+	h.Log.Info("reply bound reached: replies paused", "until", until)
+	h.queue(t, to, templates.RepliesPaused, templates.PausedMsg{Head: h.s.notices.Head(tableName(t), to, h.Now), Limit: limit, Until: until})
 	return false, nil
 }
 
@@ -432,55 +434,55 @@ func (h *handling) withinBound(t *tableCtx, to notice.Recipient) (bool, error) {
 // replies (about unreadable input or identity) are also bounded by
 // mail.error_replies_per_hour; every refusal, like every answer, counts
 // against mail.replies_per_hour (EMAIL §2.6).
-func (h *handling) refuse(t *tableCtx, command string, rs []templates.Reason, limited bool) error {
+func (h *Request) refuse(t *Table, command string, rs []templates.Reason, limited bool) error {
 	kinds := make([]string, len(rs))
 	for i, r := range rs {
 		kinds[i] = string(r.Kind)
 	}
 	h.outcome(store.OutcomeRejected, strings.Join(kinds, ","))
 	if limited {
-		ok, err := h.tx.TakeRate("reply:"+h.msg.From, h.s.cfg.Mail.ErrorReplies, time.Hour, h.now)
+		ok, err := h.Tx.TakeRate("reply:"+h.Msg.From, h.s.cfg.Mail.ErrorReplies, time.Hour, h.Now)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			h.log.Info("error reply rate-limited")
+			h.Log.Info("error reply rate-limited")
 			return nil
 		}
 	}
 	to := h.sender(t)
-	msg := templates.RejectedMsg{Head: h.s.notices.Head(tableName(t), to, h.now), Command: command, Reasons: rs}
+	msg := templates.RejectedMsg{Head: h.s.notices.Head(tableName(t), to, h.Now), Command: command, Reasons: rs}
 	if len(rs) == 1 && rs[0].Kind == templates.ReasonTooLarge {
 		return h.reply(t, templates.TooLarge, templates.TooLargeMsg{
 			Head: msg.Head, Size: h.size, Limit: h.s.cfg.Mail.MaxMessageBytes})
 	}
-	if t != nil && t.game != nil && to.Pos >= 0 {
-		v, err := t.game.View(to.Pos, h.now)
+	if t != nil && t.Game != nil && to.Pos >= 0 {
+		v, err := t.Game.View(to.Pos, h.Now)
 		if err != nil {
 			return notice.Permanent(err)
 		}
 		msg.Rack = notice.RackData(v.Rack)
 		// The reserve matters to a placement (RULES §6.2), and only there.
-		if c := h.msg.Command; c != nil && c.Kind == parser.KindPlace {
-			msg.Probe = &templates.Probe{Left: v.Reserve, Max: t.row.ReserveSize, Next: v.NextAttempt}
+		if c := h.Msg.Command; c != nil && c.Kind == parser.KindPlace {
+			msg.Probe = &templates.Probe{Left: v.Reserve, Max: t.Row.ReserveSize, Next: v.NextAttempt}
 		}
 	}
 	return h.reply(t, templates.Rejected, msg)
 }
 
-func tableName(t *tableCtx) string {
+func tableName(t *Table) string {
 	if t == nil {
 		return ""
 	}
-	return t.row.Name
+	return t.Row.Name
 }
 
 // load reads a table, its seats and its game.
-func (h *handling) load(name string) (*tableCtx, error) {
-	return h.s.load(h.tx, name)
+func (h *Request) load(name string) (*Table, error) {
+	return h.s.load(h.Tx, name)
 }
 
-func (s *Service) load(tx *store.Tx, name string) (*tableCtx, error) {
+func (s *Service) load(tx *store.Tx, name string) (*Table, error) {
 	row, err := tx.TableByName(name)
 	if err != nil {
 		return nil, err
@@ -488,21 +490,21 @@ func (s *Service) load(tx *store.Tx, name string) (*tableCtx, error) {
 	return s.loadRow(tx, row)
 }
 
-func (s *Service) loadRow(tx *store.Tx, row *store.Table) (*tableCtx, error) {
+func (s *Service) loadRow(tx *store.Tx, row *store.Table) (*Table, error) {
 	seats, err := tx.Seats(row.ID)
 	if err != nil {
 		return nil, err
 	}
-	t := &tableCtx{row: row, seats: seats, prevSeq: row.Seq, ended: row.Status == store.StatusOver, langs: make([]string, len(seats)),
-		zones: make([]*time.Location, len(seats))}
+	t := &Table{Row: row, Seats: seats, prevSeq: row.Seq, ended: row.Status == store.StatusOver, Langs: make([]string, len(seats)),
+		Zones: make([]*time.Location, len(seats))}
 	for i, st := range seats {
-		t.langs[i] = st.Player.Lang
-		t.zones[i] = s.zoneOf(st.Player.TimeZone)
+		t.Langs[i] = st.Player.Lang
+		t.Zones[i] = s.zoneOf(st.Player.TimeZone)
 	}
 	if err := t.loadVacations(tx); err != nil {
 		return nil, err
 	}
-	if t.game, err = s.rebuild(tx, t); err != nil {
+	if t.Game, err = s.rebuild(tx, t); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -527,8 +529,8 @@ func gameConfig(row *store.Table, players int) engine.Config {
 // seq, open, playing or over, the turn's start and deadline. A row and a
 // log that disagree are a permanent error naming the table: neither is
 // believed over the other.
-func (s *Service) rebuild(tx *store.Tx, t *tableCtx) (*engine.Game, error) {
-	row := t.row
+func (s *Service) rebuild(tx *store.Tx, t *Table) (*engine.Game, error) {
+	row := t.Row
 	mismatch := func(format string, args ...any) error {
 		return notice.Permanent(fmt.Errorf("table %s: the row and the log disagree: "+format, append([]any{row.Name}, args...)...))
 	}
@@ -551,13 +553,13 @@ func (s *Service) rebuild(tx *store.Tx, t *tableCtx) (*engine.Game, error) {
 			return nil, mismatch("action %d of the log is numbered %d, kind %s (payload %s)", i+1, a.Seq, a.Kind, acts[i].Kind)
 		}
 	}
-	g, err := engine.Rebuild(gameConfig(row, len(t.seats)), acts)
+	g, err := engine.Rebuild(gameConfig(row, len(t.Seats)), acts)
 	if err != nil {
 		return nil, notice.Permanent(fmt.Errorf("table %s: %w", row.Name, err))
 	}
 	// What the row should hold, by the game.
 	want := *row
-	s.schedule(&tableCtx{row: &want, seats: t.seats, game: g, vacs: t.vacs}, time.Time{})
+	s.schedule(&Table{Row: &want, Seats: t.Seats, Game: g, vacs: t.vacs}, time.Time{})
 	switch {
 	case row.Seq != int64(len(acts)):
 		return nil, mismatch("the row's last action is %d, the log's %d", row.Seq, len(acts))
@@ -587,25 +589,25 @@ func timeText(t *time.Time) string {
 	return t.UTC().Format(time.RFC3339Nano)
 }
 
-func (t *tableCtx) actions() []engine.Action {
-	if t.game == nil {
+func (t *Table) actions() []engine.Action {
+	if t.Game == nil {
 		return nil
 	}
-	return t.game.Actions()
+	return t.Game.Actions()
 }
 
 // settle sets what the table row derives from the game: the number of
 // actions (which the mails' Message-IDs name) and the turn's deadline and
 // next reminder. save does it too; a move calls it first so that its mails
 // can render while save writes.
-func (s *Service) settle(t *tableCtx, now time.Time) {
-	t.row.Seq = int64(len(t.game.Actions()))
+func (s *Service) settle(t *Table, now time.Time) {
+	t.Row.Seq = int64(len(t.Game.Actions()))
 	s.schedule(t, now)
 }
 
 // save appends the game's new actions to the log and writes the table
 // with its next deadline (optimistic locking on the last action's seq).
-func (s *Service) save(tx *store.Tx, t *tableCtx, now time.Time) error {
+func (s *Service) save(tx *store.Tx, t *Table, now time.Time) error {
 	acts := t.actions()
 	for i := t.prevSeq; i < int64(len(acts)); i++ {
 		a := acts[i]
@@ -613,18 +615,18 @@ func (s *Service) save(tx *store.Tx, t *tableCtx, now time.Time) error {
 		if err != nil {
 			return notice.Permanent(err)
 		}
-		if _, err := tx.AppendAction(t.row.ID, i+1, string(a.Kind), string(payload), a.At); err != nil {
+		if _, err := tx.AppendAction(t.Row.ID, i+1, string(a.Kind), string(payload), a.At); err != nil {
 			return err
 		}
 	}
-	if t.game != nil {
+	if t.Game != nil {
 		s.settle(t, now)
 	}
-	if err := tx.SaveTable(t.row, t.prevSeq); err != nil {
+	if err := tx.SaveTable(t.Row, t.prevSeq); err != nil {
 		return err
 	}
-	t.prevSeq = t.row.Seq
-	if t.row.Status == store.StatusOver {
+	t.prevSeq = t.Row.Seq
+	if t.Row.Status == store.StatusOver {
 		return s.tableEnded(tx, t, now)
 	}
 	return nil

@@ -32,13 +32,13 @@ const maxWaiting = 12
 // has read each as one bare address, lowercase, named once; what it
 // cannot know is the table's size (lexico seats two), the sender and the
 // service's own address.
-func (h *handling) inviteReasons(addrs []string, max int) []templates.Reason {
+func (h *Request) inviteReasons(addrs []string, max int) []templates.Reason {
 	var rs []templates.Reason
 	for _, a := range addrs {
 		switch {
 		case h.s.ownAddress(a):
 			rs = append(rs, templates.Reason{Kind: templates.ReasonBadAddress, Detail: a})
-		case a == h.msg.From:
+		case a == h.Msg.From:
 			rs = append(rs, templates.Reason{Kind: templates.ReasonSelfInvite})
 		}
 	}
@@ -50,8 +50,8 @@ func (h *handling) inviteReasons(addrs []string, max int) []templates.Reason {
 
 // waitingReason is the reason to refuse n more invitations from the
 // sender, if they would be more than maxWaiting waiting at once.
-func (h *handling) waitingReason(n int) (*templates.Reason, error) {
-	have, err := h.tx.PendingInvitationsBy(h.msg.From)
+func (h *Request) waitingReason(n int) (*templates.Reason, error) {
+	have, err := h.Tx.PendingInvitationsBy(h.Msg.From)
 	if err != nil || have+n <= maxWaiting {
 		return nil, err
 	}
@@ -75,43 +75,43 @@ func (s *Service) ownAddress(addr string) bool {
 // checked them), and its mail counts against the day's mail to
 // outsiders. The mail's subject names the table only; its body names the
 // opener by their address, checked plain (LEAGUES §6).
-func (h *handling) invite(t *tableCtx, addrs []string) (time.Time, error) {
-	expires := h.now.Add(h.s.cfg.InviteTTL)
-	opener := t.seats[0].Player.Address
-	msg := templates.InvitationMsg{Opener: opener, Variant: t.row.Variant, Expires: expires}
+func (h *Request) invite(t *Table, addrs []string) (time.Time, error) {
+	expires := h.Now.Add(h.s.cfg.InviteTTL)
+	opener := t.Seats[0].Player.Address
+	msg := templates.InvitationMsg{Opener: opener, Variant: t.Row.Variant, Expires: expires}
 	// Named with the seated players, so that none reads like another.
-	msg.Invited = notice.Names(append(seatAddrs(t.seats), addrs...))[len(t.seats):]
-	if err := h.tx.PruneInviteLog(h.now.Add(-logKept)); err != nil {
+	msg.Invited = notice.Names(append(seatAddrs(t.Seats), addrs...))[len(t.Seats):]
+	if err := h.Tx.PruneInviteLog(h.Now.Add(-logKept)); err != nil {
 		return time.Time{}, err
 	}
 	for _, a := range addrs {
-		pl, err := h.tx.EnsurePlayer(a, t.langs[0])
+		pl, err := h.Tx.EnsurePlayer(a, t.Langs[0])
 		if err != nil {
 			return time.Time{}, err
 		}
-		inv := &store.Invitation{TableID: t.row.ID, Address: a, Expires: expires, CreatedAt: h.now}
-		if err := h.tx.AddInvitation(inv); err != nil {
+		inv := &store.Invitation{TableID: t.Row.ID, Address: a, Expires: expires, CreatedAt: h.Now}
+		if err := h.Tx.AddInvitation(inv); err != nil {
 			return time.Time{}, err
 		}
-		if err := h.tx.LogInvite(store.LogSent, opener, a, h.now); err != nil {
+		if err := h.Tx.LogInvite(store.LogSent, opener, a, h.Now); err != nil {
 			return time.Time{}, err
 		}
 		to := notice.Recipient{Addr: a, Lang: pl.Lang, TZ: h.s.zoneOf(pl.TimeZone), Pos: -1}
 		m := msg
-		m.Head = h.s.notices.Head(t.row.Name, to, h.now)
-		if err := h.s.mailInvitee(h.tx, h.s.inviteEnvelope(t, templates.Invitation, to, a), m, h.now, h.out); err != nil {
+		m.Head = h.s.notices.Head(t.Row.Name, to, h.Now)
+		if err := h.s.mailInvitee(h.Tx, h.s.inviteEnvelope(t, templates.Invitation, to, a), m, h.Now, h.Out); err != nil {
 			return time.Time{}, err
 		}
 	}
-	h.log.Info("invitations sent", "table", t.row.Name, "invitees", len(addrs), "expires", expires)
+	h.Log.Info("invitations sent", "table", t.Row.Name, "invitees", len(addrs), "expires", expires)
 	return expires, nil
 }
 
 // inviteEnvelope is a mail about t's invitations; about names the
 // invitation, so that two mails of one kind to one recipient have two
 // Message-IDs.
-func (s *Service) inviteEnvelope(t *tableCtx, kind templates.Kind, to notice.Recipient, about string) notice.Envelope {
-	return notice.Envelope{Table: t.row.Name, Kind: kind, To: to, TableID: &t.row.ID, Extra: notice.ShortHash(about)}
+func (s *Service) inviteEnvelope(t *Table, kind templates.Kind, to notice.Recipient, about string) notice.Envelope {
+	return notice.Envelope{Table: t.Row.Name, Kind: kind, To: to, TableID: &t.Row.ID, Extra: notice.ShortHash(about)}
 }
 
 // invitee is the recipient of a mail to an invited address.
@@ -125,7 +125,7 @@ func (s *Service) invitee(tx *store.Tx, addr string) (notice.Recipient, error) {
 
 // lockLoad takes the table's row (store.Tx.LockTable) and reads it again:
 // seats and invitations read after it are the last committed.
-func (s *Service) lockLoad(tx *store.Tx, id int64) (*tableCtx, error) {
+func (s *Service) lockLoad(tx *store.Tx, id int64) (*Table, error) {
 	if err := tx.LockTable(id); err != nil {
 		return nil, err
 	}
@@ -176,11 +176,11 @@ func pendingNames(seats []store.Seat, invs []store.Invitation) []string {
 // through their invitation's reply address: JOIN (bare, or naming this
 // table) accepts, DECLINE refuses; what is about no table is answered as
 // for anyone; the rest waits for the answer.
-func (h *handling) invited(t *tableCtx, inv *store.Invitation) error {
-	m := h.msg
+func (h *Request) invited(t *Table, inv *store.Invitation) error {
+	m := h.Msg
 	c := m.Command
 	if c == nil {
-		if h.bareJoin(t.row.Name) {
+		if h.bareJoin(t.Row.Name) {
 			return h.answer(t, true)
 		}
 		if answered, err := h.noCommandOnce(); err != nil || !answered {
@@ -190,7 +190,7 @@ func (h *handling) invited(t *tableCtx, inv *store.Invitation) error {
 	}
 	switch c.Kind {
 	case parser.KindJoin:
-		if c.Table == "" || c.Table == t.row.Name {
+		if c.Table == "" || c.Table == t.Row.Name {
 			return h.answer(t, true)
 		}
 		return h.join(c.Table)
@@ -209,7 +209,7 @@ func (h *handling) invited(t *tableCtx, inv *store.Invitation) error {
 	case parser.KindNew:
 		return h.newTable(c)
 	}
-	return h.refuse(nil, c.String(), []templates.Reason{stateReason(inv.State, t.row.Name)}, false)
+	return h.refuse(nil, c.String(), []templates.Reason{stateReason(inv.State, t.Row.Name)}, false)
 }
 
 // stateReason says why an invitation in state cannot be answered now;
@@ -232,11 +232,11 @@ func stateReason(state store.InvitationState, table string) templates.Reason {
 // bareJoin reports whether the message holds no command but a line that
 // is JOIN (in any of its languages) without a table: through an
 // invitation's address it names the invitation's table.
-func (h *handling) bareJoin(table string) bool {
-	if !errors.Is(h.msg.Err, parser.ErrNoCommand) {
+func (h *Request) bareJoin(table string) bool {
+	if !errors.Is(h.Msg.Err, parser.ErrNoCommand) {
 		return false
 	}
-	for _, line := range strings.Split(h.msg.Body, "\n") {
+	for _, line := range strings.Split(h.Msg.Body, "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
@@ -253,21 +253,21 @@ func (h *handling) bareJoin(table string) bool {
 // answer applies an invitee's JOIN (accept) or DECLINE to their
 // invitation at t. Invitations that lapsed are expired first: an answer
 // after the time is too late, as a move after its deadline (RULES §9.1).
-func (h *handling) answer(t *tableCtx, accept bool) error {
-	cmd := "DECLINE " + t.row.Name
+func (h *Request) answer(t *Table, accept bool) error {
+	cmd := "DECLINE " + t.Row.Name
 	if accept {
-		cmd = "JOIN " + t.row.Name
+		cmd = "JOIN " + t.Row.Name
 	}
-	name, id := t.row.Name, t.row.ID
-	h.rec.TableID = &id
-	t, err := h.s.lockLoad(h.tx, id)
+	name, id := t.Row.Name, t.Row.ID
+	h.Rec.TableID = &id
+	t, err := h.s.lockLoad(h.Tx, id)
 	if err != nil {
 		return err
 	}
-	if _, err := h.s.expireInvitations(h.tx, t, h.now, h.out); err != nil {
+	if _, err := h.s.expireInvitations(h.Tx, t, h.Now, h.Out); err != nil {
 		return err
 	}
-	inv, err := h.tx.InvitationOf(id, h.msg.From)
+	inv, err := h.Tx.InvitationOf(id, h.Msg.From)
 	if errors.Is(err, store.ErrNotFound) {
 		// The table closed: every invitation lapsed, this one with them.
 		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonInviteExpired, Detail: name}}, false)
@@ -288,111 +288,111 @@ func (h *handling) answer(t *tableCtx, accept bool) error {
 	return h.declineInvitation(t, inv, cmd)
 }
 
-func (h *handling) acceptInvitation(t *tableCtx, inv *store.Invitation, cmd string) error {
-	pl, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(nil))
+func (h *Request) acceptInvitation(t *Table, inv *store.Invitation, cmd string) error {
+	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(nil))
 	if err != nil {
 		return err
 	}
-	if err := h.tx.AddSeat(&store.Seat{TableID: t.row.ID, Position: len(t.seats), PlayerID: pl.ID, CreatedAt: h.now}); err != nil {
+	if err := h.Tx.AddSeat(&store.Seat{TableID: t.Row.ID, Position: len(t.Seats), PlayerID: pl.ID, CreatedAt: h.Now}); err != nil {
 		return err
 	}
-	if err := h.tx.AnswerInvitation(inv.ID, store.InviteJoined, h.now); err != nil {
+	if err := h.Tx.AnswerInvitation(inv.ID, store.InviteJoined, h.Now); err != nil {
 		return err
 	}
-	t, err = h.s.loadRow(h.tx, t.row)
+	t, err = h.s.loadRow(h.Tx, t.Row)
 	if err != nil {
 		return err
 	}
-	invs, err := h.tx.Invitations(t.row.ID)
+	invs, err := h.Tx.Invitations(t.Row.ID)
 	if err != nil {
 		return err
 	}
 	h.outcome(store.OutcomeApplied, cmd)
-	waiting := pendingNames(t.seats, invs)
+	waiting := pendingNames(t.Seats, invs)
 	starts := len(waiting) == 0
 	h.announceJoin(t, waiting, starts)
 	if !starts {
 		return nil
 	}
-	h.log.Info("every invitation answered: the game begins", "table", t.row.Name, "players", len(t.seats))
-	return h.s.startGame(h.tx, t, 0, h.now, h.out)
+	h.Log.Info("every invitation answered: the game begins", "table", t.Row.Name, "players", len(t.Seats))
+	return h.s.startGame(h.Tx, t, 0, h.Now, h.Out)
 }
 
 // announceJoin tells every seated player that the last one sat down;
 // waiting are the invitees still to answer, starts that the game begins.
-func (h *handling) announceJoin(t *tableCtx, waiting []string, starts bool) {
-	joined := len(t.seats) - 1
-	for p := range t.seats {
-		msg := templates.JoinedMsg{Head: h.s.notices.Head(t.row.Name, t.recipient(p), h.now), Player: names(t.seats)[joined],
-			You: p == joined, Players: names(t.seats), Max: maxPlayers(t.row.Variant), Invited: waiting, Starts: starts}
-		e := notice.Envelope{Table: t.row.Name, Kind: templates.TableJoined, To: t.recipient(p), TableID: &t.row.ID}
+func (h *Request) announceJoin(t *Table, waiting []string, starts bool) {
+	joined := len(t.Seats) - 1
+	for p := range t.Seats {
+		msg := templates.JoinedMsg{Head: h.s.notices.Head(t.Row.Name, t.recipient(p), h.Now), Player: names(t.Seats)[joined],
+			You: p == joined, Players: names(t.Seats), Max: maxPlayers(t.Row.Variant), Invited: waiting, Starts: starts}
+		e := notice.Envelope{Table: t.Row.Name, Kind: templates.TableJoined, To: t.recipient(p), TableID: &t.Row.ID}
 		if p == joined {
-			e.Reply = h.rec.MessageID
+			e.Reply = h.Rec.MessageID
 		}
-		h.out.Add(e, msg)
+		h.Out.Add(e, msg)
 	}
 }
 
-func (h *handling) declineInvitation(t *tableCtx, inv *store.Invitation, cmd string) error {
+func (h *Request) declineInvitation(t *Table, inv *store.Invitation, cmd string) error {
 	pending, err := h.recordDecline(t, inv)
 	if err != nil {
 		return err
 	}
 	h.outcome(store.OutcomeApplied, cmd)
-	to, err := h.s.invitee(h.tx, inv.Address)
+	to, err := h.s.invitee(h.Tx, inv.Address)
 	if err != nil {
 		return err
 	}
 	if err := h.replyAs(t, to, templates.Declined, templates.DeclinedMsg{
-		Head: h.s.notices.Head(t.row.Name, to, h.now), Opener: names(t.seats)[0]}); err != nil {
+		Head: h.s.notices.Head(t.Row.Name, to, h.Now), Opener: names(t.Seats)[0]}); err != nil {
 		return err
 	}
-	h.log.Info("invitation declined", "table", t.row.Name)
-	return h.s.invitationsDone(h.tx, t, pending, h.now, h.out)
+	h.Log.Info("invitation declined", "table", t.Row.Name)
+	return h.s.invitationsDone(h.Tx, t, pending, h.Now, h.Out)
 }
 
 // recordDecline declines inv, pending at the open table t: it is logged
 // (the opener may not invite its address again for declinedFor), and the
 // opener is told. It returns how many invitations are left pending; the
 // caller then calls invitationsDone.
-func (h *handling) recordDecline(t *tableCtx, inv *store.Invitation) (int, error) {
-	if err := h.tx.AnswerInvitation(inv.ID, store.InviteDeclined, h.now); err != nil {
+func (h *Request) recordDecline(t *Table, inv *store.Invitation) (int, error) {
+	if err := h.Tx.AnswerInvitation(inv.ID, store.InviteDeclined, h.Now); err != nil {
 		return 0, err
 	}
-	if err := h.tx.LogInvite(store.LogDeclined, t.seats[0].Player.Address, inv.Address, h.now); err != nil {
+	if err := h.Tx.LogInvite(store.LogDeclined, t.Seats[0].Player.Address, inv.Address, h.Now); err != nil {
 		return 0, err
 	}
-	invs, err := h.tx.Invitations(t.row.ID)
+	invs, err := h.Tx.Invitations(t.Row.ID)
 	if err != nil {
 		return 0, err
 	}
-	seated, named := inviteNames(t.seats, invs)
-	msg := templates.InviteAnswerMsg{Declined: named[inv.Address], Waiting: pendingNames(t.seats, invs), Seated: seated}
-	msg.Starts, msg.Closed = len(msg.Waiting) == 0 && len(t.seats) >= 2, len(msg.Waiting) == 0 && len(t.seats) < 2
-	msg.Head = h.s.notices.Head(t.row.Name, t.recipient(0), h.now)
-	h.out.Add(h.s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), inv.Address), msg)
+	seated, named := inviteNames(t.Seats, invs)
+	msg := templates.InviteAnswerMsg{Declined: named[inv.Address], Waiting: pendingNames(t.Seats, invs), Seated: seated}
+	msg.Starts, msg.Closed = len(msg.Waiting) == 0 && len(t.Seats) >= 2, len(msg.Waiting) == 0 && len(t.Seats) < 2
+	msg.Head = h.s.notices.Head(t.Row.Name, t.recipient(0), h.Now)
+	h.Out.Add(h.s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), inv.Address), msg)
 	return len(msg.Waiting), nil
 }
 
 // invitationsDone starts the game of an open table once no invitation is
 // pending, or deletes the table when the opener sits alone.
-func (s *Service) invitationsDone(tx *store.Tx, t *tableCtx, pending int, now time.Time, out *notice.Batch) error {
-	if pending > 0 || t.game != nil || t.row.Status != store.StatusOpen {
+func (s *Service) invitationsDone(tx *store.Tx, t *Table, pending int, now time.Time, out *notice.Batch) error {
+	if pending > 0 || t.Game != nil || t.Row.Status != store.StatusOpen {
 		return nil
 	}
-	if len(t.seats) >= 2 {
-		s.log.Info("every invitation answered: the game begins", "table", t.row.Name, "players", len(t.seats))
+	if len(t.Seats) >= 2 {
+		s.log.Info("every invitation answered: the game begins", "table", t.Row.Name, "players", len(t.Seats))
 		return s.startGame(tx, t, 0, now, out)
 	}
-	s.log.Info("every invitation answered, nobody seated but the opener: the table is closed", "table", t.row.Name)
-	return tx.DeleteOpenTable(t.row.ID)
+	s.log.Info("every invitation answered, nobody seated but the opener: the table is closed", "table", t.Row.Name)
+	return tx.DeleteOpenTable(t.Row.ID)
 }
 
 // expireInvitations expires the pending invitations of t that lapsed by
 // now, tells the opener in one mail, and starts or closes the table if
 // none is left pending. It reports whether any expired.
-func (s *Service) expireInvitations(tx *store.Tx, t *tableCtx, now time.Time, out *notice.Batch) (bool, error) {
-	invs, err := tx.Invitations(t.row.ID)
+func (s *Service) expireInvitations(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) (bool, error) {
+	invs, err := tx.Invitations(t.Row.ID)
 	if err != nil {
 		return false, err
 	}
@@ -414,28 +414,28 @@ func (s *Service) expireInvitations(tx *store.Tx, t *tableCtx, now time.Time, ou
 	if len(addrs) == 0 {
 		return false, nil
 	}
-	if invs, err = tx.Invitations(t.row.ID); err != nil {
+	if invs, err = tx.Invitations(t.Row.ID); err != nil {
 		return false, err
 	}
-	seated, named := inviteNames(t.seats, invs)
+	seated, named := inviteNames(t.Seats, invs)
 	for i, a := range msg.Expired {
 		msg.Expired[i] = named[a]
 	}
-	msg.Waiting, msg.Seated = pendingNames(t.seats, invs), seated
-	open := t.game == nil && t.row.Status == store.StatusOpen
-	msg.Starts = open && len(msg.Waiting) == 0 && len(t.seats) >= 2
-	msg.Closed = open && len(msg.Waiting) == 0 && len(t.seats) < 2
-	msg.Head = s.notices.Head(t.row.Name, t.recipient(0), now)
+	msg.Waiting, msg.Seated = pendingNames(t.Seats, invs), seated
+	open := t.Game == nil && t.Row.Status == store.StatusOpen
+	msg.Starts = open && len(msg.Waiting) == 0 && len(t.Seats) >= 2
+	msg.Closed = open && len(msg.Waiting) == 0 && len(t.Seats) < 2
+	msg.Head = s.notices.Head(t.Row.Name, t.recipient(0), now)
 	out.Add(s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), "expired "+strings.Join(addrs, " ")), msg)
-	s.log.Info("invitations expired", "table", t.row.Name, "expired", len(addrs), "at", msg.At)
+	s.log.Info("invitations expired", "table", t.Row.Name, "expired", len(addrs), "at", msg.At)
 	return true, s.invitationsDone(tx, t, len(msg.Waiting), now, out)
 }
 
 // withdrawInvitations withdraws the pending invitations of t when its
 // opener starts the game, and tells each invitee; one that had lapsed
 // is only marked expired.
-func (s *Service) withdrawInvitations(tx *store.Tx, t *tableCtx, now time.Time, out *notice.Batch) error {
-	invs, err := tx.Invitations(t.row.ID)
+func (s *Service) withdrawInvitations(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) error {
+	invs, err := tx.Invitations(t.Row.ID)
 	if err != nil {
 		return err
 	}
@@ -456,7 +456,7 @@ func (s *Service) withdrawInvitations(tx *store.Tx, t *tableCtx, now time.Time, 
 		if err != nil {
 			return err
 		}
-		msg := templates.WithdrawnMsg{Head: s.notices.Head(t.row.Name, to, now), Opener: names(t.seats)[0]}
+		msg := templates.WithdrawnMsg{Head: s.notices.Head(t.Row.Name, to, now), Opener: names(t.Seats)[0]}
 		if err := s.mailInvitee(tx, s.inviteEnvelope(t, templates.Withdrawn, to, inv.Address), msg, now, out); err != nil {
 			return err
 		}
@@ -467,12 +467,12 @@ func (s *Service) withdrawInvitations(tx *store.Tx, t *tableCtx, now time.Time, 
 // decline answers DECLINE that came through no invitation: the one
 // pending invitation of the sender (or the one at the table it names) is
 // declined; with none, or several, the sender is told.
-func (h *handling) decline(t *tableCtx, table string) error {
+func (h *Request) decline(t *Table, table string) error {
 	if t != nil {
 		// Seated at the table of the token: nothing there to decline.
-		return h.refuse(t, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: t.row.Name}}, false)
+		return h.refuse(t, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: t.Row.Name}}, false)
 	}
-	pending, err := h.tx.PendingInvitationsOf(h.msg.From)
+	pending, err := h.Tx.PendingInvitationsOf(h.Msg.From)
 	if err != nil {
 		return err
 	}
@@ -483,7 +483,7 @@ func (h *handling) decline(t *tableCtx, table string) error {
 	case 0:
 		return h.refuse(nil, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: table}}, false)
 	case 1:
-		c, err := h.s.loadRow(h.tx, pending[0].Table)
+		c, err := h.s.loadRow(h.Tx, pending[0].Table)
 		if err != nil {
 			return err
 		}
@@ -525,7 +525,7 @@ func (s *Service) expireInvitationsOnce(ctx context.Context, now time.Time) (int
 }
 
 // inviteOnly reports whether t seats only its invitees.
-func inviteOnly(tx *store.Tx, t *tableCtx) (bool, error) {
-	invs, err := tx.Invitations(t.row.ID)
+func inviteOnly(tx *store.Tx, t *Table) (bool, error) {
+	invs, err := tx.Invitations(t.Row.ID)
 	return len(invs) > 0, err
 }

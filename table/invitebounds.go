@@ -109,12 +109,12 @@ func shown(addr string) string {
 // openReasons are the reasons to refuse NEW with seats (addresses and the
 // computer's seats, as the parser read them), of which invite are the
 // addresses, for a table of at most max players; none when it may open.
-func (h *handling) openReasons(seats, invite []string, max int) ([]templates.Reason, error) {
+func (h *Request) openReasons(seats, invite []string, max int) ([]templates.Reason, error) {
 	var rs []templates.Reason
 	if len(invite) > 0 || len(seats) == 0 {
 		// The table will wait to start: it counts against the opener's
 		// open tables.
-		have, err := h.tx.OpenTablesBy(h.msg.From)
+		have, err := h.Tx.OpenTablesBy(h.Msg.From)
 		if err != nil {
 			return nil, err
 		}
@@ -143,21 +143,21 @@ func (h *handling) openReasons(seats, invite []string, max int) ([]templates.Rea
 // boundReasons are the reasons not to invite the addresses now: the
 // opener's address or an invitee's is not plain, or a bound would be
 // passed. Nothing is counted: the invitations are, once sent.
-func (h *handling) boundReasons(invite []string) ([]templates.Reason, error) {
+func (h *Request) boundReasons(invite []string) ([]templates.Reason, error) {
 	var rs []templates.Reason
-	opener := h.msg.From
+	opener := h.Msg.From
 	if !h.s.plainAddress(opener) {
 		// The invitations would name it to their recipients.
 		rs = append(rs, templates.Reason{Kind: templates.ReasonUnfitAddress, Detail: shown(opener)})
 	}
-	sent, err := h.tx.InvitesBy(opener, h.now.Add(-openerWindow))
+	sent, err := h.Tx.InvitesBy(opener, h.Now.Add(-openerWindow))
 	if err != nil {
 		return nil, err
 	}
 	if most := h.s.cfg.Open.PerOpener; sent+len(invite) > most {
 		rs = append(rs, templates.Reason{Kind: templates.ReasonInvitesToday, Have: sent, Need: most})
 	}
-	room, err := h.s.outsiderRoom(h.tx, h.now)
+	room, err := h.s.outsiderRoom(h.Tx, h.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -175,29 +175,29 @@ func (h *handling) boundReasons(invite []string) ([]templates.Reason, error) {
 
 // addressReason is the reason not to invite a, if any; room is what is
 // left of the day's mail to outsiders, less the invitees before a.
-func (h *handling) addressReason(a string, room *int) (*templates.Reason, error) {
+func (h *Request) addressReason(a string, room *int) (*templates.Reason, error) {
 	if botseat.Is(a) || h.s.ownAddress(a) {
 		return nil, nil // the computer's seat; our own address is inviteReasons'
 	}
 	if !h.s.plainAddress(a) {
 		return &templates.Reason{Kind: templates.ReasonUnfitAddress, Detail: shown(a)}, nil
 	}
-	refuses, err := h.tx.RefusesInvitations(a)
+	refuses, err := h.Tx.RefusesInvitations(a)
 	if err != nil || refuses {
 		return &templates.Reason{Kind: templates.ReasonRefusesInvite, Detail: a}, err
 	}
-	declined, err := h.tx.DeclinedBy(a, h.msg.From, h.now.Add(-declinedFor))
+	declined, err := h.Tx.DeclinedBy(a, h.Msg.From, h.Now.Add(-declinedFor))
 	if err != nil || declined {
 		return &templates.Reason{Kind: templates.ReasonDeclinedYou, Detail: a, Need: int(declinedFor / (24 * time.Hour))}, err
 	}
-	n, err := h.tx.InvitesTo(a, h.now.Add(-recipientWindow))
+	n, err := h.Tx.InvitesTo(a, h.Now.Add(-recipientWindow))
 	if err != nil {
 		return nil, err
 	}
 	if most := h.s.cfg.Open.PerRecipient; n >= most {
 		return &templates.Reason{Kind: templates.ReasonInvitedOften, Detail: a, Need: most}, nil
 	}
-	played, err := playedHere(h.tx, a)
+	played, err := playedHere(h.Tx, a)
 	if err != nil || played {
 		return nil, err
 	}
@@ -242,13 +242,13 @@ func (s *Service) lapseOpenTables(ctx context.Context, now time.Time) (int, erro
 
 // lapse tells the players seated at the open table t that it closes, and
 // deletes it.
-func (s *Service) lapse(tx *store.Tx, t *tableCtx, now time.Time, out *notice.Batch) error {
-	msg := templates.LapsedMsg{Opened: t.row.CreatedAt, Seated: names(t.seats)}
-	for p := range t.seats {
+func (s *Service) lapse(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) error {
+	msg := templates.LapsedMsg{Opened: t.Row.CreatedAt, Seated: names(t.Seats)}
+	for p := range t.Seats {
 		m := msg
-		m.Head = s.notices.Head(t.row.Name, t.recipient(p), now)
-		out.Add(notice.Envelope{Table: t.row.Name, Kind: templates.TableLapsed, To: t.recipient(p), TableID: &t.row.ID}, m)
+		m.Head = s.notices.Head(t.Row.Name, t.recipient(p), now)
+		out.Add(notice.Envelope{Table: t.Row.Name, Kind: templates.TableLapsed, To: t.recipient(p), TableID: &t.Row.ID}, m)
 	}
-	s.log.Info("open table not started in time: closed", "table", t.row.Name, "opened", t.row.CreatedAt, "seated", len(t.seats))
-	return tx.DeleteOpenTable(t.row.ID)
+	s.log.Info("open table not started in time: closed", "table", t.Row.Name, "opened", t.Row.CreatedAt, "seated", len(t.Seats))
+	return tx.DeleteOpenTable(t.Row.ID)
 }

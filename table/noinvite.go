@@ -17,11 +17,11 @@ import (
 // address. handling.run routes it whatever address it came to; to the
 // plain address it waits for a confirmation as every command that changes
 // state (EMAIL §1.7).
-func (h *handling) noInvite(t *tableCtx, unsubscribed bool) error {
-	if _, err := h.tx.RefuseInvitations(h.msg.From, h.now); err != nil {
+func (h *Request) noInvite(t *Table, unsubscribed bool) error {
+	if _, err := h.Tx.RefuseInvitations(h.Msg.From, h.Now); err != nil {
 		return err
 	}
-	pending, err := h.tx.PendingInvitationsOf(h.msg.From)
+	pending, err := h.Tx.PendingInvitationsOf(h.Msg.From)
 	if err != nil {
 		return err
 	}
@@ -40,24 +40,24 @@ func (h *handling) noInvite(t *tableCtx, unsubscribed bool) error {
 		reason += " (List-Unsubscribe)"
 	}
 	h.outcome(store.OutcomeApplied, reason)
-	h.log.Info("invitations refused", "declined", len(declined), "list_unsubscribe", unsubscribed)
+	h.Log.Info("invitations refused", "declined", len(declined), "list_unsubscribe", unsubscribed)
 	to := h.sender(nil)
 	return h.replyAs(nil, to, templates.InvitesRefused, templates.NoInviteMsg{
-		Head: h.s.notices.Head("", to, h.now), Unsubscribed: unsubscribed, Declined: declined})
+		Head: h.s.notices.Head("", to, h.Now), Unsubscribed: unsubscribed, Declined: declined})
 }
 
 // declineForGood declines the sender's invitation to the table id, if it
 // is still pending once the lapsed ones are expired, and returns the
 // table's name ("" when nothing was declined).
-func (h *handling) declineForGood(id int64) (string, error) {
-	t, err := h.s.lockLoad(h.tx, id)
+func (h *Request) declineForGood(id int64) (string, error) {
+	t, err := h.s.lockLoad(h.Tx, id)
 	if err != nil {
 		return "", err
 	}
-	if _, err := h.s.expireInvitations(h.tx, t, h.now, h.out); err != nil {
+	if _, err := h.s.expireInvitations(h.Tx, t, h.Now, h.Out); err != nil {
 		return "", err
 	}
-	inv, err := h.tx.InvitationOf(id, h.msg.From)
+	inv, err := h.Tx.InvitationOf(id, h.Msg.From)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", nil // the table closed as its invitations lapsed
 	}
@@ -68,16 +68,16 @@ func (h *handling) declineForGood(id int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return t.row.Name, h.s.invitationsDone(h.tx, t, pending, h.now, h.out)
+	return t.Row.Name, h.s.invitationsDone(h.Tx, t, pending, h.Now, h.Out)
 }
 
 // noInviteAddress handles a message to an invitation's List-Unsubscribe
 // address: whatever it says, STOP; from another sender than the one the
 // address was made for, nothing.
-func (h *handling) noInviteAddress() error {
-	if !h.s.tokens.VerifyNoInvite(h.msg.Token, h.msg.From) {
+func (h *Request) noInviteAddress() error {
+	if !h.s.tokens.VerifyNoInvite(h.Msg.Token, h.Msg.From) {
 		return h.badToken()
 	}
-	h.proven = true
+	h.Proven = true
 	return h.noInvite(nil, true)
 }

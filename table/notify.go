@@ -22,11 +22,11 @@ const digestHour = 8
 
 // notifyMode is the mail seat p chose at t: the seat's own choice, else
 // the player's, else store.NotifyAll.
-func (t *tableCtx) notifyMode(p int) string {
-	if m := t.seats[p].Notify; m != "" {
+func (t *Table) notifyMode(p int) string {
+	if m := t.Seats[p].Notify; m != "" {
 		return m
 	}
-	if pl := t.seats[p].Player; pl != nil && pl.Notify != "" {
+	if pl := t.Seats[p].Player; pl != nil && pl.Notify != "" {
 		return pl.Notify
 	}
 	return store.NotifyAll
@@ -37,16 +37,16 @@ func (t *tableCtx) notifyMode(p int) string {
 // the turn is theirs, or when the news is not a turn passing to another
 // (the game's first notice, with their rack and the order of play; a
 // resignation, which everyone is told of, LEAGUES §2.4).
-func (t *tableCtx) wantsNotice(p int) bool {
-	acts := t.game.Actions()
-	return t.notifyMode(p) == store.NotifyAll || t.game.Turn() == p ||
+func (t *Table) wantsNotice(p int) bool {
+	acts := t.Game.Actions()
+	return t.notifyMode(p) == store.NotifyAll || t.Game.Turn() == p ||
 		len(acts) == 0 || !isTurn(acts[len(acts)-1].Kind)
 }
 
 // notify answers NOTIFY: the sender's choice for every table, or for the
 // table named, confirmed from that table (or as LANG is, replyTable).
-func (h *handling) notify(t *tableCtx, mode, table string) error {
-	cmd := h.msg.Command.String()
+func (h *Request) notify(t *Table, mode, table string) error {
+	cmd := h.Msg.Command.String()
 	if table != "" {
 		named, err := h.load(table)
 		switch {
@@ -59,14 +59,14 @@ func (h *handling) notify(t *tableCtx, mode, table string) error {
 		case err != nil:
 			return err
 		}
-		if named.seatOf(h.msg.From) < 0 {
+		if named.seatOf(h.Msg.From) < 0 {
 			from, err := h.replyTable(t)
 			if err != nil {
 				return err
 			}
 			return h.refuseAlike(from, cmd, templates.ReasonNotAtTable, table, templates.ReasonNotAPlayer)
 		}
-		h.rec.TableID = &named.row.ID
+		h.Rec.TableID = &named.Row.ID
 		return h.setNotify(named, mode, table, false)
 	}
 	from, err := h.replyTable(t)
@@ -78,15 +78,15 @@ func (h *handling) notify(t *tableCtx, mode, table string) error {
 
 // setNotify stores the sender's choice, for table (by name, the table t
 // is) or for every table (""), and confirms it from t.
-func (h *handling) setNotify(t *tableCtx, mode, table string, unsubscribed bool) error {
-	pl, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(t))
+func (h *Request) setNotify(t *Table, mode, table string, unsubscribed bool) error {
+	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(t))
 	if err != nil {
 		return err
 	}
 	if table != "" {
-		err = h.tx.SetSeatNotify(t.row.ID, h.msg.From, mode)
+		err = h.Tx.SetSeatNotify(t.Row.ID, h.Msg.From, mode)
 	} else {
-		err = h.tx.SetPlayerNotify(h.msg.From, mode)
+		err = h.Tx.SetPlayerNotify(h.Msg.From, mode)
 	}
 	if err != nil {
 		return err
@@ -100,17 +100,17 @@ func (h *handling) setNotify(t *tableCtx, mode, table string, unsubscribed bool)
 	}
 	h.outcome(store.OutcomeApplied, reason)
 	to := h.sender(t)
-	msg := templates.NotifyMsg{Head: h.s.notices.Head(tableName(t), to, h.now), Mode: mode, For: table, Unsubscribed: unsubscribed}
+	msg := templates.NotifyMsg{Head: h.s.notices.Head(tableName(t), to, h.Now), Mode: mode, For: table, Unsubscribed: unsubscribed}
 	if mode == store.NotifyDigest {
 		// The first digest is the next 08:00 to come: today's, decided
 		// now, when the morning has begun (no digest right after this).
-		day, due := digestDue(h.now, to.TZ, pl.DigestDay)
+		day, due := digestDue(h.Now, to.TZ, pl.DigestDay)
 		if due {
-			if err := h.tx.SetDigestDay(pl.ID, pl.DigestDay, day); err != nil {
+			if err := h.Tx.SetDigestDay(pl.ID, pl.DigestDay, day); err != nil {
 				return err
 			}
 		}
-		msg.Digest = nextDigest(h.now, to.TZ)
+		msg.Digest = nextDigest(h.Now, to.TZ)
 	}
 	return h.replyAs(t, to, templates.NotifyChanged, msg)
 }
@@ -119,16 +119,16 @@ func (h *handling) setNotify(t *tableCtx, mode, table string, unsubscribed bool)
 // §5.2): whatever it says, NOTIFY turn for the table the address names,
 // or for every table (the digest's), and an answer saying so. An address
 // that is not the sender's changes nothing.
-func (h *handling) unsubscribe() error {
-	if mailer.IsNoInvite(h.msg.Token) {
+func (h *Request) unsubscribe() error {
+	if mailer.IsNoInvite(h.Msg.Token) {
 		// An invitation's: no more invitations (LEAGUES §6).
 		return h.noInviteAddress()
 	}
-	name, ok := h.s.tokens.VerifyUnsubscribe(h.msg.Token, h.msg.From)
+	name, ok := h.s.tokens.VerifyUnsubscribe(h.Msg.Token, h.Msg.From)
 	if !ok {
 		return h.badToken()
 	}
-	h.proven = true
+	h.Proven = true
 	if name == "" {
 		from, err := h.replyTable(nil)
 		if err != nil {
@@ -138,17 +138,17 @@ func (h *handling) unsubscribe() error {
 	}
 	t, err := h.load(name)
 	if errors.Is(err, store.ErrNotFound) {
-		h.log.Warn("unsubscribe address of an unknown table", "table", name)
+		h.Log.Warn("unsubscribe address of an unknown table", "table", name)
 		h.outcome(store.OutcomeRejected, "no such table "+name)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	h.rec.TableID = &t.row.ID
-	h.log = h.log.With("table", name)
-	if t.seatOf(h.msg.From) < 0 {
-		h.log.Warn("valid unsubscribe address from a player without a seat")
+	h.Rec.TableID = &t.Row.ID
+	h.Log = h.Log.With("table", name)
+	if t.seatOf(h.Msg.From) < 0 {
+		h.Log.Warn("valid unsubscribe address from a player without a seat")
 		h.outcome(store.OutcomeRejected, string(templates.ReasonNotAPlayer))
 		return nil
 	}
@@ -160,7 +160,7 @@ func (h *handling) unsubscribe() error {
 // its own. The lines a player may say are bounded per hour by
 // mail.error_replies_per_hour, on a counter of their own; a refusal counts
 // as an error reply. Nothing comes back to the author.
-func (h *handling) say(t *tableCtx, text string) error {
+func (h *Request) say(t *Table, text string) error {
 	cmd := "SAY"
 	if t == nil {
 		var err error
@@ -168,14 +168,14 @@ func (h *handling) say(t *tableCtx, text string) error {
 			return err
 		}
 		if t == nil {
-			rows, err := h.tx.TablesOfPlayer(h.msg.From)
+			rows, err := h.Tx.TablesOfPlayer(h.Msg.From)
 			if err != nil {
 				return err
 			}
 			running := slices.DeleteFunc(rows, func(r store.Table) bool { return r.Status == store.StatusOver })
 			return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonSayWhere, Have: len(running)}}, true)
 		}
-		h.rec.TableID = &t.row.ID
+		h.Rec.TableID = &t.Row.ID
 	}
 	if n := utf8.RuneCountInString(text); n > parser.MaxSay {
 		// The parser refuses it first; this keeps the bound where the
@@ -186,18 +186,18 @@ func (h *handling) say(t *tableCtx, text string) error {
 	// makes it so): never a line break below the quoting.
 	text = parser.OneLine(text, parser.MaxSay)
 	limit := h.s.cfg.Mail.ErrorReplies
-	ok, err := h.tx.TakeRate("say:"+h.msg.From, limit, time.Hour, h.now)
+	ok, err := h.Tx.TakeRate("say:"+h.Msg.From, limit, time.Hour, h.Now)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		h.log.Info("SAY rate-limited: not passed on", "limit", limit)
+		h.Log.Info("SAY rate-limited: not passed on", "limit", limit)
 		return h.refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonSayLimit, Need: limit}}, true)
 	}
 	h.outcome(store.OutcomeApplied, cmd)
-	author := t.seatOf(h.msg.From)
-	from := names(t.seats)[author]
-	for p := range t.seats {
+	author := t.seatOf(h.Msg.From)
+	from := names(t.Seats)[author]
+	for p := range t.Seats {
 		if p == author {
 			continue
 		}
@@ -205,9 +205,9 @@ func (h *handling) say(t *tableCtx, text string) error {
 		// a line from the table is not a turn's notice. The Message-ID
 		// names the message said, so that each gets it once.
 		to := t.recipient(p)
-		e := notice.Envelope{Table: t.row.Name, Seq: int64(len(t.actions())), Kind: templates.Said, To: to,
-			TableID: &t.row.ID, Extra: notice.ShortHash(h.rec.MessageID)}
-		h.out.Add(e, templates.SaidMsg{Head: h.s.notices.Head(t.row.Name, to, h.now), From: from, Text: text})
+		e := notice.Envelope{Table: t.Row.Name, Seq: int64(len(t.actions())), Kind: templates.Said, To: to,
+			TableID: &t.Row.ID, Extra: notice.ShortHash(h.Rec.MessageID)}
+		h.Out.Add(e, templates.SaidMsg{Head: h.s.notices.Head(t.Row.Name, to, h.Now), From: from, Text: text})
 	}
 	return nil
 }
@@ -299,14 +299,14 @@ func (s *Service) digest(tx *store.Tx, pl *store.Player, day string, now time.Ti
 			return err
 		}
 		p := t.seatOf(pl.Address)
-		if p < 0 || t.game == nil || t.game.Over() || t.notifyMode(p) != store.NotifyDigest {
+		if p < 0 || t.Game == nil || t.Game.Over() || t.notifyMode(p) != store.NotifyDigest {
 			continue
 		}
-		ns := names(t.seats)
-		line := templates.GameLine{Table: t.row.Name, Variant: t.row.Variant, Status: templates.StatusPlaying,
-			Players: ns, Turn: ns[t.game.Turn()], YourTurn: t.game.Turn() == p, Score: t.game.Score(p)}
-		if t.row.Deadline != nil {
-			line.Deadline = *t.row.Deadline
+		ns := names(t.Seats)
+		line := templates.GameLine{Table: t.Row.Name, Variant: t.Row.Variant, Status: templates.StatusPlaying,
+			Players: ns, Turn: ns[t.Game.Turn()], YourTurn: t.Game.Turn() == p, Score: t.Game.Score(p)}
+		if t.Row.Deadline != nil {
+			line.Deadline = *t.Row.Deadline
 		}
 		if line.YourTurn {
 			yours++

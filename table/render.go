@@ -31,11 +31,11 @@ import (
 // same while nothing happens, grows when the deadline moves (a presence
 // is an action), and is higher in the CANCEL, which the turn's last
 // action comes before, than in any REQUEST of the turn.
-func (s *Service) calendarEvent(t *tableCtx, kind templates.Kind, p int, moved bool, now time.Time) *templates.Event {
-	if t.game == nil || p < 0 || p >= len(t.seats) {
+func (s *Service) calendarEvent(t *Table, kind templates.Kind, p int, moved bool, now time.Time) *templates.Event {
+	if t.Game == nil || p < 0 || p >= len(t.Seats) {
 		return nil
 	}
-	acts := t.game.Actions()
+	acts := t.Game.Actions()
 	var ends []int // the actions that ended a turn
 	for i, a := range acts {
 		if isTurn(a.Kind) {
@@ -49,14 +49,14 @@ func (s *Service) calendarEvent(t *tableCtx, kind templates.Kind, p int, moved b
 		}
 		return ends[n-2] + 1
 	}
-	e := templates.Event{Table: t.row.Name, Stamp: now, Organizer: s.cfg.Mail.Address,
-		OrganizerName: s.cfg.Mail.Name, Attendee: t.seats[p].Player.Address, TZ: t.zones[p]}
+	e := templates.Event{Table: t.Row.Name, Stamp: now, Organizer: s.cfg.Mail.Address,
+		OrganizerName: s.cfg.Mail.Name, Attendee: t.Seats[p].Player.Address, TZ: t.Zones[p]}
 	// turnBegan is when turn n began; a change to the player's
 	// vacations since then may have moved its deadline, and counts in
 	// the SEQUENCE as an action does.
 	turnBegan := func(n int) time.Time {
 		if n <= 1 {
-			return t.game.Config().Start
+			return t.Game.Config().Start
 		}
 		return acts[ends[n-2]].At
 	}
@@ -64,24 +64,24 @@ func (s *Service) calendarEvent(t *tableCtx, kind templates.Kind, p int, moved b
 	// §2): the mail that tells its holder that the game ended, or that
 	// they are out, cancels it.
 	if n := len(acts); n > 0 && acts[n-1].Kind == engine.ActResign && (kind == templates.GameOver || kind == templates.Resigned) {
-		if holder, err := turnBeforeLast(t.game); err == nil && holder == p {
+		if holder, err := turnBeforeLast(t.Game); err == nil && holder == p {
 			n := len(ends) + 1
-			e.UID, e.Sequence, e.Cancel = s.notices.TurnUID(t.row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), true
+			e.UID, e.Sequence, e.Cancel = s.notices.TurnUID(t.Row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), true
 			return &e
 		}
 	}
 	if n := len(ends); n > 0 && acts[ends[n-1]].Player == p && (kind == templates.TurnNotice || kind == templates.GameOver) {
-		e.UID, e.Sequence, e.Cancel = s.notices.TurnUID(t.row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), true
+		e.UID, e.Sequence, e.Cancel = s.notices.TurnUID(t.Row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), true
 		return &e
 	}
-	if t.game.Over() || t.game.Turn() != p || t.row.Deadline == nil {
+	if t.Game.Over() || t.Game.Turn() != p || t.Row.Deadline == nil {
 		return nil
 	}
 	if kind != templates.TurnNotice && kind != templates.Reminder && kind != templates.BoardReply && kind != templates.SeatTaken && !moved {
 		return nil
 	}
 	n := len(ends) + 1
-	e.UID, e.Sequence, e.Deadline = s.notices.TurnUID(t.row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), *t.row.Deadline
+	e.UID, e.Sequence, e.Deadline = s.notices.TurnUID(t.Row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), *t.Row.Deadline
 	return &e
 }
 
@@ -101,28 +101,28 @@ func seatAddrs(seats []store.Seat) []string {
 }
 
 // noticeData is the state of a game for one player.
-func (s *Service) noticeData(t *tableCtx, p int, now time.Time) (templates.NoticeMsg, error) {
-	v, err := t.game.View(p, now)
+func (s *Service) noticeData(t *Table, p int, now time.Time) (templates.NoticeMsg, error) {
+	v, err := t.Game.View(p, now)
 	if err != nil {
 		return templates.NoticeMsg{}, notice.Permanent(err)
 	}
-	ns := names(t.seats)
+	ns := names(t.Seats)
 	b := v.Board
 	msg := templates.NoticeMsg{
-		Head:  s.notices.Head(t.row.Name, t.recipient(p), now),
+		Head:  s.notices.Head(t.Row.Name, t.recipient(p), now),
 		Board: notice.BoardData(&b, v.Rules, v.LastPlay),
 		Rack:  notice.RackData(v.Rack),
 		Log:   notice.Latest(notice.LogLines(v.Log, ns, &b), 8),
-		State: templates.Table{Variant: t.row.Variant, Bag: v.Bag, HasBank: t.bank().On()},
+		State: templates.Table{Variant: t.Row.Variant, Bag: v.Bag, HasBank: t.bank().On()},
 	}
 	if !v.Over {
 		msg.State.Turn = ns[v.Turn]
-		if t.row.Deadline != nil {
-			msg.State.Deadline = *t.row.Deadline
+		if t.Row.Deadline != nil {
+			msg.State.Deadline = *t.Row.Deadline
 		}
 	}
 	banks := t.banks() // the log replayed once for every player's line
-	for i, st := range t.seats {
+	for i, st := range t.Seats {
 		msg.State.Players = append(msg.State.Players, templates.PlayerLine{
 			Name: ns[i], Address: st.Player.Address, Score: v.Scores[i], Tiles: v.TileCounts[i],
 			Away: v.Away[i], ToMove: !v.Over && v.Turn == i, You: i == p, Bank: t.bankLeft(banks, i, now),
@@ -133,15 +133,15 @@ func (s *Service) noticeData(t *tableCtx, p int, now time.Time) (templates.Notic
 }
 
 // gameOverData is the end of a game, the same for everyone but the "You".
-func (s *Service) gameOverData(t *tableCtx, p int, now time.Time) (templates.GameOverMsg, error) {
-	v, err := t.game.View(p, now)
+func (s *Service) gameOverData(t *Table, p int, now time.Time) (templates.GameOverMsg, error) {
+	v, err := t.Game.View(p, now)
 	if err != nil || v.Result == nil {
 		return templates.GameOverMsg{}, notice.Permanent(fmt.Errorf("table: game over view: %v", err))
 	}
-	ns := names(t.seats)
+	ns := names(t.Seats)
 	b := v.Board
 	msg := templates.GameOverMsg{
-		Head:  s.notices.Head(t.row.Name, t.recipient(p), now),
+		Head:  s.notices.Head(t.Row.Name, t.recipient(p), now),
 		Board: notice.BoardData(&b, v.Rules, v.LastPlay),
 		Log:   notice.LogLines(v.Log, ns, &b),
 		End:   templates.EndStalled,
@@ -174,18 +174,18 @@ func (s *Service) gameOverData(t *tableCtx, p int, now time.Time) (templates.Gam
 // order (package analysis), or nil when the service has no GADDAG. An
 // analysis that fails leaves the section out, logged: the end of the game
 // goes out all the same.
-func (s *Service) missed(t *tableCtx, names []string) []templates.MissedLine {
+func (s *Service) missed(t *Table, names []string) []templates.MissedLine {
 	if s.gaddag == nil {
 		return nil
 	}
-	turns, err := analysis.FromGame(t.game.Config(), t.game.Actions())
+	turns, err := analysis.FromGame(t.Game.Config(), t.Game.Actions())
 	var rep analysis.Report
 	if err == nil {
-		rep, err = analysis.Analyze(turns, len(names), t.game.Rules(), s.gaddag)
+		rep, err = analysis.Analyze(turns, len(names), t.Game.Rules(), s.gaddag)
 	}
 	if err != nil {
 		if s.log != nil {
-			s.log.Warn("table: no analysis of the game", "table", t.row.Name, "err", err)
+			s.log.Warn("table: no analysis of the game", "table", t.Row.Name, "err", err)
 		}
 		return nil
 	}

@@ -18,18 +18,18 @@ import (
 // address or, from a seated player, to the plain address: the name says
 // which table. A name that is not the sender's table is refused, and
 // nothing changes.
-func (h *handling) resign(t *tableCtx, name string) error {
-	cmd := h.msg.Command.String()
+func (h *Request) resign(t *Table, name string) error {
+	cmd := h.Msg.Command.String()
 	notYours := []templates.Reason{{Kind: templates.ReasonNotYourTable, Detail: name}}
 	switch {
-	case t != nil && t.row.Name != name:
+	case t != nil && t.Row.Name != name:
 		return h.refuse(t, cmd, notYours, false)
 	case t == nil:
 		c, err := h.load(name)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		if err != nil || c.seatOf(h.msg.From) < 0 {
+		if err != nil || c.seatOf(h.Msg.From) < 0 {
 			from, err := h.replyTable(nil)
 			if err != nil {
 				return err
@@ -37,19 +37,19 @@ func (h *handling) resign(t *tableCtx, name string) error {
 			return h.refuse(from, cmd, notYours, true)
 		}
 		t = c
-		h.rec.TableID = &t.row.ID
-		h.log = h.log.With("table", name)
+		h.Rec.TableID = &t.Row.ID
+		h.Log = h.Log.With("table", name)
 		// As through the reply address: the deadlines that passed first.
-		if err := h.s.enforce(h.tx, t, h.now, h.now, h.out); err != nil {
+		if err := h.s.enforce(h.Tx, t, h.Now, h.Now, h.Out); err != nil {
 			return err
 		}
 	}
-	p := t.seatOf(h.msg.From)
-	if t.game == nil {
+	p := t.seatOf(h.Msg.From)
+	if t.Game == nil {
 		return h.refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonTooFewPlayers,
-			Have: len(t.seats), Need: 2, Detail: "START"}}, false)
+			Have: len(t.Seats), Need: 2, Detail: "START"}}, false)
 	}
-	if err := t.game.Resign(p, h.now, false); err != nil {
+	if err := t.Game.Resign(p, h.Now, false); err != nil {
 		var me *engine.MoveError
 		if !errors.As(err, &me) {
 			return notice.Permanent(err)
@@ -57,28 +57,28 @@ func (h *handling) resign(t *tableCtx, name string) error {
 		return h.refuse(t, cmd, notice.Reasons(err), false)
 	}
 	h.outcome(store.OutcomeApplied, cmd)
-	h.log.Info("player resigned", "player", p)
-	h.s.settle(t, h.now)
-	if err := h.s.departed(h.tx, t, p, h.now, h.out, h.rec.MessageID); err != nil {
+	h.Log.Info("player resigned", "player", p)
+	h.s.settle(t, h.Now)
+	if err := h.s.departed(h.Tx, t, p, h.Now, h.Out, h.Rec.MessageID); err != nil {
 		return err
 	}
-	return h.s.save(h.tx, t, h.now)
+	return h.s.save(h.Tx, t, h.Now)
 }
 
 // departed tells everyone that player p left (LEAGUES §2.4): the end of
 // the game to every player when it ended; else p that they are out and
 // the others still in the new state, with whose turn it is. reply is the
 // message p's mail answers, "" for a forfeit.
-func (s *Service) departed(tx *store.Tx, t *tableCtx, p int, now time.Time, out *notice.Batch, reply string) error {
-	g := t.game
+func (s *Service) departed(tx *store.Tx, t *Table, p int, now time.Time, out *notice.Batch, reply string) error {
+	g := t.Game
 	if !g.Over() {
-		msg := templates.ResignedMsg{Head: s.notices.Head(t.row.Name, t.recipient(p), now), Forfeit: g.Forfeited(p),
-			Score: g.Score(p), Next: names(t.seats)[g.Turn()]}
+		msg := templates.ResignedMsg{Head: s.notices.Head(t.Row.Name, t.recipient(p), now), Forfeit: g.Forfeited(p),
+			Score: g.Score(p), Next: names(t.Seats)[g.Turn()]}
 		if msg.Forfeit {
-			msg.Expired = t.row.ForfeitAfter
+			msg.Expired = t.Row.ForfeitAfter
 		}
-		e := notice.Envelope{Table: t.row.Name, Seq: t.row.Seq, Kind: templates.Resigned, To: t.recipient(p), Reply: reply,
-			TableID: &t.row.ID, Cal: s.calendarEvent(t, templates.Resigned, p, false, now)}
+		e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, Kind: templates.Resigned, To: t.recipient(p), Reply: reply,
+			TableID: &t.Row.ID, Cal: s.calendarEvent(t, templates.Resigned, p, false, now)}
 		out.Add(e, msg)
 	}
 	return s.announce(tx, t, now, out, -1, nil)
@@ -86,8 +86,8 @@ func (s *Service) departed(tx *store.Tx, t *tableCtx, p int, now time.Time, out 
 
 // forfeits reports whether the expiry of player p's turn reaches the
 // table's forfeit_after (LEAGUES §2.3).
-func forfeits(t *tableCtx, p int) bool {
-	return t.row.ForfeitAfter > 0 && t.game.Expiries(p)+1 >= t.row.ForfeitAfter
+func forfeits(t *Table, p int) bool {
+	return t.Row.ForfeitAfter > 0 && t.Game.Expiries(p)+1 >= t.Row.ForfeitAfter
 }
 
 // turnBeforeLast is whose turn it was before the game's last action.
@@ -137,11 +137,11 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 			return fmt.Errorf("table %s: %s holds no seat there: %w", name, oldAddr, ErrNotSeated)
 		case t.seatOf(newAddr) >= 0:
 			return fmt.Errorf("table %s: %s holds a seat there already: %w", name, newAddr, ErrAlreadySeated)
-		case t.game == nil:
+		case t.Game == nil:
 			return fmt.Errorf("table %s: it has not started: %w", name, ErrNotRunning)
-		case t.game.Over():
+		case t.Game.Over():
 			return fmt.Errorf("table %s: the game is over: %w", name, ErrNotRunning)
-		case t.game.Left(p):
+		case t.Game.Left(p):
 			return fmt.Errorf("table %s: %s left the game: %w", name, oldAddr, ErrNotRunning)
 		}
 		pl, err := tx.EnsurePlayer(newAddr, s.cfg.Language)
@@ -149,27 +149,27 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 			return err
 		}
 		// Each named beside the others of the table (notice.Names).
-		after := seatAddrs(t.seats)
+		after := seatAddrs(t.Seats)
 		after[p] = newAddr
-		oldName, newName := names(t.seats)[p], notice.Names(after)[p]
-		if err := t.game.Substitute(p, oldName, newName, now); err != nil {
+		oldName, newName := names(t.Seats)[p], notice.Names(after)[p]
+		if err := t.Game.Substitute(p, oldName, newName, now); err != nil {
 			return notice.Permanent(err)
 		}
-		if err := tx.MoveSeat(t.row.ID, p, pl.ID); err != nil {
+		if err := tx.MoveSeat(t.Row.ID, p, pl.ID); err != nil {
 			return err
 		}
-		if t.seats, err = tx.Seats(t.row.ID); err != nil {
+		if t.Seats, err = tx.Seats(t.Row.ID); err != nil {
 			return err
 		}
-		t.langs[p], t.zones[p] = pl.Lang, s.zoneOf(pl.TimeZone)
+		t.Langs[p], t.Zones[p] = pl.Lang, s.zoneOf(pl.TimeZone)
 		if err := s.joinDivision(tx, t, pl.ID); err != nil {
 			return err
 		}
 		if err := s.save(tx, t, now); err != nil {
 			return err
 		}
-		for q := range t.seats {
-			if q != p && t.game.Left(q) {
+		for q := range t.Seats {
+			if q != p && t.Game.Left(q) {
 				continue
 			}
 			msg, err := s.noticeData(t, q, now)

@@ -19,43 +19,43 @@ import (
 // LEAGUES §3.1) counted on their clock from the turn's start, which their
 // vacations stop (LEAGUES §3.2); and the next reminder after now, counted
 // on the same clock (§3.3).
-func (s *Service) schedule(t *tableCtx, now time.Time) {
-	g := t.game
+func (s *Service) schedule(t *Table, now time.Time) {
+	g := t.Game
 	if g.Over() {
-		t.row.Status = store.StatusOver
-		t.row.TurnStarted, t.row.Deadline, t.row.NextReminder = nil, nil, nil
+		t.Row.Status = store.StatusOver
+		t.Row.TurnStarted, t.Row.Deadline, t.Row.NextReminder = nil, nil, nil
 		return
 	}
-	t.row.Status = store.StatusPlaying
+	t.Row.Status = store.StatusPlaying
 	if t.botToMove() {
 		// The computer plays bot_delay after its turn begins; it has no
 		// clock to run out and no reminder.
 		start := g.TurnStart()
 		at := start.Add(s.cfg.BotDelay)
-		t.row.TurnStarted, t.row.Deadline, t.row.NextReminder = &start, &at, nil
+		t.Row.TurnStarted, t.Row.Deadline, t.Row.NextReminder = &start, &at, nil
 		return
 	}
 	start, limit, stops := t.turnClock()
 	deadline := clock.Deadline(start, limit, stops)
-	t.row.TurnStarted, t.row.Deadline = &start, &deadline
-	t.row.NextReminder = t.nextReminder(now)
+	t.Row.TurnStarted, t.Row.Deadline = &start, &deadline
+	t.Row.NextReminder = t.nextReminder(now)
 }
 
 // turnClock is the current turn's start, the limit of the player to move
 // and the stops of their clock.
-func (t *tableCtx) turnClock() (time.Time, time.Duration, []clock.Interval) {
-	g := t.game
+func (t *Table) turnClock() (time.Time, time.Duration, []clock.Interval) {
+	g := t.Game
 	p := g.Turn()
-	limit := clock.Limit(t.row.TurnTime, t.banks()[p], t.row.AwayGrace, g.Away(p))
+	limit := clock.Limit(t.Row.TurnTime, t.banks()[p], t.Row.AwayGrace, g.Away(p))
 	return g.TurnStart(), limit, t.stops(p)
 }
 
 // nextReminder is the earliest reminder of the turn due after now, or
 // nil: a reminder r comes when the player has r left on their clock.
-func (t *tableCtx) nextReminder(now time.Time) *time.Time {
+func (t *Table) nextReminder(now time.Time) *time.Time {
 	start, limit, stops := t.turnClock()
 	var next *time.Time
-	for _, r := range t.row.Reminders {
+	for _, r := range t.Row.Reminders {
 		if r >= limit {
 			continue
 		}
@@ -72,18 +72,18 @@ func (t *tableCtx) nextReminder(now time.Time) *time.Time {
 // the daemon was down are enforced one after the other. It stops at the
 // computer's turn, which never runs out (step plays it). The mails are of
 // now.
-func (s *Service) enforce(tx *store.Tx, t *tableCtx, until, now time.Time, out *notice.Batch) error {
-	for t.game != nil && !t.game.Over() && t.row.Deadline != nil && !t.row.Deadline.After(until) && !t.botToMove() {
-		deadline := *t.row.Deadline
-		p := t.game.Turn()
+func (s *Service) enforce(tx *store.Tx, t *Table, until, now time.Time, out *notice.Batch) error {
+	for t.Game != nil && !t.Game.Over() && t.Row.Deadline != nil && !t.Row.Deadline.After(until) && !t.botToMove() {
+		deadline := *t.Row.Deadline
+		p := t.Game.Turn()
 		// LEAGUES §2.3: the expiry that reaches forfeit_after is a forfeit,
 		// at the deadline, also when caught up after downtime.
 		forfeit := forfeits(t, p)
 		var err error
 		if forfeit {
-			err = t.game.Resign(p, deadline, true)
+			err = t.Game.Resign(p, deadline, true)
 		} else {
-			err = t.game.Expire(p, deadline)
+			err = t.Game.Expire(p, deadline)
 		}
 		if err != nil {
 			return notice.Permanent(err)
@@ -92,16 +92,16 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, until, now time.Time, out *
 			return err
 		}
 		if forfeit {
-			s.log.Info("turn expired: forfeit", "table", t.row.Name, "player", p, "deadline", deadline)
+			s.log.Info("turn expired: forfeit", "table", t.Row.Name, "player", p, "deadline", deadline)
 			if err := s.departed(tx, t, p, now, out, ""); err != nil {
 				return err
 			}
 			continue
 		}
-		s.log.Info("turn expired", "table", t.row.Name, "player", p, "deadline", deadline)
-		if !t.game.Over() {
-			msg := templates.ExpiredMsg{Head: s.notices.Head(t.row.Name, t.recipient(p), now), Deadline: deadline,
-				Grace: t.row.AwayGrace, Next: names(t.seats)[t.game.Turn()]}
+		s.log.Info("turn expired", "table", t.Row.Name, "player", p, "deadline", deadline)
+		if !t.Game.Over() {
+			msg := templates.ExpiredMsg{Head: s.notices.Head(t.Row.Name, t.recipient(p), now), Deadline: deadline,
+				Grace: t.Row.AwayGrace, Next: names(t.Seats)[t.Game.Turn()]}
 			cal := templates.Expired
 			if !t.wantsNotice(p) {
 				cal = templates.TurnNotice // it carries the notice's calendar entry
@@ -117,17 +117,17 @@ func (s *Service) enforce(tx *store.Tx, t *tableCtx, until, now time.Time, out *
 
 // queue renders a message about table t for seat p, with its calendar
 // entry if it has one.
-func (s *Service) queue(t *tableCtx, kind templates.Kind, p int, data any, now time.Time, out *notice.Batch) {
+func (s *Service) queue(t *Table, kind templates.Kind, p int, data any, now time.Time, out *notice.Batch) {
 	s.queueCal(t, kind, kind, p, data, now, out)
 }
 
 // queueCal is queue with the calendar entry of a mail of kind cal: that
 // of the notice a mail stands in for (NOTIFY turn).
-func (s *Service) queueCal(t *tableCtx, kind, cal templates.Kind, p int, data any, now time.Time, out *notice.Batch) {
-	e := notice.Envelope{Table: t.row.Name, Seq: t.row.Seq, Kind: kind, To: t.recipient(p), TableID: &t.row.ID,
+func (s *Service) queueCal(t *Table, kind, cal templates.Kind, p int, data any, now time.Time, out *notice.Batch) {
+	e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, Kind: kind, To: t.recipient(p), TableID: &t.Row.ID,
 		Cal: s.calendarEvent(t, cal, p, false, now)}
 	if kind == templates.Reminder {
-		e.Extra = strconv.FormatInt(t.row.NextReminder.Unix(), 36)
+		e.Extra = strconv.FormatInt(t.Row.NextReminder.Unix(), 36)
 	}
 	out.Add(e, data)
 }
@@ -139,31 +139,31 @@ func (s *Service) queueCal(t *tableCtx, kind, cal templates.Kind, p int, data an
 // gets no notice of a turn that is not theirs (LEAGUES §5.1); if they are
 // the author, what their move did still comes, alone. The data is read
 // from the game one player at a time; the mails render in parallel.
-func (s *Service) announce(tx *store.Tx, t *tableCtx, now time.Time, out *notice.Batch, author int, acc *templates.Acceptance) error {
+func (s *Service) announce(tx *store.Tx, t *Table, now time.Time, out *notice.Batch, author int, acc *templates.Acceptance) error {
 	var standings *division
 	var missed []templates.MissedLine // worked out once for every player
-	if t.game.Over() {
+	if t.Game.Over() {
 		var err error
 		if standings, err = s.endStandings(tx, t, now); err != nil {
 			return err
 		}
-		missed = s.missed(t, names(t.seats))
+		missed = s.missed(t, names(t.Seats))
 	}
-	for p := range t.seats {
-		if !t.game.Over() && t.game.Left(p) {
+	for p := range t.Seats {
+		if !t.Game.Over() && t.Game.Left(p) {
 			continue // LEAGUES §2.2: out of the game until its end
 		}
 		var a *templates.Acceptance
 		if p == author && !s.cfg.Mail.SeparateAcceptance {
 			a = acc
 		}
-		if t.game.Over() {
+		if t.Game.Over() {
 			msg, err := s.gameOverData(t, p, now)
 			if err != nil {
 				return err
 			}
 			msg.Accepted = a
-			msg.Standings = standings.forPlayer(t.seats[p].Player.Address)
+			msg.Standings = standings.forPlayer(t.Seats[p].Player.Address)
 			msg.Missed = missed
 			s.queue(t, templates.GameOver, p, msg, now, out)
 			continue
@@ -173,12 +173,12 @@ func (s *Service) announce(tx *store.Tx, t *tableCtx, now time.Time, out *notice
 			// in one mail (separate acceptance or not) that ends their
 			// turn's calendar entry as the notice would have.
 			if p == author && acc != nil {
-				v, err := t.game.View(p, now)
+				v, err := t.Game.View(p, now)
 				if err != nil {
 					return notice.Permanent(err)
 				}
 				s.queueCal(t, templates.Accepted, templates.TurnNotice, p, templates.AcceptedMsg{
-					Head: s.notices.Head(t.row.Name, t.recipient(p), now), Move: acc.Move, Total: acc.Total, Rack: notice.RackData(v.Rack)}, now, out)
+					Head: s.notices.Head(t.Row.Name, t.recipient(p), now), Move: acc.Move, Total: acc.Total, Rack: notice.RackData(v.Rack)}, now, out)
 			}
 			continue
 		}
@@ -278,13 +278,13 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *notice.B
 	if s.tickHook != nil {
 		s.tickHook(id)
 	}
-	if t.game == nil || t.game.Over() {
+	if t.Game == nil || t.Game.Over() {
 		// Nothing can be due: clear the times so that the table is not
 		// found again.
-		t.row.Deadline, t.row.NextReminder = nil, nil
-		return tx.SaveTable(t.row, t.prevSeq)
+		t.Row.Deadline, t.Row.NextReminder = nil, nil
+		return tx.SaveTable(t.Row, t.prevSeq)
 	}
-	if t.row.Deadline != nil && !t.row.Deadline.After(now) {
+	if t.Row.Deadline != nil && !t.Row.Deadline.After(now) {
 		// One deadline a transaction (an expiry, or the computer's
 		// move): eachDue then takes the earliest due again, so that the
 		// turns missed while the daemon was down are enforced in time
@@ -293,14 +293,14 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *notice.B
 		_, err := s.step(tx, t, now, now, out)
 		return err
 	}
-	if t.row.NextReminder != nil && !t.row.NextReminder.After(now) {
-		p := t.game.Turn()
+	if t.Row.NextReminder != nil && !t.Row.NextReminder.After(now) {
+		p := t.Game.Turn()
 		msg, err := s.noticeData(t, p, now)
 		if err != nil {
 			return err
 		}
 		s.queue(t, templates.Reminder, p, msg, now, out)
-		t.row.NextReminder = t.nextReminder(now)
+		t.Row.NextReminder = t.nextReminder(now)
 	}
-	return tx.SaveTable(t.row, t.prevSeq)
+	return tx.SaveTable(t.Row, t.prevSeq)
 }

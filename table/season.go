@@ -133,10 +133,10 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 				if err != nil {
 					return err
 				}
-				if err := tx.AddLeagueTable(&store.LeagueTable{TableID: t.row.ID, SeasonID: row.ID, DivisionOrder: i, Round: st.Round}); err != nil {
+				if err := tx.AddLeagueTable(&store.LeagueTable{TableID: t.Row.ID, SeasonID: row.ID, DivisionOrder: i, Round: st.Round}); err != nil {
 					return err
 				}
-				st.Status, st.ToMove = t.row.Status, toMove(t)
+				st.Status, st.ToMove = t.Row.Status, toMove(t)
 				started.Tables = append(started.Tables, st)
 			}
 		}
@@ -299,8 +299,8 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number, division in
 			if err != nil {
 				return nil, err
 			}
-			st := SeasonTable{Name: t.row.Name, Division: d.divisionName(lts[i].DivisionOrder), Round: lts[i].Round, Status: t.row.Status, ToMove: toMove(t)}
-			for _, seat := range t.seats {
+			st := SeasonTable{Name: t.Row.Name, Division: d.divisionName(lts[i].DivisionOrder), Round: lts[i].Round, Status: t.Row.Status, ToMove: toMove(t)}
+			for _, seat := range t.Seats {
 				st.Players = append(st.Players, seat.Player.Address)
 			}
 			d.view.Tables = append(d.view.Tables, st)
@@ -344,23 +344,23 @@ func (d *seasonData) addResults(seats []store.FinishedSeat) {
 }
 
 // toMove is the address whose turn it is at a playing table, else "".
-func toMove(t *tableCtx) string {
-	if t.row.Status != store.StatusPlaying || t.game == nil || t.game.Over() {
+func toMove(t *Table) string {
+	if t.Row.Status != store.StatusPlaying || t.Game == nil || t.Game.Over() {
 		return ""
 	}
-	return t.seats[t.game.Turn()].Player.Address
+	return t.Seats[t.Game.Turn()].Player.Address
 }
 
 // finishedOf is a table's end for league.Finished (LEAGUES §8): each
 // seat's final holder and score, and the order in which players left;
 // false while the game is not over.
-func finishedOf(t *tableCtx) (league.Finished, bool) {
-	if t.game == nil || !t.game.Over() {
+func finishedOf(t *Table) (league.Finished, bool) {
+	if t.Game == nil || !t.Game.Over() {
 		return league.Finished{}, false
 	}
-	r := t.game.Result()
-	f := league.Finished{Table: t.row.Name}
-	for i, seat := range t.seats {
+	r := t.Game.Result()
+	f := league.Finished{Table: t.Row.Name}
+	for i, seat := range t.Seats {
 		st := league.Seat{Player: seat.Player.Address, Score: r.Scores[i]}
 		for j, dep := range r.Left {
 			if dep.Player == i {
@@ -564,8 +564,8 @@ func (s *Service) Show(ctx context.Context, name string) (*Season, []league.Divi
 
 // seasonTable returns the season row of t's table, nil (and no error)
 // for a table that belongs to no season.
-func seasonTable(tx *store.Tx, t *tableCtx) (*store.LeagueTable, error) {
-	lt, err := tx.LeagueTableOf(t.row.ID)
+func seasonTable(tx *store.Tx, t *Table) (*store.LeagueTable, error) {
+	lt, err := tx.LeagueTableOf(t.Row.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
@@ -577,8 +577,8 @@ func seasonTable(tx *store.Tx, t *tableCtx) (*store.LeagueTable, error) {
 // players in the pool of its variant (unless the league sets rated =
 // false), and the season's end when it was its last table (§7.3). Tables
 // of no season change nothing.
-func (s *Service) tableEnded(tx *store.Tx, t *tableCtx, now time.Time) error {
-	if t.ended || t.game == nil || !t.game.Over() {
+func (s *Service) tableEnded(tx *store.Tx, t *Table, now time.Time) error {
+	if t.ended || t.Game == nil || !t.Game.Over() {
 		return nil
 	}
 	t.ended = true
@@ -592,12 +592,12 @@ func (s *Service) tableEnded(tx *store.Tx, t *tableCtx, now time.Time) error {
 	}
 	results := make([]store.SeatResult, len(f.Seats))
 	for i, st := range f.Seats {
-		results[i] = store.SeatResult{Seat: i, PlayerID: t.seats[i].PlayerID, Score: st.Score, LeftOrder: st.Left}
+		results[i] = store.SeatResult{Seat: i, PlayerID: t.Seats[i].PlayerID, Score: st.Score, LeftOrder: st.Left}
 	}
-	if err := tx.FinishLeagueTable(t.row.ID, now, results); err != nil {
+	if err := tx.FinishLeagueTable(t.Row.ID, now, results); err != nil {
 		return err
 	}
-	if l := s.cfg.League(t.row.League); l != nil && *l.Rated && !t.hasBot() { // a game with the computer is never rated
+	if l := s.cfg.League(t.Row.League); l != nil && *l.Rated && !t.hasBot() { // a game with the computer is never rated
 		if err := s.rateTable(tx, t, f, now); err != nil {
 			return err
 		}
@@ -615,25 +615,25 @@ func (s *Service) tableEnded(tx *store.Tx, t *tableCtx, now time.Time) error {
 // rateTable applies a finished table to the rating pool of its variant
 // (LEAGUES §10.2): one rating period for its players, against the ratings
 // they had before it.
-func (s *Service) rateTable(tx *store.Tx, t *tableCtx, f league.Finished, now time.Time) error {
-	ids := make([]int64, len(t.seats))
-	for i, seat := range t.seats {
+func (s *Service) rateTable(tx *store.Tx, t *Table, f league.Finished, now time.Time) error {
+	ids := make([]int64, len(t.Seats))
+	for i, seat := range t.Seats {
 		ids[i] = seat.PlayerID
 	}
-	stored, err := tx.Ratings(t.row.Variant, ids...)
+	stored, err := tx.Ratings(t.Row.Variant, ids...)
 	if err != nil {
 		return err
 	}
-	pool := make(map[string]rating.Rating, len(t.seats))
-	for _, seat := range t.seats {
+	pool := make(map[string]rating.Rating, len(t.Seats))
+	for _, seat := range t.Seats {
 		if r, ok := stored[seat.PlayerID]; ok {
 			pool[seat.Player.Address] = rating.Rating{R: r.Rating, RD: r.RD, Vol: r.Volatility}
 		}
 	}
 	league.RateTable(rating.System{Tau: s.cfg.RatingTau}, pool, f)
-	for _, seat := range t.seats {
+	for _, seat := range t.Seats {
 		r := pool[seat.Player.Address]
-		row := &store.PlayerRating{Variant: t.row.Variant, PlayerID: seat.PlayerID, Rating: r.R, RD: r.RD, Volatility: r.Vol,
+		row := &store.PlayerRating{Variant: t.Row.Variant, PlayerID: seat.PlayerID, Rating: r.R, RD: r.RD, Volatility: r.Vol,
 			Games: stored[seat.PlayerID].Games + 1, UpdatedAt: now}
 		if err := tx.SaveRating(row); err != nil {
 			return err
@@ -691,7 +691,7 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 	if err != nil {
 		return err
 	}
-	var open []*tableCtx
+	var open []*Table
 	for _, lt := range lts {
 		if lt.FinishedAt != nil {
 			continue
@@ -700,40 +700,40 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 		if err != nil {
 			return err
 		}
-		if t.game != nil && !t.game.Over() {
+		if t.Game != nil && !t.Game.Over() {
 			open = append(open, t)
 		}
 	}
-	slices.SortFunc(open, func(a, b *tableCtx) int { return strings.Compare(a.row.Name, b.row.Name) })
+	slices.SortFunc(open, func(a, b *Table) int { return strings.Compare(a.Row.Name, b.Row.Name) })
 	for {
-		var next *tableCtx
+		var next *Table
 		for _, t := range open {
-			d := t.row.Deadline
-			if t.game.Over() || d == nil || d.After(at) {
+			d := t.Row.Deadline
+			if t.Game.Over() || d == nil || d.After(at) {
 				continue
 			}
-			if next == nil || d.Before(*next.row.Deadline) {
+			if next == nil || d.Before(*next.Row.Deadline) {
 				next = t
 			}
 		}
 		if next == nil {
 			break
 		}
-		if _, err := s.step(tx, next, *next.row.Deadline, now, out); err != nil {
+		if _, err := s.step(tx, next, *next.Row.Deadline, now, out); err != nil {
 			return err
 		}
 	}
 	for _, t := range open {
-		if t.game.Over() {
+		if t.Game.Over() {
 			continue
 		}
-		if err := t.game.Adjudicate(at); err != nil {
+		if err := t.Game.Adjudicate(at); err != nil {
 			return notice.Permanent(err)
 		}
 		if err := s.save(tx, t, at); err != nil {
 			return err
 		}
-		s.log.Info("table adjudicated", "table", t.row.Name, "league", l.Name, "season", row.Number)
+		s.log.Info("table adjudicated", "table", t.Row.Name, "league", l.Name, "season", row.Number)
 		if err := s.announce(tx, t, now, out, -1, nil); err != nil {
 			return err
 		}
@@ -747,7 +747,7 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 // joinDivision makes the new holder of a season table's seat a member of
 // its division (LEAGUES §8.2: the seat counts for its final holder), last
 // in its seeding; nothing for a table of no season, or a member already.
-func (s *Service) joinDivision(tx *store.Tx, t *tableCtx, playerID int64) error {
+func (s *Service) joinDivision(tx *store.Tx, t *Table, playerID int64) error {
 	lt, err := seasonTable(tx, t)
 	if lt == nil {
 		return err
@@ -773,8 +773,8 @@ func (s *Service) joinDivision(tx *store.Tx, t *tableCtx, playerID int64) error 
 // endDueSeason closes the season of t's table if its end has come by now
 // and the tick has not closed it yet (see closeSeason), in the message's
 // transaction; it reports whether it did, t then being stale.
-func (s *Service) endDueSeason(tx *store.Tx, t *tableCtx, now time.Time, out *notice.Batch) (bool, error) {
-	if t.row.League == "" || t.row.Status == store.StatusOver {
+func (s *Service) endDueSeason(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) (bool, error) {
+	if t.Row.League == "" || t.Row.Status == store.StatusOver {
 		return false, nil
 	}
 	lt, err := seasonTable(tx, t)

@@ -155,7 +155,7 @@ func benchTableEnd(b *testing.B, s *Service, st *store.Store, l *config.League, 
 	for b.Loop() {
 		b.StopTimer()
 		n++
-		var t *tableCtx
+		var t *Table
 		d := n % (players / size) // each division gets its share of the live tables
 		err := st.Tx(ctx, func(tx *store.Tx) error {
 			row, err := newTable(tx, fmt.Sprint("live-", n), d*size, d*size+1+n%(size-1))
@@ -170,7 +170,7 @@ func benchTableEnd(b *testing.B, s *Service, st *store.Store, l *config.League, 
 			if err == nil {
 				err = g.Resign(1, now, false)
 			}
-			t = &tableCtx{row: row, seats: seats, game: g}
+			t = &Table{Row: row, Seats: seats, Game: g}
 			return err
 		})
 		if err != nil {

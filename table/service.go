@@ -194,14 +194,14 @@ func (s *Service) handleOnce(ctx context.Context, in mailer.Inbound, m *parser.M
 		if seen {
 			return errHandled
 		}
-		h := &handling{s: s, tx: tx, msg: m, rec: rec, now: now, log: log, size: in.Size, out: s.notices.NewBatch(now)}
+		h := &Request{s: s, Tx: tx, Msg: m, Rec: rec, Now: now, Log: log, size: in.Size, Out: s.notices.NewBatch(now)}
 		if err := h.run(); err != nil {
 			return err
 		}
 		if err := recordMessage(tx, rec, log); err != nil {
 			return err
 		}
-		sent, err = h.out.Enqueue(tx)
+		sent, err = h.Out.Enqueue(tx)
 		return err
 	})
 	return rec, sent, err

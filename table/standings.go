@@ -69,7 +69,7 @@ func (s *Service) divisionStandings(tx *store.Tx, l *config.League, number, div 
 // endStandings is, for the game-over mail of a season table (LEAGUES
 // §9.2), its division's standings with this game counted (its end is
 // recorded first if it was not yet); nil for a table of no season.
-func (s *Service) endStandings(tx *store.Tx, t *tableCtx, now time.Time) (*division, error) {
+func (s *Service) endStandings(tx *store.Tx, t *Table, now time.Time) (*division, error) {
 	if err := s.tableEnded(tx, t, now); err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func (s *Service) endStandings(tx *store.Tx, t *tableCtx, now time.Time) (*divis
 	if lt == nil {
 		return nil, err
 	}
-	l := s.cfg.League(t.row.League)
+	l := s.cfg.League(t.Row.League)
 	if l == nil {
 		return nil, nil
 	}
@@ -91,13 +91,13 @@ func (s *Service) endStandings(tx *store.Tx, t *tableCtx, now time.Time) (*divis
 // standings answers STANDINGS (LEAGUES §9.4): the sender's division in
 // the league named, else in their one running league, from the table the
 // message came through or the sender's one table (replyTable).
-func (h *handling) standings(t *tableCtx, name string) error {
+func (h *Request) standings(t *Table, name string) error {
 	from, err := h.replyTable(t)
 	if err != nil {
 		return err
 	}
 	refuse := func(k templates.ReasonKind, detail string) error {
-		return h.refuse(from, h.msg.Command.String(), []templates.Reason{{Kind: k, Detail: detail}}, false)
+		return h.refuse(from, h.Msg.Command.String(), []templates.Reason{{Kind: k, Detail: detail}}, false)
 	}
 	if !h.s.hasSeasons() {
 		return refuse(templates.ReasonNoLeague, "")
@@ -108,7 +108,7 @@ func (h *handling) standings(t *tableCtx, name string) error {
 			return refuse(templates.ReasonNoSuchLeague, name)
 		}
 	}
-	p, err := h.tx.PlayerByAddress(h.msg.From)
+	p, err := h.Tx.PlayerByAddress(h.Msg.From)
 	if errors.Is(err, store.ErrNotFound) {
 		return refuse(templates.ReasonNotInLeague, name)
 	} else if err != nil {
@@ -116,14 +116,14 @@ func (h *handling) standings(t *tableCtx, name string) error {
 	}
 	var m *store.SeasonMember
 	if l != nil {
-		m, err = h.tx.LastMembership(l.Name, p.ID)
+		m, err = h.Tx.LastMembership(l.Name, p.ID)
 		if errors.Is(err, store.ErrNotFound) {
 			return refuse(templates.ReasonNotInLeague, l.Name)
 		} else if err != nil {
 			return err
 		}
 	} else {
-		open, err := h.tx.PlayerSeasons(p.ID)
+		open, err := h.Tx.PlayerSeasons(p.ID)
 		if err != nil {
 			return err
 		}
@@ -143,14 +143,14 @@ func (h *handling) standings(t *tableCtx, name string) error {
 			return refuse(templates.ReasonNoSuchLeague, m.Season.League)
 		}
 	}
-	div, err := h.s.divisionStandings(h.tx, l, m.Season.Number, m.DivisionOrder)
+	div, err := h.s.divisionStandings(h.Tx, l, m.Season.Number, m.DivisionOrder)
 	if err != nil {
 		return err
 	}
-	st := div.forPlayer(h.msg.From)
+	st := div.forPlayer(h.Msg.From)
 	h.outcome(store.OutcomeApplied, "STANDINGS "+l.Name)
 	to := h.sender(from)
-	return h.reply(from, templates.StandingsReply, templates.StandingsMsg{Head: h.s.notices.Head(tableName(from), to, h.now), Standings: *st})
+	return h.reply(from, templates.StandingsReply, templates.StandingsMsg{Head: h.s.notices.Head(tableName(from), to, h.Now), Standings: *st})
 }
 
 // hasSeasons reports whether a league of the configuration organises
@@ -180,13 +180,13 @@ func (s *Service) leagueNamed(name string) *config.League {
 // when the league's next season starts (the latest of a player's counts).
 // SIGNUP needs a league with signup = true, and a player not in it
 // already; WITHDRAW a player who is in it or signed up.
-func (h *handling) signup(t *tableCtx, name string, withdraw bool) error {
+func (h *Request) signup(t *Table, name string, withdraw bool) error {
 	from, err := h.replyTable(t)
 	if err != nil {
 		return err
 	}
 	refuse := func(k templates.ReasonKind, detail string) error {
-		return h.refuse(from, h.msg.Command.String(), []templates.Reason{{Kind: k, Detail: detail}}, false)
+		return h.refuse(from, h.Msg.Command.String(), []templates.Reason{{Kind: k, Detail: detail}}, false)
 	}
 	if !h.s.hasSeasons() {
 		return refuse(templates.ReasonNoLeague, "")
@@ -198,7 +198,7 @@ func (h *handling) signup(t *tableCtx, name string, withdraw bool) error {
 	if !withdraw && !l.Signup {
 		return refuse(templates.ReasonNoSignup, l.Name)
 	}
-	p, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(from))
+	p, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(from))
 	if err != nil {
 		return err
 	}
@@ -216,13 +216,13 @@ func (h *handling) signup(t *tableCtx, name string, withdraw bool) error {
 	if withdraw {
 		kind, verb = store.SignupWithdraw, "WITHDRAW "
 	}
-	if err := h.tx.AddSignup(&store.Signup{League: l.Name, PlayerID: p.ID, Kind: kind, At: h.now}); err != nil {
+	if err := h.Tx.AddSignup(&store.Signup{League: l.Name, PlayerID: p.ID, Kind: kind, At: h.Now}); err != nil {
 		return err
 	}
 	if withdraw && running > 0 {
 		// Only a player of the season under way leaves "after it"; one
 		// who had only signed up is simply not in the next.
-		if m, err := h.tx.LastMembership(l.Name, p.ID); errors.Is(err, store.ErrNotFound) || err == nil && m.Season.Number != running {
+		if m, err := h.Tx.LastMembership(l.Name, p.ID); errors.Is(err, store.ErrNotFound) || err == nil && m.Season.Number != running {
 			running = 0
 		} else if err != nil {
 			return err
@@ -230,22 +230,22 @@ func (h *handling) signup(t *tableCtx, name string, withdraw bool) error {
 	}
 	h.outcome(store.OutcomeApplied, verb+l.Name)
 	to := h.sender(from)
-	return h.reply(from, templates.SignupDone, templates.SignupMsg{Head: h.s.notices.Head(tableName(from), to, h.now),
+	return h.reply(from, templates.SignupDone, templates.SignupMsg{Head: h.s.notices.Head(tableName(from), to, h.Now),
 		League: l.Name, Withdraw: withdraw, Running: running})
 }
 
 // leagueState says whether the player is in the league's next season as
 // things stand (a member of its last season or signed up, and not
 // withdrawn since), and the number of its season under way (0 if none).
-func (h *handling) leagueState(l *config.League, playerID int64) (in bool, running int, err error) {
-	seasons, err := h.tx.Seasons(l.Name)
+func (h *Request) leagueState(l *config.League, playerID int64) (in bool, running int, err error) {
+	seasons, err := h.Tx.Seasons(l.Name)
 	if err != nil {
 		return false, 0, err
 	}
 	if n := len(seasons); n > 0 && seasons[n-1].ClosedAt == nil {
 		running = seasons[n-1].Number
 	}
-	m, err := h.tx.LastMembership(l.Name, playerID)
+	m, err := h.Tx.LastMembership(l.Name, playerID)
 	switch {
 	case err == nil:
 		in = m.Season.Number == seasons[len(seasons)-1].Number
@@ -255,11 +255,11 @@ func (h *handling) leagueState(l *config.League, playerID int64) (in bool, runni
 	if !in && len(seasons) == 0 {
 		for _, d := range l.Divisions { // the first season's players
 			for _, a := range d.Players {
-				in = in || strings.EqualFold(a, h.msg.From)
+				in = in || strings.EqualFold(a, h.Msg.From)
 			}
 		}
 	}
-	pending, err := h.tx.PendingSignups(l.Name)
+	pending, err := h.Tx.PendingSignups(l.Name)
 	if err != nil {
 		return false, 0, err
 	}

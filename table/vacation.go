@@ -21,13 +21,13 @@ import (
 
 // loadVacations reads the vacations of the table's players, unless its
 // league ignores them.
-func (t *tableCtx) loadVacations(tx *store.Tx) error {
-	t.vacs = make([][]store.Vacation, len(t.seats))
-	if t.row.IgnoreVacations {
+func (t *Table) loadVacations(tx *store.Tx) error {
+	t.vacs = make([][]store.Vacation, len(t.Seats))
+	if t.Row.IgnoreVacations {
 		return nil
 	}
-	ids := make([]int64, len(t.seats))
-	for i, st := range t.seats {
+	ids := make([]int64, len(t.Seats))
+	for i, st := range t.Seats {
 		ids[i] = st.PlayerID
 	}
 	vs, err := tx.Vacations(ids...)
@@ -35,7 +35,7 @@ func (t *tableCtx) loadVacations(tx *store.Tx) error {
 		return err
 	}
 	for _, v := range vs {
-		for i, st := range t.seats {
+		for i, st := range t.Seats {
 			if st.PlayerID == v.PlayerID {
 				t.vacs[i] = append(t.vacs[i], v)
 			}
@@ -45,8 +45,8 @@ func (t *tableCtx) loadVacations(tx *store.Tx) error {
 }
 
 // stops are seat p's vacations as stops of their clock at this table.
-func (t *tableCtx) stops(p int) []clock.Interval {
-	if t.row.IgnoreVacations || p < 0 || p >= len(t.vacs) {
+func (t *Table) stops(p int) []clock.Interval {
+	if t.Row.IgnoreVacations || p < 0 || p >= len(t.vacs) {
 		return nil
 	}
 	out := make([]clock.Interval, len(t.vacs[p]))
@@ -57,15 +57,15 @@ func (t *tableCtx) stops(p int) []clock.Interval {
 }
 
 // bank is the table's time bank.
-func (t *tableCtx) bank() clock.Bank {
-	return clock.Bank{Max: t.row.TimeBank, PerMove: t.row.BankPerMove}
+func (t *Table) bank() clock.Bank {
+	return clock.Bank{Max: t.Row.TimeBank, PerMove: t.Row.BankPerMove}
 }
 
 // banks is each player's bank at the start of the current turn, replayed
 // from the log: the turns' times are the actions' (a turn begins with the
 // action that ended the one before), the stops the vacations stored.
-func (t *tableCtx) banks() []time.Duration {
-	g := t.game
+func (t *Table) banks() []time.Duration {
+	g := t.Game
 	b := t.bank()
 	if !b.On() {
 		return make([]time.Duration, g.Players())
@@ -83,28 +83,28 @@ func (t *tableCtx) banks() []time.Duration {
 	for p := range stops {
 		stops[p] = t.stops(p)
 	}
-	return b.Banks(g.Players(), t.row.TurnTime, turns, stops)
+	return b.Banks(g.Players(), t.Row.TurnTime, turns, stops)
 }
 
 // bankLeft is what seat p has left at now of banks[p], their bank at the
 // start of the turn (banks): for the player to move, what their clock
 // has not taken yet.
-func (t *tableCtx) bankLeft(banks []time.Duration, p int, now time.Time) time.Duration {
-	if !t.bank().On() || t.game == nil {
+func (t *Table) bankLeft(banks []time.Duration, p int, now time.Time) time.Duration {
+	if !t.bank().On() || t.Game == nil {
 		return 0
 	}
 	left := banks[p]
-	g := t.game
+	g := t.Game
 	if !g.Over() && g.Turn() == p && !g.Away(p) {
 		used := clock.Used(g.TurnStart(), now, t.stops(p))
-		left -= max(used-t.row.TurnTime, 0)
+		left -= max(used-t.Row.TurnTime, 0)
 	}
 	return max(left, 0)
 }
 
 // runningVacation is seat p's vacation at now at this table, or nil.
-func (t *tableCtx) runningVacation(p int, now time.Time) *store.Vacation {
-	if t.row.IgnoreVacations || p < 0 || p >= len(t.vacs) {
+func (t *Table) runningVacation(p int, now time.Time) *store.Vacation {
+	if t.Row.IgnoreVacations || p < 0 || p >= len(t.vacs) {
 		return nil
 	}
 	for i, v := range t.vacs[p] {
@@ -117,7 +117,7 @@ func (t *tableCtx) runningVacation(p int, now time.Time) *store.Vacation {
 
 // onVacation is when seat p's vacation at now ends, zero if they are not
 // on one (or the table ignores vacations).
-func (t *tableCtx) onVacation(p int, now time.Time) time.Time {
+func (t *Table) onVacation(p int, now time.Time) time.Time {
 	if v := t.runningVacation(p, now); v != nil {
 		return v.To
 	}
@@ -127,8 +127,8 @@ func (t *tableCtx) onVacation(p int, now time.Time) time.Time {
 // vacationEdits counts the changes to seat p's vacations (one made, one
 // ended early) since since: each may have moved the deadline of a turn
 // that began then, and counts in its calendar entry's SEQUENCE.
-func (t *tableCtx) vacationEdits(p int, since time.Time) int {
-	if t.row.IgnoreVacations || p < 0 || p >= len(t.vacs) {
+func (t *Table) vacationEdits(p int, since time.Time) int {
+	if t.Row.IgnoreVacations || p < 0 || p >= len(t.vacs) {
 		return 0
 	}
 	n := 0
@@ -169,18 +169,18 @@ func (s *Service) daysLeft(vs []store.Vacation, year int) int {
 // that disagrees with its row) is left out, and logged: it must not keep
 // the player from their vacation at the others. An error worth trying
 // again (store.IsTemporary) fails the whole.
-func (s *Service) playerTables(tx *store.Tx, addr string) ([]*tableCtx, error) {
+func (s *Service) playerTables(tx *store.Tx, addr string) ([]*Table, error) {
 	refs, err := tx.TableRefsOfPlayer(addr)
 	if err != nil {
 		return nil, err
 	}
-	var out []*tableCtx
+	var out []*Table
 	for _, ref := range refs {
 		row, err := tx.TableByID(ref.ID)
 		if err == nil && row.Status != store.StatusPlaying {
 			continue
 		}
-		var t *tableCtx
+		var t *Table
 		if err == nil {
 			t, err = s.loadRow(tx, row)
 		}
@@ -191,7 +191,7 @@ func (s *Service) playerTables(tx *store.Tx, addr string) ([]*tableCtx, error) {
 			s.log.Error("a table of the player cannot be read: left out", "table", ref.Name, "err", err)
 			continue
 		}
-		if t.game != nil && !t.game.Over() {
+		if t.Game != nil && !t.Game.Over() {
 			out = append(out, t)
 		}
 	}
@@ -201,29 +201,29 @@ func (s *Service) playerTables(tx *store.Tx, addr string) ([]*tableCtx, error) {
 // vacation answers VACATION <days>, VACATION <from> <to> and VACATION
 // OFF (LEAGUES §3.2), from the table it came through or the sender's one
 // table (replyTable), as TZ.
-func (h *handling) vacation(t *tableCtx, v *parser.Vacation) error {
-	s, now := h.s, h.now
-	cmd := h.msg.Command.String()
-	pl, err := h.tx.EnsurePlayer(h.msg.From, h.senderLang(t))
+func (h *Request) vacation(t *Table, v *parser.Vacation) error {
+	s, now := h.s, h.Now
+	cmd := h.Msg.Command.String()
+	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(t))
 	if err != nil {
 		return err
 	}
 	// One change to a player's vacations at a time.
-	if err := h.tx.LockPlayer(pl.ID); err != nil {
+	if err := h.Tx.LockPlayer(pl.ID); err != nil {
 		return err
 	}
 	from, err := h.replyTable(t)
 	if err != nil {
 		return err
 	}
-	vs, err := h.tx.Vacations(pl.ID)
+	vs, err := h.Tx.Vacations(pl.ID)
 	if err != nil {
 		return err
 	}
 	zoneName, loc := s.vacationZone(pl)
 	// The tables are read before the change: their rows agree with the
 	// vacations as they were.
-	tables, err := s.playerTables(h.tx, pl.Address)
+	tables, err := s.playerTables(h.Tx, pl.Address)
 	if err != nil {
 		return err
 	}
@@ -234,7 +234,7 @@ func (h *handling) vacation(t *tableCtx, v *parser.Vacation) error {
 		for i := range vs {
 			if vs[i].To.After(now) {
 				endVacation(&vs[i], now, s.zoneOf(vs[i].Zone))
-				if err := h.tx.SaveVacation(&vs[i]); err != nil {
+				if err := h.Tx.SaveVacation(&vs[i]); err != nil {
 					return err
 				}
 				changed = true
@@ -249,7 +249,7 @@ func (h *handling) vacation(t *tableCtx, v *parser.Vacation) error {
 		if reason != nil {
 			return h.refuse(from, cmd, []templates.Reason{*reason}, false)
 		}
-		if err := h.tx.AddVacation(nv); err != nil {
+		if err := h.Tx.AddVacation(nv); err != nil {
 			return err
 		}
 		vs = append(vs, *nv)
@@ -258,14 +258,14 @@ func (h *handling) vacation(t *tableCtx, v *parser.Vacation) error {
 		msg.Year = nv.DaysFrom.In(loc).Year()
 	}
 	h.outcome(store.OutcomeApplied, cmd)
-	if err := s.reclock(h.tx, tables, pl.ID, vs, now, h.out); err != nil {
+	if err := s.reclock(h.Tx, tables, pl.ID, vs, now, h.Out); err != nil {
 		return err
 	}
 	for _, t := range tables {
-		if t.row.IgnoreVacations {
-			msg.Running = append(msg.Running, t.row.Name)
+		if t.Row.IgnoreVacations {
+			msg.Running = append(msg.Running, t.Row.Name)
 		} else {
-			msg.Stopped = append(msg.Stopped, t.row.Name)
+			msg.Stopped = append(msg.Stopped, t.Row.Name)
 		}
 	}
 	msg.Left = s.daysLeft(vs, msg.Year)
@@ -349,32 +349,32 @@ func endVacation(v *store.Vacation, now time.Time, loc *time.Location) {
 // endVacationByMove ends the running vacation of seat p, who just moved
 // at t (LEAGUES §3.2), unless t's league ignores vacations (a move there
 // says nothing about the player's other games).
-func (h *handling) endVacationByMove(t *tableCtx, p int) error {
-	if t.runningVacation(p, h.now) == nil {
+func (h *Request) endVacationByMove(t *Table, p int) error {
+	if t.runningVacation(p, h.Now) == nil {
 		return nil
 	}
-	pl := t.seats[p].Player
-	if err := h.tx.LockPlayer(pl.ID); err != nil {
+	pl := t.Seats[p].Player
+	if err := h.Tx.LockPlayer(pl.ID); err != nil {
 		return err
 	}
-	vs, err := h.tx.Vacations(pl.ID)
+	vs, err := h.Tx.Vacations(pl.ID)
 	if err != nil {
 		return err
 	}
-	tables, err := h.s.playerTables(h.tx, pl.Address)
+	tables, err := h.s.playerTables(h.Tx, pl.Address)
 	if err != nil {
 		return err
 	}
 	for i := range vs {
-		if !vs[i].From.After(h.now) && vs[i].To.After(h.now) {
-			endVacation(&vs[i], h.now, h.s.zoneOf(vs[i].Zone))
-			if err := h.tx.SaveVacation(&vs[i]); err != nil {
+		if !vs[i].From.After(h.Now) && vs[i].To.After(h.Now) {
+			endVacation(&vs[i], h.Now, h.s.zoneOf(vs[i].Zone))
+			if err := h.Tx.SaveVacation(&vs[i]); err != nil {
 				return err
 			}
 		}
 	}
-	h.log.Info("a move ended the player's vacation")
-	return h.s.reclock(h.tx, tables, pl.ID, vs, h.now, h.out)
+	h.Log.Info("a move ended the player's vacation")
+	return h.s.reclock(h.Tx, tables, pl.ID, vs, h.Now, h.Out)
 }
 
 // reclock applies a player's changed vacations vs to their tables, loaded
@@ -383,26 +383,26 @@ func (h *handling) endVacationByMove(t *tableCtx, p int) error {
 // the player's own deadline moved they are told, with their turn's
 // calendar entry again (same UID, higher SEQUENCE). Then every vacation
 // of theirs due to be told (begun or ended by now) is told.
-func (s *Service) reclock(tx *store.Tx, tables []*tableCtx, playerID int64, vs []store.Vacation, now time.Time, out *notice.Batch) error {
+func (s *Service) reclock(tx *store.Tx, tables []*Table, playerID int64, vs []store.Vacation, now time.Time, out *notice.Batch) error {
 	for _, t := range tables {
-		if t.row.IgnoreVacations {
+		if t.Row.IgnoreVacations {
 			continue
 		}
-		p := slices.IndexFunc(t.seats, func(st store.Seat) bool { return st.PlayerID == playerID })
+		p := slices.IndexFunc(t.Seats, func(st store.Seat) bool { return st.PlayerID == playerID })
 		if p < 0 {
 			continue
 		}
 		t.vacs[p] = slices.Clone(vs)
-		before, beforeReminder := t.row.Deadline, t.row.NextReminder
+		before, beforeReminder := t.Row.Deadline, t.Row.NextReminder
 		s.schedule(t, now)
-		if sameTime(before, t.row.Deadline) && sameTime(beforeReminder, t.row.NextReminder) {
+		if sameTime(before, t.Row.Deadline) && sameTime(beforeReminder, t.Row.NextReminder) {
 			continue
 		}
-		if err := tx.SaveTable(t.row, t.prevSeq); err != nil {
+		if err := tx.SaveTable(t.Row, t.prevSeq); err != nil {
 			return err
 		}
-		if !sameTime(before, t.row.Deadline) && t.game.Turn() == p {
-			s.log.Info("a vacation moved the deadline", "table", t.row.Name, "player", p, "deadline", *t.row.Deadline)
+		if !sameTime(before, t.Row.Deadline) && t.Game.Turn() == p {
+			s.log.Info("a vacation moved the deadline", "table", t.Row.Name, "player", p, "deadline", *t.Row.Deadline)
 			s.tellVacation(t, p, nil, now, out, false)
 		}
 	}
@@ -418,14 +418,14 @@ func (s *Service) reclock(tx *store.Tx, tables []*tableCtx, playerID int64, vs [
 
 // tellDue tells the other players of the tables of v's player (loaded)
 // what of v is due by now: its start, its end, or both after downtime.
-func (s *Service) tellDue(tx *store.Tx, tables []*tableCtx, v *store.Vacation, now time.Time, out *notice.Batch) error {
+func (s *Service) tellDue(tx *store.Tx, tables []*Table, v *store.Vacation, now time.Time, out *notice.Batch) error {
 	for v.DueAt != nil && !v.DueAt.After(now) {
 		end := v.Told == store.VacationStartTold
 		for _, t := range tables {
-			if t.row.IgnoreVacations {
+			if t.Row.IgnoreVacations {
 				continue
 			}
-			p := slices.IndexFunc(t.seats, func(st store.Seat) bool { return st.PlayerID == v.PlayerID })
+			p := slices.IndexFunc(t.Seats, func(st store.Seat) bool { return st.PlayerID == v.PlayerID })
 			if p >= 0 {
 				s.tellVacation(t, p, v, now, out, end)
 			}
@@ -447,13 +447,13 @@ func (s *Service) tellDue(tx *store.Tx, tables []*tableCtx, v *store.Vacation, n
 // nil, p alone is told that their deadline moved, by the vacation now
 // running or coming, or by its end when none is left, with their turn's
 // calendar entry.
-func (s *Service) tellVacation(t *tableCtx, p int, v *store.Vacation, now time.Time, out *notice.Batch, end bool) {
-	ns := names(t.seats)
-	for q := range t.seats {
+func (s *Service) tellVacation(t *Table, p int, v *store.Vacation, now time.Time, out *notice.Batch, end bool) {
+	ns := names(t.Seats)
+	for q := range t.Seats {
 		if (v == nil) != (q == p) {
 			continue
 		}
-		msg := templates.VacationNoticeMsg{Head: s.notices.Head(t.row.Name, t.recipient(q), now), Player: ns[p], You: q == p, Over: end}
+		msg := templates.VacationNoticeMsg{Head: s.notices.Head(t.Row.Name, t.recipient(q), now), Player: ns[p], You: q == p, Over: end}
 		if v != nil {
 			msg.Begins, msg.Ends = v.From, v.To
 		} else if cur := t.runningOrNext(p, now); cur != nil {
@@ -461,13 +461,13 @@ func (s *Service) tellVacation(t *tableCtx, p int, v *store.Vacation, now time.T
 		} else {
 			msg.Over = true
 		}
-		if t.game.Turn() == p && t.row.Deadline != nil {
-			msg.Deadline = *t.row.Deadline
+		if t.Game.Turn() == p && t.Row.Deadline != nil {
+			msg.Deadline = *t.Row.Deadline
 		}
-		e := notice.Envelope{Table: t.row.Name, Seq: t.row.Seq, Kind: templates.VacationNotice, To: t.recipient(q), TableID: &t.row.ID}
+		e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, Kind: templates.VacationNotice, To: t.recipient(q), TableID: &t.Row.ID}
 		if v == nil {
 			e.Cal = s.calendarEvent(t, templates.VacationNotice, p, true, now)
-			e.Extra = "m" + strconv.FormatInt(t.row.Deadline.Unix(), 36) + "." + strconv.FormatInt(now.UnixNano(), 36)
+			e.Extra = "m" + strconv.FormatInt(t.Row.Deadline.Unix(), 36) + "." + strconv.FormatInt(now.UnixNano(), 36)
 		} else {
 			e.Extra = "v" + strconv.FormatInt(v.ID, 10) + ".start"
 			if end {
@@ -480,7 +480,7 @@ func (s *Service) tellVacation(t *tableCtx, p int, v *store.Vacation, now time.T
 
 // runningOrNext is seat p's vacation running at now, else the next one to
 // come, or nil.
-func (t *tableCtx) runningOrNext(p int, now time.Time) *store.Vacation {
+func (t *Table) runningOrNext(p int, now time.Time) *store.Vacation {
 	if v := t.runningVacation(p, now); v != nil {
 		return v
 	}

@@ -85,8 +85,8 @@ func (s *Service) WebTable(ctx context.Context, name string, player int64) (*Web
 }
 
 // seatOfID returns the seat of the player whose id is id, or -1.
-func (t *tableCtx) seatOfID(id int64) int {
-	for i, st := range t.seats {
+func (t *Table) seatOfID(id int64) int {
+	for i, st := range t.Seats {
 		if st.PlayerID == id {
 			return i
 		}
@@ -95,27 +95,27 @@ func (t *tableCtx) seatOfID(id int64) int {
 }
 
 // webTable fills the page of t for seat p, or for a spectator (p < 0).
-func (s *Service) webTable(t *tableCtx, p int, now time.Time) (*WebTable, error) {
-	w := &WebTable{Name: t.row.Name, League: t.row.League, Variant: t.row.Variant, Lang: s.cfg.Language, TZ: s.zone, Now: now}
-	if l := s.cfg.League(t.row.League); l != nil {
+func (s *Service) webTable(t *Table, p int, now time.Time) (*WebTable, error) {
+	w := &WebTable{Name: t.Row.Name, League: t.Row.League, Variant: t.Row.Variant, Lang: s.cfg.Language, TZ: s.zone, Now: now}
+	if l := s.cfg.League(t.Row.League); l != nil {
 		w.Spectators, w.Seasons = l.Spectators, l.Seasons()
 	}
 	to := notice.Recipient{Pos: -1, TZ: s.zone, Lang: s.cfg.Language}
 	if p >= 0 {
 		to = t.recipient(p)
 		to.ID = 0 // the page links to nothing of the mail's
-		w.Lang, w.TZ, w.Viewer = to.Lang, to.TZ, names(t.seats)[p]
+		w.Lang, w.TZ, w.Viewer = to.Lang, to.TZ, names(t.Seats)[p]
 	}
-	head := s.notices.Head(t.row.Name, to, now)
+	head := s.notices.Head(t.Row.Name, to, now)
 	head.To = w.Viewer
-	if t.game == nil {
-		w.Notice = templates.NoticeMsg{Head: head, State: templates.Table{Variant: t.row.Variant}}
-		for _, n := range names(t.seats) {
+	if t.Game == nil {
+		w.Notice = templates.NoticeMsg{Head: head, State: templates.Table{Variant: t.Row.Variant}}
+		for _, n := range names(t.Seats) {
 			w.Notice.State.Players = append(w.Notice.State.Players, templates.PlayerLine{Name: n})
 		}
 		return w, nil
 	}
-	w.Started, w.Over = true, t.game.Over()
+	w.Started, w.Over = true, t.Game.Over()
 	// A spectator's state is drawn from seat 0's view, then stripped of
 	// all that is seat 0's own: the rack, the "you", the private log.
 	seat := max(p, 0)
@@ -124,7 +124,7 @@ func (s *Service) webTable(t *tableCtx, p int, now time.Time) (*WebTable, error)
 		return nil, err
 	}
 	msg.Head = head
-	v, err := t.game.View(seat, now)
+	v, err := t.Game.View(seat, now)
 	if err != nil {
 		return nil, notice.Permanent(err)
 	}
@@ -140,7 +140,7 @@ func (s *Service) webTable(t *tableCtx, p int, now time.Time) (*WebTable, error)
 	for i := range msg.State.Players {
 		msg.State.Players[i].Address = "" // a page names no address
 	}
-	msg.Log = notice.LogLines(entries, names(t.seats), &b)
+	msg.Log = notice.LogLines(entries, names(t.Seats), &b)
 	w.Notice = msg
 	if w.Over {
 		over, err := s.gameOverData(t, seat, now)
@@ -148,7 +148,7 @@ func (s *Service) webTable(t *tableCtx, p int, now time.Time) (*WebTable, error)
 			return nil, err
 		}
 		over.Head = head
-		over.Missed = s.missed(t, names(t.seats))
+		over.Missed = s.missed(t, names(t.Seats))
 		if p < 0 {
 			for i := range over.Final {
 				over.Final[i].You = false
@@ -171,14 +171,14 @@ func (s *Service) WebGCG(ctx context.Context, name string) ([]byte, error) {
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
-		if err != nil || t.game == nil || !t.game.Over() {
+		if err != nil || t.Game == nil || !t.Game.Over() {
 			return err
 		}
-		rec, err := gcg.FromGame(t.game.Config(), t.game.Actions(), names(t.seats))
+		rec, err := gcg.FromGame(t.Game.Config(), t.Game.Actions(), names(t.Seats))
 		if err != nil {
 			return notice.Permanent(err)
 		}
-		rec.Title = "Lexio " + t.row.Name
+		rec.Title = "Lexio " + t.Row.Name
 		var b bytes.Buffer
 		if _, err := rec.WriteTo(&b); err != nil {
 			return err
@@ -380,13 +380,13 @@ func (s *Service) webUnsubscribeOnce(ctx context.Context, name string, player in
 		if p < 0 {
 			return nil
 		}
-		addr := t.seats[p].Player.Address
+		addr := t.Seats[p].Player.Address
 		log := s.log.With("table", name, "player", addr)
-		if t.seats[p].Notify == store.NotifyTurn {
+		if t.Seats[p].Notify == store.NotifyTurn {
 			// A replay (a retried POST, a second click): the seat is as
 			// asked and its confirmation went once; nothing to do.
 			log.Info("one-click unsubscribe replayed: nothing changed")
-			lang, ok = t.langs[p], true
+			lang, ok = t.Langs[p], true
 			return nil
 		}
 		// The request stands for the message the address would have
@@ -394,13 +394,13 @@ func (s *Service) webUnsubscribeOnce(ctx context.Context, name string, player in
 		id := fmt.Sprintf("<lexio.web-unsubscribe.%s.%d.%d@%s>", name, player, now.UnixNano(), s.domain)
 		// The signed link proves the player (EMAIL §7.1): the answer is
 		// bounded as any player's, not as unproven mail's.
-		h := &handling{s: s, tx: tx, msg: &parser.Message{From: addr}, rec: &store.Message{MessageID: id, From: addr, At: now},
-			now: now, log: log, proven: true, out: out}
+		h := &Request{s: s, Tx: tx, Msg: &parser.Message{From: addr}, Rec: &store.Message{MessageID: id, From: addr, At: now},
+			Now: now, Log: log, Proven: true, Out: out}
 		if err := h.setNotify(t, store.NotifyTurn, name, true); err != nil {
 			return err
 		}
-		log.Info("unsubscribed by the one-click URL", "outcome", h.rec.Outcome, "reason", h.rec.Reason)
-		lang, ok = t.langs[p], true
+		log.Info("unsubscribed by the one-click URL", "outcome", h.Rec.Outcome, "reason", h.Rec.Reason)
+		lang, ok = t.Langs[p], true
 		return nil
 	})
 	return lang, ok, err
