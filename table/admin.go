@@ -66,7 +66,7 @@ func (s *Service) createTable(tx *store.Tx, name string, l *config.League, playe
 			return nil, fmt.Errorf("table: seat %s: %w", addr, err)
 		}
 	}
-	t, err := s.loadRow(tx, row)
+	t, err := s.LoadRow(tx, row)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (s *Service) Tables(ctx context.Context) ([]Summary, error) {
 			if err != nil {
 				return err
 			}
-			t, err := s.loadRow(tx, row)
+			t, err := s.LoadRow(tx, row)
 			if err != nil {
 				return err
 			}
@@ -162,7 +162,7 @@ func (s *Service) Tables(ctx context.Context) ([]Summary, error) {
 func (s *Service) Table(ctx context.Context, name string) (Summary, error) {
 	var sum Summary
 	err := s.store.View(ctx, func(tx *store.Tx) error {
-		t, err := s.load(tx, name)
+		t, err := s.Load(tx, name)
 		if err != nil {
 			return err
 		}
@@ -175,7 +175,7 @@ func (s *Service) Table(ctx context.Context, name string) (Summary, error) {
 func summary(t *Table) Summary {
 	sum := Summary{Name: t.Row.Name, League: t.Row.League, Variant: t.Row.Variant, Status: t.Row.Status,
 		Turn: -1, Deadline: t.Row.Deadline}
-	for _, a := range t.actions() {
+	for _, a := range t.Actions() {
 		if isTurn(a.Kind) {
 			sum.Moves++
 		}
@@ -200,7 +200,7 @@ func summary(t *Table) Summary {
 func (s *Service) Game(ctx context.Context, name string) (*engine.Game, error) {
 	var g *engine.Game
 	err := s.store.View(ctx, func(tx *store.Tx) error {
-		t, err := s.load(tx, name)
+		t, err := s.Load(tx, name)
 		if err != nil {
 			return err
 		}

@@ -12,10 +12,10 @@ import (
 // goes from t, is counted against the sender's error replies, and names
 // the table only as it was written; the record keeps why, for the
 // operator.
-func (h *Request) refuseAlike(t *Table, cmd string, shown templates.ReasonKind, name string, why templates.ReasonKind) error {
-	if err := h.refuse(t, cmd, []templates.Reason{{Kind: shown, Detail: name}}, true); err != nil {
+func (h *Request) RefuseAlike(t *Table, cmd string, shown templates.ReasonKind, name string, why templates.ReasonKind) error {
+	if err := h.Refuse(t, cmd, []templates.Reason{{Kind: shown, Detail: name}}, true); err != nil {
 		return err
 	}
-	h.outcome(store.OutcomeRejected, string(why)+", answered "+string(shown))
+	h.Outcome(store.OutcomeRejected, string(why)+", answered "+string(shown))
 	return nil
 }

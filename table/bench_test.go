@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
@@ -38,6 +39,11 @@ func benchService(b *testing.B) (*table.Service, *clock) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	players, err := player.New(player.Options{Config: cfg, Store: st, Tables: svc, Now: clk.Now})
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc.SetPreferences(players)
 	return svc, clk
 }
 

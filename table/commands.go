@@ -20,9 +20,9 @@ import (
 // tableCommand applies a command that needs a table: moves and the
 // information about one game.
 func (h *Request) tableCommand(t *Table, c *parser.Command) error {
-	p := t.seatOf(h.Msg.From)
+	p := t.SeatOf(h.Msg.From)
 	if t.Game == nil {
-		return h.refuse(t, c.String(), []templates.Reason{{Kind: templates.ReasonTooFewPlayers,
+		return h.Refuse(t, c.String(), []templates.Reason{{Kind: templates.ReasonTooFewPlayers,
 			Have: len(t.Seats), Need: 2, Detail: "START"}}, false)
 	}
 	g := t.Game
@@ -32,7 +32,7 @@ func (h *Request) tableCommand(t *Table, c *parser.Command) error {
 		return notice.Permanent(err)
 	}
 	h.moved = len(g.Actions()) > before
-	h.outcome(store.OutcomeApplied, c.Kind.String())
+	h.Outcome(store.OutcomeApplied, c.Kind.String())
 	var moveErr error
 	switch c.Kind {
 	case parser.KindPlace, parser.KindExchange, parser.KindPass:
@@ -43,7 +43,7 @@ func (h *Request) tableCommand(t *Table, c *parser.Command) error {
 			if err := h.saveIfChanged(t, before); err != nil {
 				return err
 			}
-			return h.refuse(t, c.String(), []templates.Reason{{Kind: templates.ReasonStale}}, false)
+			return h.Refuse(t, c.String(), []templates.Reason{{Kind: templates.ReasonStale}}, false)
 		}
 		switch c.Kind {
 		case parser.KindPlace:
@@ -66,8 +66,8 @@ func (h *Request) tableCommand(t *Table, c *parser.Command) error {
 			// One of the turn's mails: not counted against the reply bound.
 			// (An author who gets no notice gets the acceptance alone, from
 			// announce.)
-			h.queue(t, h.sender(t), templates.Accepted, templates.AcceptedMsg{
-				Head: h.s.notices.Head(t.Row.Name, t.recipient(p), h.Now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
+			h.queue(t, h.Sender(t), templates.Accepted, templates.AcceptedMsg{
+				Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
 		}
 		if err := h.s.announce(h.Tx, t, h.Now, h.Out, p, &acc.Acceptance); err != nil {
 			return err
@@ -88,9 +88,9 @@ func (h *Request) tableCommand(t *Table, c *parser.Command) error {
 		}
 		rs := notice.Reasons(moveErr)
 		if me.Kind == engine.KindNotYourTurn {
-			rs[0].Detail = names(t.Seats)[g.Turn()]
+			rs[0].Detail = Names(t.Seats)[g.Turn()]
 		}
-		return h.refuse(t, c.String(), rs, false)
+		return h.Refuse(t, c.String(), rs, false)
 	}
 
 	switch c.Kind {
@@ -101,15 +101,15 @@ func (h *Request) tableCommand(t *Table, c *parser.Command) error {
 		if err != nil {
 			return err
 		}
-		return h.reply(t, templates.BoardReply, msg)
+		return h.Reply(t, templates.BoardReply, msg)
 	case parser.KindLog:
 		v, err := g.View(p, h.Now)
 		if err != nil {
 			return notice.Permanent(err)
 		}
 		b := v.Board
-		return h.reply(t, templates.LogReply, templates.LogMsg{
-			Head: h.s.notices.Head(t.Row.Name, t.recipient(p), h.Now), Log: notice.LogLines(v.Log, names(t.Seats), &b)})
+		return h.Reply(t, templates.LogReply, templates.LogMsg{
+			Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Log: notice.LogLines(v.Log, Names(t.Seats), &b)})
 	}
 	return notice.Permanent(fmt.Errorf("table: command %s not routed", c.Kind))
 }
@@ -178,7 +178,7 @@ func (h *Request) acceptance(t *Table, p int) (acceptance, error) {
 		return acceptance{}, notice.Permanent(err)
 	}
 	b := v.Board
-	lines := notice.LogLines(v.Log, names(t.Seats), &b)
+	lines := notice.LogLines(v.Log, Names(t.Seats), &b)
 	var last templates.LogLine
 	for i := len(lines) - 1; i >= 0; i-- {
 		if lines[i].Kind != templates.LogEnd && lines[i].Kind != templates.LogRejected {
@@ -192,7 +192,7 @@ func (h *Request) acceptance(t *Table, p int) (acceptance, error) {
 // preview says what a placement would score, without the dictionary
 // (RULES §5.8).
 func (h *Request) preview(t *Table, p int, c *parser.Command) error {
-	msg := templates.PreviewMsg{Head: h.s.notices.Head(t.Row.Name, t.recipient(p), h.Now), Command: c.String()}
+	msg := templates.PreviewMsg{Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Command: c.String()}
 	play, err := t.Game.Preview(p, move(c.Place))
 	var me *engine.MoveError
 	switch {
@@ -207,49 +207,49 @@ func (h *Request) preview(t *Table, p int, c *parser.Command) error {
 		}
 		msg.Words, msg.Bonus, msg.Score = notice.PlayWords(&b, &play), play.AllTiles, play.Score
 	}
-	return h.reply(t, templates.Preview, msg)
+	return h.Reply(t, templates.Preview, msg)
 }
 
 // help answers HELP, and HELP RULES with the rules of the game, from the
 // table it came through or the sender's one table (replyTable).
 func (h *Request) help(t *Table, topic string) error {
-	t, err := h.replyTable(t)
+	t, err := h.ReplyTable(t)
 	if err != nil {
 		return err
 	}
-	to := h.sender(t)
-	head := h.s.notices.Head(tableName(t), to, h.Now)
+	to := h.Sender(t)
+	head := h.s.notices.Head(TableName(t), to, h.Now)
 	if topic == "rules" {
-		h.outcome(store.OutcomeApplied, "HELP RULES")
+		h.Outcome(store.OutcomeApplied, "HELP RULES")
 		// The rules show the Lexio board, whatever the table plays.
 		board := notice.BoardData(&engine.Board{}, engine.Rules{}, nil)
-		return h.reply(t, templates.HelpRules, templates.RulesMsg{Head: head, Board: board})
+		return h.Reply(t, templates.HelpRules, templates.RulesMsg{Head: head, Board: board})
 	}
-	h.outcome(store.OutcomeApplied, "HELP")
-	return h.reply(t, templates.Help, templates.HelpMsg{Head: head, Address: h.s.cfg.Mail.Address})
+	h.Outcome(store.OutcomeApplied, "HELP")
+	return h.Reply(t, templates.Help, templates.HelpMsg{Head: head, Address: h.s.cfg.Mail.Address})
 }
 
 // games lists the sender's tables. The reply comes from the table the
 // request came through, else from the sender's one table not over; with
 // several and no token, from the plain address (replyTable).
 func (h *Request) games(from *Table) error {
-	h.outcome(store.OutcomeApplied, "GAMES")
+	h.Outcome(store.OutcomeApplied, "GAMES")
 	rows, err := h.Tx.TablesOfPlayer(h.Msg.From)
 	if err != nil {
 		return err
 	}
-	from, err = h.replyTable(from)
+	from, err = h.ReplyTable(from)
 	if err != nil {
 		return err
 	}
-	msg := templates.GamesMsg{Head: h.s.notices.Head(tableName(from), h.sender(from), h.Now)}
+	msg := templates.GamesMsg{Head: h.s.notices.Head(TableName(from), h.Sender(from), h.Now)}
 	for i := range rows {
-		t, err := h.s.loadRow(h.Tx, &rows[i])
+		t, err := h.s.LoadRow(h.Tx, &rows[i])
 		if err != nil {
 			return err
 		}
-		p := t.seatOf(h.Msg.From)
-		line := templates.GameLine{Table: t.Row.Name, Variant: t.Row.Variant, Players: names(t.Seats), Status: templates.StatusWaiting}
+		p := t.SeatOf(h.Msg.From)
+		line := templates.GameLine{Table: t.Row.Name, Variant: t.Row.Variant, Players: Names(t.Seats), Status: templates.StatusWaiting}
 		if t.Game != nil {
 			line.Status, line.Score = templates.StatusPlaying, t.Game.Score(p)
 			switch {
@@ -258,7 +258,7 @@ func (h *Request) games(from *Table) error {
 			case t.Game.Left(p):
 				line.Status = templates.StatusLeft
 			default:
-				line.Turn, line.YourTurn = names(t.Seats)[t.Game.Turn()], t.Game.Turn() == p
+				line.Turn, line.YourTurn = Names(t.Seats)[t.Game.Turn()], t.Game.Turn() == p
 				if t.Row.Deadline != nil {
 					line.Deadline = *t.Row.Deadline
 				}
@@ -266,55 +266,7 @@ func (h *Request) games(from *Table) error {
 		}
 		msg.Games = append(msg.Games, line)
 	}
-	return h.reply(from, templates.GamesReply, msg)
-}
-
-func (h *Request) lang(t *Table, lang string) error {
-	h.outcome(store.OutcomeApplied, "LANG "+lang)
-	if _, err := h.Tx.EnsurePlayer(h.Msg.From, lang); err != nil {
-		return err
-	}
-	if err := h.Tx.SetPlayerLang(h.Msg.From, lang); err != nil {
-		return err
-	}
-	t, err := h.replyTable(t)
-	if err != nil {
-		return err
-	}
-	if t != nil {
-		if p := t.seatOf(h.Msg.From); p >= 0 {
-			t.Langs[p] = lang
-		}
-	}
-	to := h.sender(t)
-	to.Lang = lang
-	return h.replyAs(t, to, templates.LangChanged, templates.LangMsg{Head: h.s.notices.Head(tableName(t), to, h.Now)})
-}
-
-// zone answers TZ: the sender's time zone, for every table, and a
-// confirmation showing the time now in it, from the table it came through
-// or the sender's one table (replyTable), as LANG.
-func (h *Request) zone(t *Table, name string) error {
-	h.outcome(store.OutcomeApplied, "TZ "+name)
-	if _, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(t)); err != nil {
-		return err
-	}
-	if err := h.Tx.SetPlayerZone(h.Msg.From, name); err != nil {
-		return err
-	}
-	t, err := h.replyTable(t)
-	if err != nil {
-		return err
-	}
-	tz := h.s.zoneOf(name)
-	if t != nil {
-		if p := t.seatOf(h.Msg.From); p >= 0 {
-			t.Zones[p] = tz
-		}
-	}
-	to := h.sender(t)
-	to.TZ = tz
-	return h.replyAs(t, to, templates.ZoneChanged, templates.ZoneMsg{Head: h.s.notices.Head(tableName(t), to, h.Now), Zone: name})
+	return h.Reply(from, templates.GamesReply, msg)
 }
 
 // maxPlayers is the size of a table of that variant (RULES §1.1, §12).
@@ -329,7 +281,7 @@ func maxPlayers(variant string) int {
 // with addresses, a table for its invitees only (LEAGUES §6).
 func (h *Request) newTable(c *parser.Command) error {
 	if !h.s.cfg.Open.Allow {
-		return h.refuse(nil, c.String(), []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
+		return h.Refuse(nil, c.String(), []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
 	}
 	league := h.s.cfg.League(h.s.cfg.Open.League)
 	variant := c.Variant
@@ -348,7 +300,7 @@ func (h *Request) newTable(c *parser.Command) error {
 		return err
 	}
 	if len(rs) > 0 {
-		return h.refuse(nil, c.String(), rs, false)
+		return h.Refuse(nil, c.String(), rs, false)
 	}
 	// The name comes from the message, so that a redelivered NEW could
 	// never open a second table.
@@ -357,7 +309,7 @@ func (h *Request) newTable(c *parser.Command) error {
 	if err := h.Tx.CreateTable(row); err != nil {
 		return err
 	}
-	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(nil))
+	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.SenderLang(nil))
 	if err != nil {
 		return err
 	}
@@ -366,7 +318,7 @@ func (h *Request) newTable(c *parser.Command) error {
 	}
 	// The computer's seats are taken at once, after the opener's.
 	for i, b := range bots {
-		bp, err := h.Tx.EnsurePlayer(b, h.senderLang(nil))
+		bp, err := h.Tx.EnsurePlayer(b, h.SenderLang(nil))
 		if err != nil {
 			return err
 		}
@@ -374,19 +326,19 @@ func (h *Request) newTable(c *parser.Command) error {
 			return err
 		}
 	}
-	t, err := h.s.loadRow(h.Tx, row)
+	t, err := h.s.LoadRow(h.Tx, row)
 	if err != nil {
 		return err
 	}
 	h.Rec.TableID = &row.ID
-	h.outcome(store.OutcomeApplied, "NEW "+name)
+	h.Outcome(store.OutcomeApplied, "NEW "+name)
 	if len(bots) > 0 && len(invite) == 0 {
 		// Nobody to wait for: the game begins, its first notice the answer.
 		h.Log.Info("table opened against the computer", "table", name, "bots", len(bots))
 		return h.s.startGame(h.Tx, t, 0, h.Now, h.Out)
 	}
 	c = &parser.Command{Kind: c.Kind, Variant: c.Variant, Invite: invite}
-	msg := templates.OpenedMsg{Head: h.s.notices.Head(name, t.recipient(0), h.Now), Variant: variant, MinPlayers: 2, MaxPlayers: maxPlayers(variant)}
+	msg := templates.OpenedMsg{Head: h.s.notices.Head(name, t.Recipient(0), h.Now), Variant: variant, MinPlayers: 2, MaxPlayers: maxPlayers(variant)}
 	if len(c.Invite) > 0 {
 		if msg.Expires, err = h.invite(t, c.Invite); err != nil {
 			return err
@@ -394,7 +346,7 @@ func (h *Request) newTable(c *parser.Command) error {
 		// Named beside the seated: notice.Names tells them apart.
 		msg.Invited = notice.Names(append(seatAddrs(t.Seats), c.Invite...))[len(t.Seats):]
 	}
-	return h.reply(t, templates.TableOpened, msg)
+	return h.Reply(t, templates.TableOpened, msg)
 }
 
 // splitBots parts NEW's seats into the computer's and the addresses to
@@ -425,7 +377,7 @@ func tableRow(name string, l *config.League, variant string) *store.Table {
 // players open tables; a table with invitations seats nobody else.
 func (h *Request) join(name string) error {
 	cmd := "JOIN " + name
-	t, err := h.load(name)
+	t, err := h.Load(name)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
@@ -435,7 +387,7 @@ func (h *Request) join(name string) error {
 		if t, err = h.s.lockLoad(h.Tx, t.Row.ID); err != nil {
 			return err
 		}
-		if t.seatOf(h.Msg.From) < 0 {
+		if t.SeatOf(h.Msg.From) < 0 {
 			_, err := h.Tx.InvitationOf(t.Row.ID, h.Msg.From)
 			if err == nil {
 				return h.answer(t, true)
@@ -446,10 +398,10 @@ func (h *Request) join(name string) error {
 		}
 	}
 	if !h.s.cfg.Open.Allow {
-		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
+		return h.Refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
 	}
 	if t == nil {
-		return h.refuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonNoSuchTable)
+		return h.RefuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonNoSuchTable)
 	}
 	h.Rec.TableID = &t.Row.ID
 	only, err := inviteOnly(h.Tx, t)
@@ -457,27 +409,27 @@ func (h *Request) join(name string) error {
 		return err
 	}
 	switch {
-	case t.seatOf(h.Msg.From) >= 0:
-		return h.refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonAlreadySeated, Detail: name}}, false)
+	case t.SeatOf(h.Msg.From) >= 0:
+		return h.Refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonAlreadySeated, Detail: name}}, false)
 	// To anyone else, a table they cannot join is answered as none.
 	case t.Row.Status != store.StatusOpen:
-		return h.refuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonAlreadyStarted)
+		return h.RefuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonAlreadyStarted)
 	case only:
-		return h.refuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonNotInvited)
+		return h.RefuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonNotInvited)
 	case len(t.Seats) >= maxPlayers(t.Row.Variant):
-		return h.refuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonTableFull)
+		return h.RefuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonTableFull)
 	}
-	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(nil))
+	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.SenderLang(nil))
 	if err != nil {
 		return err
 	}
 	if err := h.Tx.AddSeat(&store.Seat{TableID: t.Row.ID, Position: len(t.Seats), PlayerID: pl.ID, CreatedAt: h.Now}); err != nil {
 		return err
 	}
-	if t, err = h.s.loadRow(h.Tx, t.Row); err != nil {
+	if t, err = h.s.LoadRow(h.Tx, t.Row); err != nil {
 		return err
 	}
-	h.outcome(store.OutcomeApplied, cmd)
+	h.Outcome(store.OutcomeApplied, cmd)
 	h.announceJoin(t, nil, false)
 	return nil
 }
@@ -494,11 +446,11 @@ func (h *Request) start(t *Table) error {
 			if rows[i].Status != store.StatusOpen {
 				continue
 			}
-			c, err := h.s.loadRow(h.Tx, &rows[i])
+			c, err := h.s.LoadRow(h.Tx, &rows[i])
 			if err != nil {
 				return err
 			}
-			if c.seatOf(h.Msg.From) == 0 {
+			if c.SeatOf(h.Msg.From) == 0 {
 				if t != nil {
 					t = nil // two candidates: the token must say which
 					break
@@ -507,7 +459,7 @@ func (h *Request) start(t *Table) error {
 			}
 		}
 		if t == nil {
-			return h.refuse(nil, "START", []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
+			return h.Refuse(nil, "START", []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 		}
 	}
 	h.Rec.TableID = &t.Row.ID
@@ -519,13 +471,13 @@ func (h *Request) start(t *Table) error {
 	}
 	switch {
 	case t.Row.Status != store.StatusOpen:
-		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonAlreadyStarted}}, true)
-	case t.seatOf(h.Msg.From) != 0:
-		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonNotOwner}}, true)
+		return h.Refuse(t, "START", []templates.Reason{{Kind: templates.ReasonAlreadyStarted}}, true)
+	case t.SeatOf(h.Msg.From) != 0:
+		return h.Refuse(t, "START", []templates.Reason{{Kind: templates.ReasonNotOwner}}, true)
 	case len(t.Seats) < 2:
-		return h.refuse(t, "START", []templates.Reason{{Kind: templates.ReasonTooFewPlayers, Have: len(t.Seats), Need: 2}}, true)
+		return h.Refuse(t, "START", []templates.Reason{{Kind: templates.ReasonTooFewPlayers, Have: len(t.Seats), Need: 2}}, true)
 	}
-	h.outcome(store.OutcomeApplied, "START")
+	h.Outcome(store.OutcomeApplied, "START")
 	if err := h.s.withdrawInvitations(h.Tx, t, h.Now, h.Out); err != nil {
 		return err
 	}

@@ -32,15 +32,15 @@ func changesState(k parser.Kind) bool {
 // confirm it from a one-time reply address. Nothing else happens until
 // that mail is answered (confirmed).
 func (h *Request) askConfirmation(c *parser.Command) error {
-	h.outcome(store.OutcomePending, "confirm: "+c.Kind.String())
+	h.Outcome(store.OutcomePending, "confirm: "+c.Kind.String())
 	cmd := c.String()
 	if len(cmd) > store.MaxConfirmCommand {
 		// Longer than any command a person writes (SAY is bounded far
 		// below it): not kept, not answered.
-		h.outcome(store.OutcomeRejected, "confirm: command too long")
+		h.Outcome(store.OutcomeRejected, "confirm: command too long")
 		return nil
 	}
-	to := h.sender(nil)
+	to := h.Sender(nil)
 	ok, err := h.withinBound(nil, to)
 	if err != nil || !ok {
 		return err
@@ -77,7 +77,7 @@ func (h *Request) confirmed() (done bool, err error) {
 	if !ok {
 		// The From may be forged: answering could reach a victim.
 		h.Log.Warn("forged or damaged confirmation token")
-		h.outcome(store.OutcomeRejected, string(templates.ReasonBadToken))
+		h.Outcome(store.OutcomeRejected, string(templates.ReasonBadToken))
 		return true, nil
 	}
 	m := *h.Msg
@@ -89,7 +89,7 @@ func (h *Request) confirmed() (done bool, err error) {
 	conf, fresh, err := h.Tx.UseConfirmation(id, m.From, h.Now)
 	if errors.Is(err, store.ErrNotFound) {
 		h.Log.Warn("a valid confirmation token of no stored confirmation", "confirmation", id)
-		h.outcome(store.OutcomeRejected, "confirmation unknown")
+		h.Outcome(store.OutcomeRejected, "confirmation unknown")
 		return true, nil
 	}
 	if err != nil {
@@ -100,9 +100,9 @@ func (h *Request) confirmed() (done bool, err error) {
 	h.Proven = true
 	switch {
 	case !fresh && conf.UsedAt != nil:
-		return true, h.refuse(nil, "", []templates.Reason{{Kind: templates.ReasonConfirmUsed, Detail: conf.Command}}, true)
+		return true, h.Refuse(nil, "", []templates.Reason{{Kind: templates.ReasonConfirmUsed, Detail: conf.Command}}, true)
 	case !fresh:
-		return true, h.refuse(nil, "", []templates.Reason{{Kind: templates.ReasonConfirmExpired, Detail: conf.Command}}, true)
+		return true, h.Refuse(nil, "", []templates.Reason{{Kind: templates.ReasonConfirmExpired, Detail: conf.Command}}, true)
 	}
 	c, err := parser.ParseCommand(conf.Command)
 	if err != nil {

@@ -279,7 +279,7 @@ func TestWebUnsubscribeIsProven(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, err := h.svc.WebUnsubscribe(h.ctx, "wu", id); err != nil || !ok {
+	if _, ok, err := h.players.WebUnsubscribe(h.ctx, "wu", id); err != nil || !ok {
 		t.Fatalf("WebUnsubscribe: %v, %v", ok, err)
 	}
 	h.outboxEmpty()

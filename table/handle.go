@@ -55,13 +55,13 @@ type Table struct {
 }
 
 // recipient is seat p as a mail recipient.
-func (t *Table) recipient(p int) notice.Recipient {
+func (t *Table) Recipient(p int) notice.Recipient {
 	return notice.Recipient{Addr: t.Seats[p].Player.Address, Lang: t.Langs[p], TZ: t.Zones[p], Pos: p,
 		ID: t.Seats[p].PlayerID, League: t.Row.League}
 }
 
 // seatOf returns the seat of addr, or -1.
-func (t *Table) seatOf(addr string) int {
+func (t *Table) SeatOf(addr string) int {
 	for i, st := range t.Seats {
 		if st.Player.Address == addr {
 			return i
@@ -70,7 +70,7 @@ func (t *Table) seatOf(addr string) int {
 	return -1
 }
 
-func (h *Request) outcome(o store.Outcome, reason string) {
+func (h *Request) Outcome(o store.Outcome, reason string) {
 	h.Rec.Outcome, h.Rec.Reason = o, reason
 }
 
@@ -80,7 +80,7 @@ func (h *Request) run() error {
 	switch {
 	case m.Ignored != "":
 		// EMAIL §2.3: never answered, to prevent mail loops.
-		h.outcome(store.OutcomeIgnored, m.Ignored)
+		h.Outcome(store.OutcomeIgnored, m.Ignored)
 		return nil
 	case errors.Is(m.Err, parser.ErrAmbiguousFrom):
 		// Two From fields, a list or a group: the sender may be forged
@@ -88,17 +88,17 @@ func (h *Request) run() error {
 		h.Log.Warn("ambiguous From: not played, not answered", "error", m.Err)
 		var pe *parser.Error
 		errors.As(m.Err, &pe)
-		h.outcome(store.OutcomeRejected, "ambiguous-from: "+pe.Detail)
+		h.Outcome(store.OutcomeRejected, "ambiguous-from: "+pe.Detail)
 		return nil
 	case m.From == "":
-		h.outcome(store.OutcomeIgnored, "no sender to answer: "+errText(m.Err))
+		h.Outcome(store.OutcomeIgnored, "no sender to answer: "+errText(m.Err))
 		return nil
 	}
 	if h.s.cfg.Mail.RequireAuth && !authenticated(m.AuthResults, h.s.cfg.Mail.AuthServID, m.From) {
 		// EMAIL §1.3: the From may be forged; answering it could reach a
 		// victim, so the message is only logged.
 		h.Log.Warn("sender not authenticated", "auth_results", strings.Join(m.AuthResults, " | "))
-		h.outcome(store.OutcomeRejected, string(templates.ReasonNotAuth))
+		h.Outcome(store.OutcomeRejected, string(templates.ReasonNotAuth))
 		return nil
 	}
 	h.Proven = h.s.cfg.Mail.RequireAuth
@@ -111,28 +111,32 @@ func (h *Request) run() error {
 	}
 	if mailer.IsUnsubscribe(m.Token) {
 		// LEAGUES §5.2: written to with any body, or none.
-		return h.unsubscribe()
+		if mailer.IsNoInvite(m.Token) {
+			// An invitation's: no more invitations (LEAGUES §6).
+			return h.noInviteAddress()
+		}
+		return h.s.prefs.Unsubscribe(h)
 	}
 	var t *Table
 	if m.Token != "" {
 		name, ok := h.s.tokens.Verify(m.Token, m.From)
 		if !ok {
-			return h.badToken()
+			return h.BadToken()
 		}
 		h.Proven = true
 		var err error
-		if t, err = h.load(name); err != nil {
+		if t, err = h.Load(name); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				// A table closed since (every invitation declined or
 				// expired): the token is ours, so its sender may be told.
 				h.Log.Warn("token of an unknown table", "table", name)
-				return h.refuse(nil, m.Command.String(), []templates.Reason{{Kind: templates.ReasonNoSuchTable, Detail: name}}, true)
+				return h.Refuse(nil, m.Command.String(), []templates.Reason{{Kind: templates.ReasonNoSuchTable, Detail: name}}, true)
 			}
 			return err
 		}
 		h.Rec.TableID = &t.Row.ID
 		h.Log = h.Log.With("table", name)
-		if t.seatOf(m.From) < 0 {
+		if t.SeatOf(m.From) < 0 {
 			// An invitee's answer comes through the token of their
 			// invitation, before they have a seat (LEAGUES §6).
 			inv, err := h.Tx.InvitationOf(t.Row.ID, m.From)
@@ -143,7 +147,7 @@ func (h *Request) run() error {
 				return err
 			}
 			h.Log.Warn("valid token from a player without a seat")
-			h.outcome(store.OutcomeRejected, string(templates.ReasonNotAPlayer))
+			h.Outcome(store.OutcomeRejected, string(templates.ReasonNotAPlayer))
 			return nil
 		}
 		// A season that ended before the tick came is closed first: a
@@ -151,7 +155,7 @@ func (h *Request) run() error {
 		if ended, err := h.s.endDueSeason(h.Tx, t, h.Now, h.Out); err != nil {
 			return err
 		} else if ended {
-			if t, err = h.load(name); err != nil {
+			if t, err = h.Load(name); err != nil {
 				return err
 			}
 		}
@@ -172,11 +176,11 @@ func (h *Request) run() error {
 		}
 		// Sent from the sender's table, so that the corrected command can
 		// answer it.
-		from, err := h.replyTable(t)
+		from, err := h.ReplyTable(t)
 		if err != nil {
 			return err
 		}
-		return h.refuse(from, "", notice.Reasons(m.Err), true)
+		return h.Refuse(from, "", notice.Reasons(m.Err), true)
 	}
 	c := m.Command
 	if !h.Proven && changesState(c.Kind) {
@@ -185,11 +189,11 @@ func (h *Request) run() error {
 	switch c.Kind {
 	case parser.KindConfirm:
 		// CONFIRM acts only through the confirmation's own address.
-		from, err := h.replyTable(t)
+		from, err := h.ReplyTable(t)
 		if err != nil {
 			return err
 		}
-		return h.refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
+		return h.Refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 	case parser.KindNoInvite:
 		// It acts on no table (LEAGUES §6), whichever address it came to.
 		return h.noInvite(t, false)
@@ -198,9 +202,9 @@ func (h *Request) run() error {
 	case parser.KindGames:
 		return h.games(t)
 	case parser.KindLang:
-		return h.lang(t, c.Lang)
+		return h.s.prefs.Lang(h, t, c.Lang)
 	case parser.KindZone:
-		return h.zone(t, c.Zone)
+		return h.s.prefs.Zone(h, t, c.Zone)
 	case parser.KindVacation:
 		return h.vacation(t, c.Vacation)
 	case parser.KindNew:
@@ -214,7 +218,7 @@ func (h *Request) run() error {
 	case parser.KindResign:
 		return h.resign(t, c.Table)
 	case parser.KindNotify:
-		return h.notify(t, c.Notify, c.Table)
+		return h.s.prefs.Notify(h, t, c.Notify, c.Table)
 	case parser.KindSay:
 		return h.say(t, c.Text)
 	case parser.KindStandings:
@@ -226,11 +230,11 @@ func (h *Request) run() error {
 		// EMAIL §1.3: a command acts on a table only through a valid
 		// token. The refusal comes from the sender's one table, if any, so
 		// that the command can be sent again in answer to it.
-		from, err := h.replyTable(nil)
+		from, err := h.ReplyTable(nil)
 		if err != nil {
 			return err
 		}
-		return h.refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
+		return h.Refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 	}
 	return h.tableCommand(t, c)
 }
@@ -245,7 +249,7 @@ func errText(err error) string {
 // badToken answers a token that does not match its sender. Only a player
 // or an invitee of the table the token names is told (a forged From must not make us
 // write to a stranger); everything is logged.
-func (h *Request) badToken() error {
+func (h *Request) BadToken() error {
 	// The token names its table before its last '-' (mailer.Tokens),
 	// after the prefix of an unsubscribe address.
 	name := ""
@@ -253,15 +257,15 @@ func (h *Request) badToken() error {
 		name = strings.TrimPrefix(strings.ToLower(h.Msg.Token[:i]), mailer.UnsubscribePrefix)
 	}
 	h.Log.Warn("forged or damaged reply token", "token_table", name)
-	h.outcome(store.OutcomeRejected, string(templates.ReasonBadToken))
-	t, err := h.load(name)
+	h.Outcome(store.OutcomeRejected, string(templates.ReasonBadToken))
+	t, err := h.Load(name)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if t.seatOf(h.Msg.From) < 0 {
+	if t.SeatOf(h.Msg.From) < 0 {
 		// An invitee was written to as well (LEAGUES §6): they are told,
 		// from no table (they have no seat there).
 		if _, err := h.Tx.InvitationOf(t.Row.ID, h.Msg.From); err != nil {
@@ -272,13 +276,13 @@ func (h *Request) badToken() error {
 		}
 		t = nil
 	}
-	return h.refuse(t, h.Msg.Command.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
+	return h.Refuse(t, h.Msg.Command.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 }
 
 // senderLang is the language to answer the sender in.
-func (h *Request) senderLang(t *Table) string {
+func (h *Request) SenderLang(t *Table) string {
 	if t != nil {
-		if p := t.seatOf(h.Msg.From); p >= 0 {
+		if p := t.SeatOf(h.Msg.From); p >= 0 {
 			return t.Langs[p]
 		}
 	}
@@ -294,12 +298,12 @@ func (h *Request) senderLang(t *Table) string {
 // senderZone is the time zone of the times in an answer to the sender.
 func (h *Request) senderZone(t *Table) *time.Location {
 	if t != nil {
-		if p := t.seatOf(h.Msg.From); p >= 0 {
+		if p := t.SeatOf(h.Msg.From); p >= 0 {
 			return t.Zones[p]
 		}
 	}
 	if p, err := h.Tx.PlayerByAddress(h.Msg.From); err == nil {
-		return h.s.zoneOf(p.TimeZone)
+		return h.s.ZoneOf(p.TimeZone)
 	}
 	return h.s.zone
 }
@@ -319,7 +323,7 @@ func (h *Request) noCommandOnce() (bool, error) {
 	if err != nil || ok {
 		return ok, err
 	}
-	h.outcome(store.OutcomeRejected, string(templates.ReasonNoCommand))
+	h.Outcome(store.OutcomeRejected, string(templates.ReasonNoCommand))
 	h.Log.Info("no command, not answered: one message without a command was answered this hour")
 	return false, nil
 }
@@ -329,7 +333,7 @@ func (h *Request) noCommandOnce() (bool, error) {
 // for it and a move written in answer is played: the table the message
 // came through, else the one table the sender sits at that is not over;
 // nil when there are several (a move must never go to a guessed table).
-func (h *Request) replyTable(t *Table) (*Table, error) {
+func (h *Request) ReplyTable(t *Table) (*Table, error) {
 	if t != nil {
 		return t, nil
 	}
@@ -350,14 +354,14 @@ func (h *Request) replyTable(t *Table) (*Table, error) {
 	if only == nil {
 		return nil, nil
 	}
-	return h.s.loadRow(h.Tx, only)
+	return h.s.LoadRow(h.Tx, only)
 }
 
 // sender is the author of the message as a recipient.
-func (h *Request) sender(t *Table) notice.Recipient {
-	r := notice.Recipient{Addr: h.Msg.From, Lang: h.senderLang(t), TZ: h.senderZone(t), Pos: -1}
+func (h *Request) Sender(t *Table) notice.Recipient {
+	r := notice.Recipient{Addr: h.Msg.From, Lang: h.SenderLang(t), TZ: h.senderZone(t), Pos: -1}
 	if t != nil {
-		r.Pos = t.seatOf(h.Msg.From)
+		r.Pos = t.SeatOf(h.Msg.From)
 		if r.Pos >= 0 {
 			r.ID, r.League = t.Seats[r.Pos].PlayerID, t.Row.League
 		}
@@ -367,12 +371,12 @@ func (h *Request) sender(t *Table) notice.Recipient {
 
 // reply queues an answer to the message's author, within the bound on
 // answers per sender and hour (EMAIL §2.6).
-func (h *Request) reply(t *Table, kind templates.Kind, data any) error {
-	return h.replyAs(t, h.sender(t), kind, data)
+func (h *Request) Reply(t *Table, kind templates.Kind, data any) error {
+	return h.ReplyAs(t, h.Sender(t), kind, data)
 }
 
 // replyAs is reply to the author as the recipient to.
-func (h *Request) replyAs(t *Table, to notice.Recipient, kind templates.Kind, data any) error {
+func (h *Request) ReplyAs(t *Table, to notice.Recipient, kind templates.Kind, data any) error {
 	ok, err := h.withinBound(t, to)
 	if err != nil || !ok {
 		return err
@@ -386,7 +390,7 @@ func (h *Request) replyAs(t *Table, to notice.Recipient, kind templates.Kind, da
 func (h *Request) queue(t *Table, to notice.Recipient, kind templates.Kind, data any) {
 	e := notice.Envelope{Kind: kind, To: to, Reply: h.Rec.MessageID}
 	if t != nil {
-		e.Table, e.Seq, e.TableID = t.Row.Name, int64(len(t.actions())), &t.Row.ID
+		e.Table, e.Seq, e.TableID = t.Row.Name, int64(len(t.Actions())), &t.Row.ID
 		e.Cal = h.s.calendarEvent(t, kind, to.Pos, h.moved, h.Now)
 	}
 	h.Out.Add(e, data)
@@ -426,7 +430,7 @@ func (h *Request) withinBound(t *Table, to notice.Recipient) (bool, error) {
 	}
 	until := start.Add(time.Hour)
 	h.Log.Info("reply bound reached: replies paused", "until", until)
-	h.queue(t, to, templates.RepliesPaused, templates.PausedMsg{Head: h.s.notices.Head(tableName(t), to, h.Now), Limit: limit, Until: until})
+	h.queue(t, to, templates.RepliesPaused, templates.PausedMsg{Head: h.s.notices.Head(TableName(t), to, h.Now), Limit: limit, Until: until})
 	return false, nil
 }
 
@@ -434,12 +438,12 @@ func (h *Request) withinBound(t *Table, to notice.Recipient) (bool, error) {
 // replies (about unreadable input or identity) are also bounded by
 // mail.error_replies_per_hour; every refusal, like every answer, counts
 // against mail.replies_per_hour (EMAIL §2.6).
-func (h *Request) refuse(t *Table, command string, rs []templates.Reason, limited bool) error {
+func (h *Request) Refuse(t *Table, command string, rs []templates.Reason, limited bool) error {
 	kinds := make([]string, len(rs))
 	for i, r := range rs {
 		kinds[i] = string(r.Kind)
 	}
-	h.outcome(store.OutcomeRejected, strings.Join(kinds, ","))
+	h.Outcome(store.OutcomeRejected, strings.Join(kinds, ","))
 	if limited {
 		ok, err := h.Tx.TakeRate("reply:"+h.Msg.From, h.s.cfg.Mail.ErrorReplies, time.Hour, h.Now)
 		if err != nil {
@@ -450,10 +454,10 @@ func (h *Request) refuse(t *Table, command string, rs []templates.Reason, limite
 			return nil
 		}
 	}
-	to := h.sender(t)
-	msg := templates.RejectedMsg{Head: h.s.notices.Head(tableName(t), to, h.Now), Command: command, Reasons: rs}
+	to := h.Sender(t)
+	msg := templates.RejectedMsg{Head: h.s.notices.Head(TableName(t), to, h.Now), Command: command, Reasons: rs}
 	if len(rs) == 1 && rs[0].Kind == templates.ReasonTooLarge {
-		return h.reply(t, templates.TooLarge, templates.TooLargeMsg{
+		return h.Reply(t, templates.TooLarge, templates.TooLargeMsg{
 			Head: msg.Head, Size: h.size, Limit: h.s.cfg.Mail.MaxMessageBytes})
 	}
 	if t != nil && t.Game != nil && to.Pos >= 0 {
@@ -467,10 +471,10 @@ func (h *Request) refuse(t *Table, command string, rs []templates.Reason, limite
 			msg.Probe = &templates.Probe{Left: v.Reserve, Max: t.Row.ReserveSize, Next: v.NextAttempt}
 		}
 	}
-	return h.reply(t, templates.Rejected, msg)
+	return h.Reply(t, templates.Rejected, msg)
 }
 
-func tableName(t *Table) string {
+func TableName(t *Table) string {
 	if t == nil {
 		return ""
 	}
@@ -478,19 +482,19 @@ func tableName(t *Table) string {
 }
 
 // load reads a table, its seats and its game.
-func (h *Request) load(name string) (*Table, error) {
-	return h.s.load(h.Tx, name)
+func (h *Request) Load(name string) (*Table, error) {
+	return h.s.Load(h.Tx, name)
 }
 
-func (s *Service) load(tx *store.Tx, name string) (*Table, error) {
+func (s *Service) Load(tx *store.Tx, name string) (*Table, error) {
 	row, err := tx.TableByName(name)
 	if err != nil {
 		return nil, err
 	}
-	return s.loadRow(tx, row)
+	return s.LoadRow(tx, row)
 }
 
-func (s *Service) loadRow(tx *store.Tx, row *store.Table) (*Table, error) {
+func (s *Service) LoadRow(tx *store.Tx, row *store.Table) (*Table, error) {
 	seats, err := tx.Seats(row.ID)
 	if err != nil {
 		return nil, err
@@ -499,7 +503,7 @@ func (s *Service) loadRow(tx *store.Tx, row *store.Table) (*Table, error) {
 		Zones: make([]*time.Location, len(seats))}
 	for i, st := range seats {
 		t.Langs[i] = st.Player.Lang
-		t.Zones[i] = s.zoneOf(st.Player.TimeZone)
+		t.Zones[i] = s.ZoneOf(st.Player.TimeZone)
 	}
 	if err := t.loadVacations(tx); err != nil {
 		return nil, err
@@ -589,7 +593,7 @@ func timeText(t *time.Time) string {
 	return t.UTC().Format(time.RFC3339Nano)
 }
 
-func (t *Table) actions() []engine.Action {
+func (t *Table) Actions() []engine.Action {
 	if t.Game == nil {
 		return nil
 	}
@@ -608,7 +612,7 @@ func (s *Service) settle(t *Table, now time.Time) {
 // save appends the game's new actions to the log and writes the table
 // with its next deadline (optimistic locking on the last action's seq).
 func (s *Service) save(tx *store.Tx, t *Table, now time.Time) error {
-	acts := t.actions()
+	acts := t.Actions()
 	for i := t.prevSeq; i < int64(len(acts)); i++ {
 		a := acts[i]
 		payload, err := json.Marshal(a)

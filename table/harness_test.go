@@ -20,6 +20,7 @@ import (
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/localmail"
+	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
@@ -59,10 +60,12 @@ type harness struct {
 	srv   *localmail.Server
 	store *store.Store
 	svc   *table.Service
-	clock *clock
-	cfg   *config.Config
-	disp  *mailer.Dispatcher
-	stop  func()
+	// players answer a player's preferences (package player).
+	players *player.Service
+	clock   *clock
+	cfg     *config.Config
+	disp    *mailer.Dispatcher
+	stop    func()
 	// logs holds what the service logged.
 	logs *logBuffer
 	// db is the database, for a restart on the same one.
@@ -243,6 +246,11 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		t.Fatal(err)
 	}
 	h.svc = svc
+	h.players, err = player.New(player.Options{Config: cfg, Store: st, Tables: svc, Now: h.clock.Now, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.SetPreferences(h.players)
 	recv, err := mailer.NewReceiver(mailer.ReceiverConfig{
 		Addr: h.srv.IMAPAddr(), TLS: mailer.TLSNone, Username: "lexio", Password: "lexio-pw",
 		PollInterval: time.Second, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Retry: mailer.Backoff{Base: 50 * time.Millisecond, Max: 200 * time.Millisecond},

@@ -96,7 +96,7 @@ func (h *Request) invite(t *Table, addrs []string) (time.Time, error) {
 		if err := h.Tx.LogInvite(store.LogSent, opener, a, h.Now); err != nil {
 			return time.Time{}, err
 		}
-		to := notice.Recipient{Addr: a, Lang: pl.Lang, TZ: h.s.zoneOf(pl.TimeZone), Pos: -1}
+		to := notice.Recipient{Addr: a, Lang: pl.Lang, TZ: h.s.ZoneOf(pl.TimeZone), Pos: -1}
 		m := msg
 		m.Head = h.s.notices.Head(t.Row.Name, to, h.Now)
 		if err := h.s.mailInvitee(h.Tx, h.s.inviteEnvelope(t, templates.Invitation, to, a), m, h.Now, h.Out); err != nil {
@@ -120,7 +120,7 @@ func (s *Service) invitee(tx *store.Tx, addr string) (notice.Recipient, error) {
 	if err != nil {
 		return notice.Recipient{}, err
 	}
-	return notice.Recipient{Addr: pl.Address, Lang: pl.Lang, TZ: s.zoneOf(pl.TimeZone), Pos: -1}, nil
+	return notice.Recipient{Addr: pl.Address, Lang: pl.Lang, TZ: s.ZoneOf(pl.TimeZone), Pos: -1}, nil
 }
 
 // lockLoad takes the table's row (store.Tx.LockTable) and reads it again:
@@ -133,7 +133,7 @@ func (s *Service) lockLoad(tx *store.Tx, id int64) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.loadRow(tx, row)
+	return s.LoadRow(tx, row)
 }
 
 // inviteNames names a table's seated players and its invitees together
@@ -186,7 +186,7 @@ func (h *Request) invited(t *Table, inv *store.Invitation) error {
 		if answered, err := h.noCommandOnce(); err != nil || !answered {
 			return err
 		}
-		return h.refuse(nil, "", notice.Reasons(m.Err), true)
+		return h.Refuse(nil, "", notice.Reasons(m.Err), true)
 	}
 	switch c.Kind {
 	case parser.KindJoin:
@@ -203,13 +203,13 @@ func (h *Request) invited(t *Table, inv *store.Invitation) error {
 	case parser.KindGames:
 		return h.games(nil)
 	case parser.KindLang:
-		return h.lang(nil, c.Lang)
+		return h.s.prefs.Lang(h, nil, c.Lang)
 	case parser.KindZone:
-		return h.zone(nil, c.Zone)
+		return h.s.prefs.Zone(h, nil, c.Zone)
 	case parser.KindNew:
 		return h.newTable(c)
 	}
-	return h.refuse(nil, c.String(), []templates.Reason{stateReason(inv.State, t.Row.Name)}, false)
+	return h.Refuse(nil, c.String(), []templates.Reason{stateReason(inv.State, t.Row.Name)}, false)
 }
 
 // stateReason says why an invitation in state cannot be answered now;
@@ -270,7 +270,7 @@ func (h *Request) answer(t *Table, accept bool) error {
 	inv, err := h.Tx.InvitationOf(id, h.Msg.From)
 	if errors.Is(err, store.ErrNotFound) {
 		// The table closed: every invitation lapsed, this one with them.
-		return h.refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonInviteExpired, Detail: name}}, false)
+		return h.Refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonInviteExpired, Detail: name}}, false)
 	}
 	if err != nil {
 		return err
@@ -280,7 +280,7 @@ func (h *Request) answer(t *Table, accept bool) error {
 		if !accept && inv.State == store.InviteJoined {
 			r = templates.Reason{Kind: templates.ReasonNoInvitation, Detail: name}
 		}
-		return h.refuse(nil, cmd, []templates.Reason{r}, false)
+		return h.Refuse(nil, cmd, []templates.Reason{r}, false)
 	}
 	if accept {
 		return h.acceptInvitation(t, inv, cmd)
@@ -289,7 +289,7 @@ func (h *Request) answer(t *Table, accept bool) error {
 }
 
 func (h *Request) acceptInvitation(t *Table, inv *store.Invitation, cmd string) error {
-	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(nil))
+	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.SenderLang(nil))
 	if err != nil {
 		return err
 	}
@@ -299,7 +299,7 @@ func (h *Request) acceptInvitation(t *Table, inv *store.Invitation, cmd string) 
 	if err := h.Tx.AnswerInvitation(inv.ID, store.InviteJoined, h.Now); err != nil {
 		return err
 	}
-	t, err = h.s.loadRow(h.Tx, t.Row)
+	t, err = h.s.LoadRow(h.Tx, t.Row)
 	if err != nil {
 		return err
 	}
@@ -307,7 +307,7 @@ func (h *Request) acceptInvitation(t *Table, inv *store.Invitation, cmd string) 
 	if err != nil {
 		return err
 	}
-	h.outcome(store.OutcomeApplied, cmd)
+	h.Outcome(store.OutcomeApplied, cmd)
 	waiting := pendingNames(t.Seats, invs)
 	starts := len(waiting) == 0
 	h.announceJoin(t, waiting, starts)
@@ -323,9 +323,9 @@ func (h *Request) acceptInvitation(t *Table, inv *store.Invitation, cmd string) 
 func (h *Request) announceJoin(t *Table, waiting []string, starts bool) {
 	joined := len(t.Seats) - 1
 	for p := range t.Seats {
-		msg := templates.JoinedMsg{Head: h.s.notices.Head(t.Row.Name, t.recipient(p), h.Now), Player: names(t.Seats)[joined],
-			You: p == joined, Players: names(t.Seats), Max: maxPlayers(t.Row.Variant), Invited: waiting, Starts: starts}
-		e := notice.Envelope{Table: t.Row.Name, Kind: templates.TableJoined, To: t.recipient(p), TableID: &t.Row.ID}
+		msg := templates.JoinedMsg{Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Player: Names(t.Seats)[joined],
+			You: p == joined, Players: Names(t.Seats), Max: maxPlayers(t.Row.Variant), Invited: waiting, Starts: starts}
+		e := notice.Envelope{Table: t.Row.Name, Kind: templates.TableJoined, To: t.Recipient(p), TableID: &t.Row.ID}
 		if p == joined {
 			e.Reply = h.Rec.MessageID
 		}
@@ -338,13 +338,13 @@ func (h *Request) declineInvitation(t *Table, inv *store.Invitation, cmd string)
 	if err != nil {
 		return err
 	}
-	h.outcome(store.OutcomeApplied, cmd)
+	h.Outcome(store.OutcomeApplied, cmd)
 	to, err := h.s.invitee(h.Tx, inv.Address)
 	if err != nil {
 		return err
 	}
-	if err := h.replyAs(t, to, templates.Declined, templates.DeclinedMsg{
-		Head: h.s.notices.Head(t.Row.Name, to, h.Now), Opener: names(t.Seats)[0]}); err != nil {
+	if err := h.ReplyAs(t, to, templates.Declined, templates.DeclinedMsg{
+		Head: h.s.notices.Head(t.Row.Name, to, h.Now), Opener: Names(t.Seats)[0]}); err != nil {
 		return err
 	}
 	h.Log.Info("invitation declined", "table", t.Row.Name)
@@ -369,8 +369,8 @@ func (h *Request) recordDecline(t *Table, inv *store.Invitation) (int, error) {
 	seated, named := inviteNames(t.Seats, invs)
 	msg := templates.InviteAnswerMsg{Declined: named[inv.Address], Waiting: pendingNames(t.Seats, invs), Seated: seated}
 	msg.Starts, msg.Closed = len(msg.Waiting) == 0 && len(t.Seats) >= 2, len(msg.Waiting) == 0 && len(t.Seats) < 2
-	msg.Head = h.s.notices.Head(t.Row.Name, t.recipient(0), h.Now)
-	h.Out.Add(h.s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), inv.Address), msg)
+	msg.Head = h.s.notices.Head(t.Row.Name, t.Recipient(0), h.Now)
+	h.Out.Add(h.s.inviteEnvelope(t, templates.InviteAnswer, t.Recipient(0), inv.Address), msg)
 	return len(msg.Waiting), nil
 }
 
@@ -425,8 +425,8 @@ func (s *Service) expireInvitations(tx *store.Tx, t *Table, now time.Time, out *
 	open := t.Game == nil && t.Row.Status == store.StatusOpen
 	msg.Starts = open && len(msg.Waiting) == 0 && len(t.Seats) >= 2
 	msg.Closed = open && len(msg.Waiting) == 0 && len(t.Seats) < 2
-	msg.Head = s.notices.Head(t.Row.Name, t.recipient(0), now)
-	out.Add(s.inviteEnvelope(t, templates.InviteAnswer, t.recipient(0), "expired "+strings.Join(addrs, " ")), msg)
+	msg.Head = s.notices.Head(t.Row.Name, t.Recipient(0), now)
+	out.Add(s.inviteEnvelope(t, templates.InviteAnswer, t.Recipient(0), "expired "+strings.Join(addrs, " ")), msg)
 	s.log.Info("invitations expired", "table", t.Row.Name, "expired", len(addrs), "at", msg.At)
 	return true, s.invitationsDone(tx, t, len(msg.Waiting), now, out)
 }
@@ -456,7 +456,7 @@ func (s *Service) withdrawInvitations(tx *store.Tx, t *Table, now time.Time, out
 		if err != nil {
 			return err
 		}
-		msg := templates.WithdrawnMsg{Head: s.notices.Head(t.Row.Name, to, now), Opener: names(t.Seats)[0]}
+		msg := templates.WithdrawnMsg{Head: s.notices.Head(t.Row.Name, to, now), Opener: Names(t.Seats)[0]}
 		if err := s.mailInvitee(tx, s.inviteEnvelope(t, templates.Withdrawn, to, inv.Address), msg, now, out); err != nil {
 			return err
 		}
@@ -470,7 +470,7 @@ func (s *Service) withdrawInvitations(tx *store.Tx, t *Table, now time.Time, out
 func (h *Request) decline(t *Table, table string) error {
 	if t != nil {
 		// Seated at the table of the token: nothing there to decline.
-		return h.refuse(t, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: t.Row.Name}}, false)
+		return h.Refuse(t, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: t.Row.Name}}, false)
 	}
 	pending, err := h.Tx.PendingInvitationsOf(h.Msg.From)
 	if err != nil {
@@ -481,9 +481,9 @@ func (h *Request) decline(t *Table, table string) error {
 	}
 	switch len(pending) {
 	case 0:
-		return h.refuse(nil, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: table}}, false)
+		return h.Refuse(nil, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: table}}, false)
 	case 1:
-		c, err := h.s.loadRow(h.Tx, pending[0].Table)
+		c, err := h.s.LoadRow(h.Tx, pending[0].Table)
 		if err != nil {
 			return err
 		}
@@ -493,7 +493,7 @@ func (h *Request) decline(t *Table, table string) error {
 	for _, inv := range pending {
 		tables = append(tables, inv.Table.Name)
 	}
-	return h.refuse(nil, "DECLINE", []templates.Reason{{Kind: templates.ReasonSeveralInvites, Detail: strings.Join(tables, ", ")}}, false)
+	return h.Refuse(nil, "DECLINE", []templates.Reason{{Kind: templates.ReasonSeveralInvites, Detail: strings.Join(tables, ", ")}}, false)
 }
 
 // ExpireInvitations expires, table by table in a transaction each,

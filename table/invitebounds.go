@@ -243,11 +243,11 @@ func (s *Service) lapseOpenTables(ctx context.Context, now time.Time) (int, erro
 // lapse tells the players seated at the open table t that it closes, and
 // deletes it.
 func (s *Service) lapse(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) error {
-	msg := templates.LapsedMsg{Opened: t.Row.CreatedAt, Seated: names(t.Seats)}
+	msg := templates.LapsedMsg{Opened: t.Row.CreatedAt, Seated: Names(t.Seats)}
 	for p := range t.Seats {
 		m := msg
-		m.Head = s.notices.Head(t.Row.Name, t.recipient(p), now)
-		out.Add(notice.Envelope{Table: t.Row.Name, Kind: templates.TableLapsed, To: t.recipient(p), TableID: &t.Row.ID}, m)
+		m.Head = s.notices.Head(t.Row.Name, t.Recipient(p), now)
+		out.Add(notice.Envelope{Table: t.Row.Name, Kind: templates.TableLapsed, To: t.Recipient(p), TableID: &t.Row.ID}, m)
 	}
 	s.log.Info("open table not started in time: closed", "table", t.Row.Name, "opened", t.Row.CreatedAt, "seated", len(t.Seats))
 	return tx.DeleteOpenTable(t.Row.ID)

@@ -39,10 +39,10 @@ func (h *Request) noInvite(t *Table, unsubscribed bool) error {
 	if unsubscribed {
 		reason += " (List-Unsubscribe)"
 	}
-	h.outcome(store.OutcomeApplied, reason)
+	h.Outcome(store.OutcomeApplied, reason)
 	h.Log.Info("invitations refused", "declined", len(declined), "list_unsubscribe", unsubscribed)
-	to := h.sender(nil)
-	return h.replyAs(nil, to, templates.InvitesRefused, templates.NoInviteMsg{
+	to := h.Sender(nil)
+	return h.ReplyAs(nil, to, templates.InvitesRefused, templates.NoInviteMsg{
 		Head: h.s.notices.Head("", to, h.Now), Unsubscribed: unsubscribed, Declined: declined})
 }
 
@@ -76,7 +76,7 @@ func (h *Request) declineForGood(id int64) (string, error) {
 // address was made for, nothing.
 func (h *Request) noInviteAddress() error {
 	if !h.s.tokens.VerifyNoInvite(h.Msg.Token, h.Msg.From) {
-		return h.badToken()
+		return h.BadToken()
 	}
 	h.Proven = true
 	return h.noInvite(nil, true)

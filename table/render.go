@@ -87,7 +87,7 @@ func (s *Service) calendarEvent(t *Table, kind templates.Kind, p int, moved bool
 
 // names lists the players of a table, in seat order, named together
 // (notice.Names).
-func names(seats []store.Seat) []string {
+func Names(seats []store.Seat) []string {
 	return notice.Names(seatAddrs(seats))
 }
 
@@ -106,10 +106,10 @@ func (s *Service) noticeData(t *Table, p int, now time.Time) (templates.NoticeMs
 	if err != nil {
 		return templates.NoticeMsg{}, notice.Permanent(err)
 	}
-	ns := names(t.Seats)
+	ns := Names(t.Seats)
 	b := v.Board
 	msg := templates.NoticeMsg{
-		Head:  s.notices.Head(t.Row.Name, t.recipient(p), now),
+		Head:  s.notices.Head(t.Row.Name, t.Recipient(p), now),
 		Board: notice.BoardData(&b, v.Rules, v.LastPlay),
 		Rack:  notice.RackData(v.Rack),
 		Log:   notice.Latest(notice.LogLines(v.Log, ns, &b), 8),
@@ -138,10 +138,10 @@ func (s *Service) gameOverData(t *Table, p int, now time.Time) (templates.GameOv
 	if err != nil || v.Result == nil {
 		return templates.GameOverMsg{}, notice.Permanent(fmt.Errorf("table: game over view: %v", err))
 	}
-	ns := names(t.Seats)
+	ns := Names(t.Seats)
 	b := v.Board
 	msg := templates.GameOverMsg{
-		Head:  s.notices.Head(t.Row.Name, t.recipient(p), now),
+		Head:  s.notices.Head(t.Row.Name, t.Recipient(p), now),
 		Board: notice.BoardData(&b, v.Rules, v.LastPlay),
 		Log:   notice.LogLines(v.Log, ns, &b),
 		End:   templates.EndStalled,

@@ -23,18 +23,18 @@ func (h *Request) resign(t *Table, name string) error {
 	notYours := []templates.Reason{{Kind: templates.ReasonNotYourTable, Detail: name}}
 	switch {
 	case t != nil && t.Row.Name != name:
-		return h.refuse(t, cmd, notYours, false)
+		return h.Refuse(t, cmd, notYours, false)
 	case t == nil:
-		c, err := h.load(name)
+		c, err := h.Load(name)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		if err != nil || c.seatOf(h.Msg.From) < 0 {
-			from, err := h.replyTable(nil)
+		if err != nil || c.SeatOf(h.Msg.From) < 0 {
+			from, err := h.ReplyTable(nil)
 			if err != nil {
 				return err
 			}
-			return h.refuse(from, cmd, notYours, true)
+			return h.Refuse(from, cmd, notYours, true)
 		}
 		t = c
 		h.Rec.TableID = &t.Row.ID
@@ -44,9 +44,9 @@ func (h *Request) resign(t *Table, name string) error {
 			return err
 		}
 	}
-	p := t.seatOf(h.Msg.From)
+	p := t.SeatOf(h.Msg.From)
 	if t.Game == nil {
-		return h.refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonTooFewPlayers,
+		return h.Refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonTooFewPlayers,
 			Have: len(t.Seats), Need: 2, Detail: "START"}}, false)
 	}
 	if err := t.Game.Resign(p, h.Now, false); err != nil {
@@ -54,9 +54,9 @@ func (h *Request) resign(t *Table, name string) error {
 		if !errors.As(err, &me) {
 			return notice.Permanent(err)
 		}
-		return h.refuse(t, cmd, notice.Reasons(err), false)
+		return h.Refuse(t, cmd, notice.Reasons(err), false)
 	}
-	h.outcome(store.OutcomeApplied, cmd)
+	h.Outcome(store.OutcomeApplied, cmd)
 	h.Log.Info("player resigned", "player", p)
 	h.s.settle(t, h.Now)
 	if err := h.s.departed(h.Tx, t, p, h.Now, h.Out, h.Rec.MessageID); err != nil {
@@ -72,12 +72,12 @@ func (h *Request) resign(t *Table, name string) error {
 func (s *Service) departed(tx *store.Tx, t *Table, p int, now time.Time, out *notice.Batch, reply string) error {
 	g := t.Game
 	if !g.Over() {
-		msg := templates.ResignedMsg{Head: s.notices.Head(t.Row.Name, t.recipient(p), now), Forfeit: g.Forfeited(p),
-			Score: g.Score(p), Next: names(t.Seats)[g.Turn()]}
+		msg := templates.ResignedMsg{Head: s.notices.Head(t.Row.Name, t.Recipient(p), now), Forfeit: g.Forfeited(p),
+			Score: g.Score(p), Next: Names(t.Seats)[g.Turn()]}
 		if msg.Forfeit {
 			msg.Expired = t.Row.ForfeitAfter
 		}
-		e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, Kind: templates.Resigned, To: t.recipient(p), Reply: reply,
+		e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, Kind: templates.Resigned, To: t.Recipient(p), Reply: reply,
 			TableID: &t.Row.ID, Cal: s.calendarEvent(t, templates.Resigned, p, false, now)}
 		out.Add(e, msg)
 	}
@@ -121,7 +121,7 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 	}
 	now := s.now()
 	_, err := s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
-		t, err := s.load(tx, name)
+		t, err := s.Load(tx, name)
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("table: no table named %s: %w", name, store.ErrNotFound)
 		}
@@ -131,11 +131,11 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 		if err := s.enforce(tx, t, now, now, out); err != nil {
 			return err
 		}
-		p := t.seatOf(oldAddr)
+		p := t.SeatOf(oldAddr)
 		switch {
 		case p < 0:
 			return fmt.Errorf("table %s: %s holds no seat there: %w", name, oldAddr, ErrNotSeated)
-		case t.seatOf(newAddr) >= 0:
+		case t.SeatOf(newAddr) >= 0:
 			return fmt.Errorf("table %s: %s holds a seat there already: %w", name, newAddr, ErrAlreadySeated)
 		case t.Game == nil:
 			return fmt.Errorf("table %s: it has not started: %w", name, ErrNotRunning)
@@ -151,7 +151,7 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 		// Each named beside the others of the table (notice.Names).
 		after := seatAddrs(t.Seats)
 		after[p] = newAddr
-		oldName, newName := names(t.Seats)[p], notice.Names(after)[p]
+		oldName, newName := Names(t.Seats)[p], notice.Names(after)[p]
 		if err := t.Game.Substitute(p, oldName, newName, now); err != nil {
 			return notice.Permanent(err)
 		}
@@ -161,7 +161,7 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 		if t.Seats, err = tx.Seats(t.Row.ID); err != nil {
 			return err
 		}
-		t.Langs[p], t.Zones[p] = pl.Lang, s.zoneOf(pl.TimeZone)
+		t.Langs[p], t.Zones[p] = pl.Lang, s.ZoneOf(pl.TimeZone)
 		if err := s.joinDivision(tx, t, pl.ID); err != nil {
 			return err
 		}

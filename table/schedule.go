@@ -100,8 +100,8 @@ func (s *Service) enforce(tx *store.Tx, t *Table, until, now time.Time, out *not
 		}
 		s.log.Info("turn expired", "table", t.Row.Name, "player", p, "deadline", deadline)
 		if !t.Game.Over() {
-			msg := templates.ExpiredMsg{Head: s.notices.Head(t.Row.Name, t.recipient(p), now), Deadline: deadline,
-				Grace: t.Row.AwayGrace, Next: names(t.Seats)[t.Game.Turn()]}
+			msg := templates.ExpiredMsg{Head: s.notices.Head(t.Row.Name, t.Recipient(p), now), Deadline: deadline,
+				Grace: t.Row.AwayGrace, Next: Names(t.Seats)[t.Game.Turn()]}
 			cal := templates.Expired
 			if !t.wantsNotice(p) {
 				cal = templates.TurnNotice // it carries the notice's calendar entry
@@ -124,7 +124,7 @@ func (s *Service) queue(t *Table, kind templates.Kind, p int, data any, now time
 // queueCal is queue with the calendar entry of a mail of kind cal: that
 // of the notice a mail stands in for (NOTIFY turn).
 func (s *Service) queueCal(t *Table, kind, cal templates.Kind, p int, data any, now time.Time, out *notice.Batch) {
-	e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, Kind: kind, To: t.recipient(p), TableID: &t.Row.ID,
+	e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, Kind: kind, To: t.Recipient(p), TableID: &t.Row.ID,
 		Cal: s.calendarEvent(t, cal, p, false, now)}
 	if kind == templates.Reminder {
 		e.Extra = strconv.FormatInt(t.Row.NextReminder.Unix(), 36)
@@ -147,7 +147,7 @@ func (s *Service) announce(tx *store.Tx, t *Table, now time.Time, out *notice.Ba
 		if standings, err = s.endStandings(tx, t, now); err != nil {
 			return err
 		}
-		missed = s.missed(t, names(t.Seats))
+		missed = s.missed(t, Names(t.Seats))
 	}
 	for p := range t.Seats {
 		if !t.Game.Over() && t.Game.Left(p) {
@@ -178,7 +178,7 @@ func (s *Service) announce(tx *store.Tx, t *Table, now time.Time, out *notice.Ba
 					return notice.Permanent(err)
 				}
 				s.queueCal(t, templates.Accepted, templates.TurnNotice, p, templates.AcceptedMsg{
-					Head: s.notices.Head(t.Row.Name, t.recipient(p), now), Move: acc.Move, Total: acc.Total, Rack: notice.RackData(v.Rack)}, now, out)
+					Head: s.notices.Head(t.Row.Name, t.Recipient(p), now), Move: acc.Move, Total: acc.Total, Rack: notice.RackData(v.Rack)}, now, out)
 			}
 			continue
 		}
@@ -271,7 +271,7 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *notice.B
 	if err != nil {
 		return err
 	}
-	t, err := s.loadRow(tx, row)
+	t, err := s.LoadRow(tx, row)
 	if err != nil {
 		return err
 	}

@@ -295,7 +295,7 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number, division in
 			return nil, err
 		}
 		for i := range lts {
-			t, err := s.loadRow(tx, lts[i].Table)
+			t, err := s.LoadRow(tx, lts[i].Table)
 			if err != nil {
 				return nil, err
 			}
@@ -696,7 +696,7 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 		if lt.FinishedAt != nil {
 			continue
 		}
-		t, err := s.loadRow(tx, lt.Table)
+		t, err := s.LoadRow(tx, lt.Table)
 		if err != nil {
 			return err
 		}

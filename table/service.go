@@ -67,6 +67,8 @@ type Service struct {
 	// zone is the configuration's time zone, a player's until they
 	// write TZ.
 	zone *time.Location
+	// prefs answer the commands about a player's preferences.
+	prefs Preferences
 	// tickHook, nil but in tests (export_test.go), runs in each table's
 	// deadline transaction (EnforceDeadlines) between its read and its writes.
 	tickHook func(tableID int64)
@@ -113,6 +115,24 @@ func New(o Options) (*Service, error) {
 	return s, nil
 }
 
+// Preferences answers the commands that set a player's preferences
+// (package player): the inbox routes them there.
+type Preferences interface {
+	// Lang answers LANG, Zone TZ, Notify NOTIFY.
+	Lang(r *Request, t *Table, lang string) error
+	Zone(r *Request, t *Table, name string) error
+	Notify(r *Request, t *Table, mode, table string) error
+	// Unsubscribe answers a message to a List-Unsubscribe address.
+	Unsubscribe(r *Request) error
+}
+
+// SetPreferences routes the commands about a player's preferences to p;
+// the wiring calls it once, before any mail is handled.
+func (s *Service) SetPreferences(p Preferences) { s.prefs = p }
+
+// Notices is the service's mail writer.
+func (s *Service) Notices() *notice.Writer { return s.notices }
+
 // Tokens returns the service's reply tokens (the CLI's mail client and
 // tests use it to address a table).
 func (s *Service) Tokens() *mailer.Tokens { return s.tokens }
@@ -137,6 +157,9 @@ var errHandled = errors.New("table: message already handled")
 // meets a conflict runs again on the fresh state: a move that raced an
 // expiry is then judged after it.
 func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
+	if s.prefs == nil {
+		return notice.Permanent(errors.New("table: no preferences service: the wiring must call SetPreferences"))
+	}
 	m := parser.Parse(in.Raw, s.parserOptions())
 	if in.Truncated && m.Ignored == "" {
 		m.Command = nil
@@ -230,7 +253,7 @@ func recordMessage(tx *store.Tx, rec *store.Message, log *slog.Logger) error {
 // zoneOf is the zone a player's stored time zone names: the
 // configuration's for "" (or, should one be stored, a name the tz
 // database no longer knows).
-func (s *Service) zoneOf(name string) *time.Location {
+func (s *Service) ZoneOf(name string) *time.Location {
 	if name == "" {
 		return s.zone
 	}

@@ -92,12 +92,12 @@ func (s *Service) endStandings(tx *store.Tx, t *Table, now time.Time) (*division
 // the league named, else in their one running league, from the table the
 // message came through or the sender's one table (replyTable).
 func (h *Request) standings(t *Table, name string) error {
-	from, err := h.replyTable(t)
+	from, err := h.ReplyTable(t)
 	if err != nil {
 		return err
 	}
 	refuse := func(k templates.ReasonKind, detail string) error {
-		return h.refuse(from, h.Msg.Command.String(), []templates.Reason{{Kind: k, Detail: detail}}, false)
+		return h.Refuse(from, h.Msg.Command.String(), []templates.Reason{{Kind: k, Detail: detail}}, false)
 	}
 	if !h.s.hasSeasons() {
 		return refuse(templates.ReasonNoLeague, "")
@@ -133,11 +133,11 @@ func (h *Request) standings(t *Table, name string) error {
 		case 1:
 			m = &open[0]
 		default:
-			var names []string
+			var Names []string
 			for _, o := range open {
-				names = append(names, o.Season.League)
+				Names = append(Names, o.Season.League)
 			}
-			return refuse(templates.ReasonWhichLeague, strings.Join(names, ", "))
+			return refuse(templates.ReasonWhichLeague, strings.Join(Names, ", "))
 		}
 		if l = h.s.cfg.League(m.Season.League); l == nil {
 			return refuse(templates.ReasonNoSuchLeague, m.Season.League)
@@ -148,9 +148,9 @@ func (h *Request) standings(t *Table, name string) error {
 		return err
 	}
 	st := div.forPlayer(h.Msg.From)
-	h.outcome(store.OutcomeApplied, "STANDINGS "+l.Name)
-	to := h.sender(from)
-	return h.reply(from, templates.StandingsReply, templates.StandingsMsg{Head: h.s.notices.Head(tableName(from), to, h.Now), Standings: *st})
+	h.Outcome(store.OutcomeApplied, "STANDINGS "+l.Name)
+	to := h.Sender(from)
+	return h.Reply(from, templates.StandingsReply, templates.StandingsMsg{Head: h.s.notices.Head(TableName(from), to, h.Now), Standings: *st})
 }
 
 // hasSeasons reports whether a league of the configuration organises
@@ -181,12 +181,12 @@ func (s *Service) leagueNamed(name string) *config.League {
 // SIGNUP needs a league with signup = true, and a player not in it
 // already; WITHDRAW a player who is in it or signed up.
 func (h *Request) signup(t *Table, name string, withdraw bool) error {
-	from, err := h.replyTable(t)
+	from, err := h.ReplyTable(t)
 	if err != nil {
 		return err
 	}
 	refuse := func(k templates.ReasonKind, detail string) error {
-		return h.refuse(from, h.Msg.Command.String(), []templates.Reason{{Kind: k, Detail: detail}}, false)
+		return h.Refuse(from, h.Msg.Command.String(), []templates.Reason{{Kind: k, Detail: detail}}, false)
 	}
 	if !h.s.hasSeasons() {
 		return refuse(templates.ReasonNoLeague, "")
@@ -198,7 +198,7 @@ func (h *Request) signup(t *Table, name string, withdraw bool) error {
 	if !withdraw && !l.Signup {
 		return refuse(templates.ReasonNoSignup, l.Name)
 	}
-	p, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(from))
+	p, err := h.Tx.EnsurePlayer(h.Msg.From, h.SenderLang(from))
 	if err != nil {
 		return err
 	}
@@ -228,9 +228,9 @@ func (h *Request) signup(t *Table, name string, withdraw bool) error {
 			return err
 		}
 	}
-	h.outcome(store.OutcomeApplied, verb+l.Name)
-	to := h.sender(from)
-	return h.reply(from, templates.SignupDone, templates.SignupMsg{Head: h.s.notices.Head(tableName(from), to, h.Now),
+	h.Outcome(store.OutcomeApplied, verb+l.Name)
+	to := h.Sender(from)
+	return h.Reply(from, templates.SignupDone, templates.SignupMsg{Head: h.s.notices.Head(TableName(from), to, h.Now),
 		League: l.Name, Withdraw: withdraw, Running: running})
 }
 
@@ -292,7 +292,7 @@ func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 		if l == nil || l.StandingsDigest != "weekly" {
 			continue
 		}
-		week, due := weekDue(now, s.zoneOf(m.Player.TimeZone), m.Season.Started, m.Weekly)
+		week, due := weekDue(now, s.ZoneOf(m.Player.TimeZone), m.Season.Started, m.Weekly)
 		if !due {
 			continue
 		}
@@ -305,7 +305,7 @@ func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 				return err
 			}
 			st := div.forPlayer(m.Player.Address)
-			to := notice.Recipient{Addr: m.Player.Address, Lang: m.Player.Lang, TZ: s.zoneOf(m.Player.TimeZone), Pos: -1}
+			to := notice.Recipient{Addr: m.Player.Address, Lang: m.Player.Lang, TZ: s.ZoneOf(m.Player.TimeZone), Pos: -1}
 			out.Add(notice.Envelope{Kind: templates.StandingsReply, To: to, Extra: week + "." + notice.ShortHash(fmt.Sprint(m.Player.Address, m.SeasonID))},
 				templates.StandingsMsg{Head: s.notices.Head("", to, now), Standings: *st, Weekly: true})
 			return nil

@@ -150,7 +150,7 @@ func (s *Service) vacationZone(pl *store.Player) (string, *time.Location) {
 	if name == "" {
 		name = s.cfg.TimeZone
 	}
-	return name, s.zoneOf(name)
+	return name, s.ZoneOf(name)
 }
 
 // daysLeft is what is left of the yearly allowance in year after the
@@ -159,7 +159,7 @@ func (s *Service) vacationZone(pl *store.Player) (string, *time.Location) {
 func (s *Service) daysLeft(vs []store.Vacation, year int) int {
 	used := 0
 	for _, v := range vs {
-		used += clock.DaysIn(v.DaysFrom, v.Days, s.zoneOf(v.Zone), year)
+		used += clock.DaysIn(v.DaysFrom, v.Days, s.ZoneOf(v.Zone), year)
 	}
 	return *s.cfg.VacationDays - used
 }
@@ -182,7 +182,7 @@ func (s *Service) playerTables(tx *store.Tx, addr string) ([]*Table, error) {
 		}
 		var t *Table
 		if err == nil {
-			t, err = s.loadRow(tx, row)
+			t, err = s.LoadRow(tx, row)
 		}
 		if err != nil {
 			if store.IsTemporary(err) {
@@ -204,7 +204,7 @@ func (s *Service) playerTables(tx *store.Tx, addr string) ([]*Table, error) {
 func (h *Request) vacation(t *Table, v *parser.Vacation) error {
 	s, now := h.s, h.Now
 	cmd := h.Msg.Command.String()
-	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.senderLang(t))
+	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.SenderLang(t))
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ func (h *Request) vacation(t *Table, v *parser.Vacation) error {
 	if err := h.Tx.LockPlayer(pl.ID); err != nil {
 		return err
 	}
-	from, err := h.replyTable(t)
+	from, err := h.ReplyTable(t)
 	if err != nil {
 		return err
 	}
@@ -233,7 +233,7 @@ func (h *Request) vacation(t *Table, v *parser.Vacation) error {
 		changed := false
 		for i := range vs {
 			if vs[i].To.After(now) {
-				endVacation(&vs[i], now, s.zoneOf(vs[i].Zone))
+				endVacation(&vs[i], now, s.ZoneOf(vs[i].Zone))
 				if err := h.Tx.SaveVacation(&vs[i]); err != nil {
 					return err
 				}
@@ -241,13 +241,13 @@ func (h *Request) vacation(t *Table, v *parser.Vacation) error {
 			}
 		}
 		if !changed {
-			return h.refuse(from, cmd, []templates.Reason{{Kind: templates.ReasonNoVacation}}, false)
+			return h.Refuse(from, cmd, []templates.Reason{{Kind: templates.ReasonNoVacation}}, false)
 		}
 		msg.Ends = now
 	} else {
 		nv, reason := s.newVacation(vs, v, pl, zoneName, loc, now)
 		if reason != nil {
-			return h.refuse(from, cmd, []templates.Reason{*reason}, false)
+			return h.Refuse(from, cmd, []templates.Reason{*reason}, false)
 		}
 		if err := h.Tx.AddVacation(nv); err != nil {
 			return err
@@ -257,7 +257,7 @@ func (h *Request) vacation(t *Table, v *parser.Vacation) error {
 		msg.Begins, msg.Ends = nv.From, nv.To
 		msg.Year = nv.DaysFrom.In(loc).Year()
 	}
-	h.outcome(store.OutcomeApplied, cmd)
+	h.Outcome(store.OutcomeApplied, cmd)
 	if err := s.reclock(h.Tx, tables, pl.ID, vs, now, h.Out); err != nil {
 		return err
 	}
@@ -269,9 +269,9 @@ func (h *Request) vacation(t *Table, v *parser.Vacation) error {
 		}
 	}
 	msg.Left = s.daysLeft(vs, msg.Year)
-	to := h.sender(from)
-	msg.Head = s.notices.Head(tableName(from), to, now)
-	return h.replyAs(from, to, templates.VacationSet, msg)
+	to := h.Sender(from)
+	msg.Head = s.notices.Head(TableName(from), to, now)
+	return h.ReplyAs(from, to, templates.VacationSet, msg)
 }
 
 // newVacation checks a new vacation against the player's others and their
@@ -312,7 +312,7 @@ func (s *Service) newVacation(vs []store.Vacation, v *parser.Vacation, pl *store
 	nv.To = clock.Day(nv.DaysFrom, nv.Days, loc)
 	for _, o := range vs {
 		if o.To.After(o.From) && o.From.Before(nv.To) && nv.From.Before(o.To) {
-			oz := s.zoneOf(o.Zone)
+			oz := s.ZoneOf(o.Zone)
 			last := o.To.In(oz).Add(-time.Nanosecond)
 			return nil, &templates.Reason{Kind: templates.ReasonVacationOverlap,
 				Detail: o.From.In(oz).Format(time.DateOnly) + " – " + last.Format(time.DateOnly)}
@@ -367,7 +367,7 @@ func (h *Request) endVacationByMove(t *Table, p int) error {
 	}
 	for i := range vs {
 		if !vs[i].From.After(h.Now) && vs[i].To.After(h.Now) {
-			endVacation(&vs[i], h.Now, h.s.zoneOf(vs[i].Zone))
+			endVacation(&vs[i], h.Now, h.s.ZoneOf(vs[i].Zone))
 			if err := h.Tx.SaveVacation(&vs[i]); err != nil {
 				return err
 			}
@@ -448,12 +448,12 @@ func (s *Service) tellDue(tx *store.Tx, tables []*Table, v *store.Vacation, now 
 // running or coming, or by its end when none is left, with their turn's
 // calendar entry.
 func (s *Service) tellVacation(t *Table, p int, v *store.Vacation, now time.Time, out *notice.Batch, end bool) {
-	ns := names(t.Seats)
+	ns := Names(t.Seats)
 	for q := range t.Seats {
 		if (v == nil) != (q == p) {
 			continue
 		}
-		msg := templates.VacationNoticeMsg{Head: s.notices.Head(t.Row.Name, t.recipient(q), now), Player: ns[p], You: q == p, Over: end}
+		msg := templates.VacationNoticeMsg{Head: s.notices.Head(t.Row.Name, t.Recipient(q), now), Player: ns[p], You: q == p, Over: end}
 		if v != nil {
 			msg.Begins, msg.Ends = v.From, v.To
 		} else if cur := t.runningOrNext(p, now); cur != nil {
@@ -464,7 +464,7 @@ func (s *Service) tellVacation(t *Table, p int, v *store.Vacation, now time.Time
 		if t.Game.Turn() == p && t.Row.Deadline != nil {
 			msg.Deadline = *t.Row.Deadline
 		}
-		e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, Kind: templates.VacationNotice, To: t.recipient(q), TableID: &t.Row.ID}
+		e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, Kind: templates.VacationNotice, To: t.Recipient(q), TableID: &t.Row.ID}
 		if v == nil {
 			e.Cal = s.calendarEvent(t, templates.VacationNotice, p, true, now)
 			e.Extra = "m" + strconv.FormatInt(t.Row.Deadline.Unix(), 36) + "." + strconv.FormatInt(now.UnixNano(), 36)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/lexio-mail/lexio/gcg"
 	"github.com/lexio-mail/lexio/league"
 	"github.com/lexio-mail/lexio/notice"
-	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -65,7 +63,7 @@ func (s *Service) WebTable(ctx context.Context, name string, player int64) (*Web
 	now := s.now()
 	var out *WebTable
 	err := s.store.View(ctx, func(tx *store.Tx) error {
-		t, err := s.load(tx, name)
+		t, err := s.Load(tx, name)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
@@ -74,7 +72,7 @@ func (s *Service) WebTable(ctx context.Context, name string, player int64) (*Web
 		}
 		p := -1
 		if player != 0 {
-			if p = t.seatOfID(player); p < 0 {
+			if p = t.SeatOfID(player); p < 0 {
 				return nil
 			}
 		}
@@ -85,7 +83,7 @@ func (s *Service) WebTable(ctx context.Context, name string, player int64) (*Web
 }
 
 // seatOfID returns the seat of the player whose id is id, or -1.
-func (t *Table) seatOfID(id int64) int {
+func (t *Table) SeatOfID(id int64) int {
 	for i, st := range t.Seats {
 		if st.PlayerID == id {
 			return i
@@ -102,15 +100,15 @@ func (s *Service) webTable(t *Table, p int, now time.Time) (*WebTable, error) {
 	}
 	to := notice.Recipient{Pos: -1, TZ: s.zone, Lang: s.cfg.Language}
 	if p >= 0 {
-		to = t.recipient(p)
+		to = t.Recipient(p)
 		to.ID = 0 // the page links to nothing of the mail's
-		w.Lang, w.TZ, w.Viewer = to.Lang, to.TZ, names(t.Seats)[p]
+		w.Lang, w.TZ, w.Viewer = to.Lang, to.TZ, Names(t.Seats)[p]
 	}
 	head := s.notices.Head(t.Row.Name, to, now)
 	head.To = w.Viewer
 	if t.Game == nil {
 		w.Notice = templates.NoticeMsg{Head: head, State: templates.Table{Variant: t.Row.Variant}}
-		for _, n := range names(t.Seats) {
+		for _, n := range Names(t.Seats) {
 			w.Notice.State.Players = append(w.Notice.State.Players, templates.PlayerLine{Name: n})
 		}
 		return w, nil
@@ -140,7 +138,7 @@ func (s *Service) webTable(t *Table, p int, now time.Time) (*WebTable, error) {
 	for i := range msg.State.Players {
 		msg.State.Players[i].Address = "" // a page names no address
 	}
-	msg.Log = notice.LogLines(entries, names(t.Seats), &b)
+	msg.Log = notice.LogLines(entries, Names(t.Seats), &b)
 	w.Notice = msg
 	if w.Over {
 		over, err := s.gameOverData(t, seat, now)
@@ -148,7 +146,7 @@ func (s *Service) webTable(t *Table, p int, now time.Time) (*WebTable, error) {
 			return nil, err
 		}
 		over.Head = head
-		over.Missed = s.missed(t, names(t.Seats))
+		over.Missed = s.missed(t, Names(t.Seats))
 		if p < 0 {
 			for i := range over.Final {
 				over.Final[i].You = false
@@ -167,14 +165,14 @@ func (s *Service) webTable(t *Table, p int, now time.Time) (*WebTable, error) {
 func (s *Service) WebGCG(ctx context.Context, name string) ([]byte, error) {
 	var out []byte
 	err := s.store.View(ctx, func(tx *store.Tx) error {
-		t, err := s.load(tx, name)
+		t, err := s.Load(tx, name)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
 		if err != nil || t.Game == nil || !t.Game.Over() {
 			return err
 		}
-		rec, err := gcg.FromGame(t.Game.Config(), t.Game.Actions(), names(t.Seats))
+		rec, err := gcg.FromGame(t.Game.Config(), t.Game.Actions(), Names(t.Seats))
 		if err != nil {
 			return notice.Permanent(err)
 		}
@@ -347,61 +345,4 @@ func (s *Service) WebPlayerLang(ctx context.Context, name string, player int64) 
 		return nil
 	})
 	return lang, err
-}
-
-// WebUnsubscribe is the one-click unsubscribe (RFC 8058) of the player
-// whose id is player from table name's mail: exactly what a message to
-// the List-Unsubscribe address does (LEAGUES §5.2, unsubscribe), NOTIFY
-// turn for that table and a mail that confirms it; where the seat has
-// NOTIFY turn already (the same POST again), nothing changes and no mail
-// goes, so that a replay confirms once. ok is false when the
-// table does not exist or the player holds none of its seats; lang is
-// the player's language, for the page that answers.
-func (s *Service) WebUnsubscribe(ctx context.Context, name string, player int64) (lang string, ok bool, err error) {
-	err = notice.Retry(ctx, s.log, "one-click unsubscribe", func() error {
-		var err error
-		lang, ok, err = s.webUnsubscribeOnce(ctx, name, player)
-		return err
-	})
-	return lang, ok, err
-}
-
-func (s *Service) webUnsubscribeOnce(ctx context.Context, name string, player int64) (lang string, ok bool, err error) {
-	now := s.now()
-	_, err = s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
-		t, err := s.load(tx, name)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		p := t.seatOfID(player)
-		if p < 0 {
-			return nil
-		}
-		addr := t.Seats[p].Player.Address
-		log := s.log.With("table", name, "player", addr)
-		if t.Seats[p].Notify == store.NotifyTurn {
-			// A replay (a retried POST, a second click): the seat is as
-			// asked and its confirmation went once; nothing to do.
-			log.Info("one-click unsubscribe replayed: nothing changed")
-			lang, ok = t.Langs[p], true
-			return nil
-		}
-		// The request stands for the message the address would have
-		// received: the confirmation answers it, under an id of its own.
-		id := fmt.Sprintf("<lexio.web-unsubscribe.%s.%d.%d@%s>", name, player, now.UnixNano(), s.domain)
-		// The signed link proves the player (EMAIL §7.1): the answer is
-		// bounded as any player's, not as unproven mail's.
-		h := &Request{s: s, Tx: tx, Msg: &parser.Message{From: addr}, Rec: &store.Message{MessageID: id, From: addr, At: now},
-			Now: now, Log: log, Proven: true, Out: out}
-		if err := h.setNotify(t, store.NotifyTurn, name, true); err != nil {
-			return err
-		}
-		log.Info("unsubscribed by the one-click URL", "outcome", h.Rec.Outcome, "reason", h.Rec.Reason)
-		lang, ok = t.Langs[p], true
-		return nil
-	})
-	return lang, ok, err
 }

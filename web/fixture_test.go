@@ -16,6 +16,7 @@ import (
 	"github.com/lexio-mail/lexio/internal/gametest"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
@@ -74,15 +75,17 @@ func (c *clock) Add(d time.Duration) {
 // fixture is the table service on a real SQLite file, and the web server
 // in front of it.
 type fixture struct {
-	t      testing.TB
-	ctx    context.Context
-	clock  *clock
-	store  *store.Store
-	svc    *table.Service
-	links  *weblink.Links
-	tmpl   *templates.Set
-	server *web.Server
-	seq    int
+	t     testing.TB
+	ctx   context.Context
+	clock *clock
+	store *store.Store
+	svc   *table.Service
+	// players own the one-click unsubscribe.
+	players *player.Service
+	links   *weblink.Links
+	tmpl    *templates.Set
+	server  *web.Server
+	seq     int
 }
 
 func newFixture(t testing.TB) *fixture {
@@ -106,10 +109,15 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.players, err = player.New(player.Options{Config: cfg, Store: f.store, Tables: f.svc, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.svc.SetPreferences(f.players)
 	if err := f.svc.EnsureTables(f.ctx); err != nil {
 		t.Fatal(err)
 	}
-	f.server, err = web.New(web.Options{Source: f.svc, Links: f.links, Templates: f.tmpl, Lang: "en", Now: f.clock.Now, PerMinute: 60})
+	f.server, err = web.New(web.Options{Source: f.svc, Unsubscriber: f.players, Links: f.links, Templates: f.tmpl, Lang: "en", Now: f.clock.Now, PerMinute: 60})
 	if err != nil {
 		t.Fatal(err)
 	}

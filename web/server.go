@@ -41,6 +41,10 @@ type Source interface {
 	WebLeague(ctx context.Context, name string) (*table.WebLeague, error)
 	// WebPlayerLang is a seated player's language, "" for none.
 	WebPlayerLang(ctx context.Context, table string, player int64) (string, error)
+}
+
+// Unsubscriber is the one-click unsubscribe (package player).
+type Unsubscriber interface {
 	// WebUnsubscribe sets NOTIFY turn for the player at the table, as the
 	// List-Unsubscribe address does; ok false for no such seat.
 	WebUnsubscribe(ctx context.Context, table string, player int64) (lang string, ok bool, err error)
@@ -56,9 +60,10 @@ const maxClients = 10000
 // Options are a Server's dependencies; Now, Logger and PerMinute may be
 // left zero.
 type Options struct {
-	Source    Source
-	Links     *weblink.Links
-	Templates *templates.Set
+	Source       Source
+	Unsubscriber Unsubscriber
+	Links        *weblink.Links
+	Templates    *templates.Set
 	// Lang is the language of the pages about nobody in particular (the
 	// configuration's).
 	Lang string
@@ -71,6 +76,7 @@ type Options struct {
 // Server answers the web side's requests. It is safe for concurrent use.
 type Server struct {
 	src   Source
+	unsub Unsubscriber
 	links *weblink.Links
 	tmpl  *templates.Set
 	pages *htmltemplate.Template
@@ -85,8 +91,8 @@ var files embed.FS
 
 // New checks the options and builds the server's pages.
 func New(o Options) (*Server, error) {
-	if o.Source == nil || o.Links == nil || o.Templates == nil {
-		return nil, errors.New("web: source, links and templates are required")
+	if o.Source == nil || o.Unsubscriber == nil || o.Links == nil || o.Templates == nil {
+		return nil, errors.New("web: source, unsubscriber, links and templates are required")
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -100,7 +106,7 @@ func New(o Options) (*Server, error) {
 	if !o.Templates.HasLang(o.Lang) {
 		o.Lang = "en"
 	}
-	s := &Server{src: o.Source, links: o.Links, tmpl: o.Templates, lang: o.Lang,
+	s := &Server{src: o.Source, unsub: o.Unsubscriber, links: o.Links, tmpl: o.Templates, lang: o.Lang,
 		limit: newLimiter(o.PerMinute, maxClients, o.Now), log: o.Logger, mux: http.NewServeMux()}
 	var err error
 	s.pages, err = htmltemplate.New("pages").Option("missingkey=error").Funcs(s.funcs()).ParseFS(files, "pages/*.tmpl")
@@ -338,7 +344,7 @@ func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request) {
 	case http.MethodGet, http.MethodHead:
 		s.render(w, r, http.StatusOK, "unsubscribe", data)
 	case http.MethodPost:
-		lang, ok, err := s.src.WebUnsubscribe(r.Context(), name, id)
+		lang, ok, err := s.unsub.WebUnsubscribe(r.Context(), name, id)
 		switch {
 		case err != nil:
 			s.internal(w, r, data.Lang, err)

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/store"

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/table"
 )
 
 // jobs are the scheduler's, in the order every tick runs them.
-func jobs(svc *table.Service) []scheduler.Job {
+func jobs(svc *table.Service, players *player.Service) []scheduler.Job {
 	return []scheduler.Job{
 		// Invitations that lapsed first (LEAGUES §6): a table they start
 		// has its first deadline from now.
@@ -19,7 +20,7 @@ func jobs(svc *table.Service) []scheduler.Job {
 		{Name: "season ends", Run: svc.CloseSeasons},
 		// Expired turns, reminders and the away grace (EMAIL §5).
 		{Name: "deadlines", Run: svc.EnforceDeadlines},
-		{Name: "digests", Run: svc.SendDigests},
+		{Name: "digests", Run: players.SendDigests},
 		{Name: "weekly standings", Run: svc.SendWeekly},
 	}
 }

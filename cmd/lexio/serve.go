@@ -17,6 +17,7 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
@@ -155,8 +156,10 @@ type daemon struct {
 	disp  *mailer.Dispatcher
 	recv  *mailer.Receiver
 	sched *scheduler.Scheduler
-	mail  *localMail
-	web   *web.Server // nil when [web] is off
+	// players own a player's preferences and the digest.
+	players *player.Service
+	mail    *localMail
+	web     *web.Server // nil when [web] is off
 }
 
 // newDaemon builds every part from the configuration and what resolve
@@ -191,8 +194,13 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	if err != nil {
 		return nil, err
 	}
+	d.players, err = player.New(player.Options{Config: cfg, Store: st, Tables: d.svc, Logger: log.With("part", "player")})
+	if err != nil {
+		return nil, err
+	}
+	d.svc.SetPreferences(d.players)
 	if links != nil {
-		d.web, err = web.New(web.Options{Source: d.svc, Links: links, Templates: n.tmpl, Lang: cfg.Language,
+		d.web, err = web.New(web.Options{Source: d.svc, Unsubscriber: d.players, Links: links, Templates: n.tmpl, Lang: cfg.Language,
 			Logger: log.With("part", "web")})
 		if err != nil {
 			return nil, err
@@ -206,7 +214,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	if err != nil {
 		return nil, err
 	}
-	d.sched, err = scheduler.New(scheduler.Options{Jobs: jobs(d.svc), Sweep: d.disp.Poke, Logger: log.With("part", "scheduler")})
+	d.sched, err = scheduler.New(scheduler.Options{Jobs: jobs(d.svc, d.players), Sweep: d.disp.Poke, Logger: log.With("part", "scheduler")})
 	if err != nil {
 		return nil, err
 	}
