@@ -21,6 +21,7 @@ import (
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/localmail"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outboxmail"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -232,7 +233,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	logger := slog.New(slog.NewTextHandler(h.logs, nil))
 	disp, err := mailer.NewDispatcher(mailer.DispatcherConfig{
 		Addr: smtpAddr, Timeout: 2 * time.Second, Logger: logger, TLS: mailer.TLSNone, Now: h.clock.Now, Interval: 50 * time.Millisecond,
-	}, st.Outbox())
+	}, outboxmail.New(st))
 	if err != nil {
 		t.Fatal(err)
 	}

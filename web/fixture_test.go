@@ -206,7 +206,7 @@ func (f *fixture) seatNotify(name, addr string) string {
 }
 
 // outbox returns the mails queued since the last call, and marks them sent.
-func (f *fixture) outbox() []mailer.Outgoing {
+func (f *fixture) outbox() []store.OutboxMail {
 	f.t.Helper()
 	ms, err := f.store.Outbox().Due(f.ctx, f.clock.Now().Add(time.Hour), 1000)
 	if err != nil {
