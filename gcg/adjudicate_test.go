@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/gametest"
+	"github.com/lexio-mail/lexio/engine/enginetest"
 )
 
 // A game adjudicated at a season's end (LEAGUES §7.3), written as GCG,
@@ -34,8 +34,8 @@ func TestAdjudicateRoundTrip(t *testing.T) {
 				for i := 0; i < 6; i++ {
 					at = at.Add(time.Hour)
 					p := g.Turn()
-					if play, ok := gametest.FindPlay(g, p, 0); ok {
-						_, err = g.PlaceTiles(p, play.Tiles, gametest.AnyWord{}, at)
+					if play, ok := enginetest.FindPlay(g, p, 0); ok {
+						_, err = g.PlaceTiles(p, play.Tiles, enginetest.AnyWord{}, at)
 					} else {
 						err = g.Pass(p, at)
 					}
@@ -68,7 +68,7 @@ func TestAdjudicateRoundTrip(t *testing.T) {
 					t.Fatalf("%v\n%s", err, text)
 				}
 				var out bytes.Buffer
-				sum, err := Replay(back, Options{Rules: s.rules, Dict: gametest.AnyWord{}, Check: true}, &out)
+				sum, err := Replay(back, Options{Rules: s.rules, Dict: enginetest.AnyWord{}, Check: true}, &out)
 				if err != nil {
 					t.Fatalf("%v\n%s\n%s", err, text, out.String())
 				}
@@ -83,7 +83,7 @@ func TestAdjudicateRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := Replay(back, Options{Rules: s.rules, Dict: gametest.AnyWord{}, Check: true}, &out); err == nil && strings.Count(text, ": (") > 0 {
+				if _, err := Replay(back, Options{Rules: s.rules, Dict: enginetest.AnyWord{}, Check: true}, &out); err == nil && strings.Count(text, ": (") > 0 {
 					t.Errorf("replayed without the rack losses\n%s", cut)
 				}
 			})

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/gametest"
+	"github.com/lexio-mail/lexio/engine/enginetest"
 )
 
 // written is a game as `lexio table show --gcg` writes it, read back so
@@ -106,7 +106,7 @@ func moreTilesThanHeld(t *testing.T) (string, int) {
 			if ev.Kind != Place || len(ev.Rack) >= engine.RackSize {
 				continue
 			}
-			before, err := Replay(&Record{Players: rec.Players, Events: rec.Events[:k]}, Options{Dict: gametest.AnyWord{}}, io.Discard)
+			before, err := Replay(&Record{Players: rec.Players, Events: rec.Events[:k]}, Options{Dict: enginetest.AnyWord{}}, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -238,7 +238,7 @@ func TestReplayRacks(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			_, err = Replay(rec, Options{Rules: tt.rules, Dict: gametest.AnyWord{}, Check: true}, &out)
+			_, err = Replay(rec, Options{Rules: tt.rules, Dict: enginetest.AnyWord{}, Check: true}, &out)
 			var p Problem
 			if !errors.Is(err, ErrCheck) || !errors.As(err, &p) || p.Line != line || !strings.Contains(p.Reason, tt.want) {
 				t.Fatalf("err = %v; want line %d: %q\n%s", err, line, tt.want, text)
@@ -279,7 +279,7 @@ func TestReplayGainFirst(t *testing.T) {
 	rec.Events = append(rec.Events[:g], rec.Events[g+1:]...)
 	rec.Events = append(rec.Events[:l], append([]Event{gain}, rec.Events[l:]...)...)
 	var out bytes.Buffer
-	if _, err := Replay(reread(t, rec), Options{Dict: gametest.AnyWord{}, Check: true}, &out); err != nil {
+	if _, err := Replay(reread(t, rec), Options{Dict: enginetest.AnyWord{}, Check: true}, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 }

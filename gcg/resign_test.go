@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/gametest"
+	"github.com/lexio-mail/lexio/engine/enginetest"
 )
 
 // playLeaving plays a random game in which players resign or forfeit
@@ -44,10 +44,10 @@ func playLeaving(t *testing.T, cfg engine.Config, r *rand.Rand, leaveAt []int) *
 			continue
 		}
 		p := g.Turn()
-		play, ok := gametest.FindPlay(g, p, 0)
+		play, ok := enginetest.FindPlay(g, p, 0)
 		switch x := r.IntN(10); {
 		case ok && x < 7:
-			_, err = g.PlaceTiles(p, play.Tiles, gametest.AnyWord{}, at)
+			_, err = g.PlaceTiles(p, play.Tiles, enginetest.AnyWord{}, at)
 		case x < 8 && g.BagCount() >= 2:
 			_, err = g.Exchange(p, engine.Selection{Slots: []int{1, 2}}, at)
 		case x < 9:
@@ -108,7 +108,7 @@ func TestResignRoundTrip(t *testing.T) {
 					t.Fatalf("%v\n%s", err, text)
 				}
 				var out bytes.Buffer
-				sum, err := Replay(back, Options{Dict: gametest.AnyWord{}, Check: true}, &out)
+				sum, err := Replay(back, Options{Dict: enginetest.AnyWord{}, Check: true}, &out)
 				if err != nil {
 					t.Fatalf("%v\n%s\n%s", err, text, out.String())
 				}
@@ -147,7 +147,7 @@ func TestResignReplayProblems(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			_, err = Replay(rec, Options{Dict: gametest.AnyWord{}, Check: true}, &out)
+			_, err = Replay(rec, Options{Dict: enginetest.AnyWord{}, Check: true}, &out)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want %q\n%s", err, tc.want, out.String())
 			}
@@ -170,7 +170,7 @@ func TestResignReplayOK(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	sum, err := Replay(rec, Options{Dict: gametest.AnyWord{}, Check: true}, &out)
+	sum, err := Replay(rec, Options{Dict: enginetest.AnyWord{}, Check: true}, &out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}

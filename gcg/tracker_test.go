@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/gametest"
+	"github.com/lexio-mail/lexio/engine/enginetest"
 )
 
 func tl(s string) tiles { return countTiles([]byte(s)) }
@@ -135,7 +135,7 @@ func TestTrackerFollowsEngine(t *testing.T) {
 					switch a.Kind {
 					case engine.ActPlace:
 						tr.place(a.Player, placedTiles(a.Tiles))
-						_, err = g.PlaceTiles(a.Player, a.Tiles, gametest.AnyWord{}, a.At)
+						_, err = g.PlaceTiles(a.Player, a.Tiles, enginetest.AnyWord{}, a.At)
 					case engine.ActExchange:
 						var back []byte
 						for _, sl := range a.Slots {

@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/gametest"
+	"github.com/lexio-mail/lexio/engine/enginetest"
 )
 
 var testNames = []string{"ann@x.org", "ben@x.org", "cat@x.org", "dan@x.org"}
 
-// playRandom plays a whole game: placements found by gametest, some
+// playRandom plays a whole game: placements found by enginetest, some
 // exchanges and passes thrown in, expiries too. Once the bag holds
 // stopPlacing tiles or fewer, nobody places any more, so that the game
 // ends idle (RULES §11.2, §12); -1 places to the end.
@@ -28,7 +28,7 @@ func playRandom(t *testing.T, cfg engine.Config, r *rand.Rand, stopPlacing int) 
 	for i := 0; i < 500 && !g.Over(); i++ {
 		at = at.Add(time.Hour)
 		p := g.Turn()
-		play, ok := gametest.FindPlay(g, p, 0)
+		play, ok := enginetest.FindPlay(g, p, 0)
 		x := r.IntN(10)
 		if g.BagCount() <= stopPlacing {
 			ok = false
@@ -38,7 +38,7 @@ func playRandom(t *testing.T, cfg engine.Config, r *rand.Rand, stopPlacing int) 
 		}
 		switch {
 		case ok && x < 7:
-			if _, err := g.PlaceTiles(p, play.Tiles, gametest.AnyWord{}, at); err != nil {
+			if _, err := g.PlaceTiles(p, play.Tiles, enginetest.AnyWord{}, at); err != nil {
 				t.Fatal(err)
 			}
 		case x < 9:
@@ -105,7 +105,7 @@ func TestFromGameReplays(t *testing.T) {
 					t.Fatalf("%v\n%s", err, buf.String())
 				}
 				var out bytes.Buffer
-				sum, err := Replay(back, Options{Rules: s.rules, Dict: gametest.AnyWord{}, Check: true}, &out)
+				sum, err := Replay(back, Options{Rules: s.rules, Dict: enginetest.AnyWord{}, Check: true}, &out)
 				if err != nil {
 					t.Fatalf("%v\n%s\n%s", err, buf.String(), out.String())
 				}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/gametest"
 	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/templates/noticetest"
 )
 
 // TestFullGames plays a 2-player and a 4-player game to their end through
@@ -135,7 +135,7 @@ func checkMailboxes(t *testing.T, boxes map[string]*mailbox, p *plan, g *engine.
 				t.Errorf("%s: notice %s shows %d rack sections, rack %q; the rack was %q", who, m.MessageID, n, rack, string(past.Rack(seat)))
 			}
 			b := past.Board()
-			if !gametest.BoardShown(m.Text, &b) {
+			if !noticetest.BoardShown(m.Text, &b) {
 				t.Errorf("%s: notice %s does not show the board:\n%s", who, m.MessageID, m.Text)
 			}
 			for q := range p.spec.players {
@@ -154,7 +154,7 @@ func checkMailboxes(t *testing.T, boxes map[string]*mailbox, p *plan, g *engine.
 		}
 		text := over[0].Text
 		for q, other := range p.spec.players {
-			if !gametest.HasScoreLine(text, gametest.DisplayName(other), res.Scores[q]) {
+			if !noticetest.HasScoreLine(text, noticetest.DisplayName(other), res.Scores[q]) {
 				t.Errorf("%s: game-over mail lacks %s's final score %d:\n%s", who, other, res.Scores[q], text)
 			}
 		}

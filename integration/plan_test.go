@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/gametest"
+	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/mailer/client"
 )
 
@@ -52,11 +52,11 @@ func simulate(t *testing.T, spec tableSpec, maxTiles, idleAfter, maxTurns int) *
 		var play engine.Play
 		var ok bool
 		if idleAfter <= 0 || len(p.turns) < idleAfter {
-			play, ok = gametest.FindPlay(g, seat, maxTiles)
+			play, ok = enginetest.FindPlay(g, seat, maxTiles)
 		}
 		if ok {
-			tr.cmd = gametest.Command(play)
-			if _, err := g.PlaceTiles(seat, play.Tiles, gametest.AnyWord{}, time.Now()); err != nil {
+			tr.cmd = enginetest.Command(play)
+			if _, err := g.PlaceTiles(seat, play.Tiles, enginetest.AnyWord{}, time.Now()); err != nil {
 				t.Fatalf("simulate %s: %s: %v", spec.name, tr.cmd, err)
 			}
 			for _, w := range play.Words {

@@ -24,7 +24,7 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/gametest"
+	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/store"
@@ -424,7 +424,7 @@ func (d *daemon) start() {
 		if err != nil {
 			d.t.Fatal(err)
 		}
-		svc, err := table.New(table.Options{Config: cfg, Store: st, Dict: gametest.AnyWord{}, Templates: tmpl, Secret: []byte(stack.secret)})
+		svc, err := table.New(table.Options{Config: cfg, Store: st, Dict: enginetest.AnyWord{}, Templates: tmpl, Secret: []byte(stack.secret)})
 		if err != nil {
 			d.t.Fatal(err)
 		}

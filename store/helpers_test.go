@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexio-mail/lexio/internal/pgtest"
+	"github.com/lexio-mail/lexio/store/storetest"
 )
 
 // t0 is the tests' clock origin.
@@ -16,7 +16,7 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // opener opens (again) the database of the running subtest.
 type opener func(t testing.TB) *Store
 
-// eachDriver runs fn on a fresh SQLite file and, when pgtest.EnvDSN is
+// eachDriver runs fn on a fresh SQLite file and, when storetest.EnvDSN is
 // set, on a fresh PostgreSQL schema.
 func eachDriver(t *testing.T, fn func(t *testing.T, open opener)) {
 	t.Run("sqlite", func(t *testing.T) {
@@ -35,10 +35,10 @@ func sqliteOpener(t testing.TB) opener {
 	}
 }
 
-// postgresOpener opens a schema of the test's own (pgtest.DSN: skipped
+// postgresOpener opens a schema of the test's own (storetest.DSN: skipped
 // without a server, failed under CI).
 func postgresOpener(t testing.TB) opener {
-	dsn := pgtest.DSN(t)
+	dsn := storetest.DSN(t)
 	return func(t testing.TB) *Store {
 		return mustOpen(t, Options{Driver: DriverPostgres, PostgresDSN: dsn})
 	}

@@ -5,30 +5,35 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lexio-mail/lexio/mailer"
 	"gorm.io/gorm"
 )
 
-// Outbox is the sending side of the outbox: the mailer.Outbox its
-// dispatcher consumes, in mailer's own row types. Rows are added with
-// Tx.EnqueueMail in the game's transaction.
+// Outbox is the sending side of the outbox, in the store's own types: the
+// rows due, and each attempt's record. Rows are added with Tx.EnqueueMail
+// in the game's transaction. The store knows nothing of SMTP; the package
+// outboxmail lets the mailer's dispatcher read it.
 type Outbox struct {
 	s *Store
 }
 
-var _ mailer.Outbox = (*Outbox)(nil)
+// OutboxTry is one attempt at sending a row: its number, and when the row
+// is due again should it not end in Sent or a permanent Failed.
+type OutboxTry struct {
+	ID      int64
+	Attempt int
+	Next    time.Time
+}
 
 // Outbox returns the store's outbox.
 func (s *Store) Outbox() *Outbox { return &Outbox{s: s} }
 
-// Due returns up to limit pending rows (neither sent nor failed) whose next
-// attempt is at or before now, in the order they were written: after an
+// Due returns up to limit pending rows (neither sent nor failed), each with
+// its message, whose next attempt is at or before now, in the order they were written: after an
 // outage a table's notices go out in turn order, whatever the jitter of
 // their retries.
-func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]mailer.Outgoing, error) {
+func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]OutboxMail, error) {
 	var rows []OutboxMail
 	err := o.s.db.WithContext(ctx).
-		Select("id", "env_from", "env_to", "attempts", "created_at").
 		Where("sent_at IS NULL AND failed_at IS NULL AND next_attempt <= ?", now.UTC()).
 		Order("id").
 		Limit(limit).
@@ -40,11 +45,10 @@ func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]mailer.Ou
 	if err != nil {
 		return nil, err
 	}
-	out := make([]mailer.Outgoing, len(rows))
-	for i, r := range rows {
-		out[i] = mailer.Outgoing{ID: r.ID, From: r.From, To: r.To, Raw: raws[r.ID], Attempt: r.Attempts, Created: r.CreatedAt}
+	for i := range rows {
+		rows[i].Raw = raws[rows[i].ID]
 	}
-	return out, nil
+	return rows, nil
 }
 
 // bodies reads the messages of rows, by row id.
@@ -70,7 +74,7 @@ func (o *Outbox) bodies(ctx context.Context, rows []OutboxMail) (map[int64][]byt
 // Attempt records, before sending, that each try's attempt is under way
 // and when its row is due again should that attempt not be confirmed: all
 // in one transaction, or none (ErrNotFound if a row is not pending).
-func (o *Outbox) Attempt(ctx context.Context, tries []mailer.Try) error {
+func (o *Outbox) Attempt(ctx context.Context, tries []OutboxTry) error {
 	if len(tries) == 0 {
 		return nil
 	}

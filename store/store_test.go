@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/lexio-mail/lexio/mailer"
 	"gorm.io/gorm"
 )
 
@@ -523,14 +522,14 @@ func TestOutboxBatches(t *testing.T) {
 		}
 		later := t0.Add(time.Hour)
 		// d is given up: the batch fails whole.
-		err := ob.Attempt(ctx, []mailer.Try{{ID: a, Attempt: 1, Next: later}, {ID: b, Attempt: 1, Next: later}, {ID: d, Attempt: 1, Next: later}})
+		err := ob.Attempt(ctx, []OutboxTry{{ID: a, Attempt: 1, Next: later}, {ID: b, Attempt: 1, Next: later}, {ID: d, Attempt: 1, Next: later}})
 		if !errors.Is(err, ErrNotFound) {
 			t.Fatalf("Attempt with a failed row: %v", err)
 		}
-		if due, _ := ob.Due(ctx, t0, 10); len(due) != 3 || due[0].Attempt != 0 || due[1].Attempt != 0 {
+		if due, _ := ob.Due(ctx, t0, 10); len(due) != 3 || due[0].Attempts != 0 || due[1].Attempts != 0 {
 			t.Fatalf("after the failed batch: %+v", due)
 		}
-		if err := ob.Attempt(ctx, []mailer.Try{{ID: a, Attempt: 1, Next: later}, {ID: b, Attempt: 2, Next: later}, {ID: c, Attempt: 1, Next: later}}); err != nil {
+		if err := ob.Attempt(ctx, []OutboxTry{{ID: a, Attempt: 1, Next: later}, {ID: b, Attempt: 2, Next: later}, {ID: c, Attempt: 1, Next: later}}); err != nil {
 			t.Fatal(err)
 		}
 		if due, _ := ob.Due(ctx, t0, 10); len(due) != 0 {
@@ -550,7 +549,7 @@ func TestOutboxBatches(t *testing.T) {
 				t.Errorf("row %d after Sent: %+v", id, m)
 			}
 		}
-		if due, _ := ob.Due(ctx, later, 10); len(due) != 1 || due[0].ID != c || due[0].Attempt != 1 {
+		if due, _ := ob.Due(ctx, later, 10); len(due) != 1 || due[0].ID != c || due[0].Attempts != 1 {
 			t.Errorf("due at the retry time: %+v, want c alone", due)
 		}
 		if err := ob.Attempt(ctx, nil); err != nil {
@@ -587,7 +586,7 @@ func TestOutboxLifecycle(t *testing.T) {
 			t.Errorf("EnqueueMail without recipients: %v", err)
 		}
 
-		ids := func(ms []mailer.Outgoing) string {
+		ids := func(ms []OutboxMail) string {
 			var s []string
 			for _, m := range ms {
 				s = append(s, string(m.Raw[:min(len(m.Raw), 6)]))
@@ -601,8 +600,8 @@ func TestOutboxLifecycle(t *testing.T) {
 		if len(due) != 3 || due[0].ID != rows[1].ID || due[1].ID != rows[2].ID || due[2].ID != rows[3].ID {
 			t.Fatalf("Due = %s, want first, second, third (oldest first; late not yet)", ids(due))
 		}
-		if !bytes.Equal(due[0].Raw, raw) || strings.Join(due[0].To, " ") != "a@x b@x" || due[0].From != "lexio@x" || due[0].Attempt != 0 ||
-			!due[0].Created.Equal(t0.Add(-time.Minute)) {
+		if !bytes.Equal(due[0].Raw, raw) || strings.Join(due[0].To, " ") != "a@x b@x" || due[0].From != "lexio@x" || due[0].Attempts != 0 ||
+			!due[0].CreatedAt.Equal(t0.Add(-time.Minute)) {
 			t.Errorf("Due[0] = %+v", due[0])
 		}
 		if due, _ := ob.Due(ctx, t0.Add(time.Second), 1); len(due) != 1 || due[0].ID != rows[1].ID {
@@ -611,7 +610,7 @@ func TestOutboxLifecycle(t *testing.T) {
 
 		first, second, third := rows[1].ID, rows[2].ID, rows[3].ID
 		attempt := func(id int64, n int, next time.Time) error {
-			return ob.Attempt(ctx, []mailer.Try{{ID: id, Attempt: n, Next: next}})
+			return ob.Attempt(ctx, []OutboxTry{{ID: id, Attempt: n, Next: next}})
 		}
 		steps := []struct {
 			name string
@@ -645,10 +644,10 @@ func TestOutboxLifecycle(t *testing.T) {
 		}
 		// In the order written, whatever the retry times: late was
 		// written before first.
-		if len(due) != 2 || due[0].ID != rows[0].ID || due[1].ID != first || due[1].Attempt != 1 {
+		if len(due) != 2 || due[0].ID != rows[0].ID || due[1].ID != first || due[1].Attempts != 1 {
 			t.Fatalf("Due after retry time = %s (%+v), want late then first (attempt 1)", ids(due), due)
 		}
-		if err := ob.Attempt(ctx, []mailer.Try{{ID: first, Attempt: 2, Next: t0.Add(time.Hour)}}); err != nil {
+		if err := ob.Attempt(ctx, []OutboxTry{{ID: first, Attempt: 2, Next: t0.Add(time.Hour)}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := ob.Sent(ctx, []int64{first}, t0.Add(10*time.Minute)); err != nil {
@@ -687,7 +686,7 @@ func TestEnqueueMails(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(due) != 2 || string(due[0].Raw) != "one" || string(due[1].Raw) != "two" || !due[1].Created.Equal(t0) {
+		if len(due) != 2 || string(due[0].Raw) != "one" || string(due[1].Raw) != "two" || !due[1].CreatedAt.Equal(t0) {
 			t.Errorf("Due = %+v, want one, two", due)
 		}
 		mustTx(t, s, func(tx *Tx) error { return tx.EnqueueMails(nil) })
@@ -1222,7 +1221,7 @@ func TestOutboxResume(t *testing.T) {
 		ob := s.Outbox()
 		later := t0.Add(30 * time.Minute)
 		for _, r := range rows[:2] {
-			if err := ob.Attempt(ctx, []mailer.Try{{ID: r.ID, Attempt: 1, Next: later}}); err != nil {
+			if err := ob.Attempt(ctx, []OutboxTry{{ID: r.ID, Attempt: 1, Next: later}}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/emersion/go-message/mail"
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/icstest"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates/noticetest"
 )
 
 // entry is the calendar entry a mail carries.
@@ -26,7 +26,7 @@ type entry struct {
 
 // calendarOf reads the text/calendar part of a received mail, nil if it
 // has none. The part's method= parameter must say the METHOD inside, and
-// the object must read back strictly (icstest.ParseICS).
+// the object must read back strictly (noticetest.ParseICS).
 func calendarOf(t *testing.T, m client.Message) *entry {
 	t.Helper()
 	r, err := mail.CreateReader(bytes.NewReader(m.Raw))
@@ -54,7 +54,7 @@ func calendarOf(t *testing.T, m client.Message) *entry {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := icstest.ParseICS(body)
+		c, err := noticetest.ParseICS(body)
 		if err != nil {
 			t.Fatalf("%s: %v in\n%s", m.MessageID, err, body)
 		}

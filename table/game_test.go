@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/gametest"
+	"github.com/lexio-mail/lexio/engine/enginetest"
+	"github.com/lexio-mail/lexio/templates/noticetest"
 )
 
 // findMove returns a legal placement for player p written as a player
@@ -19,11 +20,11 @@ func findMove(g *engine.Game, p int) string {
 
 // findPlay is findMove with the play it found (its words and score).
 func findPlay(g *engine.Game, p int) (string, engine.Play) {
-	play, ok := gametest.FindPlay(g, p, 0)
+	play, ok := enginetest.FindPlay(g, p, 0)
 	if !ok {
 		return "", engine.Play{}
 	}
-	return gametest.Command(play), play
+	return enginetest.Command(play), play
 }
 
 // nextCommand chooses what the player to move does: a placement if one
@@ -129,7 +130,7 @@ func (h *harness) checkMailboxes(name string, players []string, g *engine.Game) 
 			if err != nil {
 				h.t.Fatal(err)
 			}
-			if b := past.Board(); !gametest.BoardShown(m.Text, &b) {
+			if b := past.Board(); !noticetest.BoardShown(m.Text, &b) {
 				h.t.Errorf("%s: notice %s does not show the board as it was:\n%s", who, m.MessageID, m.Text)
 			}
 			if got, want := rackLine(m.Text), string(past.Rack(p)); got != want {
@@ -146,7 +147,7 @@ func (h *harness) checkMailboxes(name string, players []string, g *engine.Game) 
 		}
 		text := over[0].Text
 		for q, other := range players {
-			if !gametest.HasScoreLine(text, gametest.DisplayName(other), res.Scores[q]) {
+			if !noticetest.HasScoreLine(text, noticetest.DisplayName(other), res.Scores[q]) {
 				h.t.Errorf("%s: game-over mail lacks %s's final score %d:\n%s", who, other, res.Scores[q], text)
 			}
 		}
@@ -155,7 +156,7 @@ func (h *harness) checkMailboxes(name string, players []string, g *engine.Game) 
 		if _, racks, ok := strings.Cut(text, "Racks:"); ok {
 			racks, _, _ = strings.Cut(racks, ".")
 			for _, other := range players {
-				if n := strings.Count(racks, gametest.DisplayName(other)+" "); n > 1 {
+				if n := strings.Count(racks, noticetest.DisplayName(other)+" "); n > 1 {
 					h.t.Errorf("%s: %s adjusted %d times: %s", who, other, n, racks)
 				}
 			}

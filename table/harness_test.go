@@ -15,13 +15,14 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/gametest"
-	"github.com/lexio-mail/lexio/internal/pgtest"
+	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/localmail"
 	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outboxmail"
+	"github.com/lexio-mail/lexio/store/storetest"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -45,7 +46,7 @@ func (c *clock) Add(d time.Duration) {
 }
 
 // anyWord accepts every word: full games test the mail, not French.
-type anyWord = gametest.AnyWord
+type anyWord = enginetest.AnyWord
 
 // words accepts the listed words only.
 type words []string
@@ -83,7 +84,7 @@ type testDB struct {
 }
 
 // newTestDB makes an empty database for t: driver "" or store.DriverSQLite
-// is a new file; store.DriverPostgres a new schema (pgtest.DSN: skipped
+// is a new file; store.DriverPostgres a new schema (storetest.DSN: skipped
 // without a server, failed under CI).
 func newTestDB(t *testing.T, driver string) *testDB {
 	t.Helper()
@@ -91,7 +92,7 @@ func newTestDB(t *testing.T, driver string) *testDB {
 	case "", store.DriverSQLite:
 		return &testDB{driver: store.DriverSQLite, path: filepath.Join(t.TempDir(), "lexio.db")}
 	case store.DriverPostgres:
-		return &testDB{driver: store.DriverPostgres, dsn: pgtest.DSN(t)}
+		return &testDB{driver: store.DriverPostgres, dsn: storetest.DSN(t)}
 	}
 	t.Fatalf("unknown driver %q", driver)
 	return nil
@@ -101,7 +102,7 @@ func (d *testDB) open(ctx context.Context, now func() time.Time) (*store.Store, 
 	return store.Open(ctx, store.Options{Driver: d.driver, SQLitePath: d.path, PostgresDSN: d.dsn, Now: now})
 }
 
-// eachDriver runs fn on SQLite and, when pgtest.EnvDSN is set, on
+// eachDriver runs fn on SQLite and, when storetest.EnvDSN is set, on
 // PostgreSQL (whose writers are not serialised: concurrent transactions
 // meet there).
 func eachDriver(t *testing.T, fn func(t *testing.T, driver string)) {
@@ -235,7 +236,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	logger := slog.New(slog.NewTextHandler(h.logs, nil))
 	disp, err := mailer.NewDispatcher(mailer.DispatcherConfig{
 		Addr: smtpAddr, Timeout: 2 * time.Second, Logger: logger, TLS: mailer.TLSNone, Now: h.clock.Now, Interval: 50 * time.Millisecond,
-	}, st.Outbox())
+	}, outboxmail.New(st))
 	if err != nil {
 		t.Fatal(err)
 	}

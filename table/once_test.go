@@ -193,7 +193,7 @@ func testSMTPOutage(t *testing.T, driver string) {
 			t.Fatal(err)
 		}
 		for _, r := range rows {
-			if r.Attempt == 0 {
+			if r.Attempts == 0 {
 				return false
 			}
 		}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/gcg"
-	"github.com/lexio-mail/lexio/internal/gametest"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 )
@@ -46,7 +46,7 @@ func replays(t *testing.T, g *engine.Game, players []string) string {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	sum, err := gcg.Replay(back, gcg.Options{Rules: g.Rules(), Dict: gametest.AnyWord{}, Check: true}, &out)
+	sum, err := gcg.Replay(back, gcg.Options{Rules: g.Rules(), Dict: enginetest.AnyWord{}, Check: true}, &out)
 	if err != nil {
 		t.Fatalf("%v\n%s\n%s", err, buf.String(), out.String())
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexio-mail/lexio/internal/icstest"
+	"github.com/lexio-mail/lexio/templates/noticetest"
 )
 
 var (
@@ -21,13 +21,13 @@ func sampleEvent(cancel bool) Event {
 		Attendee: "bob@example.org"}
 }
 
-func calendar(t *testing.T, s *Set, lang string, e Event) *icstest.ICS {
+func calendar(t *testing.T, s *Set, lang string, e Event) *noticetest.ICS {
 	t.Helper()
 	raw, err := s.Calendar(lang, e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := icstest.ParseICS(raw)
+	c, err := noticetest.ParseICS(raw)
 	if err != nil {
 		t.Fatalf("%v in\n%s", err, raw)
 	}
@@ -174,7 +174,7 @@ func TestCalendarEscapingFolding(t *testing.T) {
 	if !strings.Contains(string(raw), "\r\n ") {
 		t.Fatalf("nothing folded:\n%s", raw)
 	}
-	c, err := icstest.ParseICS(raw)
+	c, err := noticetest.ParseICS(raw)
 	if err != nil {
 		t.Fatalf("%v in\n%s", err, raw)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/gametest"
+	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/player"
@@ -104,7 +104,7 @@ func newFixture(t testing.TB) *fixture {
 		t.Fatal(err)
 	}
 	f.links = weblink.New(cfg.Web.BaseURL, []byte(secret))
-	f.svc, err = table.New(table.Options{Config: cfg, Store: f.store, Dict: gametest.AnyWord{}, Templates: f.tmpl,
+	f.svc, err = table.New(table.Options{Config: cfg, Store: f.store, Dict: enginetest.AnyWord{}, Templates: f.tmpl,
 		Secret: []byte(secret), Now: f.clock.Now, Links: f.links})
 	if err != nil {
 		t.Fatal(err)
@@ -152,11 +152,11 @@ func (f *fixture) play(name string) {
 	f.t.Helper()
 	g := f.game(name)
 	p := g.Turn()
-	play, ok := gametest.FindPlay(g, p, 3)
+	play, ok := enginetest.FindPlay(g, p, 3)
 	if !ok {
 		f.t.Fatalf("%s: no play for seat %d", name, p)
 	}
-	f.send(f.seatAddr(name, p), name, gametest.Command(play))
+	f.send(f.seatAddr(name, p), name, enginetest.Command(play))
 	if got := len(f.game(name).Actions()); got <= len(g.Actions()) {
 		f.t.Fatalf("%s: the move was not played", name)
 	}
@@ -214,7 +214,7 @@ func (f *fixture) seatNotify(name, addr string) string {
 }
 
 // outbox returns the mails queued since the last call, and marks them sent.
-func (f *fixture) outbox() []mailer.Outgoing {
+func (f *fixture) outbox() []store.OutboxMail {
 	f.t.Helper()
 	ms, err := f.store.Outbox().Due(f.ctx, f.clock.Now().Add(time.Hour), 1000)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outboxmail"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/web"
 )
@@ -181,7 +182,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 		Interval: 5 * time.Second, MaxAttempts: cfg.SMTP.MaxAttempts, MaxAge: cfg.SMTP.MaxAge,
 		Connections: cfg.SMTP.Connections,
 		Logger:      log.With("part", "smtp"),
-	}, st.Outbox())
+	}, outboxmail.New(st))
 	if err != nil {
 		return nil, err
 	}

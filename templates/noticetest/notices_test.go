@@ -1,4 +1,4 @@
-package gametest
+package noticetest
 
 import (
 	"testing"

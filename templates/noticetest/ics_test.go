@@ -1,4 +1,4 @@
-package icstest
+package noticetest
 
 import (
 	"strings"

@@ -1,13 +1,11 @@
-// Package gametest plays games for tests: it finds placements that the
-// board's shape rules accept, without a dictionary, so that tests can
-// play whole games with a permissive word list, writes them as players
-// do, and reads back what the English notices say and the calendar
-// entries they carry.
-package gametest
+// Package enginetest plays games for tests: it finds placements that the
+// board's shape rules accept, without a dictionary, so that tests can play
+// whole games with a permissive word list, and writes them as players do.
+// Reading the mails back is templates/noticetest's.
+package enginetest
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/lexio-mail/lexio/engine"
@@ -129,67 +127,4 @@ func Command(play engine.Play) string {
 		dir = "DOWN"
 	}
 	return fmt.Sprintf("PLACE %s %s %s", w.Start, dir, sb.String())
-}
-
-// DisplayName is how the notices name the player of an address: the local
-// part, capitalised.
-func DisplayName(addr string) string {
-	local, _, _ := strings.Cut(addr, "@")
-	return strings.ToUpper(local[:1]) + local[1:]
-}
-
-// HasScoreLine finds "Name [(you)] before adjust final" in the final
-// scores of an English game-over mail.
-func HasScoreLine(text, name string, final int) bool {
-	_, after, _ := strings.Cut(text, "== Final scores ==")
-	for _, l := range strings.Split(after, "\n") {
-		f := strings.Fields(strings.TrimLeft(l, " *"))
-		if len(f) >= 4 && f[0] == name && f[len(f)-1] == fmt.Sprint(final) {
-			return true
-		}
-	}
-	return false
-}
-
-// BoardShown reports whether the text grid in text shows every tile of
-// b in its cell (blanks in lowercase, the last move in brackets).
-func BoardShown(text string, b *engine.Board) bool {
-	_, grid, ok := strings.Cut(text, "== The board ==")
-	if !ok {
-		return false
-	}
-	// A row is its number in 3 columns, then 3 columns a cell, the
-	// letter in the last: "  7  .  . [M][E] .".
-	rows := map[int]string{}
-	for _, l := range strings.Split(grid, "\n") {
-		if len(l) < 3+3*engine.Size {
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(l[:3]))
-		if err != nil || n < 1 || n > engine.Size {
-			continue
-		}
-		if _, dup := rows[n-1]; !dup {
-			rows[n-1] = l
-		}
-	}
-	if len(rows) != engine.Size {
-		return false
-	}
-	for r := range engine.Size {
-		for c := range engine.Size {
-			sq := b.At(engine.Cell{Col: c, Row: r})
-			if sq.Empty() {
-				continue
-			}
-			want := string(sq.Letter)
-			if sq.Blank {
-				want = strings.ToLower(want)
-			}
-			if got := rows[r][5+3*c : 6+3*c]; got != want {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -1,8 +1,9 @@
-// Package pgtest gives a test a PostgreSQL schema of its own on the server
+// Package storetest gives a test a PostgreSQL schema of its own on the server
 // that LEXIO_TEST_POSTGRES_DSN names (scripts/postgres.sh start prints a
 // value for it), so that packages and tests may run in parallel on one
-// server.
-package pgtest
+// server. It is for tests alone, and knows nothing of the store's models:
+// the store's own tests use it.
+package storetest
 
 import (
 	"fmt"
