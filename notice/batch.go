@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/lexio-mail/lexio/internal/botseat"
@@ -141,4 +142,59 @@ func (e *permanentError) Unwrap() error { return e.err }
 func Temporary(err error) bool {
 	var perm *permanentError
 	return !errors.As(err, &perm) && store.IsTemporary(err)
+}
+
+// EachDue handles, one at a time and each in a transaction of its own,
+// what due finds due at now (given how many it must return at least: those
+// skipped so far and one more), earliest first, with the mail it queues.
+// An item whose transaction meets a conflict (a message changed it
+// meanwhile) is handled again on the fresh state, up to MaxAttempts
+// times, then left for the next tick; an item that fails for good is
+// logged and left for the next tick; a temporary error (the database, the
+// context) ends the loop. It returns how many items it handled.
+func (w *Writer) EachDue(ctx context.Context, st *store.Store, now time.Time, what string, due func(tx *store.Tx, limit int) ([]int64, error),
+	handle func(tx *store.Tx, id int64, out *Batch) error) (int, error) {
+	handled := 0
+	skip := map[int64]bool{}
+	conflicts := map[int64]int{}
+	for range 10000 {
+		var ids []int64
+		err := st.View(ctx, func(tx *store.Tx) error {
+			var err error
+			ids, err = due(tx, len(skip)+1)
+			return err
+		})
+		if err != nil {
+			return handled, err
+		}
+		ids = slices.DeleteFunc(ids, func(id int64) bool { return skip[id] })
+		if len(ids) == 0 {
+			return handled, nil
+		}
+		id := ids[0]
+		_, err = w.Commit(ctx, st, now, func(tx *store.Tx, out *Batch) error { return handle(tx, id, out) })
+		if err != nil {
+			switch {
+			case ctx.Err() != nil:
+				return handled, err
+			case errors.Is(err, store.ErrConflict):
+				// due finds the item again if it is still due.
+				conflicts[id]++
+				if conflicts[id] < MaxAttempts {
+					w.log.Info(what+": a concurrent writer came first (conflict): handling it again", "id", id, "attempt", conflicts[id], "err", err)
+					continue
+				}
+				w.log.Warn(what+" kept meeting conflicts; left for the next tick", "id", id, "err", err)
+				skip[id] = true
+				continue
+			case Temporary(err):
+				return handled, err
+			}
+			w.log.Error(what+" failed", "id", id, "err", err)
+			skip[id] = true
+			continue
+		}
+		handled++
+	}
+	return handled, nil
 }

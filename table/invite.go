@@ -499,7 +499,7 @@ func (h *Request) decline(t *Table, table string) error {
 // ExpireInvitations expires, table by table in a transaction each,
 // the invitations that lapsed by now, earliest first: after downtime one
 // tick catches up. A table that meets a conflict is handled again, up to
-// notice.MaxAttempts times, then left for the next tick, as in eachDue. Then the
+// notice.MaxAttempts times, then left for the next tick, as in notice.Writer.EachDue. Then the
 // open tables without invitations that were not started in time lapse
 // (lapseOpenTables).
 func (s *Service) ExpireInvitations(ctx context.Context, now time.Time) (int, error) {
@@ -512,7 +512,7 @@ func (s *Service) ExpireInvitations(ctx context.Context, now time.Time) (int, er
 }
 
 func (s *Service) expireInvitationsOnce(ctx context.Context, now time.Time) (int, error) {
-	return s.eachDue(ctx, now, "invitation expiry",
+	return s.notices.EachDue(ctx, s.store, now, "invitation expiry",
 		func(tx *store.Tx, limit int) ([]int64, error) { return tx.DueInvitationTables(now, limit) },
 		func(tx *store.Tx, id int64, out *notice.Batch) error {
 			t, err := s.lockLoad(tx, id)

@@ -229,7 +229,7 @@ func (s *Service) mailInvitee(tx *store.Tx, e notice.Envelope, data any, now tim
 // cannot keep tables open for ever (LEAGUES §6).
 func (s *Service) lapseOpenTables(ctx context.Context, now time.Time) (int, error) {
 	before := now.Add(-s.cfg.InviteTTL)
-	return s.eachDue(ctx, now, "open table lapse",
+	return s.notices.EachDue(ctx, s.store, now, "open table lapse",
 		func(tx *store.Tx, limit int) ([]int64, error) { return tx.LapsedOpenTables(before, limit) },
 		func(tx *store.Tx, id int64, out *notice.Batch) error {
 			t, err := s.lockLoad(tx, id)

@@ -2,8 +2,6 @@ package table
 
 import (
 	"context"
-	"errors"
-	"slices"
 	"strconv"
 	"time"
 
@@ -194,10 +192,10 @@ func (s *Service) announce(tx *store.Tx, t *Table, now time.Time, out *notice.Ba
 
 // EnforceDeadlines is the scheduler's job for turns (EMAIL §5): the
 // turns that expired, in deadline order across tables, the reminders due
-// and the away grace, each table in a transaction of its own (eachDue).
+// and the away grace, each table in a transaction of its own (notice.Writer.EachDue).
 // It returns how many tables it handled.
 func (s *Service) EnforceDeadlines(ctx context.Context, now time.Time) (int, error) {
-	n, err := s.eachDue(ctx, now, "deadline handling",
+	n, err := s.notices.EachDue(ctx, s.store, now, "deadline handling",
 		func(tx *store.Tx, limit int) ([]int64, error) {
 			due, err := tx.DueTables(now, limit)
 			ids := make([]int64, len(due))
@@ -208,61 +206,6 @@ func (s *Service) EnforceDeadlines(ctx context.Context, now time.Time) (int, err
 		},
 		func(tx *store.Tx, id int64, out *notice.Batch) error { return s.tickTable(tx, id, now, out) })
 	return n, err
-}
-
-// eachDue handles, one at a time and each in a transaction of its own,
-// what due finds due at now (given how many it must return at least: those
-// skipped so far and one more), earliest first, with the mail it queues.
-// An item whose transaction meets a conflict (a message changed it
-// meanwhile) is handled again on the fresh state, up to notice.MaxAttempts
-// times, then left for the next tick; an item that fails for good is
-// logged and left for the next tick; a temporary error (the database, the
-// context) ends the loop. It returns how many items it handled.
-func (s *Service) eachDue(ctx context.Context, now time.Time, what string, due func(tx *store.Tx, limit int) ([]int64, error),
-	handle func(tx *store.Tx, id int64, out *notice.Batch) error) (int, error) {
-	handled := 0
-	skip := map[int64]bool{}
-	conflicts := map[int64]int{}
-	for range 10000 {
-		var ids []int64
-		err := s.store.View(ctx, func(tx *store.Tx) error {
-			var err error
-			ids, err = due(tx, len(skip)+1)
-			return err
-		})
-		if err != nil {
-			return handled, err
-		}
-		ids = slices.DeleteFunc(ids, func(id int64) bool { return skip[id] })
-		if len(ids) == 0 {
-			return handled, nil
-		}
-		id := ids[0]
-		_, err = s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error { return handle(tx, id, out) })
-		if err != nil {
-			switch {
-			case ctx.Err() != nil:
-				return handled, err
-			case errors.Is(err, store.ErrConflict):
-				// due finds the item again if it is still due.
-				conflicts[id]++
-				if conflicts[id] < notice.MaxAttempts {
-					s.log.Info(what+": a concurrent writer came first (conflict): handling it again", "id", id, "attempt", conflicts[id], "err", err)
-					continue
-				}
-				s.log.Warn(what+" kept meeting conflicts; left for the next tick", "id", id, "err", err)
-				skip[id] = true
-				continue
-			case notice.Temporary(err):
-				return handled, err
-			}
-			s.log.Error(what+" failed", "id", id, "err", err)
-			skip[id] = true
-			continue
-		}
-		handled++
-	}
-	return handled, nil
 }
 
 // tickTable handles what is due at one table.
@@ -286,7 +229,7 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *notice.B
 	}
 	if t.Row.Deadline != nil && !t.Row.Deadline.After(now) {
 		// One deadline a transaction (an expiry, or the computer's
-		// move): eachDue then takes the earliest due again, so that the
+		// move): EachDue then takes the earliest due again, so that the
 		// turns missed while the daemon was down are enforced in time
 		// order across tables, and tables end (and are rated) in the
 		// order they would have.

@@ -793,10 +793,10 @@ func (s *Service) endDueSeason(tx *store.Tx, t *Table, now time.Time, out *notic
 }
 
 // CloseSeasons closes the seasons whose end has come by now, each at
-// its end and in a transaction of its own (eachDue), also those whose end
+// its end and in a transaction of its own (notice.Writer.EachDue), also those whose end
 // passed while the daemon was down.
 func (s *Service) CloseSeasons(ctx context.Context, now time.Time) (int, error) {
-	return s.eachDue(ctx, now, "season end",
+	return s.notices.EachDue(ctx, s.store, now, "season end",
 		func(tx *store.Tx, limit int) ([]int64, error) {
 			due, err := tx.DueSeasons(now, limit)
 			ids := make([]int64, len(due))

@@ -498,7 +498,7 @@ func (t *Table) runningOrNext(p int, now time.Time) *store.Vacation {
 // set. It returns how many vacations it told of.
 func (s *Service) TellVacations(ctx context.Context, now time.Time) (int, error) {
 	playerOf := map[int64]int64{} // vacation → player, as found due
-	return s.eachDue(ctx, now, "telling a vacation",
+	return s.notices.EachDue(ctx, s.store, now, "telling a vacation",
 		func(tx *store.Tx, limit int) ([]int64, error) {
 			due, err := tx.DueVacations(now, limit)
 			ids := make([]int64, len(due))
