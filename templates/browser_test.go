@@ -1,10 +1,13 @@
 package templates
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/lexio-mail/lexio/internal/browser"
@@ -89,9 +92,14 @@ func browserCases() []browserCase {
 // each of browserViews and checks that nothing passes the viewport's right
 // edge (but for knownOverflow), and, on a phone in light and in dark mode,
 // that the squares, the tiles and the deadline box keep a contrast of
-// minContrast. It keeps a full-page screenshot of each,
-// lang-name-view.png, in the directory it logs, for a human look.
+// minContrast. Each view is a tab of one browser, and the views run side
+// by side; each mail is rendered once for all of them. It keeps a
+// full-page screenshot, lang-name-view.png, in the directory it logs, of
+// each view that fails, and of every view when LEXIO_SCREENSHOTS names
+// where to keep them (for a human look at them all: they cost more than
+// the checks).
 func TestBrowserLayout(t *testing.T) {
+	t.Parallel()
 	s := newSet(t)
 	cases := browserCases()
 	for _, name := range knownOverflow {
@@ -99,82 +107,118 @@ func TestBrowserLayout(t *testing.T) {
 			t.Errorf("knownOverflow names %q, which is not a mail of browserCases", name)
 		}
 	}
-	b := browser.ForTest(t)
-	dir := browser.ScreenshotDir(t, "templates")
-	t.Logf("screenshots in %s", dir)
-	// A tab per view, each page loaded in turn: opening a tab costs more
-	// than loading a page.
-	views := browserViews()
-	tabs := map[string]*browser.Page{}
-	for _, v := range views {
-		p, err := b.Open(t.Context(), "about:blank", v.width)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
-		if err := p.SetDark(t.Context(), v.dark); err != nil {
-			t.Fatal(err)
-		}
-		tabs[v.name] = p
-	}
-	var overflowing []string
-	for _, c := range cases {
+	docs := make([]string, len(cases))
+	for i, c := range cases {
 		r, err := s.Render(c.lang, c.kind, c.data)
 		if err != nil {
 			t.Fatalf("%s/%s: %v", c.lang, c.name, err)
 		}
-		for _, v := range views {
-			id := fmt.Sprintf("%s/%s@%s", c.lang, c.name, v.name)
-			t.Run(id, func(t *testing.T) {
-				p := tabs[v.name]
-				doc := r.HTML
-				if v.noStyle {
-					doc = withoutStyle(doc)
-				}
-				if err := p.Load(t.Context(), browser.DataURL(doc)); err != nil {
-					t.Fatal(err)
-				}
-				o, err := p.Overflow(t.Context())
-				if err != nil {
-					t.Fatal(err)
-				}
-				// The view without style looks like the light one:
-				// no screenshot, which costs more than the load.
-				shot := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.png", c.lang, c.name, v.name))
-				if v.noStyle {
-					shot = "the light view's"
-				} else if err := p.Screenshot(t.Context(), shot); err != nil {
-					t.Fatal(err)
-				}
-				known := v.width == 360 && slices.Contains(knownOverflow, c.name)
-				switch {
-				case o.Px() > 0 && known:
-					t.Logf("overflows, as knownOverflow says: %v", o)
-				case o.Px() > 0:
-					t.Errorf("overflows: %v (see %s)", o, shot)
-				case known:
-					t.Errorf("fits now: delete %q from knownOverflow", c.name)
-				}
-				if o.Px() > 0 {
-					overflowing = append(overflowing, fmt.Sprintf("%s +%d px", id, o.Px()))
-				}
-				if v.width != 360 || v.noStyle {
-					return
-				}
-				inks, err := p.Inks(t.Context(), inkSelector)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if strings.Contains(doc, `class="b"`) && len(inks) == 0 {
-					t.Errorf("found no text in %q, on a board", inkSelector)
-				}
-				for _, in := range inks {
-					if k := browser.Contrast(in.Color, in.Background); k < minContrast {
-						t.Errorf("%q in %s: %v on %v, contrast %.2f, want %.1f (see %s)", in.Text, in.Path, in.Color, in.Background, k, minContrast, shot)
-					}
-				}
-			})
-		}
+		docs[i] = r.HTML
 	}
-	t.Logf("%d mails overflow: %s", len(overflowing), strings.Join(overflowing, ", "))
+	b := browser.ForTest(t)
+	dir := browser.ScreenshotDir(t, "templates")
+	every := os.Getenv(browser.EnvScreenshots) != ""
+	if every {
+		t.Logf("screenshots in %s", dir)
+	} else {
+		t.Logf("screenshots of what fails in %s (set %s for every view)", dir, browser.EnvScreenshots)
+	}
+	var mu sync.Mutex
+	var overflowing []string
+	// The summary runs once every view's subtests are done.
+	t.Cleanup(func() {
+		slices.Sort(overflowing)
+		t.Logf("%d mails overflow: %s", len(overflowing), strings.Join(overflowing, ", "))
+	})
+	for _, v := range browserViews() {
+		t.Run(v.name, func(t *testing.T) {
+			t.Parallel()
+			// One tab for the view, each mail written into it in turn.
+			p, err := b.Open(t.Context(), "about:blank", v.width)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if err := p.SetDark(t.Context(), v.dark); err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range cases {
+				t.Run(c.lang+"/"+c.name, func(t *testing.T) {
+					doc := docs[i]
+					if v.noStyle {
+						doc = withoutStyle(doc)
+					}
+					if err := show(t, p, doc); err != nil {
+						t.Fatal(err)
+					}
+					o, err := p.Overflow(t.Context())
+					if err != nil {
+						t.Fatal(err)
+					}
+					// The screenshot is taken at the end, of a view that
+					// failed (or of every view, when asked); the view
+					// without style looks like the light one: none.
+					shot := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.png", c.lang, c.name, v.name))
+					if v.noStyle {
+						shot = "the light view's"
+					}
+					defer func() {
+						if !v.noStyle && (every || t.Failed()) {
+							if err := p.Screenshot(t.Context(), shot); err != nil {
+								t.Error(err)
+							}
+						}
+					}()
+					known := v.width == 360 && slices.Contains(knownOverflow, c.name)
+					switch {
+					case o.Px() > 0 && known:
+						t.Logf("overflows, as knownOverflow says: %v", o)
+					case o.Px() > 0:
+						t.Errorf("overflows: %v (see %s)", o, shot)
+					case known:
+						t.Errorf("fits now: delete %q from knownOverflow", c.name)
+					}
+					if o.Px() > 0 {
+						mu.Lock()
+						overflowing = append(overflowing, fmt.Sprintf("%s/%s@%s +%d px", c.lang, c.name, v.name, o.Px()))
+						mu.Unlock()
+					}
+					if v.width != 360 || v.noStyle {
+						return
+					}
+					inks, err := p.Inks(t.Context(), inkSelector)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if strings.Contains(doc, `class="b"`) && len(inks) == 0 {
+						t.Errorf("found no text in %q, on a board", inkSelector)
+					}
+					for _, in := range inks {
+						if k := browser.Contrast(in.Color, in.Background); k < minContrast {
+							t.Errorf("%q in %s: %v on %v, contrast %.2f, want %.1f (see %s)", in.Text, in.Path, in.Color, in.Background, k, minContrast, shot)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// show makes doc the document of the tab p, parsed as a load of it would
+// be (its doctype, so standards mode, included). Writing it into the
+// page keeps the tab's renderer, where each load of a data: URL starts
+// a new renderer process, which costs more than the rest of the checks.
+func show(t *testing.T, p *browser.Page, doc string) error {
+	q, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	mode, err := p.Eval(t.Context(), `(() => { document.open(); document.write(`+string(q)+`); document.close(); return document.compatMode; })()`)
+	if err != nil {
+		return err
+	}
+	if mode != "CSS1Compat" {
+		return fmt.Errorf("the mail is laid out in %s, not in standards mode", mode)
+	}
+	return nil
 }

@@ -116,6 +116,16 @@ type RackTile struct {
 // Rack is the recipient's own rack, in slot order.
 type Rack []RackTile
 
+// Value is what the rack's tiles are worth, the sum of their values (a
+// blank's is 0): what a player loses for them at the end (RULES §11.3).
+func (r Rack) Value() int {
+	n := 0
+	for _, t := range r {
+		n += t.Value
+	}
+	return n
+}
+
 // LogKind is what a log entry records (RULES §10).
 type LogKind int
 
@@ -549,6 +559,28 @@ type GameOverMsg struct {
 	// Missed is what each player left on the table, in seat order; nil
 	// when the service has no move generation.
 	Missed []MissedLine
+}
+
+// Winners are the names of the lines of Final marked Winner, in their
+// order: one name, or several who share the victory.
+func (m GameOverMsg) Winners() []string {
+	var ws []string
+	for _, f := range m.Final {
+		if f.Winner {
+			ws = append(ws, f.Name)
+		}
+	}
+	return ws
+}
+
+// WinScore is the winners' final score, 0 when no line is a winner.
+func (m GameOverMsg) WinScore() int {
+	for _, f := range m.Final {
+		if f.Winner {
+			return f.Score
+		}
+	}
+	return 0
 }
 
 // MissedLine is what one player missed in a game: the points the best

@@ -126,6 +126,7 @@ func loopCases() map[string]struct {
 // answered with a refusal): a reply of ours read back as a command makes
 // a mail loop.
 func TestNothingComesBackAsACommand(t *testing.T) {
+	t.Parallel()
 	s := newSet(t)
 	for _, lang := range Langs() {
 		for name, c := range loopCases() {

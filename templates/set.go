@@ -362,44 +362,12 @@ func funcMap(l *lang) map[string]any {
 			}
 			return cs
 		},
-		"winners": func(fs []FinalLine) []string {
-			var ws []string
-			for _, f := range fs {
-				if f.Winner {
-					ws = append(ws, f.Name)
-				}
-			}
-			return ws
-		},
-		"winScore": func(fs []FinalLine) int {
-			for _, f := range fs {
-				if f.Winner {
-					return f.Score
-				}
-			}
-			return 0
-		},
-		"hasAdjust": func(fs []FinalLine) bool {
-			for _, f := range fs {
-				if f.Adjust != 0 {
-					return true
-				}
-			}
-			return false
-		},
 		"rackLetters": func(r Rack) string {
 			xs := make([]string, len(r))
 			for i, t := range r {
 				xs[i] = tileText(t)
 			}
 			return strings.Join(xs, " ")
-		},
-		"rackValue": func(r Rack) int {
-			n := 0
-			for _, t := range r {
-				n += t.Value
-			}
-			return n
 		},
 		// spread writes a standings spread with its sign, 0 without.
 		"spread": func(n int) string {

@@ -137,6 +137,7 @@ func lateStandings() *Standings {
 // as the service sends it) and the game-over mail of a long game in every
 // language, whole MIME messages, and checks each stays under maxMail.
 func TestMailSize(t *testing.T) {
+	t.Parallel()
 	s := newSet(t)
 	type composed struct {
 		name string

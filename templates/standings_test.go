@@ -82,6 +82,7 @@ func attr(n *html.Node, key string) string {
 // same holds in the game-over mail of a league table, and a game-over
 // mail without standings has no such table.
 func TestStandingsTable(t *testing.T) {
+	t.Parallel()
 	s := newSet(t)
 	you := map[string]string{"en": "(you)", "es": "(tú)", "fr": "(vous)"}
 	for _, lang := range Langs() {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -19,7 +20,25 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
+// parsed is the Set the tests share, parsed once: parsing every template
+// of every language costs most of a small test's time under -race, and a
+// Set is safe for concurrent use (TestConcurrentRender).
+var parsed = sync.OnceValues(New)
+
+// newSet returns the tests' shared Set: renders through it meet boards
+// other tests drew, as a daemon's do.
 func newSet(t testing.TB) *Set {
+	t.Helper()
+	s, err := parsed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// freshSet parses a Set of its own, for a test that needs one that has
+// drawn nothing yet.
+func freshSet(t testing.TB) *Set {
 	t.Helper()
 	s, err := New()
 	if err != nil {
@@ -31,6 +50,7 @@ func newSet(t testing.TB) *Set {
 // TestGolden renders every kind in every language from the sample data and
 // compares subject, text and HTML with testdata/golden/<lang>/<kind>.*.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	s := newSet(t)
 	type golden struct {
 		name string
@@ -97,6 +117,7 @@ func firstDiff(want, got string) string {
 // template leftovers, a subject with the tag, text lines of at most 78
 // characters, and sound HTML with inline styles only.
 func TestEveryKindEveryLang(t *testing.T) {
+	t.Parallel()
 	s := newSet(t)
 	for _, lang := range Langs() {
 		for _, k := range Kinds() {
@@ -388,6 +409,7 @@ func TestFallbackLang(t *testing.T) {
 // that none falls back to the generic sentence and that unknown words are
 // all named (RULES §6.1) while a reserve-empty refusal names none (§6.3).
 func TestEveryReason(t *testing.T) {
+	t.Parallel()
 	s := newSet(t)
 	for _, lang := range Langs() {
 		other, err := s.Render(lang, Rejected, RejectedMsg{Head: sampleHead("Bob"), Reasons: []Reason{{Kind: "no-such-kind"}}})
@@ -669,9 +691,11 @@ func TestScoresEscapeNames(t *testing.T) {
 }
 
 // TestBoardCacheFollowsData: notices of different boards rendered in
-// turn, as a busy daemon does, each equal a render on a fresh set.
+// turn, as a busy daemon does, each equal a render on a fresh set (one
+// per board, which draws that board alone, in every language).
 func TestBoardCacheFollowsData(t *testing.T) {
-	s := newSet(t)
+	t.Parallel()
+	s := freshSet(t)
 	a := sample(TurnNotice).(NoticeMsg)
 	b := a
 	b.Board.Cells[6][6] = Cell{Kind: Plain, Letter: 'Z', Value: 10}
@@ -679,23 +703,31 @@ func TestBoardCacheFollowsData(t *testing.T) {
 	c.Board.Cells[7][4].Last = !c.Board.Cells[7][4].Last
 	d := a
 	d.Board.Cells[7][4].Blank = !d.Board.Cells[7][4].Blank
-	msgs := []NoticeMsg{a, b, c, d, a, b, c, d}
+	boards := []NoticeMsg{a, b, c, d}
+	want := make([]map[string]Rendered, len(boards))
+	for i, m := range boards {
+		fresh := freshSet(t)
+		want[i] = make(map[string]Rendered)
+		for _, lang := range Langs() {
+			r, err := fresh.Render(lang, TurnNotice, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[i][lang] = r
+		}
+	}
 	for _, lang := range Langs() {
-		for i, m := range msgs {
-			got, err := s.Render(lang, TurnNotice, m)
+		for i := range 2 * len(boards) {
+			got, err := s.Render(lang, TurnNotice, boards[i%len(boards)])
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := newSet(t).Render(lang, TurnNotice, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != want {
+			if got != want[i%len(boards)][lang] {
 				t.Errorf("%s notice %d differs from a fresh render", lang, i)
 			}
 		}
 		x, _ := s.Render(lang, TurnNotice, a)
-		for i, m := range []NoticeMsg{b, c, d} {
+		for i, m := range boards[1:] {
 			if y, _ := s.Render(lang, TurnNotice, m); x.HTML == y.HTML || x.Text == y.Text {
 				t.Errorf("%s: board %d rendered as the first", lang, i+1)
 			}

@@ -61,6 +61,7 @@ func readGrid(t *testing.T, text, header string) [Size][Size]string {
 // on its cell (uppercase, lowercase for a blank, in brackets for the last
 // move), and an empty cell shows its kind's sign, never a letter.
 func TestTextBoardLettersAreTheTiles(t *testing.T) {
+	t.Parallel()
 	s := newSet(t)
 	rng := rand.New(rand.NewPCG(13, 2026))
 	headers := map[string]string{"en": "== The board ==\n\n", "es": "== El tablero ==\n\n", "fr": "== Le plateau ==\n\n"}
@@ -138,6 +139,7 @@ func checkColumns(t *testing.T, what string, lines []string, trim string) {
 // scores, revealed racks) keep their columns with accented names and
 // labels, long ones, and accents written as combining marks.
 func TestTextColumnsLineUp(t *testing.T) {
+	t.Parallel()
 	s := newSet(t)
 	names := []string{"Éléonore", "Chloe\u0301 Ñúñez-Garçon", "François-Xavier de La Fontaine"}
 	heads := map[string][3]string{ // h.scores, h.final, h.revealed
