@@ -210,3 +210,27 @@ var parserReasons = map[parser.ErrorKind]templates.ReasonKind{
 	parser.TextTooLong:     templates.ReasonSayTooLong,
 	parser.MissingArgument: templates.ReasonMissingArg, parser.ExtraArgument: templates.ReasonExtraArg,
 }
+
+// Division is a division's standings as the mails show them (LEAGUES
+// §9.1), with the address of each line's player, so that each
+// recipient's line is marked by address, never by a display name two
+// players may share.
+type Division struct {
+	Standings templates.Standings
+	Addrs     []string // of Standings.Lines' players
+}
+
+// For is the standings with the line of the player at address marked;
+// nil for no division.
+func (d *Division) For(address string) *templates.Standings {
+	if d == nil {
+		return nil
+	}
+	c := d.Standings
+	c.Lines = make([]templates.StandingsLine, len(d.Standings.Lines))
+	for i, l := range d.Standings.Lines {
+		l.You = d.Addrs[i] == address
+		c.Lines[i] = l
+	}
+	return &c
+}

@@ -33,7 +33,7 @@ func (s *Service) CreateTable(ctx context.Context, name, league string, players 
 	}
 	now := s.now()
 	_, err := s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
-		if _, err := s.createTable(tx, name, l, players, seed, now, out); err != nil {
+		if _, err := s.Create(tx, name, l, players, seed, now, out); err != nil {
 			return err
 		}
 		return nil
@@ -49,8 +49,8 @@ func (s *Service) CreateTable(ctx context.Context, name, league string, players 
 // seats them, deals the tiles and queues every player's first notice on
 // out; ErrExists when the name is taken. The caller has checked the name
 // and the number of players.
-func (s *Service) createTable(tx *store.Tx, name string, l *config.League, players []string, seed uint64, now time.Time, out *notice.Batch) (*Table, error) {
-	row := tableRow(name, l, l.Variant)
+func (s *Service) Create(tx *store.Tx, name string, l *config.League, players []string, seed uint64, now time.Time, out *notice.Batch) (*Table, error) {
+	row := NewRow(name, l, l.Variant)
 	if err := tx.CreateTable(row); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
 			return nil, ErrExists

@@ -10,6 +10,7 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/player"
+	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
@@ -44,6 +45,11 @@ func benchService(b *testing.B) (*table.Service, *clock) {
 		b.Fatal(err)
 	}
 	svc.SetPreferences(players)
+	seasons, err := season.New(season.Options{Config: cfg, Store: st, Tables: svc, Now: clk.Now})
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc.SetSeasons(seasons)
 	return svc, clk
 }
 

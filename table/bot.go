@@ -22,7 +22,7 @@ import (
 func (t *Table) isBot(p int) bool { return botseat.Is(t.Seats[p].Player.Address) }
 
 // hasBot reports whether a seat of t is the computer's.
-func (t *Table) hasBot() bool {
+func (t *Table) HasBot() bool {
 	for p := range t.Seats {
 		if t.isBot(p) {
 			return true
@@ -66,16 +66,16 @@ func (s *Service) botPlay(tx *store.Tx, t *Table, now time.Time, out *notice.Bat
 	if err != nil {
 		return notice.Permanent(fmt.Errorf("table: the computer's %s at %s: %w", a.Kind, t.Row.Name, err))
 	}
-	if err := s.save(tx, t, at); err != nil {
+	if err := s.Save(tx, t, at); err != nil {
 		return err
 	}
 	s.log.Info("computer played", "table", t.Row.Name, "player", p, "level", level, "action", a.Kind)
-	return s.announce(tx, t, now, out, -1, nil)
+	return s.Announce(tx, t, now, out, -1, nil)
 }
 
 // step does what is due first at t by until: the computer's move, or one
 // expiry (enforce); it reports false when nothing was due.
-func (s *Service) step(tx *store.Tx, t *Table, until, now time.Time, out *notice.Batch) (bool, error) {
+func (s *Service) Step(tx *store.Tx, t *Table, until, now time.Time, out *notice.Batch) (bool, error) {
 	if t.Game == nil || t.Game.Over() || t.Row.Deadline == nil || t.Row.Deadline.After(until) {
 		return false, nil
 	}

@@ -220,7 +220,7 @@ players = ["alice@localhost", "carol@localhost"]
 		t.Errorf("bob has %d notices, want the start's and the computer's move", n)
 	}
 
-	s, err := h.svc.StartSeason(h.ctx, "club")
+	s, err := h.seasons.StartSeason(h.ctx, "club")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,11 +248,11 @@ players = ["alice@localhost", "carol@localhost"]
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, rows, err := h.svc.Standings(h.ctx, "club", 0); err != nil || rows[0].Player != "bot:strong" || rows[0].Won != 1 {
+	if _, rows, err := h.seasons.Standings(h.ctx, "club", 0); err != nil || rows[0].Player != "bot:strong" || rows[0].Won != 1 {
 		t.Errorf("standings %+v %v: the seat's last holder, the computer, won", rows, err)
 	}
 	// The computer stood in for alice this season; it plays no other.
-	_, next, err := h.svc.Show(h.ctx, "club")
+	_, next, err := h.seasons.Show(h.ctx, "club")
 	if err != nil || len(next) != 1 || strings.Join(next[0].Players, " ") != "alice@localhost carol@localhost" {
 		t.Errorf("next season %+v %v: without the computer", next, err)
 	}

@@ -69,7 +69,7 @@ func (h *Request) tableCommand(t *Table, c *parser.Command) error {
 			h.queue(t, h.Sender(t), templates.Accepted, templates.AcceptedMsg{
 				Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
 		}
-		if err := h.s.announce(h.Tx, t, h.Now, h.Out, p, &acc.Acceptance); err != nil {
+		if err := h.s.Announce(h.Tx, t, h.Now, h.Out, p, &acc.Acceptance); err != nil {
 			return err
 		}
 		if err := h.saveIfChanged(t, before); err != nil {
@@ -122,7 +122,7 @@ func (h *Request) saveIfChanged(t *Table, before int) error {
 	if len(t.Game.Actions()) == before {
 		return nil
 	}
-	return h.s.save(h.Tx, t, h.Now)
+	return h.s.Save(h.Tx, t, h.Now)
 }
 
 // stale reports whether the message answers the notice of an earlier turn
@@ -305,7 +305,7 @@ func (h *Request) newTable(c *parser.Command) error {
 	// The name comes from the message, so that a redelivered NEW could
 	// never open a second table.
 	name := "t" + notice.ShortHash(h.Rec.MessageID)[:7]
-	row := tableRow(name, league, variant)
+	row := NewRow(name, league, variant)
 	if err := h.Tx.CreateTable(row); err != nil {
 		return err
 	}
@@ -362,8 +362,8 @@ func splitBots(seats []string) (bots, invite []string) {
 	return bots, invite
 }
 
-// tableRow is a new table's row with its league's rules and times.
-func tableRow(name string, l *config.League, variant string) *store.Table {
+// NewRow is a new table's row with its league's rules and times.
+func NewRow(name string, l *config.League, variant string) *store.Table {
 	return &store.Table{
 		Name: name, League: l.Name, Variant: variant, Multipliers: *l.Multipliers,
 		TurnTime: l.TurnTime, Reminders: slices.Clone(l.Reminders), AwayGrace: l.AwayGrace,
@@ -499,8 +499,8 @@ func (s *Service) startGame(tx *store.Tx, t *Table, seed uint64, now time.Time, 
 		return notice.Permanent(err)
 	}
 	t.Game = g
-	if err := s.save(tx, t, now); err != nil {
+	if err := s.Save(tx, t, now); err != nil {
 		return err
 	}
-	return s.announce(tx, t, now, out, -1, nil)
+	return s.Announce(tx, t, now, out, -1, nil)
 }

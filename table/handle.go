@@ -49,7 +49,7 @@ type Table struct {
 	// vacs are each seat's vacations (LEAGUES §3.2), by start; none
 	// where the table's league ignores vacations.
 	vacs [][]store.Vacation
-	// ended says that the game's end is recorded (tableEnded), or was
+	// ended says that the game's end is recorded (Service.ended), or was
 	// when the table was read.
 	ended bool
 }
@@ -152,7 +152,7 @@ func (h *Request) run() error {
 		}
 		// A season that ended before the tick came is closed first: a
 		// move after it is too late (LEAGUES §7.3).
-		if ended, err := h.s.endDueSeason(h.Tx, t, h.Now, h.Out); err != nil {
+		if ended, err := h.s.seasons.EndDue(h.Tx, t, h.Now, h.Out); err != nil {
 			return err
 		} else if ended {
 			if t, err = h.Load(name); err != nil {
@@ -222,9 +222,9 @@ func (h *Request) run() error {
 	case parser.KindSay:
 		return h.say(t, c.Text)
 	case parser.KindStandings:
-		return h.standings(t, c.League)
+		return h.s.seasons.AnswerStandings(h, t, c.League)
 	case parser.KindSignup, parser.KindWithdraw:
-		return h.signup(t, c.League, c.Kind == parser.KindWithdraw)
+		return h.s.seasons.Signup(h, t, c.League, c.Kind == parser.KindWithdraw)
 	}
 	if t == nil {
 		// EMAIL §1.3: a command acts on a table only through a valid
@@ -611,7 +611,7 @@ func (s *Service) settle(t *Table, now time.Time) {
 
 // save appends the game's new actions to the log and writes the table
 // with its next deadline (optimistic locking on the last action's seq).
-func (s *Service) save(tx *store.Tx, t *Table, now time.Time) error {
+func (s *Service) Save(tx *store.Tx, t *Table, now time.Time) error {
 	acts := t.Actions()
 	for i := t.prevSeq; i < int64(len(acts)); i++ {
 		a := acts[i]
@@ -631,7 +631,17 @@ func (s *Service) save(tx *store.Tx, t *Table, now time.Time) error {
 	}
 	t.prevSeq = t.Row.Seq
 	if t.Row.Status == store.StatusOver {
-		return s.tableEnded(tx, t, now)
+		return s.ended(tx, t, now)
 	}
 	return nil
+}
+
+// ended records the end of t's game in its season, once, in the
+// transaction of its last action (Seasons.Ended).
+func (s *Service) ended(tx *store.Tx, t *Table, now time.Time) error {
+	if t.ended || t.Game == nil || !t.Game.Over() {
+		return nil
+	}
+	t.ended = true
+	return s.seasons.Ended(tx, t, now)
 }

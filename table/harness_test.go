@@ -20,6 +20,7 @@ import (
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/localmail"
 	"github.com/lexio-mail/lexio/player"
+	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/outboxmail"
 	"github.com/lexio-mail/lexio/store/storetest"
@@ -63,6 +64,8 @@ type harness struct {
 	svc   *table.Service
 	// players answer a player's preferences (package player).
 	players *player.Service
+	// seasons run the league seasons (package season).
+	seasons *season.Service
 	clock   *clock
 	cfg     *config.Config
 	disp    *mailer.Dispatcher
@@ -252,6 +255,11 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		t.Fatal(err)
 	}
 	svc.SetPreferences(h.players)
+	h.seasons, err = season.New(season.Options{Config: cfg, Store: st, Tables: svc, Now: h.clock.Now, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.SetSeasons(h.seasons)
 	recv, err := mailer.NewReceiver(mailer.ReceiverConfig{
 		Addr: h.srv.IMAPAddr(), TLS: mailer.TLSNone, Username: "lexio", Password: "lexio-pw",
 		PollInterval: time.Second, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Retry: mailer.Backoff{Base: 50 * time.Millisecond, Max: 200 * time.Millisecond},

@@ -62,7 +62,7 @@ func (h *Request) resign(t *Table, name string) error {
 	if err := h.s.departed(h.Tx, t, p, h.Now, h.Out, h.Rec.MessageID); err != nil {
 		return err
 	}
-	return h.s.save(h.Tx, t, h.Now)
+	return h.s.Save(h.Tx, t, h.Now)
 }
 
 // departed tells everyone that player p left (LEAGUES §2.4): the end of
@@ -81,7 +81,7 @@ func (s *Service) departed(tx *store.Tx, t *Table, p int, now time.Time, out *no
 			TableID: &t.Row.ID, Cal: s.calendarEvent(t, templates.Resigned, p, false, now)}
 		out.Add(e, msg)
 	}
-	return s.announce(tx, t, now, out, -1, nil)
+	return s.Announce(tx, t, now, out, -1, nil)
 }
 
 // forfeits reports whether the expiry of player p's turn reaches the
@@ -162,10 +162,10 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 			return err
 		}
 		t.Langs[p], t.Zones[p] = pl.Lang, s.ZoneOf(pl.TimeZone)
-		if err := s.joinDivision(tx, t, pl.ID); err != nil {
+		if err := s.seasons.JoinDivision(tx, t, pl.ID); err != nil {
 			return err
 		}
-		if err := s.save(tx, t, now); err != nil {
+		if err := s.Save(tx, t, now); err != nil {
 			return err
 		}
 		for q := range t.Seats {

@@ -86,7 +86,7 @@ func (s *Service) enforce(tx *store.Tx, t *Table, until, now time.Time, out *not
 		if err != nil {
 			return notice.Permanent(err)
 		}
-		if err := s.save(tx, t, deadline); err != nil {
+		if err := s.Save(tx, t, deadline); err != nil {
 			return err
 		}
 		if forfeit {
@@ -106,7 +106,7 @@ func (s *Service) enforce(tx *store.Tx, t *Table, until, now time.Time, out *not
 			}
 			s.queueCal(t, templates.Expired, cal, p, msg, now, out)
 		}
-		if err := s.announce(tx, t, now, out, -1, nil); err != nil {
+		if err := s.Announce(tx, t, now, out, -1, nil); err != nil {
 			return err
 		}
 	}
@@ -137,12 +137,15 @@ func (s *Service) queueCal(t *Table, kind, cal templates.Kind, p int, data any, 
 // gets no notice of a turn that is not theirs (LEAGUES §5.1); if they are
 // the author, what their move did still comes, alone. The data is read
 // from the game one player at a time; the mails render in parallel.
-func (s *Service) announce(tx *store.Tx, t *Table, now time.Time, out *notice.Batch, author int, acc *templates.Acceptance) error {
-	var standings *division
+func (s *Service) Announce(tx *store.Tx, t *Table, now time.Time, out *notice.Batch, author int, acc *templates.Acceptance) error {
+	var standings *notice.Division
 	var missed []templates.MissedLine // worked out once for every player
 	if t.Game.Over() {
 		var err error
-		if standings, err = s.endStandings(tx, t, now); err != nil {
+		if err := s.ended(tx, t, now); err != nil {
+			return err
+		}
+		if standings, err = s.seasons.EndStandings(tx, t, now); err != nil {
 			return err
 		}
 		missed = s.missed(t, Names(t.Seats))
@@ -161,7 +164,7 @@ func (s *Service) announce(tx *store.Tx, t *Table, now time.Time, out *notice.Ba
 				return err
 			}
 			msg.Accepted = a
-			msg.Standings = standings.forPlayer(t.Seats[p].Player.Address)
+			msg.Standings = standings.For(t.Seats[p].Player.Address)
 			msg.Missed = missed
 			s.queue(t, templates.GameOver, p, msg, now, out)
 			continue
@@ -233,7 +236,7 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *notice.B
 		// turns missed while the daemon was down are enforced in time
 		// order across tables, and tables end (and are rated) in the
 		// order they would have.
-		_, err := s.step(tx, t, now, now, out)
+		_, err := s.Step(tx, t, now, now, out)
 		return err
 	}
 	if t.Row.NextReminder != nil && !t.Row.NextReminder.After(now) {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/rating"
+	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/table"
 )
 
 // expectStandings computes a division's standings lines from the
@@ -94,7 +94,7 @@ name = "only"
 players = ["alice@localhost", "eve@localhost"]
 `)
 	start := h.clock.Now()
-	s, err := h.svc.StartSeason(h.ctx, "club")
+	s, err := h.seasons.StartSeason(h.ctx, "club")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ players = ["alice@localhost", "eve@localhost"]
 	for _, st := range s.Tables[:2] {
 		h.answerAt(st.Name, strings.TrimSuffix(st.Players[0], "@localhost"), nextCommand(h.game(st.Name), false))
 	}
-	if v, _, _ := h.svc.Standings(h.ctx, "club", 0); v.Closed {
+	if v, _, _ := h.seasons.Standings(h.ctx, "club", 0); v.Closed {
 		t.Fatal("season closed with tables still to play")
 	}
 
@@ -201,7 +201,7 @@ players = ["alice@localhost", "eve@localhost"]
 			t.Errorf("%s: %d game-over mails, want %d", p, got, n)
 		}
 	}
-	view, rows, err := h.svc.Standings(h.ctx, "club", 0)
+	view, rows, err := h.seasons.Standings(h.ctx, "club", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,18 +238,18 @@ players = ["alice@localhost", "eve@localhost"]
 	if n := len(h.inbox("alice")); n != mails {
 		t.Errorf("a second tick sent alice %d mails", n-mails)
 	}
-	if _, err := h.svc.CloseSeason(h.ctx, "club"); err == nil || !strings.Contains(err.Error(), "closed already") {
+	if _, err := h.seasons.CloseSeason(h.ctx, "club"); err == nil || !strings.Contains(err.Error(), "closed already") {
 		t.Errorf("closing a closed season: %v", err)
 	}
 
 	// pair: its one table's end is the season's.
-	d, err := h.svc.StartSeason(h.ctx, "pair")
+	d, err := h.seasons.StartSeason(h.ctx, "pair")
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.clock.Add(time.Hour)
 	h.answerAt(d.Tables[0].Name, "eve", "RESIGN "+d.Tables[0].Name)
-	if v, _, err := h.svc.Standings(h.ctx, "pair", 0); err != nil || !v.Closed {
+	if v, _, err := h.seasons.Standings(h.ctx, "pair", 0); err != nil || !v.Closed {
 		t.Errorf("pair after its last table: closed %v, %v", v != nil && v.Closed, err)
 	}
 }
@@ -259,17 +259,17 @@ players = ["alice@localhost", "eve@localhost"]
 func TestCloseSeason(t *testing.T) {
 	eachDriver(t, func(t *testing.T, driver string) {
 		h := seasonHarnessWith(t, harnessOpts{driver: driver, config: seasonLeagues})
-		if _, err := h.svc.CloseSeason(h.ctx, "club"); err == nil || !strings.Contains(err.Error(), "no season yet") {
+		if _, err := h.seasons.CloseSeason(h.ctx, "club"); err == nil || !strings.Contains(err.Error(), "no season yet") {
 			t.Errorf("close before a season: %v", err)
 		}
-		s, err := h.svc.StartSeason(h.ctx, "Trio Club!")
+		s, err := h.seasons.StartSeason(h.ctx, "Trio Club!")
 		if err != nil {
 			t.Fatal(err)
 		}
 		first := s.Tables[0]
 		h.answerAt(first.Name, strings.TrimSuffix(first.Players[0], "@localhost"), nextCommand(h.game(first.Name), false))
 		h.clock.Add(time.Hour)
-		closed, err := h.svc.CloseSeason(h.ctx, "Trio Club!")
+		closed, err := h.seasons.CloseSeason(h.ctx, "Trio Club!")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,10 +292,10 @@ func TestCloseSeason(t *testing.T) {
 			}
 		}
 		// The next season can start at once.
-		if _, err := h.svc.StartSeason(h.ctx, "Trio Club!"); err != nil {
+		if _, err := h.seasons.StartSeason(h.ctx, "Trio Club!"); err != nil {
 			t.Errorf("season 2 after the close: %v", err)
 		}
-		var _ = table.SeasonTable{}
+		var _ = season.SeasonTable{}
 	})
 }
 
@@ -314,7 +314,7 @@ name = "top"
 players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 `)
 	start := h.clock.Now()
-	s, err := h.svc.StartSeason(h.ctx, "short")
+	s, err := h.seasons.StartSeason(h.ctx, "short")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +331,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 			t.Errorf("%s: %s at %v, want adjudicated at the season's end", st.Name, r.Reason, log[len(log)-1].At)
 		}
 	}
-	if v, _, err := h.svc.Standings(h.ctx, "short", 0); err != nil || !v.Closed {
+	if v, _, err := h.seasons.Standings(h.ctx, "short", 0); err != nil || !v.Closed {
 		t.Errorf("season closed %v, %v", v != nil && v.Closed, err)
 	}
 }

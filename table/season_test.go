@@ -11,8 +11,8 @@ import (
 	"github.com/lexio-mail/lexio/league"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/rating"
+	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/table"
 )
 
 // seasonLeagues are two leagues with seasons: club, a 2-player round
@@ -52,7 +52,7 @@ func seasonHarnessWith(t *testing.T, o harnessOpts) *harness {
 }
 
 // pairsOf counts how often each pair of players meets at the tables.
-func pairsOf(tables []table.SeasonTable) map[[2]string]int {
+func pairsOf(tables []season.SeasonTable) map[[2]string]int {
 	met := map[[2]string]int{}
 	for _, st := range tables {
 		for i, a := range st.Players {
@@ -66,7 +66,7 @@ func pairsOf(tables []table.SeasonTable) map[[2]string]int {
 
 // openers checks that the numbers of tables each player opens differ by
 // at most one.
-func openers(t *testing.T, players []string, tables []table.SeasonTable) {
+func openers(t *testing.T, players []string, tables []season.SeasonTable) {
 	t.Helper()
 	opens := map[string]int{}
 	for _, p := range players {
@@ -94,7 +94,7 @@ func openers(t *testing.T, players []string, tables []table.SeasonTable) {
 func TestStartSeason(t *testing.T) {
 	h := seasonHarness(t, seasonLeagues)
 	club := h.cfg.League("club")
-	s, err := h.svc.StartSeason(h.ctx, "club")
+	s, err := h.seasons.StartSeason(h.ctx, "club")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,9 +103,9 @@ func TestStartSeason(t *testing.T) {
 		!slices.Equal(s.Divisions[0].Players, players) {
 		t.Fatalf("season %d ends %v, divisions %+v", s.Number, s.Ends, s.Divisions)
 	}
-	var want []table.SeasonTable
+	var want []season.SeasonTable
 	for k, lt := range league.RoundRobin(5, 1) {
-		st := table.SeasonTable{Name: table.SeasonTableName("club", 1, 1, k+1), Division: "top", Round: 1}
+		st := season.SeasonTable{Name: season.TableName("club", 1, 1, k+1), Division: "top", Round: 1}
 		for _, p := range lt {
 			st.Players = append(st.Players, players[p])
 		}
@@ -147,12 +147,12 @@ func TestStartSeason(t *testing.T) {
 		}
 	}
 
-	if _, err := h.svc.StartSeason(h.ctx, "club"); err == nil || !strings.Contains(err.Error(), "season 1 is running") {
+	if _, err := h.seasons.StartSeason(h.ctx, "club"); err == nil || !strings.Contains(err.Error(), "season 1 is running") {
 		t.Errorf("a second start: %v, want season 1 running", err)
 	}
 	for league, want := range map[string]string{"nope": `no league "nope"`, "main": `league "main" has no seasons`,
 		"solo": `nobody to play season 1`} {
-		if _, err := h.svc.StartSeason(h.ctx, league); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := h.seasons.StartSeason(h.ctx, league); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("start %s: %v, want %q", league, err, want)
 		}
 	}
@@ -169,18 +169,18 @@ func TestStartSeason(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if _, err := h.svc.StartSeason(h.ctx, "solo"); err == nil || !strings.Contains(err.Error(), `division "division-1" would have 1 player(s)`) {
+		if _, err := h.seasons.StartSeason(h.ctx, "solo"); err == nil || !strings.Contains(err.Error(), `division "division-1" would have 1 player(s)`) {
 			t.Errorf("start solo: %v", err)
 		}
 	}
 
 	trio := h.cfg.League("Trio Club!")
-	s3, err := h.svc.StartSeason(h.ctx, "Trio Club!")
+	s3, err := h.seasons.StartSeason(h.ctx, "Trio Club!")
 	if err != nil {
 		t.Fatal(err)
 	}
 	players = trio.Divisions[0].Players
-	rounds := league.Rounds(6, 3, league.DefaultRounds(6, 3), table.PairingSeed("Trio Club!", 1))
+	rounds := league.Rounds(6, 3, league.DefaultRounds(6, 3), season.PairingSeed("Trio Club!", 1))
 	var k int
 	for r, round := range rounds {
 		for _, lt := range round {
@@ -190,7 +190,7 @@ func TestStartSeason(t *testing.T) {
 			for _, p := range lt {
 				ps = append(ps, players[p])
 			}
-			if name := table.SeasonTableName("Trio Club!", 1, 1, k); st.Name != name || st.Round != r+1 || !slices.Equal(st.Players, ps) {
+			if name := season.TableName("Trio Club!", 1, 1, k); st.Name != name || st.Round != r+1 || !slices.Equal(st.Players, ps) {
 				t.Errorf("table %d: %+v, want %s round %d %v", k, st, name, r+1, ps)
 			}
 			if !strings.HasPrefix(st.Name, "trio-club-1-1-") {
@@ -205,7 +205,7 @@ func TestStartSeason(t *testing.T) {
 
 	// Another database, the same league and season: the same tables.
 	other := seasonHarness(t, seasonLeagues)
-	again, err := other.svc.StartSeason(other.ctx, "Trio Club!")
+	again, err := other.seasons.StartSeason(other.ctx, "Trio Club!")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestSeasonTableName(t *testing.T) {
 		{"a very long league name that does not fit", "a-very-long-league-name-th-1-2-3"},
 		{"abcdefghijklmnopqrstuvwxy-z", "abcdefghijklmnopqrstuvwxy-1-2-3"},
 	} {
-		got := table.SeasonTableName(c.league, 1, 2, 3)
+		got := season.TableName(c.league, 1, 2, 3)
 		if got != c.want {
 			t.Errorf("SeasonTableName(%q) = %q, want %q", c.league, got, c.want)
 		}
@@ -264,7 +264,7 @@ func (h *harness) answerAt(name, who, command string) {
 
 // finish plays a season's 2-player table to its end by mail: placements
 // and exchanges, everyone passing after idleAfter turns.
-func (h *harness) finish(st table.SeasonTable, idleAfter int) {
+func (h *harness) finish(st season.SeasonTable, idleAfter int) {
 	h.t.Helper()
 	for turn := 0; turn < 400; turn++ {
 		g := h.game(st.Name)
@@ -296,10 +296,10 @@ rated = false
 name = "top"
 players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhost"]
 `)
-	if _, _, err := h.svc.Standings(h.ctx, "club", 0); err == nil || !strings.Contains(err.Error(), "no season yet") {
+	if _, _, err := h.seasons.Standings(h.ctx, "club", 0); err == nil || !strings.Contains(err.Error(), "no season yet") {
 		t.Errorf("standings before the first season: %v", err)
 	}
-	s, err := h.svc.StartSeason(h.ctx, "club")
+	s, err := h.seasons.StartSeason(h.ctx, "club")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +315,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhos
 	for _, p := range s.Divisions[0].Players {
 		want[p] = &wantRow{}
 	}
-	for i, st := range []table.SeasonTable{byPlay, byResign} {
+	for i, st := range []season.SeasonTable{byPlay, byResign} {
 		r := h.game(st.Name).Result()
 		if !r.Over {
 			t.Fatalf("%s not over", st.Name)
@@ -351,7 +351,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhos
 		a.spread += d
 		b.spread -= d
 	}
-	view, rows, err := h.svc.Standings(h.ctx, "club", 0)
+	view, rows, err := h.seasons.Standings(h.ctx, "club", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhos
 			t.Errorf("row %d (%d points, spread %d) above row %d (%d, %d)", i-1, rows[i-1].Points, rows[i-1].Spread, i, r.Points, r.Spread)
 		}
 	}
-	if _, _, err := h.svc.Standings(h.ctx, "club", 2); err == nil || !strings.Contains(err.Error(), "no season 2") {
+	if _, _, err := h.seasons.Standings(h.ctx, "club", 2); err == nil || !strings.Contains(err.Error(), "no season 2") {
 		t.Errorf("standings of season 2: %v", err)
 	}
 }
@@ -394,7 +394,7 @@ players = ["alice@localhost", "bob@localhost"]
 name = "b"
 players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 `)
-	s, err := h.svc.StartSeason(h.ctx, "ladder")
+	s, err := h.seasons.StartSeason(h.ctx, "ladder")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +416,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 		case [2]string{"carol@localhost", "eve@localhost"}:
 			losers[pair] = "carol"
 		}
-		if s, err := h.svc.StartSeason(h.ctx, "ladder"); err == nil {
+		if s, err := h.seasons.StartSeason(h.ctx, "ladder"); err == nil {
 			t.Fatalf("season %d started while season 1 runs", s.Number)
 		}
 		h.answerAt(st.Name, losers[pair], "RESIGN "+st.Name)
@@ -442,7 +442,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 		{Name: "a", Players: []string{"alice@localhost", "dave@localhost"}},
 		{Name: "b", Players: []string{"bob@localhost", "carol@localhost", "gina@localhost"}},
 	}
-	cur, next, err := h.svc.Show(h.ctx, "ladder")
+	cur, next, err := h.seasons.Show(h.ctx, "ladder")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +452,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 	if cur == nil || cur.Number != 1 || cur.Running() || !same(next) {
 		t.Errorf("show: season %+v, next %+v, want season 1 over and %+v", cur, next, want)
 	}
-	s2, err := h.svc.StartSeason(h.ctx, "ladder")
+	s2, err := h.seasons.StartSeason(h.ctx, "ladder")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +460,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 		t.Errorf("season 2: %d, %+v, tables %+v", s2.Number, s2.Divisions, s2.Tables)
 	}
 	// Season 1 is closed; its standings are still there.
-	view, rows, err := h.svc.Standings(h.ctx, "ladder", 1)
+	view, rows, err := h.seasons.Standings(h.ctx, "ladder", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -468,7 +468,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 		t.Errorf("season 1: closed %v, rows %+v", view.Closed, rows)
 	}
 	// The sign-ups are used: a third season would not see them again.
-	_, next, err = h.svc.Show(h.ctx, "ladder")
+	_, next, err = h.seasons.Show(h.ctx, "ladder")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -528,12 +528,12 @@ players = ["alice@localhost", "bob@localhost"]
 		}
 		return out
 	}
-	resign := func(st table.SeasonTable, who int) {
+	resign := func(st season.SeasonTable, who int) {
 		t.Helper()
 		h.answerAt(st.Name, strings.TrimSuffix(st.Players[who], "@localhost"), "RESIGN "+st.Name)
 	}
 	// A friendly season and a table of no season change nothing.
-	f, err := h.svc.StartSeason(h.ctx, "friendly")
+	f, err := h.seasons.StartSeason(h.ctx, "friendly")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -546,7 +546,7 @@ players = ["alice@localhost", "bob@localhost"]
 		t.Fatalf("ratings after unrated tables: %+v", got)
 	}
 
-	s, err := h.svc.StartSeason(h.ctx, "rated")
+	s, err := h.seasons.StartSeason(h.ctx, "rated")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -577,7 +577,7 @@ players = ["alice@localhost", "bob@localhost"]
 		}
 	}
 	// Whoever played both tables has 2 games, and the standings show the rating.
-	_, rows, err := h.svc.Standings(h.ctx, "rated", 0)
+	_, rows, err := h.seasons.Standings(h.ctx, "rated", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -609,12 +609,12 @@ name = "club"
 name = "top"
 players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 `)
-	taken := table.SeasonTableName("club", 1, 1, 3)
+	taken := season.TableName("club", 1, 1, 3)
 	if err := h.svc.CreateTable(h.ctx, taken, "main", emails("dave", "eve"), 3); err != nil {
 		t.Fatal(err)
 	}
 	h.outboxEmpty()
-	_, err := h.svc.StartSeason(h.ctx, "club")
+	_, err := h.seasons.StartSeason(h.ctx, "club")
 	if err == nil || !strings.Contains(err.Error(), "the name "+taken+" of a season table is taken") {
 		t.Fatalf("start: %v, want the name taken", err)
 	}
@@ -625,7 +625,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 	if len(ts) != 1 || ts[0].Name != taken {
 		t.Errorf("tables after the failed start: %+v, want %s alone", ts, taken)
 	}
-	if cur, _, err := h.svc.Show(h.ctx, "club"); err != nil || cur != nil {
+	if cur, _, err := h.seasons.Show(h.ctx, "club"); err != nil || cur != nil {
 		t.Errorf("show after the failed start: %+v, %v; want no season", cur, err)
 	}
 	h.outboxEmpty()
@@ -652,7 +652,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhos
 		errs := make(chan error, 2)
 		for range 2 {
 			go func() {
-				_, err := h.svc.StartSeason(h.ctx, "club")
+				_, err := h.seasons.StartSeason(h.ctx, "club")
 				errs <- err
 			}()
 		}
@@ -668,7 +668,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhos
 		if msg := failed[0].Error(); !strings.Contains(msg, "season 1 is running") && !strings.Contains(msg, "season 1 was started meanwhile") {
 			t.Errorf("refusal %q, want a reason", msg)
 		}
-		s, _, err := h.svc.Standings(h.ctx, "club", 0)
+		s, _, err := h.seasons.Standings(h.ctx, "club", 0)
 		if err != nil || s.Number != 1 || len(s.Tables) != 6 {
 			t.Errorf("after the race: %+v, %v; want season 1 with its 6 tables", s, err)
 		}

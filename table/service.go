@@ -69,6 +69,8 @@ type Service struct {
 	zone *time.Location
 	// prefs answer the commands about a player's preferences.
 	prefs Preferences
+	// seasons hear of the tables of league seasons.
+	seasons Seasons
 	// tickHook, nil but in tests (export_test.go), runs in each table's
 	// deadline transaction (EnforceDeadlines) between its read and its writes.
 	tickHook func(tableID int64)
@@ -129,6 +131,31 @@ type Preferences interface {
 // SetPreferences routes the commands about a player's preferences to p;
 // the wiring calls it once, before any mail is handled.
 func (s *Service) SetPreferences(p Preferences) { s.prefs = p }
+
+// Seasons is what the tables need of the league seasons they may belong
+// to (package season): each is called in the transaction of the table's
+// change.
+type Seasons interface {
+	// Ended records the end of t's game in its season (LEAGUES §8–§10);
+	// the table calls it once, with its last action.
+	Ended(tx *store.Tx, t *Table, now time.Time) error
+	// EndDue closes t's season if its end has come by now (LEAGUES
+	// §7.3) and reports whether it did, t then being stale.
+	EndDue(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) (bool, error)
+	// EndStandings is the division's standings for t's game-over mail
+	// (LEAGUES §9.2); nil for a table of no season.
+	EndStandings(tx *store.Tx, t *Table, now time.Time) (*notice.Division, error)
+	// JoinDivision makes the new holder of a seat a member of its
+	// division (LEAGUES §8.2).
+	JoinDivision(tx *store.Tx, t *Table, playerID int64) error
+	// AnswerStandings answers STANDINGS, Signup SIGNUP and WITHDRAW.
+	AnswerStandings(r *Request, t *Table, league string) error
+	Signup(r *Request, t *Table, league string, withdraw bool) error
+}
+
+// SetSeasons makes the tables tell s of their seasons; the wiring calls
+// it once, before anything else.
+func (s *Service) SetSeasons(ss Seasons) { s.seasons = ss }
 
 // Notices is the service's mail writer.
 func (s *Service) Notices() *notice.Writer { return s.notices }

@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/table"
 )
 
 // standingsOrder checks that the names of the standings' rows come in
 // that order in text, each once at least.
-func standingsOrder(t *testing.T, what, text string, rows []table.Standing) {
+func standingsOrder(t *testing.T, what, text string, rows []season.Standing) {
 	t.Helper()
 	at := 0
 	for _, r := range rows {
@@ -34,13 +34,13 @@ func standingsOrder(t *testing.T, what, text string, rows []table.Standing) {
 // so. Nothing changes.
 func TestStandingsByMail(t *testing.T) {
 	h := seasonHarness(t, seasonLeagues)
-	s, err := h.svc.StartSeason(h.ctx, "club")
+	s, err := h.seasons.StartSeason(h.ctx, "club")
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := s.Tables[0]
 	h.answerAt(st.Name, strings.TrimSuffix(st.Players[0], "@localhost"), "RESIGN "+st.Name)
-	_, rows, err := h.svc.Standings(h.ctx, "club", 0)
+	_, rows, err := h.seasons.Standings(h.ctx, "club", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestStandingsByMail(t *testing.T) {
 			t.Errorf("%s from %s: answered with %s", tc.cmd, tc.who, kind(a))
 		}
 	}
-	if _, err := h.svc.StartSeason(h.ctx, "Trio Club!"); err != nil {
+	if _, err := h.seasons.StartSeason(h.ctx, "Trio Club!"); err != nil {
 		t.Fatal(err)
 	}
 	id := h.sendMail("alice", mailSpec{Body: "STANDINGS"})
@@ -125,14 +125,14 @@ players = ["alice@localhost", "bob@localhost"]
 			t.Errorf("%s from %s: answered with %s, want %s", st.cmd, st.who, kind(a), want)
 		}
 	}
-	_, next, err := h.svc.Show(h.ctx, "open")
+	_, next, err := h.seasons.Show(h.ctx, "open")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := fmt.Sprint(next); got != "[{first [alice@localhost frank@localhost]}]" {
 		t.Errorf("next season's divisions %s: bob withdrew, frank signed up, gina withdrew after signing up", got)
 	}
-	s, err := h.svc.StartSeason(h.ctx, "open")
+	s, err := h.seasons.StartSeason(h.ctx, "open")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,13 +160,13 @@ players = ["alice@localhost", "bob@localhost"]
 // parts; a table of no season shows none.
 func TestGameOverStandings(t *testing.T) {
 	h := seasonHarness(t, seasonLeagues)
-	s, err := h.svc.StartSeason(h.ctx, "club")
+	s, err := h.seasons.StartSeason(h.ctx, "club")
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := s.Tables[0]
 	h.answerAt(st.Name, strings.TrimSuffix(st.Players[1], "@localhost"), "RESIGN "+st.Name)
-	_, rows, err := h.svc.Standings(h.ctx, "club", 0)
+	_, rows, err := h.seasons.Standings(h.ctx, "club", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,10 +216,10 @@ name = "top"
 players = ["dave@localhost", "eve@localhost"]
 `)
 	// The harness starts on Monday 2 March 2026, 09:00 UTC.
-	if _, err := h.svc.StartSeason(h.ctx, "club"); err != nil {
+	if _, err := h.seasons.StartSeason(h.ctx, "club"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.svc.StartSeason(h.ctx, "quiet"); err != nil {
+	if _, err := h.seasons.StartSeason(h.ctx, "quiet"); err != nil {
 		t.Fatal(err)
 	}
 	h.outboxEmpty()
@@ -254,7 +254,7 @@ players = ["dave@localhost", "eve@localhost"]
 	if a := weekly("alice"); a != 2 {
 		t.Errorf("alice: %d weekly mails after a missed Monday, want 2", a)
 	}
-	if _, err := h.svc.CloseSeason(h.ctx, "club"); err != nil {
+	if _, err := h.seasons.CloseSeason(h.ctx, "club"); err != nil {
 		t.Fatal(err)
 	}
 	h.tickAt(monday.Add(14 * 24 * time.Hour))

@@ -3,28 +3,26 @@ package table_test
 import (
 	"time"
 
-	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/scheduler"
-	"github.com/lexio-mail/lexio/table"
 )
 
 // tickJobs are the daemon's scheduler jobs (cmd/lexio/jobs.go), in its
 // order.
-func tickJobs(svc *table.Service, players *player.Service) []scheduler.Job {
+func tickJobs(h *harness) []scheduler.Job {
 	return []scheduler.Job{
-		{Name: "invitation expiry", Run: svc.ExpireInvitations},
-		{Name: "vacations", Run: svc.TellVacations},
-		{Name: "season ends", Run: svc.CloseSeasons},
-		{Name: "deadlines", Run: svc.EnforceDeadlines},
-		{Name: "digests", Run: players.SendDigests},
-		{Name: "weekly standings", Run: svc.SendWeekly},
+		{Name: "invitation expiry", Run: h.svc.ExpireInvitations},
+		{Name: "vacations", Run: h.svc.TellVacations},
+		{Name: "season ends", Run: h.seasons.CloseSeasons},
+		{Name: "deadlines", Run: h.svc.EnforceDeadlines},
+		{Name: "digests", Run: h.players.SendDigests},
+		{Name: "weekly standings", Run: h.seasons.SendWeekly},
 	}
 }
 
 // tick runs one scheduler tick at now, as the daemon's would.
 func (h *harness) tick(now time.Time) (int, error) {
 	h.t.Helper()
-	s, err := scheduler.New(scheduler.Options{Jobs: tickJobs(h.svc, h.players)})
+	s, err := scheduler.New(scheduler.Options{Jobs: tickJobs(h)})
 	if err != nil {
 		h.t.Fatal(err)
 	}

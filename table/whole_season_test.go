@@ -8,7 +8,7 @@ import (
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/rating"
-	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/season"
 )
 
 // ratingBook computes the ratings a league's tables give, independently
@@ -103,18 +103,18 @@ players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost",
 		}
 	}
 	start := h.clock.Now()
-	duo, err := h.svc.StartSeason(h.ctx, "pairs")
+	duo, err := h.seasons.StartSeason(h.ctx, "pairs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	trio, err := h.svc.StartSeason(h.ctx, "trio")
+	trio, err := h.seasons.StartSeason(h.ctx, "trio")
 	if err != nil {
 		t.Fatal(err)
 	}
 	book := &ratingBook{sys: rating.System{Tau: h.cfg.RatingTau}, r: map[string]rating.Rating{}}
 	local := func(a string) string { return strings.TrimSuffix(a, "@localhost") }
-	byDiv := func(s *table.Season, div string) []table.SeasonTable {
-		var out []table.SeasonTable
+	byDiv := func(s *season.Season, div string) []season.SeasonTable {
+		var out []season.SeasonTable
 		for _, st := range s.Tables {
 			if st.Division == div {
 				out = append(out, st)
@@ -131,7 +131,7 @@ players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost",
 		seats[st.Name] = st.Players
 	}
 	ended := map[string]engine.Result{}
-	over := func(st table.SeasonTable) {
+	over := func(st season.SeasonTable) {
 		t.Helper()
 		r := h.game(st.Name).Result()
 		if !r.Over {
@@ -142,12 +142,12 @@ players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost",
 	}
 
 	// By play: a table of each division to its end.
-	for _, st := range []table.SeasonTable{top[0], second[0], all[0]} {
+	for _, st := range []season.SeasonTable{top[0], second[0], all[0]} {
 		h.finish(st, 4)
 		over(st)
 	}
 	// By resignation: at 2 players one, at 3 two.
-	for _, st := range []table.SeasonTable{top[1], second[1]} {
+	for _, st := range []season.SeasonTable{top[1], second[1]} {
 		h.clock.Add(time.Hour)
 		h.answerAt(st.Name, local(st.Players[1]), "RESIGN "+st.Name)
 		over(st)
@@ -175,14 +175,14 @@ players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost",
 	}
 	// The forfeits (all at 300 h) are rated first, by name; then the
 	// adjudicated tables, by name.
-	slices.SortFunc(forfeited, func(a, b table.SeasonTable) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(forfeited, func(a, b season.SeasonTable) int { return strings.Compare(a.Name, b.Name) })
 	for _, st := range forfeited {
 		if r := h.game(st.Name).Result(); r.Reason != engine.EndForfeit || len(r.Left) != 1 || r.Left[0].Player != 0 {
 			t.Errorf("%s: %s, left %+v; want the opener's forfeit", st.Name, r.Reason, r.Left)
 		}
 		over(st)
 	}
-	slices.SortFunc(adjudicated, func(a, b table.SeasonTable) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(adjudicated, func(a, b season.SeasonTable) int { return strings.Compare(a.Name, b.Name) })
 	for _, st := range adjudicated {
 		r := h.game(st.Name).Result()
 		if r.Reason != engine.EndAdjudicated {
@@ -194,9 +194,9 @@ players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost",
 		over(st)
 	}
 
-	check := func(league string, s *table.Season) []table.Standing {
+	check := func(league string, s *season.Season) []season.Standing {
 		t.Helper()
-		view, rows, err := h.svc.Standings(h.ctx, league, s.Number)
+		view, rows, err := h.seasons.Standings(h.ctx, league, s.Number)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,7 +246,7 @@ players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost",
 			secondRows = append(secondRows, r.Player)
 		}
 	}
-	s2, err := h.svc.StartSeason(h.ctx, "pairs")
+	s2, err := h.seasons.StartSeason(h.ctx, "pairs")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/player"
+	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
@@ -82,6 +83,8 @@ type fixture struct {
 	svc   *table.Service
 	// players own the one-click unsubscribe.
 	players *player.Service
+	// seasons own the league pages.
+	seasons *season.Service
 	links   *weblink.Links
 	tmpl    *templates.Set
 	server  *web.Server
@@ -114,10 +117,15 @@ func newFixture(t testing.TB) *fixture {
 		t.Fatal(err)
 	}
 	f.svc.SetPreferences(f.players)
+	f.seasons, err = season.New(season.Options{Config: cfg, Store: f.store, Tables: f.svc, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.svc.SetSeasons(f.seasons)
 	if err := f.svc.EnsureTables(f.ctx); err != nil {
 		t.Fatal(err)
 	}
-	f.server, err = web.New(web.Options{Source: f.svc, Unsubscriber: f.players, Links: f.links, Templates: f.tmpl, Lang: "en", Now: f.clock.Now, PerMinute: 60})
+	f.server, err = web.New(web.Options{Source: f.svc, Leagues: f.seasons, Unsubscriber: f.players, Links: f.links, Templates: f.tmpl, Lang: "en", Now: f.clock.Now, PerMinute: 60})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,9 +279,9 @@ func (f *fixture) rackFragment(name string, p int) string {
 
 // startSeason starts the open league's first season and returns its
 // tables.
-func (f *fixture) startSeason() []table.SeasonTable {
+func (f *fixture) startSeason() []season.SeasonTable {
 	f.t.Helper()
-	s, err := f.svc.StartSeason(f.ctx, "open")
+	s, err := f.seasons.StartSeason(f.ctx, "open")
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/internal/weblink"
+	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -37,10 +38,15 @@ type Source interface {
 	WebTable(ctx context.Context, name string, player int64) (*table.WebTable, error)
 	// WebGCG is the record of a finished game.
 	WebGCG(ctx context.Context, name string) ([]byte, error)
-	// WebLeague is a league's seasons.
-	WebLeague(ctx context.Context, name string) (*table.WebLeague, error)
 	// WebPlayerLang is a seated player's language, "" for none.
 	WebPlayerLang(ctx context.Context, table string, player int64) (string, error)
+}
+
+// Leagues are the league pages (package season).
+type Leagues interface {
+	// WebLeague is a league's seasons; nil for no league that plays
+	// seasons.
+	WebLeague(ctx context.Context, name string) (*season.WebLeague, error)
 }
 
 // Unsubscriber is the one-click unsubscribe (package player).
@@ -61,6 +67,7 @@ const maxClients = 10000
 // left zero.
 type Options struct {
 	Source       Source
+	Leagues      Leagues
 	Unsubscriber Unsubscriber
 	Links        *weblink.Links
 	Templates    *templates.Set
@@ -75,15 +82,16 @@ type Options struct {
 
 // Server answers the web side's requests. It is safe for concurrent use.
 type Server struct {
-	src   Source
-	unsub Unsubscriber
-	links *weblink.Links
-	tmpl  *templates.Set
-	pages *htmltemplate.Template
-	lang  string
-	limit *limiter
-	log   *slog.Logger
-	mux   *http.ServeMux
+	src     Source
+	leagues Leagues
+	unsub   Unsubscriber
+	links   *weblink.Links
+	tmpl    *templates.Set
+	pages   *htmltemplate.Template
+	lang    string
+	limit   *limiter
+	log     *slog.Logger
+	mux     *http.ServeMux
 }
 
 //go:embed pages/*.tmpl static/*
@@ -91,8 +99,8 @@ var files embed.FS
 
 // New checks the options and builds the server's pages.
 func New(o Options) (*Server, error) {
-	if o.Source == nil || o.Unsubscriber == nil || o.Links == nil || o.Templates == nil {
-		return nil, errors.New("web: source, unsubscriber, links and templates are required")
+	if o.Source == nil || o.Leagues == nil || o.Unsubscriber == nil || o.Links == nil || o.Templates == nil {
+		return nil, errors.New("web: source, leagues, unsubscriber, links and templates are required")
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -106,7 +114,7 @@ func New(o Options) (*Server, error) {
 	if !o.Templates.HasLang(o.Lang) {
 		o.Lang = "en"
 	}
-	s := &Server{src: o.Source, unsub: o.Unsubscriber, links: o.Links, tmpl: o.Templates, lang: o.Lang,
+	s := &Server{src: o.Source, leagues: o.Leagues, unsub: o.Unsubscriber, links: o.Links, tmpl: o.Templates, lang: o.Lang,
 		limit: newLimiter(o.PerMinute, maxClients, o.Now), log: o.Logger, mux: http.NewServeMux()}
 	var err error
 	s.pages, err = htmltemplate.New("pages").Option("missingkey=error").Funcs(s.funcs()).ParseFS(files, "pages/*.tmpl")
@@ -302,7 +310,7 @@ func (s *Server) leaguePage(w http.ResponseWriter, r *http.Request) {
 	if !s.readOnly(w, r, s.lang) {
 		return
 	}
-	l, err := s.src.WebLeague(r.Context(), name)
+	l, err := s.leagues.WebLeague(r.Context(), name)
 	switch {
 	case err != nil:
 		s.internal(w, r, s.lang, err)
@@ -315,7 +323,7 @@ func (s *Server) leaguePage(w http.ResponseWriter, r *http.Request) {
 
 // leaguePage is the data of the league page.
 type leaguePage struct {
-	*table.WebLeague
+	*season.WebLeague
 	Lang string
 }
 

@@ -326,7 +326,7 @@ func BenchmarkTablePage(b *testing.B) {
 	}
 	path := f.links.PlayerPath("elm", f.playerID("alice@example.org"))
 	// Without the rate limit, which would refuse one address so often.
-	srv, err := web.New(web.Options{Source: f.svc, Unsubscriber: f.players, Links: f.links, Templates: f.tmpl, Lang: "en", Now: f.clock.Now, PerMinute: 1 << 30})
+	srv, err := web.New(web.Options{Source: f.svc, Leagues: f.seasons, Unsubscriber: f.players, Links: f.links, Templates: f.tmpl, Lang: "en", Now: f.clock.Now, PerMinute: 1 << 30})
 	if err != nil {
 		b.Fatal(err)
 	}

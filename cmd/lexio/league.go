@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/lexio-mail/lexio/league"
-	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/season"
 )
 
 func runLeagueList(ctx context.Context, e *env, args []string) error {
@@ -39,7 +39,7 @@ func runLeagueList(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(w, "%s\t%s\t-\t-\t-\tno seasons\n", l.Name, l.Variant)
 			continue
 		}
-		cur, _, err := svc.Show(ctx, l.Name)
+		cur, _, err := svc.seasons.Show(ctx, l.Name)
 		if err != nil {
 			return err
 		}
@@ -49,7 +49,7 @@ func runLeagueList(ctx context.Context, e *env, args []string) error {
 }
 
 // seasonState says where a league's last season is.
-func seasonState(s *table.Season) string {
+func seasonState(s *season.Season) string {
 	switch {
 	case s == nil:
 		return "none yet"
@@ -59,7 +59,7 @@ func seasonState(s *table.Season) string {
 	return fmt.Sprintf("%d over", s.Number)
 }
 
-func over(s *table.Season) int {
+func over(s *season.Season) int {
 	n := 0
 	for _, t := range s.Tables {
 		if t.Status == "over" {
@@ -75,7 +75,7 @@ func runLeagueShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeFn()
-	cur, next, err := svc.Show(ctx, name)
+	cur, next, err := svc.seasons.Show(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func runLeagueShow(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-func printTables(e *env, ts []table.SeasonTable) {
+func printTables(e *env, ts []season.SeasonTable) {
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "TABLE\tDIVISION\tROUND\tSTATUS\tTO PLAY\tPLAYERS")
 	for _, t := range ts {
@@ -120,7 +120,7 @@ func runLeagueStart(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeFn()
-	s, err := svc.StartSeason(ctx, name)
+	s, err := svc.seasons.StartSeason(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func runLeagueClose(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeFn()
-	s, err := svc.CloseSeason(ctx, name)
+	s, err := svc.seasons.CloseSeason(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func runLeagueClose(ctx context.Context, e *env, args []string) error {
 
 // leagueCommand reads the flags and the one league name of a league
 // command that takes nothing else, and opens the admin service.
-func leagueCommand(ctx context.Context, e *env, name string, args []string) (*table.Service, string, func(), error) {
+func leagueCommand(ctx context.Context, e *env, name string, args []string) (*services, string, func(), error) {
 	fs := newFlags(e, name)
 	path := fs.String("c", configPath(e), "configuration `file`")
 	if err := fs.Parse(args); err != nil {
@@ -188,7 +188,7 @@ func round2(x float64) float64 { return math.Round(x*100) / 100 }
 func runLeagueStandings(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "league standings")
 	path := fs.String("c", configPath(e), "configuration `file`")
-	season := fs.Int("season", 0, "the season's `number` (default: the current one, else the last)")
+	number := fs.Int("season", 0, "the season's `number` (default: the current one, else the last)")
 	asJSON := fs.Bool("json", false, "print one JSON array, a line per player")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -196,16 +196,16 @@ func runLeagueStandings(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: a league's name", errUsage)
 	}
-	if *season < 0 {
-		return fmt.Errorf("%w: --season %d: seasons are numbered from 1", errUsage, *season)
+	if *number < 0 {
+		return fmt.Errorf("%w: --season %d: seasons are numbered from 1", errUsage, *number)
 	}
 	svc, closeFn, err := adminService(ctx, e, *path)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	s, rows, err := svc.Standings(ctx, fs.Arg(0), *season)
-	if errors.Is(err, table.ErrNoSeason) {
+	s, rows, err := svc.seasons.Standings(ctx, fs.Arg(0), *number)
+	if errors.Is(err, season.ErrNoSeason) {
 		return fmt.Errorf("%w; `lexio league start %s` starts the first", err, fs.Arg(0))
 	}
 	if err != nil {

@@ -17,7 +17,6 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
-	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/outboxmail"
@@ -157,10 +156,10 @@ type daemon struct {
 	disp  *mailer.Dispatcher
 	recv  *mailer.Receiver
 	sched *scheduler.Scheduler
-	// players own a player's preferences and the digest.
-	players *player.Service
-	mail    *localMail
-	web     *web.Server // nil when [web] is off
+	// parts are the services, svc their tables.
+	parts *services
+	mail  *localMail
+	web   *web.Server // nil when [web] is off
 }
 
 // newDaemon builds every part from the configuration and what resolve
@@ -190,18 +189,14 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	if cfg.Web.On() {
 		links = weblink.New(cfg.Web.BaseURL, n.secret)
 	}
-	d.svc, err = table.New(table.Options{Config: cfg, Store: st, Dict: n.words, Gaddag: n.gaddag, Templates: n.tmpl,
-		Secret: n.secret, Poke: d.disp.Poke, Logger: log.With("part", "table"), Links: links})
+	d.parts, err = wire(table.Options{Config: cfg, Store: st, Dict: n.words, Gaddag: n.gaddag, Templates: n.tmpl,
+		Secret: n.secret, Poke: d.disp.Poke, Logger: log.With("part", "table"), Links: links}, log)
 	if err != nil {
 		return nil, err
 	}
-	d.players, err = player.New(player.Options{Config: cfg, Store: st, Tables: d.svc, Logger: log.With("part", "player")})
-	if err != nil {
-		return nil, err
-	}
-	d.svc.SetPreferences(d.players)
+	d.svc = d.parts.tables
 	if links != nil {
-		d.web, err = web.New(web.Options{Source: d.svc, Unsubscriber: d.players, Links: links, Templates: n.tmpl, Lang: cfg.Language,
+		d.web, err = web.New(web.Options{Source: d.svc, Unsubscriber: d.parts.players, Leagues: d.parts.seasons, Links: links, Templates: n.tmpl, Lang: cfg.Language,
 			Logger: log.With("part", "web")})
 		if err != nil {
 			return nil, err
@@ -215,7 +210,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	if err != nil {
 		return nil, err
 	}
-	d.sched, err = scheduler.New(scheduler.Options{Jobs: jobs(d.svc, d.players), Sweep: d.disp.Poke, Logger: log.With("part", "scheduler")})
+	d.sched, err = scheduler.New(scheduler.Options{Jobs: d.parts.jobs(), Sweep: d.disp.Poke, Logger: log.With("part", "scheduler")})
 	if err != nil {
 		return nil, err
 	}

@@ -21,7 +21,7 @@ import (
 // the table commands; it works while the daemon runs (SQLite takes one
 // writer at a time, across processes too). Mail it queues is sent by the
 // daemon.
-func adminService(ctx context.Context, e *env, path string) (*table.Service, func(), error) {
+func adminService(ctx context.Context, e *env, path string) (*services, func(), error) {
 	c, err := loadConfig(path)
 	if err != nil {
 		return nil, nil, err
@@ -29,7 +29,7 @@ func adminService(ctx context.Context, e *env, path string) (*table.Service, fun
 	return adminServiceOf(ctx, e, c)
 }
 
-func adminServiceOf(ctx context.Context, e *env, c *config.Config) (*table.Service, func(), error) {
+func adminServiceOf(ctx context.Context, e *env, c *config.Config) (*services, func(), error) {
 	log := newLogger(e, "warn")
 	st, err := openStore(ctx, c, log)
 	if err != nil {
@@ -54,7 +54,7 @@ func adminServiceOf(ctx context.Context, e *env, c *config.Config) (*table.Servi
 	if c.Web.On() {
 		links = weblink.New(c.Web.BaseURL, secret) // the mails the admin's commands send link as the daemon's do
 	}
-	svc, err := table.New(table.Options{Config: c, Store: st, Dict: words, Templates: tmpl, Secret: secret, Logger: log, Links: links})
+	svc, err := wire(table.Options{Config: c, Store: st, Dict: words, Templates: tmpl, Secret: secret, Logger: log, Links: links}, log)
 	if err != nil {
 		st.Close()
 		return nil, nil, err
@@ -91,7 +91,7 @@ func runTableNew(ctx context.Context, e *env, args []string) error {
 	if l == "" {
 		l = c.Leagues[0].Name
 	}
-	if err := svc.CreateTable(ctx, name, l, players, *seed); err != nil {
+	if err := svc.tables.CreateTable(ctx, name, l, players, *seed); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "table %s opened for %s (league %s); %s plays first. The daemon sends the notices.\n",
@@ -112,7 +112,7 @@ func runTableList(ctx context.Context, e *env, args []string) error {
 	defer closeFn()
 	// A table that cannot be read is listed with its error, among the
 	// others; the command then fails, naming it.
-	ts, err := svc.Tables(ctx)
+	ts, err := svc.tables.Tables(ctx)
 	if err != nil && ts == nil {
 		return err
 	}
@@ -159,12 +159,12 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeFn()
-	t, err := svc.Table(ctx, fs.Arg(0))
+	t, err := svc.tables.Table(ctx, fs.Arg(0))
 	if err != nil {
 		return err
 	}
 	if *asGCG {
-		g, err := svc.Game(ctx, t.Name)
+		g, err := svc.tables.Game(ctx, t.Name)
 		if err != nil {
 			return err
 		}
@@ -184,7 +184,7 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 	if t.Deadline != nil {
 		fmt.Fprintf(e.stdout, "turn of %s until %s\n", players[t.Turn], t.Deadline.Local().Format(time.RFC1123))
 	}
-	if u := svc.WatchURL(t.Name, t.League); u != "" {
+	if u := svc.tables.WatchURL(t.Name, t.League); u != "" {
 		fmt.Fprintf(e.stdout, "spectators: %s\n", u)
 	}
 	for i, p := range players {
@@ -227,7 +227,7 @@ func runTableSubstitute(ctx context.Context, e *env, args []string) error {
 	}
 	defer closeFn()
 	name, oldAddr, newAddr := fs.Arg(0), fs.Arg(1), fs.Arg(2)
-	if err := svc.Substitute(ctx, name, oldAddr, newAddr); err != nil {
+	if err := svc.tables.Substitute(ctx, name, oldAddr, newAddr); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "table %s: %s now holds the seat of %s. The daemon sends the notices.\n", name, shown(newAddr), shown(oldAddr))

@@ -1,4 +1,4 @@
-package table
+package season
 
 import (
 	"context"
@@ -9,9 +9,11 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/league"
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -48,16 +50,21 @@ signup = true
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := New(Options{Config: cfg, Store: st, Dict: anyDict{}, Templates: tmpl, Secret: []byte("0123456789abcdef0123456789abcdef"), Now: func() time.Time { return now }})
+	tables, err := table.New(table.Options{Config: cfg, Store: st, Dict: enginetest.AnyWord{}, Templates: tmpl, Secret: []byte("0123456789abcdef0123456789abcdef"), Now: func() time.Time { return now }})
 	if err != nil {
 		b.Fatal(err)
 	}
+	s, err := New(Options{Config: cfg, Store: st, Tables: tables, Now: func() time.Time { return now }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tables.SetSeasons(s)
 	l := cfg.League("big")
 	const players, size, finished = 10000, 10, 50000
 	season := &store.Season{League: "big", Number: 1, Started: now, Ends: now.Add(90 * 24 * time.Hour)}
 	ids := make([]int64, players)
 	newTable := func(tx *store.Tx, name string, a, c int) (*store.Table, error) {
-		row := tableRow(name, l, "lexio")
+		row := table.NewRow(name, l, "lexio")
 		row.Status = store.StatusPlaying
 		if err := tx.CreateTable(row); err != nil {
 			return nil, err
@@ -155,7 +162,7 @@ func benchTableEnd(b *testing.B, s *Service, st *store.Store, l *config.League, 
 	for b.Loop() {
 		b.StopTimer()
 		n++
-		var t *Table
+		var t *table.Table
 		d := n % (players / size) // each division gets its share of the live tables
 		err := st.Tx(ctx, func(tx *store.Tx) error {
 			row, err := newTable(tx, fmt.Sprint("live-", n), d*size, d*size+1+n%(size-1))
@@ -170,7 +177,7 @@ func benchTableEnd(b *testing.B, s *Service, st *store.Store, l *config.League, 
 			if err == nil {
 				err = g.Resign(1, now, false)
 			}
-			t = &Table{Row: row, Seats: seats, Game: g}
+			t = &table.Table{Row: row, Seats: seats, Game: g}
 			return err
 		})
 		if err != nil {
@@ -178,12 +185,12 @@ func benchTableEnd(b *testing.B, s *Service, st *store.Store, l *config.League, 
 		}
 		b.StartTimer()
 		err = st.Tx(ctx, func(tx *store.Tx) error {
-			if err := s.tableEnded(tx, t, now); err != nil {
+			if err := s.Ended(tx, t, now); err != nil {
 				return err
 			}
 			div, err := s.divisionStandings(tx, l, 1, d)
-			if err == nil && len(div.st.Lines) != size {
-				err = fmt.Errorf("%d lines", len(div.st.Lines))
+			if err == nil && len(div.Standings.Lines) != size {
+				err = fmt.Errorf("%d lines", len(div.Standings.Lines))
 			}
 			return err
 		})
@@ -192,8 +199,3 @@ func benchTableEnd(b *testing.B, s *Service, st *store.Store, l *config.League, 
 		}
 	}
 }
-
-// anyDict accepts every word.
-type anyDict struct{}
-
-func (anyDict) Contains(string) bool { return true }

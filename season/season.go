@@ -1,4 +1,4 @@
-package table
+package season
 
 import (
 	"context"
@@ -17,10 +17,11 @@ import (
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // ErrNoSeason is returned for a league that has played no season yet.
-var ErrNoSeason = errors.New("table: the league has no season yet")
+var ErrNoSeason = errors.New("season: the league has no season yet")
 
 // SeasonTable is one table of a season.
 type SeasonTable struct {
@@ -78,7 +79,7 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 		number := 1
 		if last != nil {
 			if last.view.Running() {
-				return fmt.Errorf("table: league %q: season %d is running until its last table ends (%d left) or %s",
+				return fmt.Errorf("season: league %q: season %d is running until its last table ends (%d left) or %s",
 					l.Name, last.view.Number, unfinished(last.view), last.view.Ends.Format(time.DateOnly))
 			}
 			if !last.view.Closed {
@@ -93,17 +94,17 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 			return err
 		}
 		if len(divs) == 0 {
-			return fmt.Errorf("table: league %q: nobody to play season %d (no divisions, no sign-ups)", l.Name, number)
+			return fmt.Errorf("season: league %q: nobody to play season %d (no divisions, no sign-ups)", l.Name, number)
 		}
 		for _, d := range divs {
 			if len(d.Players) < 2 {
-				return fmt.Errorf("table: league %q: division %q would have %d player(s) in season %d; a division needs at least 2",
+				return fmt.Errorf("season: league %q: division %q would have %d player(s) in season %d; a division needs at least 2",
 					l.Name, d.Name, len(d.Players), number)
 			}
 		}
 		row := &store.Season{League: l.Name, Number: number, Started: now, Ends: now.Add(l.SeasonLength())}
 		if err := tx.CreateSeason(row); errors.Is(err, store.ErrDuplicate) {
-			return fmt.Errorf("table: league %q: season %d was started meanwhile", l.Name, number)
+			return fmt.Errorf("season: league %q: season %d was started meanwhile", l.Name, number)
 		} else if err != nil {
 			return err
 		}
@@ -126,9 +127,9 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 		started = &Season{League: l.Name, Number: number, Started: row.Started, Ends: row.Ends, Divisions: divs}
 		for i, d := range divs {
 			for _, st := range pairDivision(l, number, i, d) {
-				t, err := s.createTable(tx, st.Name, l, st.Players, 0, now, out)
-				if errors.Is(err, ErrExists) {
-					return fmt.Errorf("table: league %q: the name %s of a season table is taken by another table", l.Name, st.Name)
+				t, err := s.tables.Create(tx, st.Name, l, st.Players, 0, now, out)
+				if errors.Is(err, table.ErrExists) {
+					return fmt.Errorf("season: league %q: the name %s of a season table is taken by another table", l.Name, st.Name)
 				}
 				if err != nil {
 					return err
@@ -154,9 +155,9 @@ func (s *Service) seasonLeague(name string) (*config.League, error) {
 	l := s.cfg.League(name)
 	switch {
 	case l == nil:
-		return nil, fmt.Errorf("table: no league %q in the configuration", name)
+		return nil, fmt.Errorf("season: no league %q in the configuration", name)
 	case !l.Seasons():
-		return nil, fmt.Errorf("table: league %q has no seasons: it has no [[league.division]] and no signup = true", name)
+		return nil, fmt.Errorf("season: league %q has no seasons: it has no [[league.division]] and no signup = true", name)
 	}
 	return l, nil
 }
@@ -186,12 +187,12 @@ func pairDivision(l *config.League, season, i int, d league.Division) []SeasonTa
 		if r == 0 {
 			r = league.DefaultRounds(n, l.TableSize)
 		}
-		rounds = league.Rounds(n, l.TableSize, r, pairingSeed(l.Name, season))
+		rounds = league.Rounds(n, l.TableSize, r, PairingSeed(l.Name, season))
 	}
 	var out []SeasonTable
 	for r, round := range rounds {
 		for _, t := range round {
-			st := SeasonTable{Name: SeasonTableName(l.Name, season, i+1, len(out)+1), Division: d.Name, Round: r + 1}
+			st := SeasonTable{Name: TableName(l.Name, season, i+1, len(out)+1), Division: d.Name, Round: r + 1}
 			for _, p := range t {
 				st.Players = append(st.Players, d.Players[p])
 			}
@@ -201,20 +202,20 @@ func pairDivision(l *config.League, season, i int, d league.Division) []SeasonTa
 	return out
 }
 
-// pairingSeed is the seed of a season's 3- and 4-player pairings: a hash
+// PairingSeed is the seed of a season's 3- and 4-player pairings: a hash
 // of the league's name and the season's number.
-func pairingSeed(league string, season int) uint64 {
+func PairingSeed(league string, season int) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(league + "\x00" + strconv.Itoa(season)))
 	return h.Sum64()
 }
 
-// SeasonTableName is the name of table k (from 1) of division div (from
+// TableName is the name of table k (from 1) of division div (from
 // 1, the top one) of a league's season: "<league>-<season>-<div>-<k>",
 // the league's name lowercased with every run of other characters than
 // a-z and 0-9 turned into one '-', cut so that the whole name is a table
 // name (at most 32 characters); "league" for a name left empty.
-func SeasonTableName(leagueName string, season, div, k int) string {
+func TableName(leagueName string, season, div, k int) string {
 	suffix := fmt.Sprintf("-%d-%d-%d", season, div, k)
 	var b strings.Builder
 	dash := false
@@ -295,7 +296,7 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number, division in
 			return nil, err
 		}
 		for i := range lts {
-			t, err := s.LoadRow(tx, lts[i].Table)
+			t, err := s.tables.LoadRow(tx, lts[i].Table)
 			if err != nil {
 				return nil, err
 			}
@@ -344,7 +345,7 @@ func (d *seasonData) addResults(seats []store.FinishedSeat) {
 }
 
 // toMove is the address whose turn it is at a playing table, else "".
-func toMove(t *Table) string {
+func toMove(t *table.Table) string {
 	if t.Row.Status != store.StatusPlaying || t.Game == nil || t.Game.Over() {
 		return ""
 	}
@@ -354,7 +355,7 @@ func toMove(t *Table) string {
 // finishedOf is a table's end for league.Finished (LEAGUES §8): each
 // seat's final holder and score, and the order in which players left;
 // false while the game is not over.
-func finishedOf(t *Table) (league.Finished, bool) {
+func finishedOf(t *table.Table) (league.Finished, bool) {
 	if t.Game == nil || !t.Game.Over() {
 		return league.Finished{}, false
 	}
@@ -485,9 +486,9 @@ func (s *Service) seasonStandings(ctx context.Context, name string, number int) 
 		}
 		if d == nil {
 			if number == 0 {
-				return fmt.Errorf("table: league %q: %w", l.Name, ErrNoSeason)
+				return fmt.Errorf("season: league %q: %w", l.Name, ErrNoSeason)
 			}
-			return fmt.Errorf("table: league %q has no season %d", l.Name, number)
+			return fmt.Errorf("season: league %q has no season %d", l.Name, number)
 		}
 		out, err = d.standingsWithRatings(tx, l, -1)
 		return err
@@ -564,7 +565,7 @@ func (s *Service) Show(ctx context.Context, name string) (*Season, []league.Divi
 
 // seasonTable returns the season row of t's table, nil (and no error)
 // for a table that belongs to no season.
-func seasonTable(tx *store.Tx, t *Table) (*store.LeagueTable, error) {
+func seasonTable(tx *store.Tx, t *table.Table) (*store.LeagueTable, error) {
 	lt, err := tx.LeagueTableOf(t.Row.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
@@ -572,16 +573,15 @@ func seasonTable(tx *store.Tx, t *Table) (*store.LeagueTable, error) {
 	return lt, err
 }
 
-// tableEnded records the end of a season table, once, in the transaction
-// of its last action (LEAGUES §8–§10): each seat's result, the ratings of its
+// Ended records the end of a season table, in the transaction of its
+// last action (the table calls it once) (LEAGUES §8–§10): each seat's result, the ratings of its
 // players in the pool of its variant (unless the league sets rated =
 // false), and the season's end when it was its last table (§7.3). Tables
 // of no season change nothing.
-func (s *Service) tableEnded(tx *store.Tx, t *Table, now time.Time) error {
-	if t.ended || t.Game == nil || !t.Game.Over() {
+func (s *Service) Ended(tx *store.Tx, t *table.Table, now time.Time) error {
+	if t.Game == nil || !t.Game.Over() {
 		return nil
 	}
-	t.ended = true
 	lt, err := seasonTable(tx, t)
 	if lt == nil {
 		return err
@@ -597,7 +597,7 @@ func (s *Service) tableEnded(tx *store.Tx, t *Table, now time.Time) error {
 	if err := tx.FinishLeagueTable(t.Row.ID, now, results); err != nil {
 		return err
 	}
-	if l := s.cfg.League(t.Row.League); l != nil && *l.Rated && !t.hasBot() { // a game with the computer is never rated
+	if l := s.cfg.League(t.Row.League); l != nil && *l.Rated && !t.HasBot() { // a game with the computer is never rated
 		if err := s.rateTable(tx, t, f, now); err != nil {
 			return err
 		}
@@ -615,7 +615,7 @@ func (s *Service) tableEnded(tx *store.Tx, t *Table, now time.Time) error {
 // rateTable applies a finished table to the rating pool of its variant
 // (LEAGUES §10.2): one rating period for its players, against the ratings
 // they had before it.
-func (s *Service) rateTable(tx *store.Tx, t *Table, f league.Finished, now time.Time) error {
+func (s *Service) rateTable(tx *store.Tx, t *table.Table, f league.Finished, now time.Time) error {
 	ids := make([]int64, len(t.Seats))
 	for i, seat := range t.Seats {
 		ids[i] = seat.PlayerID
@@ -659,11 +659,11 @@ func (s *Service) CloseSeason(ctx context.Context, name string) (*Season, error)
 			return err
 		}
 		if len(rows) == 0 {
-			return fmt.Errorf("table: league %q: %w", l.Name, ErrNoSeason)
+			return fmt.Errorf("season: league %q: %w", l.Name, ErrNoSeason)
 		}
 		row := rows[len(rows)-1]
 		if row.ClosedAt != nil {
-			return fmt.Errorf("table: league %q: season %d is closed already (%s)", l.Name, row.Number, row.ClosedAt.Format(time.DateOnly))
+			return fmt.Errorf("season: league %q: season %d is closed already (%s)", l.Name, row.Number, row.ClosedAt.Format(time.DateOnly))
 		}
 		number = row.Number
 		if err := s.closeSeason(tx, l, row, now, now, out); err != nil {
@@ -691,12 +691,12 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 	if err != nil {
 		return err
 	}
-	var open []*Table
+	var open []*table.Table
 	for _, lt := range lts {
 		if lt.FinishedAt != nil {
 			continue
 		}
-		t, err := s.LoadRow(tx, lt.Table)
+		t, err := s.tables.LoadRow(tx, lt.Table)
 		if err != nil {
 			return err
 		}
@@ -704,9 +704,9 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 			open = append(open, t)
 		}
 	}
-	slices.SortFunc(open, func(a, b *Table) int { return strings.Compare(a.Row.Name, b.Row.Name) })
+	slices.SortFunc(open, func(a, b *table.Table) int { return strings.Compare(a.Row.Name, b.Row.Name) })
 	for {
-		var next *Table
+		var next *table.Table
 		for _, t := range open {
 			d := t.Row.Deadline
 			if t.Game.Over() || d == nil || d.After(at) {
@@ -719,7 +719,7 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 		if next == nil {
 			break
 		}
-		if _, err := s.step(tx, next, *next.Row.Deadline, now, out); err != nil {
+		if _, err := s.tables.Step(tx, next, *next.Row.Deadline, now, out); err != nil {
 			return err
 		}
 	}
@@ -730,11 +730,11 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 		if err := t.Game.Adjudicate(at); err != nil {
 			return notice.Permanent(err)
 		}
-		if err := s.save(tx, t, at); err != nil {
+		if err := s.tables.Save(tx, t, at); err != nil {
 			return err
 		}
 		s.log.Info("table adjudicated", "table", t.Row.Name, "league", l.Name, "season", row.Number)
-		if err := s.announce(tx, t, now, out, -1, nil); err != nil {
+		if err := s.tables.Announce(tx, t, now, out, -1, nil); err != nil {
 			return err
 		}
 	}
@@ -744,10 +744,10 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 	return nil
 }
 
-// joinDivision makes the new holder of a season table's seat a member of
+// JoinDivision makes the new holder of a season table's seat a member of
 // its division (LEAGUES §8.2: the seat counts for its final holder), last
 // in its seeding; nothing for a table of no season, or a member already.
-func (s *Service) joinDivision(tx *store.Tx, t *Table, playerID int64) error {
+func (s *Service) JoinDivision(tx *store.Tx, t *table.Table, playerID int64) error {
 	lt, err := seasonTable(tx, t)
 	if lt == nil {
 		return err
@@ -770,10 +770,10 @@ func (s *Service) joinDivision(tx *store.Tx, t *Table, playerID int64) error {
 	return err
 }
 
-// endDueSeason closes the season of t's table if its end has come by now
+// EndDue closes the season of t's table if its end has come by now
 // and the tick has not closed it yet (see closeSeason), in the message's
 // transaction; it reports whether it did, t then being stale.
-func (s *Service) endDueSeason(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) (bool, error) {
+func (s *Service) EndDue(tx *store.Tx, t *table.Table, now time.Time, out *notice.Batch) (bool, error) {
 	if t.Row.League == "" || t.Row.Status == store.StatusOver {
 		return false, nil
 	}
@@ -812,7 +812,7 @@ func (s *Service) CloseSeasons(ctx context.Context, now time.Time) (int, error) 
 			}
 			l := s.cfg.League(row.League)
 			if l == nil {
-				return notice.Permanent(fmt.Errorf("table: season %d of league %q: the league is no longer in the configuration", row.Number, row.League))
+				return notice.Permanent(fmt.Errorf("season: season %d of league %q: the league is no longer in the configuration", row.Number, row.League))
 			}
 			return s.closeSeason(tx, l, *row, row.Ends, now, out)
 		})

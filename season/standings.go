@@ -1,4 +1,4 @@
-package table
+package season
 
 import (
 	"context"
@@ -10,69 +10,44 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
 
-// division is a division's standings as the mails show them, with the
-// address of each line's player, so that each recipient's line is marked
-// by address, never by a display name two players may share.
-type division struct {
-	st    templates.Standings
-	addrs []string // of st.Lines' players
-}
-
-// forPlayer is the standings with the line of the player at address
-// marked; nil for no division.
-func (d *division) forPlayer(address string) *templates.Standings {
-	if d == nil {
-		return nil
-	}
-	c := d.st
-	c.Lines = make([]templates.StandingsLine, len(d.st.Lines))
-	for i, l := range d.st.Lines {
-		l.You = d.addrs[i] == address
-		c.Lines[i] = l
-	}
-	return &c
-}
-
 // divisionStandings is the standings of one division of a season
 // (LEAGUES §9.1).
-func (s *Service) divisionStandings(tx *store.Tx, l *config.League, number, div int) (*division, error) {
+func (s *Service) divisionStandings(tx *store.Tx, l *config.League, number, div int) (*notice.Division, error) {
 	d, err := s.readSeason(tx, l, number, div, false)
 	if err != nil {
 		return nil, err
 	}
 	if d == nil || div >= len(d.view.Divisions) {
-		return nil, fmt.Errorf("table: league %q has no season %d division %d", l.Name, number, div)
+		return nil, fmt.Errorf("season: league %q has no season %d division %d", l.Name, number, div)
 	}
 	rows, err := d.standingsWithRatings(tx, l, div)
 	if err != nil {
 		return nil, err
 	}
-	out := &division{st: templates.Standings{League: l.Name, Season: d.view.Number, Division: d.view.Divisions[div].Name,
+	out := &notice.Division{Standings: templates.Standings{League: l.Name, Season: d.view.Number, Division: d.view.Divisions[div].Name,
 		Ends: d.view.Ends, Closed: d.view.Closed, Rated: *l.Rated}}
 	for _, t := range d.view.Tables {
-		if t.Division == out.st.Division && t.Status != store.StatusOver {
-			out.st.Playing++
+		if t.Division == out.Standings.Division && t.Status != store.StatusOver {
+			out.Standings.Playing++
 		}
 	}
 	for _, r := range rows {
-		out.st.Lines = append(out.st.Lines, templates.StandingsLine{Rank: r.Rank, Name: r.Name,
+		out.Standings.Lines = append(out.Standings.Lines, templates.StandingsLine{Rank: r.Rank, Name: r.Name,
 			Played: r.Played, Won: r.Won, Tied: r.Tied, Lost: r.Lost, Points: r.Points, Spread: r.Spread, PointsFor: r.PointsFor,
 			Rating: r.Rating, RD: r.RD})
-		out.addrs = append(out.addrs, r.Player)
+		out.Addrs = append(out.Addrs, r.Player)
 	}
 	return out, nil
 }
 
-// endStandings is, for the game-over mail of a season table (LEAGUES
-// §9.2), its division's standings with this game counted (its end is
-// recorded first if it was not yet); nil for a table of no season.
-func (s *Service) endStandings(tx *store.Tx, t *Table, now time.Time) (*division, error) {
-	if err := s.tableEnded(tx, t, now); err != nil {
-		return nil, err
-	}
+// EndStandings is, for the game-over mail of a season table (LEAGUES
+// §9.2), its division's standings with this game counted (the table
+// records its end first); nil for a table of no season.
+func (s *Service) EndStandings(tx *store.Tx, t *table.Table, now time.Time) (*notice.Division, error) {
 	lt, err := seasonTable(tx, t)
 	if lt == nil {
 		return nil, err
@@ -88,10 +63,10 @@ func (s *Service) endStandings(tx *store.Tx, t *Table, now time.Time) (*division
 	return s.divisionStandings(tx, l, row.Number, lt.DivisionOrder)
 }
 
-// standings answers STANDINGS (LEAGUES §9.4): the sender's division in
+// AnswerStandings answers STANDINGS (LEAGUES §9.4): the sender's division in
 // the league named, else in their one running league, from the table the
 // message came through or the sender's one table (replyTable).
-func (h *Request) standings(t *Table, name string) error {
+func (s *Service) AnswerStandings(h *table.Request, t *table.Table, name string) error {
 	from, err := h.ReplyTable(t)
 	if err != nil {
 		return err
@@ -99,12 +74,12 @@ func (h *Request) standings(t *Table, name string) error {
 	refuse := func(k templates.ReasonKind, detail string) error {
 		return h.Refuse(from, h.Msg.Command.String(), []templates.Reason{{Kind: k, Detail: detail}}, false)
 	}
-	if !h.s.hasSeasons() {
+	if !s.hasSeasons() {
 		return refuse(templates.ReasonNoLeague, "")
 	}
 	var l *config.League
 	if name != "" {
-		if l = h.s.leagueNamed(name); l == nil {
+		if l = s.leagueNamed(name); l == nil {
 			return refuse(templates.ReasonNoSuchLeague, name)
 		}
 	}
@@ -133,24 +108,24 @@ func (h *Request) standings(t *Table, name string) error {
 		case 1:
 			m = &open[0]
 		default:
-			var Names []string
+			var names []string
 			for _, o := range open {
-				Names = append(Names, o.Season.League)
+				names = append(names, o.Season.League)
 			}
-			return refuse(templates.ReasonWhichLeague, strings.Join(Names, ", "))
+			return refuse(templates.ReasonWhichLeague, strings.Join(names, ", "))
 		}
-		if l = h.s.cfg.League(m.Season.League); l == nil {
+		if l = s.cfg.League(m.Season.League); l == nil {
 			return refuse(templates.ReasonNoSuchLeague, m.Season.League)
 		}
 	}
-	div, err := h.s.divisionStandings(h.Tx, l, m.Season.Number, m.DivisionOrder)
+	div, err := s.divisionStandings(h.Tx, l, m.Season.Number, m.DivisionOrder)
 	if err != nil {
 		return err
 	}
-	st := div.forPlayer(h.Msg.From)
+	st := div.For(h.Msg.From)
 	h.Outcome(store.OutcomeApplied, "STANDINGS "+l.Name)
 	to := h.Sender(from)
-	return h.Reply(from, templates.StandingsReply, templates.StandingsMsg{Head: h.s.notices.Head(TableName(from), to, h.Now), Standings: *st})
+	return h.Reply(from, templates.StandingsReply, templates.StandingsMsg{Head: s.notices.Head(table.TableName(from), to, h.Now), Standings: *st})
 }
 
 // hasSeasons reports whether a league of the configuration organises
@@ -176,11 +151,11 @@ func (s *Service) leagueNamed(name string) *config.League {
 	return nil
 }
 
-// signup answers SIGNUP and WITHDRAW (LEAGUES §7.4): recorded now, used
+// Signup answers SIGNUP and WITHDRAW (LEAGUES §7.4): recorded now, used
 // when the league's next season starts (the latest of a player's counts).
 // SIGNUP needs a league with signup = true, and a player not in it
 // already; WITHDRAW a player who is in it or signed up.
-func (h *Request) signup(t *Table, name string, withdraw bool) error {
+func (s *Service) Signup(h *table.Request, t *table.Table, name string, withdraw bool) error {
 	from, err := h.ReplyTable(t)
 	if err != nil {
 		return err
@@ -188,10 +163,10 @@ func (h *Request) signup(t *Table, name string, withdraw bool) error {
 	refuse := func(k templates.ReasonKind, detail string) error {
 		return h.Refuse(from, h.Msg.Command.String(), []templates.Reason{{Kind: k, Detail: detail}}, false)
 	}
-	if !h.s.hasSeasons() {
+	if !s.hasSeasons() {
 		return refuse(templates.ReasonNoLeague, "")
 	}
-	l := h.s.leagueNamed(name)
+	l := s.leagueNamed(name)
 	if l == nil {
 		return refuse(templates.ReasonNoSuchLeague, name)
 	}
@@ -202,7 +177,7 @@ func (h *Request) signup(t *Table, name string, withdraw bool) error {
 	if err != nil {
 		return err
 	}
-	in, running, err := h.leagueState(l, p.ID)
+	in, running, err := s.leagueState(h, l, p.ID)
 	if err != nil {
 		return err
 	}
@@ -230,14 +205,14 @@ func (h *Request) signup(t *Table, name string, withdraw bool) error {
 	}
 	h.Outcome(store.OutcomeApplied, verb+l.Name)
 	to := h.Sender(from)
-	return h.Reply(from, templates.SignupDone, templates.SignupMsg{Head: h.s.notices.Head(TableName(from), to, h.Now),
+	return h.Reply(from, templates.SignupDone, templates.SignupMsg{Head: s.notices.Head(table.TableName(from), to, h.Now),
 		League: l.Name, Withdraw: withdraw, Running: running})
 }
 
 // leagueState says whether the player is in the league's next season as
 // things stand (a member of its last season or signed up, and not
 // withdrawn since), and the number of its season under way (0 if none).
-func (h *Request) leagueState(l *config.League, playerID int64) (in bool, running int, err error) {
+func (s *Service) leagueState(h *table.Request, l *config.League, playerID int64) (in bool, running int, err error) {
 	seasons, err := h.Tx.Seasons(l.Name)
 	if err != nil {
 		return false, 0, err
@@ -292,7 +267,7 @@ func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 		if l == nil || l.StandingsDigest != "weekly" {
 			continue
 		}
-		week, due := weekDue(now, s.ZoneOf(m.Player.TimeZone), m.Season.Started, m.Weekly)
+		week, due := weekDue(now, s.tables.ZoneOf(m.Player.TimeZone), m.Season.Started, m.Weekly)
 		if !due {
 			continue
 		}
@@ -304,8 +279,8 @@ func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 			if err != nil {
 				return err
 			}
-			st := div.forPlayer(m.Player.Address)
-			to := notice.Recipient{Addr: m.Player.Address, Lang: m.Player.Lang, TZ: s.ZoneOf(m.Player.TimeZone), Pos: -1}
+			st := div.For(m.Player.Address)
+			to := notice.Recipient{Addr: m.Player.Address, Lang: m.Player.Lang, TZ: s.tables.ZoneOf(m.Player.TimeZone), Pos: -1}
 			out.Add(notice.Envelope{Kind: templates.StandingsReply, To: to, Extra: week + "." + notice.ShortHash(fmt.Sprint(m.Player.Address, m.SeasonID))},
 				templates.StandingsMsg{Head: s.notices.Head("", to, now), Standings: *st, Weekly: true})
 			return nil

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/lexio-mail/lexio/player"
+	"github.com/lexio-mail/lexio/scheduler"
+	"github.com/lexio-mail/lexio/season"
+	"github.com/lexio-mail/lexio/table"
+)
+
+// services are the parts that own each concern of the game by mail,
+// connected: the tables route a player's preferences to players and tell
+// seasons of their seasons' tables.
+type services struct {
+	tables  *table.Service
+	players *player.Service
+	seasons *season.Service
+}
+
+// wire builds the services on o's store and configuration.
+func wire(o table.Options, log *slog.Logger) (*services, error) {
+	tables, err := table.New(o)
+	if err != nil {
+		return nil, err
+	}
+	players, err := player.New(player.Options{Config: o.Config, Store: o.Store, Tables: tables, Now: o.Now, Logger: log.With("part", "player")})
+	if err != nil {
+		return nil, err
+	}
+	seasons, err := season.New(season.Options{Config: o.Config, Store: o.Store, Tables: tables, Now: o.Now, Logger: log.With("part", "season")})
+	if err != nil {
+		return nil, err
+	}
+	tables.SetPreferences(players)
+	tables.SetSeasons(seasons)
+	return &services{tables: tables, players: players, seasons: seasons}, nil
+}
+
+// jobs are the scheduler's, in the order every tick runs them.
+func (s *services) jobs() []scheduler.Job {
+	return []scheduler.Job{
+		// Invitations that lapsed first (LEAGUES §6): a table they start
+		// has its first deadline from now.
+		{Name: "invitation expiry", Run: s.tables.ExpireInvitations},
+		// The vacations that began or ended are told next (LEAGUES §3.2);
+		// the deadlines they moved are already in the tables' rows.
+		{Name: "vacations", Run: s.tables.TellVacations},
+		// Seasons whose end has come are closed at their end (LEAGUES
+		// §7.3), each table's turns that ran out before it enforced first.
+		{Name: "season ends", Run: s.seasons.CloseSeasons},
+		// Expired turns, reminders and the away grace (EMAIL §5).
+		{Name: "deadlines", Run: s.tables.EnforceDeadlines},
+		{Name: "digests", Run: s.players.SendDigests},
+		{Name: "weekly standings", Run: s.seasons.SendWeekly},
+	}
+}
