@@ -1,12 +1,14 @@
 // Package player owns a player's preferences: the language and time zone
-// of their mail (LANG, TZ), which mail they get (NOTIFY, the
+// of their mail (LANG, TZ), their vacations and yearly allowance
+// (VACATION, LEAGUES §3.2), which mail they get (NOTIFY, the
 // List-Unsubscribe address and the web's one-click unsubscribe; LEAGUES
-// §5) and the daily digest. It answers the commands the inbox routes to
-// it (table.Preferences) and runs the digest job for the scheduler.
+// §5) and the daily digest. It answers the commands routed to it
+// (table.Preferences) and runs the digest job for the scheduler.
 //
 // It knows nothing of the rules of the game, of how mail is read or
-// authenticated, or of leagues: it reads tables through package table and
-// writes mail through package notice.
+// authenticated, or of leagues. What a vacation does to a table's
+// deadlines, and telling the other players, is the table's
+// (table.Service.Reclock); it writes mail through package notice.
 package player
 
 import (

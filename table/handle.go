@@ -206,7 +206,7 @@ func (h *Request) run() error {
 	case parser.KindZone:
 		return h.s.prefs.Zone(h, t, c.Zone)
 	case parser.KindVacation:
-		return h.vacation(t, c.Vacation)
+		return h.s.prefs.Vacation(h, t, c.Vacation)
 	case parser.KindNew:
 		return h.newTable(c)
 	case parser.KindDecline:

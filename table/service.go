@@ -124,6 +124,8 @@ type Preferences interface {
 	Lang(r *Request, t *Table, lang string) error
 	Zone(r *Request, t *Table, name string) error
 	Notify(r *Request, t *Table, mode, table string) error
+	// Vacation answers VACATION (LEAGUES §3.2).
+	Vacation(r *Request, t *Table, v *parser.Vacation) error
 	// Unsubscribe answers a message to a List-Unsubscribe address.
 	Unsubscribe(r *Request) error
 }
