@@ -2,8 +2,8 @@
 // of their mail (LANG, TZ), their vacations and yearly allowance
 // (VACATION, LEAGUES §3.2), which mail they get (NOTIFY, the
 // List-Unsubscribe address and the web's one-click unsubscribe; LEAGUES
-// §5) and the daily digest. It answers the commands routed to it
-// (table.Preferences) and runs the digest job for the scheduler.
+// §5) and the daily digest. It answers the commands the inbox routes
+// to it and runs the digest job for the scheduler.
 //
 // It knows nothing of the rules of the game, of how mail is read or
 // authenticated, or of leagues. What a vacation does to a table's

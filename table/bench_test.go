@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/inbox"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/season"
@@ -17,8 +18,8 @@ import (
 )
 
 // benchService is a service on a SQLite file, without mail servers: the
-// benchmark calls HandleMessage as the receiver would.
-func benchService(b *testing.B) (*table.Service, *clock) {
+// benchmark calls the front door's HandleMessage as the receiver would.
+func benchService(b *testing.B) (*table.Service, *inbox.Service, *clock) {
 	b.Helper()
 	ctx := context.Background()
 	clk := &clock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
@@ -44,13 +45,16 @@ func benchService(b *testing.B) (*table.Service, *clock) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc.SetPreferences(players)
 	seasons, err := season.New(season.Options{Config: cfg, Store: st, Tables: svc, Now: clk.Now})
 	if err != nil {
 		b.Fatal(err)
 	}
 	svc.SetSeasons(seasons)
-	return svc, clk
+	front, err := inbox.New(inbox.Options{Config: cfg, Store: st, Tables: svc, Players: players, Seasons: seasons, Now: clk.Now})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return svc, front, clk
 }
 
 var benchPlayers = []string{"alice", "bob", "carol", "dave"}
@@ -71,7 +75,7 @@ func BenchmarkInbound(b *testing.B) {
 	// player, the author's opening with the acceptance); a new table when
 	// a game ends.
 	b.Run("move", func(b *testing.B) {
-		svc, clk := benchService(b)
+		svc, front, clk := benchService(b)
 		ctx := context.Background()
 		done, tables := 0, 0
 		for done < b.N {
@@ -103,7 +107,7 @@ func BenchmarkInbound(b *testing.B) {
 			}
 			b.StartTimer()
 			for _, raw := range raws {
-				if err := svc.HandleMessage(ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
+				if err := front.HandleMessage(ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -118,7 +122,7 @@ func BenchmarkInbound(b *testing.B) {
 	})
 	// board: BOARD requests, one mail each.
 	b.Run("board", func(b *testing.B) {
-		svc, clk := benchService(b)
+		svc, front, clk := benchService(b)
 		ctx := context.Background()
 		if err := svc.CreateTable(ctx, "board", "main", emails(benchPlayers...), 1); err != nil {
 			b.Fatal(err)
@@ -129,7 +133,7 @@ func BenchmarkInbound(b *testing.B) {
 		}
 		b.ResetTimer()
 		for _, raw := range raws {
-			if err := svc.HandleMessage(ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
+			if err := front.HandleMessage(ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
 				b.Fatal(err)
 			}
 		}

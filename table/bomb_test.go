@@ -64,7 +64,7 @@ func TestFailedRecordsTheMessage(t *testing.T) {
 	_, raw := acc.Reply(notice, findMove(h.game(name), 0), h.clock.Now(), "given-up@localhost")
 	in := mailer.Inbound{UIDValidity: 7, UID: 42, Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}
 
-	if err := h.svc.Failed(h.ctx, in, errors.New("the handler panicked: boom")); err != nil {
+	if err := h.front.Failed(h.ctx, in, errors.New("the handler panicked: boom")); err != nil {
 		t.Fatal(err)
 	}
 	rec := h.expect("given-up@localhost", store.OutcomeError, "boom")
@@ -72,11 +72,11 @@ func TestFailedRecordsTheMessage(t *testing.T) {
 		t.Errorf("record %+v: want alice's address and the UID", rec)
 	}
 	// Given up twice (a move to Processed that failed): one record.
-	if err := h.svc.Failed(h.ctx, in, errors.New("again")); err != nil {
+	if err := h.front.Failed(h.ctx, in, errors.New("again")); err != nil {
 		t.Fatal(err)
 	}
 	// Delivered again: a duplicate, the move not applied.
-	if err := h.svc.HandleMessage(h.ctx, in); err != nil {
+	if err := h.front.HandleMessage(h.ctx, in); err != nil {
 		t.Fatal(err)
 	}
 	if rec := h.handled("given-up@localhost"); rec.Outcome != store.OutcomeError || !strings.Contains(rec.Reason, "boom") {

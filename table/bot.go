@@ -82,5 +82,5 @@ func (s *Service) Step(tx *store.Tx, t *Table, until, now time.Time, out *notice
 	if t.botToMove() {
 		return true, s.botPlay(tx, t, now, out)
 	}
-	return true, s.enforce(tx, t, *t.Row.Deadline, now, out)
+	return true, s.Enforce(tx, t, *t.Row.Deadline, now, out)
 }

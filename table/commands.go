@@ -17,9 +17,9 @@ import (
 	"github.com/lexio-mail/lexio/templates"
 )
 
-// tableCommand applies a command that needs a table: moves and the
+// TableCommand applies a command that needs a table: moves and the
 // information about one game.
-func (h *Request) tableCommand(t *Table, c *parser.Command) error {
+func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 	p := t.SeatOf(h.Msg.From)
 	if t.Game == nil {
 		return h.Refuse(t, c.String(), []templates.Reason{{Kind: templates.ReasonTooFewPlayers,
@@ -210,9 +210,9 @@ func (h *Request) preview(t *Table, p int, c *parser.Command) error {
 	return h.Reply(t, templates.Preview, msg)
 }
 
-// help answers HELP, and HELP RULES with the rules of the game, from the
+// Help answers HELP, and HELP RULES with the rules of the game, from the
 // table it came through or the sender's one table (replyTable).
-func (h *Request) help(t *Table, topic string) error {
+func (h *Request) Help(t *Table, topic string) error {
 	t, err := h.ReplyTable(t)
 	if err != nil {
 		return err
@@ -229,10 +229,10 @@ func (h *Request) help(t *Table, topic string) error {
 	return h.Reply(t, templates.Help, templates.HelpMsg{Head: head, Address: h.s.cfg.Mail.Address})
 }
 
-// games lists the sender's tables. The reply comes from the table the
+// Games lists the sender's tables. The reply comes from the table the
 // request came through, else from the sender's one table not over; with
 // several and no token, from the plain address (replyTable).
-func (h *Request) games(from *Table) error {
+func (h *Request) Games(from *Table) error {
 	h.Outcome(store.OutcomeApplied, "GAMES")
 	rows, err := h.Tx.TablesOfPlayer(h.Msg.From)
 	if err != nil {
@@ -277,9 +277,9 @@ func maxPlayers(variant string) int {
 	return 4
 }
 
-// newTable opens a table by mail (NEW), where the configuration allows;
+// Open opens a table by mail (NEW), where the configuration allows;
 // with addresses, a table for its invitees only (LEAGUES §6).
-func (h *Request) newTable(c *parser.Command) error {
+func (h *Request) Open(c *parser.Command) error {
 	if !h.s.cfg.Open.Allow {
 		return h.Refuse(nil, c.String(), []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
 	}
@@ -372,10 +372,10 @@ func NewRow(name string, l *config.League, variant string) *store.Table {
 	}
 }
 
-// join seats the sender at the open table name (JOIN). An invitee's JOIN
+// Join seats the sender at the open table name (JOIN). An invitee's JOIN
 // answers their invitation, even where the configuration no longer lets
 // players open tables; a table with invitations seats nobody else.
-func (h *Request) join(name string) error {
+func (h *Request) Join(name string) error {
 	cmd := "JOIN " + name
 	t, err := h.Load(name)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -434,9 +434,9 @@ func (h *Request) join(name string) error {
 	return nil
 }
 
-// start begins the game of an open table (START): the table named by the
+// Start begins the game of an open table (START): the table named by the
 // token, else the one open table the sender opened.
-func (h *Request) start(t *Table) error {
+func (h *Request) Start(t *Table) error {
 	if t == nil {
 		rows, err := h.Tx.TablesOfPlayer(h.Msg.From)
 		if err != nil {

@@ -70,7 +70,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 		}
 		h.clock.Add(time.Minute)
 		raw := benchRaw(h.svc, name, "alice", "PASS", 0, h.clock.Now())
-		if err := h.svc.HandleMessage(h.ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
+		if err := h.front.HandleMessage(h.ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
 			t.Fatal(err)
 		}
 		if g := h.game(name); len(g.Actions()) != 1 || g.Turn() != 1 {
@@ -108,7 +108,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 			// Bob's BOARD is recorded as an error, not left in the inbox
 			// to be tried again for ever.
 			raw := benchRaw(h.svc, name, "bob", "BOARD", 1, h.clock.Now())
-			if err := h.svc.HandleMessage(h.ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
+			if err := h.front.HandleMessage(h.ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
 				t.Fatalf("HandleMessage: %v; want it recorded (a permanent error)", err)
 			}
 			rec := h.handled(fmt.Sprintf("bench-%s-1@localhost", name))

@@ -38,6 +38,12 @@ type Request struct {
 	Proven bool
 }
 
+// NewRequest is message m inside transaction tx, handled at now: rec is
+// its record, out the mail it causes, size its size in bytes.
+func (s *Service) NewRequest(tx *store.Tx, m *parser.Message, rec *store.Message, now time.Time, log *slog.Logger, size int64, out *notice.Batch) *Request {
+	return &Request{s: s, Tx: tx, Msg: m, Rec: rec, Now: now, Log: log, size: size, Out: out}
+}
+
 // Table is a table loaded in a transaction.
 type Table struct {
 	Row     *store.Table
@@ -74,179 +80,7 @@ func (h *Request) Outcome(o store.Outcome, reason string) {
 	h.Rec.Outcome, h.Rec.Reason = o, reason
 }
 
-// run decides what the message does and fills h.Out.
-func (h *Request) run() error {
-	m := h.Msg
-	switch {
-	case m.Ignored != "":
-		// EMAIL §2.3: never answered, to prevent mail loops.
-		h.Outcome(store.OutcomeIgnored, m.Ignored)
-		return nil
-	case errors.Is(m.Err, parser.ErrAmbiguousFrom):
-		// Two From fields, a list or a group: the sender may be forged
-		// or hide behind another address. Neither played nor answered.
-		h.Log.Warn("ambiguous From: not played, not answered", "error", m.Err)
-		var pe *parser.Error
-		errors.As(m.Err, &pe)
-		h.Outcome(store.OutcomeRejected, "ambiguous-from: "+pe.Detail)
-		return nil
-	case m.From == "":
-		h.Outcome(store.OutcomeIgnored, "no sender to answer: "+errText(m.Err))
-		return nil
-	}
-	if h.s.cfg.Mail.RequireAuth && !authenticated(m.AuthResults, h.s.cfg.Mail.AuthServID, m.From) {
-		// EMAIL §1.3: the From may be forged; answering it could reach a
-		// victim, so the message is only logged.
-		h.Log.Warn("sender not authenticated", "auth_results", strings.Join(m.AuthResults, " | "))
-		h.Outcome(store.OutcomeRejected, string(templates.ReasonNotAuth))
-		return nil
-	}
-	h.Proven = h.s.cfg.Mail.RequireAuth
-
-	if mailer.IsConfirm(m.Token) {
-		if done, err := h.confirmed(); done || err != nil {
-			return err
-		}
-		m = h.Msg
-	}
-	if mailer.IsUnsubscribe(m.Token) {
-		// LEAGUES §5.2: written to with any body, or none.
-		if mailer.IsNoInvite(m.Token) {
-			// An invitation's: no more invitations (LEAGUES §6).
-			return h.noInviteAddress()
-		}
-		return h.s.prefs.Unsubscribe(h)
-	}
-	var t *Table
-	if m.Token != "" {
-		name, ok := h.s.tokens.Verify(m.Token, m.From)
-		if !ok {
-			return h.BadToken()
-		}
-		h.Proven = true
-		var err error
-		if t, err = h.Load(name); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				// A table closed since (every invitation declined or
-				// expired): the token is ours, so its sender may be told.
-				h.Log.Warn("token of an unknown table", "table", name)
-				return h.Refuse(nil, m.Command.String(), []templates.Reason{{Kind: templates.ReasonNoSuchTable, Detail: name}}, true)
-			}
-			return err
-		}
-		h.Rec.TableID = &t.Row.ID
-		h.Log = h.Log.With("table", name)
-		if t.SeatOf(m.From) < 0 {
-			// An invitee's answer comes through the token of their
-			// invitation, before they have a seat (LEAGUES §6).
-			inv, err := h.Tx.InvitationOf(t.Row.ID, m.From)
-			if err == nil {
-				return h.invited(t, inv)
-			}
-			if !errors.Is(err, store.ErrNotFound) {
-				return err
-			}
-			h.Log.Warn("valid token from a player without a seat")
-			h.Outcome(store.OutcomeRejected, string(templates.ReasonNotAPlayer))
-			return nil
-		}
-		// A season that ended before the tick came is closed first: a
-		// move after it is too late (LEAGUES §7.3).
-		if ended, err := h.s.seasons.EndDue(h.Tx, t, h.Now, h.Out); err != nil {
-			return err
-		} else if ended {
-			if t, err = h.Load(name); err != nil {
-				return err
-			}
-		}
-		// Deadlines that passed are enforced before the message is read:
-		// a move that comes after its turn expired is too late (RULES §9.1).
-		if err := h.s.enforce(h.Tx, t, h.Now, h.Now, h.Out); err != nil {
-			return err
-		}
-	}
-
-	if m.Err != nil {
-		if t != nil && h.bareJoin(t.Row.Name) {
-			// JOIN alone through a table's address means that table.
-			return h.join(t.Row.Name)
-		}
-		if answered, err := h.noCommandOnce(); err != nil || !answered {
-			return err
-		}
-		// Sent from the sender's table, so that the corrected command can
-		// answer it.
-		from, err := h.ReplyTable(t)
-		if err != nil {
-			return err
-		}
-		return h.Refuse(from, "", notice.Reasons(m.Err), true)
-	}
-	c := m.Command
-	if !h.Proven && changesState(c.Kind) {
-		return h.askConfirmation(c)
-	}
-	switch c.Kind {
-	case parser.KindConfirm:
-		// CONFIRM acts only through the confirmation's own address.
-		from, err := h.ReplyTable(t)
-		if err != nil {
-			return err
-		}
-		return h.Refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
-	case parser.KindNoInvite:
-		// It acts on no table (LEAGUES §6), whichever address it came to.
-		return h.noInvite(t, false)
-	case parser.KindHelp:
-		return h.help(t, c.Topic)
-	case parser.KindGames:
-		return h.games(t)
-	case parser.KindLang:
-		return h.s.prefs.Lang(h, t, c.Lang)
-	case parser.KindZone:
-		return h.s.prefs.Zone(h, t, c.Zone)
-	case parser.KindVacation:
-		return h.s.prefs.Vacation(h, t, c.Vacation)
-	case parser.KindNew:
-		return h.newTable(c)
-	case parser.KindDecline:
-		return h.decline(t, c.Table)
-	case parser.KindJoin:
-		return h.join(c.Table)
-	case parser.KindStart:
-		return h.start(t)
-	case parser.KindResign:
-		return h.resign(t, c.Table)
-	case parser.KindNotify:
-		return h.s.prefs.Notify(h, t, c.Notify, c.Table)
-	case parser.KindSay:
-		return h.say(t, c.Text)
-	case parser.KindStandings:
-		return h.s.seasons.AnswerStandings(h, t, c.League)
-	case parser.KindSignup, parser.KindWithdraw:
-		return h.s.seasons.Signup(h, t, c.League, c.Kind == parser.KindWithdraw)
-	}
-	if t == nil {
-		// EMAIL §1.3: a command acts on a table only through a valid
-		// token. The refusal comes from the sender's one table, if any, so
-		// that the command can be sent again in answer to it.
-		from, err := h.ReplyTable(nil)
-		if err != nil {
-			return err
-		}
-		return h.Refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
-	}
-	return h.tableCommand(t, c)
-}
-
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// badToken answers a token that does not match its sender. Only a player
+// BadToken answers a token that does not match its sender. Only a player
 // or an invitee of the table the token names is told (a forged From must not make us
 // write to a stranger); everything is logged.
 func (h *Request) BadToken() error {
@@ -308,13 +142,13 @@ func (h *Request) senderZone(t *Table) *time.Location {
 	return h.s.zone
 }
 
-// noCommandOnce lets one message without a command be answered per
+// NoCommandOnce lets one message without a command be answered per
 // sender and hour; it reports whether this one may be. An auto-responder
 // that answers our mail with prose (or our own text, which holds no
 // command) gets one "no command found" and then nothing, so the exchange
 // stops; a person who wrote no command is told once, and HELP always
 // answers.
-func (h *Request) noCommandOnce() (bool, error) {
+func (h *Request) NoCommandOnce() (bool, error) {
 	var pe *parser.Error
 	if !errors.As(h.Msg.Err, &pe) || pe.Kind != parser.NoCommand {
 		return true, nil
@@ -377,7 +211,7 @@ func (h *Request) Reply(t *Table, kind templates.Kind, data any) error {
 
 // replyAs is reply to the author as the recipient to.
 func (h *Request) ReplyAs(t *Table, to notice.Recipient, kind templates.Kind, data any) error {
-	ok, err := h.withinBound(t, to)
+	ok, err := h.WithinBound(t, to)
 	if err != nil || !ok {
 		return err
 	}
@@ -396,14 +230,14 @@ func (h *Request) queue(t *Table, to notice.Recipient, kind templates.Kind, data
 	h.Out.Add(e, data)
 }
 
-// withinBound counts one answer to the author against
+// WithinBound counts one answer to the author against
 // mail.replies_per_hour (and, to an address that never played here,
 // against mail.outsider_mails_per_day; to unproven mail, against the
 // day's bounds of withinUnprovenBound) and reports whether it may go. The first answer
 // over the bound is replaced by one short notice saying until when
 // replies are paused; after it nothing goes until the hour's window
 // closes. Commands are still applied meanwhile.
-func (h *Request) withinBound(t *Table, to notice.Recipient) (bool, error) {
+func (h *Request) WithinBound(t *Table, to notice.Recipient) (bool, error) {
 	if !h.Proven {
 		if ok, err := h.withinUnprovenBound(to.Addr); err != nil || !ok {
 			return false, err

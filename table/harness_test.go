@@ -16,6 +16,7 @@ import (
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/enginetest"
+	"github.com/lexio-mail/lexio/inbox"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/localmail"
@@ -66,10 +67,12 @@ type harness struct {
 	players *player.Service
 	// seasons run the league seasons (package season).
 	seasons *season.Service
-	clock   *clock
-	cfg     *config.Config
-	disp    *mailer.Dispatcher
-	stop    func()
+	// front is the mail front door (package inbox).
+	front *inbox.Service
+	clock *clock
+	cfg   *config.Config
+	disp  *mailer.Dispatcher
+	stop  func()
 	// logs holds what the service logged.
 	logs *logBuffer
 	// db is the database, for a restart on the same one.
@@ -254,16 +257,19 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc.SetPreferences(h.players)
 	h.seasons, err = season.New(season.Options{Config: cfg, Store: st, Tables: svc, Now: h.clock.Now, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
 	svc.SetSeasons(h.seasons)
+	h.front, err = inbox.New(inbox.Options{Config: cfg, Store: st, Tables: svc, Players: h.players, Seasons: h.seasons, Now: h.clock.Now, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
 	recv, err := mailer.NewReceiver(mailer.ReceiverConfig{
 		Addr: h.srv.IMAPAddr(), TLS: mailer.TLSNone, Username: "lexio", Password: "lexio-pw",
 		PollInterval: time.Second, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Retry: mailer.Backoff{Base: 50 * time.Millisecond, Max: 200 * time.Millisecond},
-	}, svc)
+	}, h.front)
 	if err != nil {
 		t.Fatal(err)
 	}

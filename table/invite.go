@@ -172,44 +172,37 @@ func pendingNames(seats []store.Seat, invs []store.Invitation) []string {
 	return out
 }
 
-// invited handles a message from an invitee who is not seated, sent
+// Invited handles a message from an invitee who is not seated, sent
 // through their invitation's reply address: JOIN (bare, or naming this
-// table) accepts, DECLINE refuses; what is about no table is answered as
-// for anyone; the rest waits for the answer.
-func (h *Request) invited(t *Table, inv *store.Invitation) error {
+// table) accepts, DECLINE refuses; the rest waits for the answer. What is
+// about no table (HELP, GAMES, LANG, TZ, NEW) is not handled here
+// (handled false): the caller answers it as for anyone, with no table.
+func (h *Request) Invited(t *Table, inv *store.Invitation) (handled bool, err error) {
 	m := h.Msg
 	c := m.Command
 	if c == nil {
-		if h.bareJoin(t.Row.Name) {
-			return h.answer(t, true)
+		if h.BareJoin(t.Row.Name) {
+			return true, h.answer(t, true)
 		}
-		if answered, err := h.noCommandOnce(); err != nil || !answered {
-			return err
+		if answered, err := h.NoCommandOnce(); err != nil || !answered {
+			return true, err
 		}
-		return h.Refuse(nil, "", notice.Reasons(m.Err), true)
+		return true, h.Refuse(nil, "", notice.Reasons(m.Err), true)
 	}
 	switch c.Kind {
 	case parser.KindJoin:
 		if c.Table == "" || c.Table == t.Row.Name {
-			return h.answer(t, true)
+			return true, h.answer(t, true)
 		}
-		return h.join(c.Table)
+		return true, h.Join(c.Table)
 	case parser.KindDecline:
-		return h.answer(t, false)
+		return true, h.answer(t, false)
 	case parser.KindNoInvite:
-		return h.noInvite(t, false)
-	case parser.KindHelp:
-		return h.help(nil, c.Topic)
-	case parser.KindGames:
-		return h.games(nil)
-	case parser.KindLang:
-		return h.s.prefs.Lang(h, nil, c.Lang)
-	case parser.KindZone:
-		return h.s.prefs.Zone(h, nil, c.Zone)
-	case parser.KindNew:
-		return h.newTable(c)
+		return true, h.NoInvite(t, false)
+	case parser.KindHelp, parser.KindGames, parser.KindLang, parser.KindZone, parser.KindNew:
+		return false, nil
 	}
-	return h.Refuse(nil, c.String(), []templates.Reason{stateReason(inv.State, t.Row.Name)}, false)
+	return true, h.Refuse(nil, c.String(), []templates.Reason{stateReason(inv.State, t.Row.Name)}, false)
 }
 
 // stateReason says why an invitation in state cannot be answered now;
@@ -229,10 +222,10 @@ func stateReason(state store.InvitationState, table string) templates.Reason {
 	return templates.Reason{Kind: kind, Detail: table}
 }
 
-// bareJoin reports whether the message holds no command but a line that
+// BareJoin reports whether the message holds no command but a line that
 // is JOIN (in any of its languages) without a table: through an
 // invitation's address it names the invitation's table.
-func (h *Request) bareJoin(table string) bool {
+func (h *Request) BareJoin(table string) bool {
 	if !errors.Is(h.Msg.Err, parser.ErrNoCommand) {
 		return false
 	}
@@ -464,10 +457,10 @@ func (s *Service) withdrawInvitations(tx *store.Tx, t *Table, now time.Time, out
 	return nil
 }
 
-// decline answers DECLINE that came through no invitation: the one
+// Decline answers DECLINE that came through no invitation: the one
 // pending invitation of the sender (or the one at the table it names) is
 // declined; with none, or several, the sender is told.
-func (h *Request) decline(t *Table, table string) error {
+func (h *Request) Decline(t *Table, table string) error {
 	if t != nil {
 		// Seated at the table of the token: nothing there to decline.
 		return h.Refuse(t, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: t.Row.Name}}, false)

@@ -12,12 +12,12 @@ import (
 // never to be invited again, by anyone; their pending invitations are
 // declined, each opener told as for DECLINE. One answer confirms it.
 
-// noInvite answers STOP, through the invitation to t (nil: through no
+// NoInvite answers STOP, through the invitation to t (nil: through no
 // invitation) or, unsubscribed, through an invitation's List-Unsubscribe
 // address. handling.run routes it whatever address it came to; to the
 // plain address it waits for a confirmation as every command that changes
 // state (EMAIL §1.7).
-func (h *Request) noInvite(t *Table, unsubscribed bool) error {
+func (h *Request) NoInvite(t *Table, unsubscribed bool) error {
 	if _, err := h.Tx.RefuseInvitations(h.Msg.From, h.Now); err != nil {
 		return err
 	}
@@ -71,13 +71,13 @@ func (h *Request) declineForGood(id int64) (string, error) {
 	return t.Row.Name, h.s.invitationsDone(h.Tx, t, pending, h.Now, h.Out)
 }
 
-// noInviteAddress handles a message to an invitation's List-Unsubscribe
+// NoInviteAddress handles a message to an invitation's List-Unsubscribe
 // address: whatever it says, STOP; from another sender than the one the
 // address was made for, nothing.
-func (h *Request) noInviteAddress() error {
+func (h *Request) NoInviteAddress() error {
 	if !h.s.tokens.VerifyNoInvite(h.Msg.Token, h.Msg.From) {
 		return h.BadToken()
 	}
 	h.Proven = true
-	return h.noInvite(nil, true)
+	return h.NoInvite(nil, true)
 }

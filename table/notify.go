@@ -37,12 +37,12 @@ func (t *Table) wantsNotice(p int) bool {
 		len(acts) == 0 || !isTurn(acts[len(acts)-1].Kind)
 }
 
-// say passes a player's line on to the other players of the table it came
+// Say passes a player's line on to the other players of the table it came
 // through, or of their one table not over (LEAGUES §5.3), each in a mail of
 // its own. The lines a player may say are bounded per hour by
 // mail.error_replies_per_hour, on a counter of their own; a refusal counts
 // as an error reply. Nothing comes back to the author.
-func (h *Request) say(t *Table, text string) error {
+func (h *Request) Say(t *Table, text string) error {
 	cmd := "SAY"
 	if t == nil {
 		var err error

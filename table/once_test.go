@@ -74,7 +74,7 @@ func testExactlyOnce(t *testing.T, driver string) {
 	// recognised.
 	notice := latestNotice(h1.inbox("alice"))
 	_, raw := h1.account("alice").Reply(notice, findMove(h1.game(name), 0), h1.clock.Now(), "crash-1@localhost")
-	if err := h1.svc.HandleMessage(h1.ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
+	if err := h1.front.HandleMessage(h1.ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h1.srv.Deliver(to, raw); err != nil {
@@ -92,7 +92,7 @@ func testExactlyOnce(t *testing.T, driver string) {
 	h1.outboxEmpty()
 	notice = latestNotice(h1.inbox("bob"))
 	_, raw = h1.account("bob").Reply(notice, findMove(h1.game(name), 1), h1.clock.Now(), "crash-2@localhost")
-	if err := h1.svc.HandleMessage(h1.ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
+	if err := h1.front.HandleMessage(h1.ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
 		t.Fatal(err)
 	}
 	// Its mail is sent first: a dispatcher stopped mid-send would send

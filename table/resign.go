@@ -13,12 +13,12 @@ import (
 	"github.com/lexio-mail/lexio/templates"
 )
 
-// resign answers RESIGN <table> (LEAGUES §2). It is not bound to the turn,
+// Resign answers RESIGN <table> (LEAGUES §2). It is not bound to the turn,
 // so no reply is stale (§2.5), and it may come through the table's reply
 // address or, from a seated player, to the plain address: the name says
 // which table. A name that is not the sender's table is refused, and
 // nothing changes.
-func (h *Request) resign(t *Table, name string) error {
+func (h *Request) Resign(t *Table, name string) error {
 	cmd := h.Msg.Command.String()
 	notYours := []templates.Reason{{Kind: templates.ReasonNotYourTable, Detail: name}}
 	switch {
@@ -40,7 +40,7 @@ func (h *Request) resign(t *Table, name string) error {
 		h.Rec.TableID = &t.Row.ID
 		h.Log = h.Log.With("table", name)
 		// As through the reply address: the deadlines that passed first.
-		if err := h.s.enforce(h.Tx, t, h.Now, h.Now, h.Out); err != nil {
+		if err := h.s.Enforce(h.Tx, t, h.Now, h.Now, h.Out); err != nil {
 			return err
 		}
 	}
@@ -128,7 +128,7 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 		if err != nil {
 			return err
 		}
-		if err := s.enforce(tx, t, now, now, out); err != nil {
+		if err := s.Enforce(tx, t, now, now, out); err != nil {
 			return err
 		}
 		p := t.SeatOf(oldAddr)

@@ -65,12 +65,12 @@ func (t *Table) nextReminder(now time.Time) *time.Time {
 	return next
 }
 
-// enforce passes for every player whose turn ran out by until, in order,
+// Enforce passes for every player whose turn ran out by until, in order,
 // at the time it ran out (RULES §9.1, EMAIL §5.2): deadlines missed while
 // the daemon was down are enforced one after the other. It stops at the
 // computer's turn, which never runs out (step plays it). The mails are of
 // now.
-func (s *Service) enforce(tx *store.Tx, t *Table, until, now time.Time, out *notice.Batch) error {
+func (s *Service) Enforce(tx *store.Tx, t *Table, until, now time.Time, out *notice.Batch) error {
 	for t.Game != nil && !t.Game.Over() && t.Row.Deadline != nil && !t.Row.Deadline.After(until) && !t.botToMove() {
 		deadline := *t.Row.Deadline
 		p := t.Game.Turn()

@@ -1,11 +1,20 @@
-// Package table is the service that runs tables by mail: one inbound
-// message becomes one database transaction that dedupes it, authenticates
-// its sender (EMAIL §1), applies its command through the engine, appends
-// to the table's log and writes every outgoing mail to the outbox.
+// Package table owns the table aggregate: a table loaded in a
+// transaction and rebuilt from its log (the log is the truth), saved with
+// optimistic locking; the commands that act on a table — placements,
+// exchanges, passes, previews, BOARD, LOG, SAY, RESIGN, a substitute, the
+// computer's turns — and those that gather players at one: NEW, JOIN,
+// START, DECLINE, STOP and the invitations with their bounds and expiry
+// (LEAGUES §6); deadlines, reminders and expiries (EMAIL §5); and how a
+// player's vacations move their deadlines (LEAGUES §3.2). A Request is
+// one inbound message inside its transaction, with the answers it may
+// give within the reply bounds (EMAIL §2.6).
+//
+// It knows nothing of how mail is read or whose it is (package inbox), of
+// a player's preferences (player) or of league seasons (season), which
+// hears of a season table's end through Seasons, set by the wiring.
 package table
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -19,7 +28,6 @@ import (
 	"github.com/lexio-mail/lexio/internal/zone"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/notice"
-	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -67,8 +75,6 @@ type Service struct {
 	// zone is the configuration's time zone, a player's until they
 	// write TZ.
 	zone *time.Location
-	// prefs answer the commands about a player's preferences.
-	prefs Preferences
 	// seasons hear of the tables of league seasons.
 	seasons Seasons
 	// tickHook, nil but in tests (export_test.go), runs in each table's
@@ -117,23 +123,6 @@ func New(o Options) (*Service, error) {
 	return s, nil
 }
 
-// Preferences answers the commands that set a player's preferences
-// (package player): the inbox routes them there.
-type Preferences interface {
-	// Lang answers LANG, Zone TZ, Notify NOTIFY.
-	Lang(r *Request, t *Table, lang string) error
-	Zone(r *Request, t *Table, name string) error
-	Notify(r *Request, t *Table, mode, table string) error
-	// Vacation answers VACATION (LEAGUES §3.2).
-	Vacation(r *Request, t *Table, v *parser.Vacation) error
-	// Unsubscribe answers a message to a List-Unsubscribe address.
-	Unsubscribe(r *Request) error
-}
-
-// SetPreferences routes the commands about a player's preferences to p;
-// the wiring calls it once, before any mail is handled.
-func (s *Service) SetPreferences(p Preferences) { s.prefs = p }
-
 // Seasons is what the tables need of the league seasons they may belong
 // to (package season): each is called in the transaction of the table's
 // change.
@@ -141,18 +130,12 @@ type Seasons interface {
 	// Ended records the end of t's game in its season (LEAGUES §8–§10);
 	// the table calls it once, with its last action.
 	Ended(tx *store.Tx, t *Table, now time.Time) error
-	// EndDue closes t's season if its end has come by now (LEAGUES
-	// §7.3) and reports whether it did, t then being stale.
-	EndDue(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) (bool, error)
 	// EndStandings is the division's standings for t's game-over mail
 	// (LEAGUES §9.2); nil for a table of no season.
 	EndStandings(tx *store.Tx, t *Table, now time.Time) (*notice.Division, error)
 	// JoinDivision makes the new holder of a seat a member of its
 	// division (LEAGUES §8.2).
 	JoinDivision(tx *store.Tx, t *Table, playerID int64) error
-	// AnswerStandings answers STANDINGS, Signup SIGNUP and WITHDRAW.
-	AnswerStandings(r *Request, t *Table, league string) error
-	Signup(r *Request, t *Table, league string, withdraw bool) error
 }
 
 // SetSeasons makes the tables tell s of their seasons; the wiring calls
@@ -165,119 +148,6 @@ func (s *Service) Notices() *notice.Writer { return s.notices }
 // Tokens returns the service's reply tokens (the CLI's mail client and
 // tests use it to address a table).
 func (s *Service) Tokens() *mailer.Tokens { return s.tokens }
-
-func (s *Service) parserOptions() parser.Options {
-	return parser.Options{
-		ServiceAddress: s.cfg.Mail.Address,
-		MaxBytes:       s.cfg.Mail.MaxMessageBytes,
-		TokenInSubject: s.cfg.Mail.TokenInSubject,
-	}
-}
-
-// errHandled: the message's Message-ID is recorded, by an earlier delivery
-// or by a concurrent handler that committed first.
-var errHandled = errors.New("table: message already handled")
-
-// HandleMessage applies one inbound message exactly once (EMAIL §2.2). It
-// returns an error only when the message should be tried again later (the
-// database is busy or unreachable, the context ended, conflicts went on);
-// anything wrong with the message itself is recorded, answered where
-// useful, and gives nil so that the mailbox moves on. A transaction that
-// meets a conflict runs again on the fresh state: a move that raced an
-// expiry is then judged after it.
-func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
-	if s.prefs == nil {
-		return notice.Permanent(errors.New("table: no preferences service: the wiring must call SetPreferences"))
-	}
-	m := parser.Parse(in.Raw, s.parserOptions())
-	if in.Truncated && m.Ignored == "" {
-		m.Command = nil
-		m.Err = &parser.Error{Kind: parser.TooLarge, Detail: fmt.Sprintf("%d bytes", in.Size)}
-	}
-	id := inboundID(m, in.Raw)
-	log := s.log.With("message_id", id, "from", m.From)
-
-	var rec *store.Message
-	var sent int
-	err := notice.Retry(ctx, log, "message", func() error {
-		var err error
-		rec, sent, err = s.handleOnce(ctx, in, m, id, log)
-		return err
-	})
-	switch {
-	case errors.Is(err, errHandled):
-		log.Info("message already handled")
-		return nil
-	case err != nil && ctx.Err() == nil && !notice.Temporary(err):
-		// A message we cannot handle must not block the mailbox: record
-		// it as an error, without any game change, and move on.
-		log.Error("message failed", "err", err)
-		rec.Outcome, rec.Reason, rec.TableID = store.OutcomeError, err.Error(), nil
-		err = s.store.Tx(ctx, func(tx *store.Tx) error { return recordMessage(tx, rec, log) })
-		if errors.Is(err, errHandled) {
-			return nil
-		}
-		return err
-	case err != nil:
-		// A cancelled context (shutdown) or a temporary error: the
-		// message stays where it is, to be tried again.
-		return err
-	}
-	log.Info("message handled", "outcome", rec.Outcome, "reason", rec.Reason, "mails", sent)
-	if sent > 0 {
-		s.notices.Poke()
-	}
-	return nil
-}
-
-// handleOnce runs the message's transaction once, on the state and at the
-// time it finds, and returns its record and how many mails it queued.
-func (s *Service) handleOnce(ctx context.Context, in mailer.Inbound, m *parser.Message, id string, log *slog.Logger) (*store.Message, int, error) {
-	now := s.now()
-	rec := inboundRecord(in, m, id, now)
-	var sent int
-	err := s.store.Tx(ctx, func(tx *store.Tx) error {
-		// The Message-ID decides (EMAIL §2.2): a redelivered copy, or the
-		// same message seen again after a crash, is not applied twice.
-		seen, err := tx.MessageSeen(id)
-		if err != nil {
-			return err
-		}
-		if seen {
-			return errHandled
-		}
-		h := &Request{s: s, Tx: tx, Msg: m, Rec: rec, Now: now, Log: log, size: in.Size, Out: s.notices.NewBatch(now)}
-		if err := h.run(); err != nil {
-			return err
-		}
-		if err := recordMessage(tx, rec, log); err != nil {
-			return err
-		}
-		sent, err = h.Out.Enqueue(tx)
-		return err
-	})
-	return rec, sent, err
-}
-
-// recordMessage records rec, or returns errHandled if its Message-ID is
-// already recorded.
-func recordMessage(tx *store.Tx, rec *store.Message, log *slog.Logger) error {
-	err := tx.RecordMessage(rec)
-	if errors.Is(err, store.ErrDuplicate) && rec.UID != nil {
-		// Another message had this UID: the server reused UIDs under
-		// the same UIDVALIDITY (the in-memory demo server does after
-		// a restart). The Message-ID is new, so this one is new.
-		log.Warn("the IMAP server reused a UID; recording the message without it", "uid", *rec.UID)
-		rec.UIDValidity, rec.UID = nil, nil
-		err = tx.RecordMessage(rec)
-	}
-	if errors.Is(err, store.ErrDuplicate) {
-		// Without a UID only the Message-ID is unique: a concurrent
-		// handler of the same message committed first.
-		return errHandled
-	}
-	return err
-}
 
 // zoneOf is the zone a player's stored time zone names: the
 // configuration's for "" (or, should one be stored, a name the tz

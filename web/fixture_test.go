@@ -14,6 +14,7 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/enginetest"
+	"github.com/lexio-mail/lexio/inbox"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/player"
@@ -85,10 +86,12 @@ type fixture struct {
 	players *player.Service
 	// seasons own the league pages.
 	seasons *season.Service
-	links   *weblink.Links
-	tmpl    *templates.Set
-	server  *web.Server
-	seq     int
+	// front is the mail front door.
+	front  *inbox.Service
+	links  *weblink.Links
+	tmpl   *templates.Set
+	server *web.Server
+	seq    int
 }
 
 func newFixture(t testing.TB) *fixture {
@@ -116,12 +119,15 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.svc.SetPreferences(f.players)
 	f.seasons, err = season.New(season.Options{Config: cfg, Store: f.store, Tables: f.svc, Now: f.clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.svc.SetSeasons(f.seasons)
+	f.front, err = inbox.New(inbox.Options{Config: cfg, Store: f.store, Tables: f.svc, Players: f.players, Seasons: f.seasons, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := f.svc.EnsureTables(f.ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +146,7 @@ func (f *fixture) send(addr, tableName, body string) {
 	token := f.svc.Tokens().Token(tableName, addr)
 	raw := fmt.Sprintf("From: <%s>\r\nTo: <lexio+%s@example.org>\r\nSubject: move\r\nMessage-ID: <m%d@test.example>\r\nDate: %s\r\n\r\n%s\r\n",
 		addr, token, f.seq, f.clock.Now().Format(time.RFC1123Z), body)
-	if err := f.svc.HandleMessage(f.ctx, mailer.Inbound{Raw: []byte(raw), Size: int64(len(raw))}); err != nil {
+	if err := f.front.HandleMessage(f.ctx, mailer.Inbound{Raw: []byte(raw), Size: int64(len(raw))}); err != nil {
 		f.t.Fatal(err)
 	}
 }

@@ -206,7 +206,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 		Addr: imapAddr, TLS: imapTLS, CAFile: cfg.IMAP.CAFile, Username: imapUser, Password: imapPass,
 		Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.ProcessedMailbox, PollInterval: cfg.IMAP.PollInterval,
 		DisableIdle: !*cfg.IMAP.IDLE, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Logger: log.With("part", "imap"),
-	}, d.svc)
+	}, d.parts.inbox)
 	if err != nil {
 		return nil, err
 	}

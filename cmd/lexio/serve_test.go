@@ -160,11 +160,11 @@ func TestStopCommitsTheMoveInFlight(t *testing.T) {
 		Username: "lexio", Password: mail.password, Logger: log},
 		mailer.HandlerFunc(func(ctx context.Context, m mailer.Inbound) error {
 			if !strings.Contains(string(m.Raw), "PASS") {
-				return d.svc.HandleMessage(ctx, m)
+				return d.parts.inbox.HandleMessage(ctx, m)
 			}
 			held <- struct{}{}
 			<-release
-			return d.svc.HandleMessage(ctx, m)
+			return d.parts.inbox.HandleMessage(ctx, m)
 		}))
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package main
 import (
 	"log/slog"
 
+	"github.com/lexio-mail/lexio/inbox"
 	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/season"
@@ -10,12 +11,13 @@ import (
 )
 
 // services are the parts that own each concern of the game by mail,
-// connected: the tables route a player's preferences to players and tell
-// seasons of their seasons' tables.
+// connected: the inbox routes each message's command to the part that
+// owns it; the tables tell seasons of their seasons' tables.
 type services struct {
 	tables  *table.Service
 	players *player.Service
 	seasons *season.Service
+	inbox   *inbox.Service
 }
 
 // wire builds the services on o's store and configuration.
@@ -32,9 +34,13 @@ func wire(o table.Options, log *slog.Logger) (*services, error) {
 	if err != nil {
 		return nil, err
 	}
-	tables.SetPreferences(players)
 	tables.SetSeasons(seasons)
-	return &services{tables: tables, players: players, seasons: seasons}, nil
+	front, err := inbox.New(inbox.Options{Config: o.Config, Store: o.Store, Tables: tables, Players: players, Seasons: seasons,
+		Now: o.Now, Logger: log.With("part", "inbox")})
+	if err != nil {
+		return nil, err
+	}
+	return &services{tables: tables, players: players, seasons: seasons, inbox: front}, nil
 }
 
 // jobs are the scheduler's, in the order every tick runs them.
