@@ -3,8 +3,9 @@
 // of everything it causes (EMAIL §2.2), decides who sent it — a reply
 // token, require_auth's verdict, or a confirmation round trip for a
 // command that changes state (EMAIL §1) — and routes its command to the
-// package that owns it: a table's moves and invitations (table), a
-// player's preferences (player), a league's seasons (season). It also
+// package that owns it: a table's moves (table), gathering players at a
+// table (lobby), a player's preferences (player), a league's seasons
+// (season). It also
 // records a message the receiver gave up on (Failed).
 //
 // It knows nothing of the rules of the game or of what a command does
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
@@ -35,6 +37,7 @@ type Options struct {
 	Tables  *table.Service
 	Players *player.Service
 	Seasons *season.Service
+	Lobby   *lobby.Service
 	Now     func() time.Time
 	Logger  *slog.Logger
 }
@@ -47,6 +50,7 @@ type Service struct {
 	tables  *table.Service
 	players *player.Service
 	seasons *season.Service
+	lobby   *lobby.Service
 	notices *notice.Writer
 	tokens  *mailer.Tokens
 	now     func() time.Time
@@ -55,10 +59,10 @@ type Service struct {
 
 // New checks the options and returns a Service.
 func New(o Options) (*Service, error) {
-	if o.Config == nil || o.Store == nil || o.Tables == nil || o.Players == nil || o.Seasons == nil {
-		return nil, errors.New("inbox: config, store, tables, players and seasons are required")
+	if o.Config == nil || o.Store == nil || o.Tables == nil || o.Players == nil || o.Seasons == nil || o.Lobby == nil {
+		return nil, errors.New("inbox: config, store, tables, players, seasons and lobby are required")
 	}
-	s := &Service{cfg: o.Config, store: o.Store, tables: o.Tables, players: o.Players, seasons: o.Seasons,
+	s := &Service{cfg: o.Config, store: o.Store, tables: o.Tables, players: o.Players, seasons: o.Seasons, lobby: o.Lobby,
 		notices: o.Tables.Notices(), tokens: o.Tables.Tokens(), now: o.Now, log: o.Logger}
 	if s.now == nil {
 		s.now = time.Now

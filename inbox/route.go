@@ -51,7 +51,7 @@ func (s *Service) route(h *table.Request) error {
 		// LEAGUES §5.2: written to with any body, or none.
 		if mailer.IsNoInvite(m.Token) {
 			// An invitation's: no more invitations (LEAGUES §6).
-			return h.NoInviteAddress()
+			return s.lobby.NoInviteAddress(h)
 		}
 		return s.players.Unsubscribe(h)
 	}
@@ -86,7 +86,7 @@ func (s *Service) route(h *table.Request) error {
 			if err != nil {
 				return err
 			}
-			if handled, err := h.Invited(t, inv); handled || err != nil {
+			if handled, err := s.lobby.Invited(h, t, inv); handled || err != nil {
 				return err
 			}
 			// About no table: answered as for anyone.
@@ -109,9 +109,9 @@ func (s *Service) route(h *table.Request) error {
 	}
 
 	if m.Err != nil {
-		if t != nil && h.BareJoin(t.Row.Name) {
+		if t != nil && s.lobby.BareJoin(h, t.Row.Name) {
 			// JOIN alone through a table's address means that table.
-			return h.Join(t.Row.Name)
+			return s.lobby.Join(h, t.Row.Name)
 		}
 		if answered, err := h.NoCommandOnce(); err != nil || !answered {
 			return err
@@ -143,7 +143,7 @@ func (s *Service) command(h *table.Request, t *table.Table, c *parser.Command) e
 		return h.Refuse(from, c.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 	case parser.KindNoInvite:
 		// It acts on no table (LEAGUES §6), whichever address it came to.
-		return h.NoInvite(t, false)
+		return s.lobby.NoInvite(h, t, false)
 	case parser.KindHelp:
 		return h.Help(t, c.Topic)
 	case parser.KindGames:
@@ -155,13 +155,13 @@ func (s *Service) command(h *table.Request, t *table.Table, c *parser.Command) e
 	case parser.KindVacation:
 		return s.players.Vacation(h, t, c.Vacation)
 	case parser.KindNew:
-		return h.Open(c)
+		return s.lobby.Open(h, c)
 	case parser.KindDecline:
-		return h.Decline(t, c.Table)
+		return s.lobby.Decline(h, t, c.Table)
 	case parser.KindJoin:
-		return h.Join(c.Table)
+		return s.lobby.Join(h, c.Table)
 	case parser.KindStart:
-		return h.Start(t)
+		return s.lobby.Start(h, t)
 	case parser.KindResign:
 		return h.Resign(t, c.Table)
 	case parser.KindNotify:

@@ -28,8 +28,8 @@ func (s *Service) CreateTable(ctx context.Context, name, league string, players 
 	switch {
 	case l == nil:
 		return fmt.Errorf("table: no league %q in the configuration", league)
-	case len(players) < 2 || len(players) > maxPlayers(l.Variant):
-		return fmt.Errorf("table: %d players; %s takes 2 to %d (RULES §1.1, §12)", len(players), l.Variant, maxPlayers(l.Variant))
+	case len(players) < 2 || len(players) > MaxPlayers(l.Variant):
+		return fmt.Errorf("table: %d players; %s takes 2 to %d (RULES §1.1, §12)", len(players), l.Variant, MaxPlayers(l.Variant))
 	}
 	now := s.now()
 	_, err := s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
@@ -70,7 +70,7 @@ func (s *Service) Create(tx *store.Tx, name string, l *config.League, players []
 	if err != nil {
 		return nil, err
 	}
-	if err := s.startGame(tx, t, seed, now, out); err != nil {
+	if err := s.StartGame(tx, t, seed, now, out); err != nil {
 		return nil, err
 	}
 	return t, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/inbox"
+	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/season"
@@ -50,7 +51,11 @@ func benchService(b *testing.B) (*table.Service, *inbox.Service, *clock) {
 		b.Fatal(err)
 	}
 	svc.SetSeasons(seasons)
-	front, err := inbox.New(inbox.Options{Config: cfg, Store: st, Tables: svc, Players: players, Seasons: seasons, Now: clk.Now})
+	gather, err := lobby.New(lobby.Options{Config: cfg, Store: st, Tables: svc, Now: clk.Now})
+	if err != nil {
+		b.Fatal(err)
+	}
+	front, err := inbox.New(inbox.Options{Config: cfg, Store: st, Tables: svc, Players: players, Seasons: seasons, Lobby: gather, Now: clk.Now})
 	if err != nil {
 		b.Fatal(err)
 	}

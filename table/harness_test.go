@@ -17,6 +17,7 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/inbox"
+	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/localmail"
@@ -67,6 +68,8 @@ type harness struct {
 	players *player.Service
 	// seasons run the league seasons (package season).
 	seasons *season.Service
+	// lobby gathers players at tables (package lobby).
+	lobby *lobby.Service
 	// front is the mail front door (package inbox).
 	front *inbox.Service
 	clock *clock
@@ -262,7 +265,11 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		t.Fatal(err)
 	}
 	svc.SetSeasons(h.seasons)
-	h.front, err = inbox.New(inbox.Options{Config: cfg, Store: st, Tables: svc, Players: h.players, Seasons: h.seasons, Now: h.clock.Now, Logger: logger})
+	h.lobby, err = lobby.New(lobby.Options{Config: cfg, Store: st, Tables: svc, Now: h.clock.Now, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.front, err = inbox.New(inbox.Options{Config: cfg, Store: st, Tables: svc, Players: h.players, Seasons: h.seasons, Lobby: h.lobby, Now: h.clock.Now, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}

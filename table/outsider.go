@@ -1,16 +1,17 @@
 package table
 
 import (
+	"strings"
 	"time"
 
 	"github.com/lexio-mail/lexio/store"
 )
 
-// playedHere reports whether addr has a seat at any table, or ever
+// PlayedHere reports whether addr has a seat at any table, or ever
 // answered a confirmation (EMAIL §1.7): someone who plays here or showed
 // that they read their mail. Everyone else is an outsider, whose mail is
 // bounded (mail.outsider_mails_per_day).
-func playedHere(tx *store.Tx, addr string) (bool, error) {
+func PlayedHere(tx *store.Tx, addr string) (bool, error) {
 	refs, err := tx.TableRefsOfPlayer(addr)
 	if err != nil || len(refs) > 0 {
 		return len(refs) > 0, err
@@ -21,17 +22,17 @@ func playedHere(tx *store.Tx, addr string) (bool, error) {
 // mayMailOutsider counts one mail to addr against the day's allowance of
 // mail to outsiders and reports whether it may go; mail to a player who
 // played here is not counted and always may.
-func (s *Service) mayMailOutsider(tx *store.Tx, addr string, now time.Time) (bool, error) {
-	played, err := playedHere(tx, addr)
+func (s *Service) MayMailOutsider(tx *store.Tx, addr string, now time.Time) (bool, error) {
+	played, err := PlayedHere(tx, addr)
 	if err != nil || played {
 		return played, err
 	}
 	return tx.TakeRate(outsiderKey, s.cfg.Mail.OutsiderMails, outsiderWindow, now)
 }
 
-// outsiderRoom is how many more mails to outsiders the day's bound lets
+// OutsiderRoom is how many more mails to outsiders the day's bound lets
 // go now: what mayMailOutsider would still allow, without counting any.
-func (s *Service) outsiderRoom(tx *store.Tx, now time.Time) (int, error) {
+func (s *Service) OutsiderRoom(tx *store.Tx, now time.Time) (int, error) {
 	_, n, err := tx.RateWindow(outsiderKey, outsiderWindow, now)
 	return s.cfg.Mail.OutsiderMails - n, err
 }
@@ -40,4 +41,60 @@ func (s *Service) outsiderRoom(tx *store.Tx, now time.Time) (int, error) {
 const (
 	outsiderKey    = "outsider-mail"
 	outsiderWindow = 24 * time.Hour
+)
+
+// plainAddress reports whether addr (lowercase, as the parser returns it)
+// is one the service may write to: a dot-atom local part of at most 64
+// octets, and a host name of labels of letters, digits and hyphens (1 to
+// 63 each, no hyphen first or last, at most 253 in all) with a dot, but
+// for the service's own domain (localhost in the demo).
+func (s *Service) PlainAddress(addr string) bool {
+	local, domain, ok := strings.Cut(addr, "@")
+	if !ok || !dotAtom(local) || len(local) > maxLocal {
+		return false
+	}
+	if !hostName(domain) {
+		return false
+	}
+	return strings.Contains(domain, ".") || strings.EqualFold(domain, s.domain)
+}
+
+// dotAtom reports whether s is atoms of RFC 5322's atext joined by dots.
+func dotAtom(s string) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// hostName reports whether s is a host name by RFC 1123 §2.1.
+func hostName(s string) bool {
+	if s == "" || len(s) > maxDomain {
+		return false
+	}
+	for _, label := range strings.Split(s, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			c := label[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// maxLocal and maxDomain are the longest local part and domain of an
+// address the service writes to (RFC 5321 §4.5.3.1; RFC 1123 §2.1).
+const (
+	maxLocal  = 64
+	maxDomain = 253
 )

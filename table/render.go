@@ -88,11 +88,11 @@ func (s *Service) calendarEvent(t *Table, kind templates.Kind, p int, moved bool
 // names lists the players of a table, in seat order, named together
 // (notice.Names).
 func Names(seats []store.Seat) []string {
-	return notice.Names(seatAddrs(seats))
+	return notice.Names(SeatAddrs(seats))
 }
 
-// seatAddrs lists the addresses of seats, in order.
-func seatAddrs(seats []store.Seat) []string {
+// SeatAddrs lists the addresses of seats, in order.
+func SeatAddrs(seats []store.Seat) []string {
 	out := make([]string, len(seats))
 	for i, st := range seats {
 		out[i] = st.Player.Address

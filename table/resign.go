@@ -149,7 +149,7 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 			return err
 		}
 		// Each named beside the others of the table (notice.Names).
-		after := seatAddrs(t.Seats)
+		after := SeatAddrs(t.Seats)
 		after[p] = newAddr
 		oldName, newName := Names(t.Seats)[p], notice.Names(after)[p]
 		if err := t.Game.Substitute(p, oldName, newName, now); err != nil {

@@ -142,6 +142,10 @@ type Seasons interface {
 // it once, before anything else.
 func (s *Service) SetSeasons(ss Seasons) { s.seasons = ss }
 
+// CanPlay reports whether the service can seat the computer: it has the
+// GADDAG of its dictionary for move generation.
+func (s *Service) CanPlay() bool { return s.gaddag != nil }
+
 // Notices is the service's mail writer.
 func (s *Service) Notices() *notice.Writer { return s.notices }
 

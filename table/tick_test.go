@@ -10,7 +10,7 @@ import (
 // order.
 func tickJobs(h *harness) []scheduler.Job {
 	return []scheduler.Job{
-		{Name: "invitation expiry", Run: h.svc.ExpireInvitations},
+		{Name: "invitation expiry", Run: h.lobby.ExpireInvitations},
 		{Name: "vacations", Run: h.svc.TellVacations},
 		{Name: "season ends", Run: h.seasons.CloseSeasons},
 		{Name: "deadlines", Run: h.svc.EnforceDeadlines},

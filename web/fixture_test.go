@@ -16,6 +16,7 @@ import (
 	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/inbox"
 	"github.com/lexio-mail/lexio/internal/weblink"
+	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/season"
@@ -124,7 +125,11 @@ func newFixture(t testing.TB) *fixture {
 		t.Fatal(err)
 	}
 	f.svc.SetSeasons(f.seasons)
-	f.front, err = inbox.New(inbox.Options{Config: cfg, Store: f.store, Tables: f.svc, Players: f.players, Seasons: f.seasons, Now: f.clock.Now})
+	gather, err := lobby.New(lobby.Options{Config: cfg, Store: f.store, Tables: f.svc, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.front, err = inbox.New(inbox.Options{Config: cfg, Store: f.store, Tables: f.svc, Players: f.players, Seasons: f.seasons, Lobby: gather, Now: f.clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/lexio-mail/lexio/inbox"
+	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/season"
@@ -17,6 +18,7 @@ type services struct {
 	tables  *table.Service
 	players *player.Service
 	seasons *season.Service
+	lobby   *lobby.Service
 	inbox   *inbox.Service
 }
 
@@ -35,12 +37,16 @@ func wire(o table.Options, log *slog.Logger) (*services, error) {
 		return nil, err
 	}
 	tables.SetSeasons(seasons)
-	front, err := inbox.New(inbox.Options{Config: o.Config, Store: o.Store, Tables: tables, Players: players, Seasons: seasons,
+	gather, err := lobby.New(lobby.Options{Config: o.Config, Store: o.Store, Tables: tables, Now: o.Now, Logger: log.With("part", "lobby")})
+	if err != nil {
+		return nil, err
+	}
+	front, err := inbox.New(inbox.Options{Config: o.Config, Store: o.Store, Tables: tables, Players: players, Seasons: seasons, Lobby: gather,
 		Now: o.Now, Logger: log.With("part", "inbox")})
 	if err != nil {
 		return nil, err
 	}
-	return &services{tables: tables, players: players, seasons: seasons, inbox: front}, nil
+	return &services{tables: tables, players: players, seasons: seasons, lobby: gather, inbox: front}, nil
 }
 
 // jobs are the scheduler's, in the order every tick runs them.
@@ -48,7 +54,7 @@ func (s *services) jobs() []scheduler.Job {
 	return []scheduler.Job{
 		// Invitations that lapsed first (LEAGUES §6): a table they start
 		// has its first deadline from now.
-		{Name: "invitation expiry", Run: s.tables.ExpireInvitations},
+		{Name: "invitation expiry", Run: s.lobby.ExpireInvitations},
 		// The vacations that began or ended are told next (LEAGUES §3.2);
 		// the deadlines they moved are already in the tables' rows.
 		{Name: "vacations", Run: s.tables.TellVacations},

@@ -1,4 +1,4 @@
-package table
+package lobby
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -32,11 +33,11 @@ const maxWaiting = 12
 // has read each as one bare address, lowercase, named once; what it
 // cannot know is the table's size (lexico seats two), the sender and the
 // service's own address.
-func (h *Request) inviteReasons(addrs []string, max int) []templates.Reason {
+func (s *Service) inviteReasons(h *table.Request, addrs []string, max int) []templates.Reason {
 	var rs []templates.Reason
 	for _, a := range addrs {
 		switch {
-		case h.s.ownAddress(a):
+		case s.ownAddress(a):
 			rs = append(rs, templates.Reason{Kind: templates.ReasonBadAddress, Detail: a})
 		case a == h.Msg.From:
 			rs = append(rs, templates.Reason{Kind: templates.ReasonSelfInvite})
@@ -50,7 +51,7 @@ func (h *Request) inviteReasons(addrs []string, max int) []templates.Reason {
 
 // waitingReason is the reason to refuse n more invitations from the
 // sender, if they would be more than maxWaiting waiting at once.
-func (h *Request) waitingReason(n int) (*templates.Reason, error) {
+func (s *Service) waitingReason(h *table.Request, n int) (*templates.Reason, error) {
 	have, err := h.Tx.PendingInvitationsBy(h.Msg.From)
 	if err != nil || have+n <= maxWaiting {
 		return nil, err
@@ -75,12 +76,12 @@ func (s *Service) ownAddress(addr string) bool {
 // checked them), and its mail counts against the day's mail to
 // outsiders. The mail's subject names the table only; its body names the
 // opener by their address, checked plain (LEAGUES §6).
-func (h *Request) invite(t *Table, addrs []string) (time.Time, error) {
-	expires := h.Now.Add(h.s.cfg.InviteTTL)
+func (s *Service) invite(h *table.Request, t *table.Table, addrs []string) (time.Time, error) {
+	expires := h.Now.Add(s.cfg.InviteTTL)
 	opener := t.Seats[0].Player.Address
 	msg := templates.InvitationMsg{Opener: opener, Variant: t.Row.Variant, Expires: expires}
 	// Named with the seated players, so that none reads like another.
-	msg.Invited = notice.Names(append(seatAddrs(t.Seats), addrs...))[len(t.Seats):]
+	msg.Invited = notice.Names(append(table.SeatAddrs(t.Seats), addrs...))[len(t.Seats):]
 	if err := h.Tx.PruneInviteLog(h.Now.Add(-logKept)); err != nil {
 		return time.Time{}, err
 	}
@@ -96,10 +97,10 @@ func (h *Request) invite(t *Table, addrs []string) (time.Time, error) {
 		if err := h.Tx.LogInvite(store.LogSent, opener, a, h.Now); err != nil {
 			return time.Time{}, err
 		}
-		to := notice.Recipient{Addr: a, Lang: pl.Lang, TZ: h.s.ZoneOf(pl.TimeZone), Pos: -1}
+		to := notice.Recipient{Addr: a, Lang: pl.Lang, TZ: s.tables.ZoneOf(pl.TimeZone), Pos: -1}
 		m := msg
-		m.Head = h.s.notices.Head(t.Row.Name, to, h.Now)
-		if err := h.s.mailInvitee(h.Tx, h.s.inviteEnvelope(t, templates.Invitation, to, a), m, h.Now, h.Out); err != nil {
+		m.Head = s.notices.Head(t.Row.Name, to, h.Now)
+		if err := s.mailInvitee(h.Tx, s.inviteEnvelope(t, templates.Invitation, to, a), m, h.Now, h.Out); err != nil {
 			return time.Time{}, err
 		}
 	}
@@ -110,7 +111,7 @@ func (h *Request) invite(t *Table, addrs []string) (time.Time, error) {
 // inviteEnvelope is a mail about t's invitations; about names the
 // invitation, so that two mails of one kind to one recipient have two
 // Message-IDs.
-func (s *Service) inviteEnvelope(t *Table, kind templates.Kind, to notice.Recipient, about string) notice.Envelope {
+func (s *Service) inviteEnvelope(t *table.Table, kind templates.Kind, to notice.Recipient, about string) notice.Envelope {
 	return notice.Envelope{Table: t.Row.Name, Kind: kind, To: to, TableID: &t.Row.ID, Extra: notice.ShortHash(about)}
 }
 
@@ -120,12 +121,12 @@ func (s *Service) invitee(tx *store.Tx, addr string) (notice.Recipient, error) {
 	if err != nil {
 		return notice.Recipient{}, err
 	}
-	return notice.Recipient{Addr: pl.Address, Lang: pl.Lang, TZ: s.ZoneOf(pl.TimeZone), Pos: -1}, nil
+	return notice.Recipient{Addr: pl.Address, Lang: pl.Lang, TZ: s.tables.ZoneOf(pl.TimeZone), Pos: -1}, nil
 }
 
 // lockLoad takes the table's row (store.Tx.LockTable) and reads it again:
 // seats and invitations read after it are the last committed.
-func (s *Service) lockLoad(tx *store.Tx, id int64) (*Table, error) {
+func (s *Service) lockLoad(tx *store.Tx, id int64) (*table.Table, error) {
 	if err := tx.LockTable(id); err != nil {
 		return nil, err
 	}
@@ -133,14 +134,14 @@ func (s *Service) lockLoad(tx *store.Tx, id int64) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.LoadRow(tx, row)
+	return s.tables.LoadRow(tx, row)
 }
 
 // inviteNames names a table's seated players and its invitees together
 // (notice.Names), so that no two of them read alike in one mail: the seats'
 // names in order, and each invitation's, by address.
 func inviteNames(seats []store.Seat, invs []store.Invitation) (seated []string, invited map[string]string) {
-	addrs := seatAddrs(seats)
+	addrs := table.SeatAddrs(seats)
 	at := make(map[string]int, len(addrs)+len(invs)) // each address once: an invitee who joined has a seat
 	for i, a := range addrs {
 		at[a] = i
@@ -177,12 +178,12 @@ func pendingNames(seats []store.Seat, invs []store.Invitation) []string {
 // table) accepts, DECLINE refuses; the rest waits for the answer. What is
 // about no table (HELP, GAMES, LANG, TZ, NEW) is not handled here
 // (handled false): the caller answers it as for anyone, with no table.
-func (h *Request) Invited(t *Table, inv *store.Invitation) (handled bool, err error) {
+func (s *Service) Invited(h *table.Request, t *table.Table, inv *store.Invitation) (handled bool, err error) {
 	m := h.Msg
 	c := m.Command
 	if c == nil {
-		if h.BareJoin(t.Row.Name) {
-			return true, h.answer(t, true)
+		if s.BareJoin(h, t.Row.Name) {
+			return true, s.answer(h, t, true)
 		}
 		if answered, err := h.NoCommandOnce(); err != nil || !answered {
 			return true, err
@@ -192,13 +193,13 @@ func (h *Request) Invited(t *Table, inv *store.Invitation) (handled bool, err er
 	switch c.Kind {
 	case parser.KindJoin:
 		if c.Table == "" || c.Table == t.Row.Name {
-			return true, h.answer(t, true)
+			return true, s.answer(h, t, true)
 		}
-		return true, h.Join(c.Table)
+		return true, s.Join(h, c.Table)
 	case parser.KindDecline:
-		return true, h.answer(t, false)
+		return true, s.answer(h, t, false)
 	case parser.KindNoInvite:
-		return true, h.NoInvite(t, false)
+		return true, s.NoInvite(h, t, false)
 	case parser.KindHelp, parser.KindGames, parser.KindLang, parser.KindZone, parser.KindNew:
 		return false, nil
 	}
@@ -225,7 +226,7 @@ func stateReason(state store.InvitationState, table string) templates.Reason {
 // BareJoin reports whether the message holds no command but a line that
 // is JOIN (in any of its languages) without a table: through an
 // invitation's address it names the invitation's table.
-func (h *Request) BareJoin(table string) bool {
+func (s *Service) BareJoin(h *table.Request, table string) bool {
 	if !errors.Is(h.Msg.Err, parser.ErrNoCommand) {
 		return false
 	}
@@ -246,18 +247,18 @@ func (h *Request) BareJoin(table string) bool {
 // answer applies an invitee's JOIN (accept) or DECLINE to their
 // invitation at t. Invitations that lapsed are expired first: an answer
 // after the time is too late, as a move after its deadline (RULES §9.1).
-func (h *Request) answer(t *Table, accept bool) error {
+func (s *Service) answer(h *table.Request, t *table.Table, accept bool) error {
 	cmd := "DECLINE " + t.Row.Name
 	if accept {
 		cmd = "JOIN " + t.Row.Name
 	}
 	name, id := t.Row.Name, t.Row.ID
 	h.Rec.TableID = &id
-	t, err := h.s.lockLoad(h.Tx, id)
+	t, err := s.lockLoad(h.Tx, id)
 	if err != nil {
 		return err
 	}
-	if _, err := h.s.expireInvitations(h.Tx, t, h.Now, h.Out); err != nil {
+	if _, err := s.expireInvitations(h.Tx, t, h.Now, h.Out); err != nil {
 		return err
 	}
 	inv, err := h.Tx.InvitationOf(id, h.Msg.From)
@@ -276,12 +277,12 @@ func (h *Request) answer(t *Table, accept bool) error {
 		return h.Refuse(nil, cmd, []templates.Reason{r}, false)
 	}
 	if accept {
-		return h.acceptInvitation(t, inv, cmd)
+		return s.acceptInvitation(h, t, inv, cmd)
 	}
-	return h.declineInvitation(t, inv, cmd)
+	return s.declineInvitation(h, t, inv, cmd)
 }
 
-func (h *Request) acceptInvitation(t *Table, inv *store.Invitation, cmd string) error {
+func (s *Service) acceptInvitation(h *table.Request, t *table.Table, inv *store.Invitation, cmd string) error {
 	pl, err := h.Tx.EnsurePlayer(h.Msg.From, h.SenderLang(nil))
 	if err != nil {
 		return err
@@ -292,7 +293,7 @@ func (h *Request) acceptInvitation(t *Table, inv *store.Invitation, cmd string) 
 	if err := h.Tx.AnswerInvitation(inv.ID, store.InviteJoined, h.Now); err != nil {
 		return err
 	}
-	t, err = h.s.LoadRow(h.Tx, t.Row)
+	t, err = s.tables.LoadRow(h.Tx, t.Row)
 	if err != nil {
 		return err
 	}
@@ -303,21 +304,21 @@ func (h *Request) acceptInvitation(t *Table, inv *store.Invitation, cmd string) 
 	h.Outcome(store.OutcomeApplied, cmd)
 	waiting := pendingNames(t.Seats, invs)
 	starts := len(waiting) == 0
-	h.announceJoin(t, waiting, starts)
+	s.announceJoin(h, t, waiting, starts)
 	if !starts {
 		return nil
 	}
 	h.Log.Info("every invitation answered: the game begins", "table", t.Row.Name, "players", len(t.Seats))
-	return h.s.startGame(h.Tx, t, 0, h.Now, h.Out)
+	return s.tables.StartGame(h.Tx, t, 0, h.Now, h.Out)
 }
 
 // announceJoin tells every seated player that the last one sat down;
 // waiting are the invitees still to answer, starts that the game begins.
-func (h *Request) announceJoin(t *Table, waiting []string, starts bool) {
+func (s *Service) announceJoin(h *table.Request, t *table.Table, waiting []string, starts bool) {
 	joined := len(t.Seats) - 1
 	for p := range t.Seats {
-		msg := templates.JoinedMsg{Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Player: Names(t.Seats)[joined],
-			You: p == joined, Players: Names(t.Seats), Max: maxPlayers(t.Row.Variant), Invited: waiting, Starts: starts}
+		msg := templates.JoinedMsg{Head: s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Player: table.Names(t.Seats)[joined],
+			You: p == joined, Players: table.Names(t.Seats), Max: table.MaxPlayers(t.Row.Variant), Invited: waiting, Starts: starts}
 		e := notice.Envelope{Table: t.Row.Name, Kind: templates.TableJoined, To: t.Recipient(p), TableID: &t.Row.ID}
 		if p == joined {
 			e.Reply = h.Rec.MessageID
@@ -326,29 +327,29 @@ func (h *Request) announceJoin(t *Table, waiting []string, starts bool) {
 	}
 }
 
-func (h *Request) declineInvitation(t *Table, inv *store.Invitation, cmd string) error {
-	pending, err := h.recordDecline(t, inv)
+func (s *Service) declineInvitation(h *table.Request, t *table.Table, inv *store.Invitation, cmd string) error {
+	pending, err := s.recordDecline(h, t, inv)
 	if err != nil {
 		return err
 	}
 	h.Outcome(store.OutcomeApplied, cmd)
-	to, err := h.s.invitee(h.Tx, inv.Address)
+	to, err := s.invitee(h.Tx, inv.Address)
 	if err != nil {
 		return err
 	}
 	if err := h.ReplyAs(t, to, templates.Declined, templates.DeclinedMsg{
-		Head: h.s.notices.Head(t.Row.Name, to, h.Now), Opener: Names(t.Seats)[0]}); err != nil {
+		Head: s.notices.Head(t.Row.Name, to, h.Now), Opener: table.Names(t.Seats)[0]}); err != nil {
 		return err
 	}
 	h.Log.Info("invitation declined", "table", t.Row.Name)
-	return h.s.invitationsDone(h.Tx, t, pending, h.Now, h.Out)
+	return s.invitationsDone(h.Tx, t, pending, h.Now, h.Out)
 }
 
 // recordDecline declines inv, pending at the open table t: it is logged
 // (the opener may not invite its address again for declinedFor), and the
 // opener is told. It returns how many invitations are left pending; the
 // caller then calls invitationsDone.
-func (h *Request) recordDecline(t *Table, inv *store.Invitation) (int, error) {
+func (s *Service) recordDecline(h *table.Request, t *table.Table, inv *store.Invitation) (int, error) {
 	if err := h.Tx.AnswerInvitation(inv.ID, store.InviteDeclined, h.Now); err != nil {
 		return 0, err
 	}
@@ -362,20 +363,20 @@ func (h *Request) recordDecline(t *Table, inv *store.Invitation) (int, error) {
 	seated, named := inviteNames(t.Seats, invs)
 	msg := templates.InviteAnswerMsg{Declined: named[inv.Address], Waiting: pendingNames(t.Seats, invs), Seated: seated}
 	msg.Starts, msg.Closed = len(msg.Waiting) == 0 && len(t.Seats) >= 2, len(msg.Waiting) == 0 && len(t.Seats) < 2
-	msg.Head = h.s.notices.Head(t.Row.Name, t.Recipient(0), h.Now)
-	h.Out.Add(h.s.inviteEnvelope(t, templates.InviteAnswer, t.Recipient(0), inv.Address), msg)
+	msg.Head = s.notices.Head(t.Row.Name, t.Recipient(0), h.Now)
+	h.Out.Add(s.inviteEnvelope(t, templates.InviteAnswer, t.Recipient(0), inv.Address), msg)
 	return len(msg.Waiting), nil
 }
 
 // invitationsDone starts the game of an open table once no invitation is
 // pending, or deletes the table when the opener sits alone.
-func (s *Service) invitationsDone(tx *store.Tx, t *Table, pending int, now time.Time, out *notice.Batch) error {
+func (s *Service) invitationsDone(tx *store.Tx, t *table.Table, pending int, now time.Time, out *notice.Batch) error {
 	if pending > 0 || t.Game != nil || t.Row.Status != store.StatusOpen {
 		return nil
 	}
 	if len(t.Seats) >= 2 {
 		s.log.Info("every invitation answered: the game begins", "table", t.Row.Name, "players", len(t.Seats))
-		return s.startGame(tx, t, 0, now, out)
+		return s.tables.StartGame(tx, t, 0, now, out)
 	}
 	s.log.Info("every invitation answered, nobody seated but the opener: the table is closed", "table", t.Row.Name)
 	return tx.DeleteOpenTable(t.Row.ID)
@@ -384,7 +385,7 @@ func (s *Service) invitationsDone(tx *store.Tx, t *Table, pending int, now time.
 // expireInvitations expires the pending invitations of t that lapsed by
 // now, tells the opener in one mail, and starts or closes the table if
 // none is left pending. It reports whether any expired.
-func (s *Service) expireInvitations(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) (bool, error) {
+func (s *Service) expireInvitations(tx *store.Tx, t *table.Table, now time.Time, out *notice.Batch) (bool, error) {
 	invs, err := tx.Invitations(t.Row.ID)
 	if err != nil {
 		return false, err
@@ -427,7 +428,7 @@ func (s *Service) expireInvitations(tx *store.Tx, t *Table, now time.Time, out *
 // withdrawInvitations withdraws the pending invitations of t when its
 // opener starts the game, and tells each invitee; one that had lapsed
 // is only marked expired.
-func (s *Service) withdrawInvitations(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) error {
+func (s *Service) withdrawInvitations(tx *store.Tx, t *table.Table, now time.Time, out *notice.Batch) error {
 	invs, err := tx.Invitations(t.Row.ID)
 	if err != nil {
 		return err
@@ -449,7 +450,7 @@ func (s *Service) withdrawInvitations(tx *store.Tx, t *Table, now time.Time, out
 		if err != nil {
 			return err
 		}
-		msg := templates.WithdrawnMsg{Head: s.notices.Head(t.Row.Name, to, now), Opener: Names(t.Seats)[0]}
+		msg := templates.WithdrawnMsg{Head: s.notices.Head(t.Row.Name, to, now), Opener: table.Names(t.Seats)[0]}
 		if err := s.mailInvitee(tx, s.inviteEnvelope(t, templates.Withdrawn, to, inv.Address), msg, now, out); err != nil {
 			return err
 		}
@@ -460,7 +461,7 @@ func (s *Service) withdrawInvitations(tx *store.Tx, t *Table, now time.Time, out
 // Decline answers DECLINE that came through no invitation: the one
 // pending invitation of the sender (or the one at the table it names) is
 // declined; with none, or several, the sender is told.
-func (h *Request) Decline(t *Table, table string) error {
+func (s *Service) Decline(h *table.Request, t *table.Table, table string) error {
 	if t != nil {
 		// Seated at the table of the token: nothing there to decline.
 		return h.Refuse(t, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: t.Row.Name}}, false)
@@ -476,11 +477,11 @@ func (h *Request) Decline(t *Table, table string) error {
 	case 0:
 		return h.Refuse(nil, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: table}}, false)
 	case 1:
-		c, err := h.s.LoadRow(h.Tx, pending[0].Table)
+		c, err := s.tables.LoadRow(h.Tx, pending[0].Table)
 		if err != nil {
 			return err
 		}
-		return h.answer(c, false)
+		return s.answer(h, c, false)
 	}
 	var tables []string
 	for _, inv := range pending {
@@ -518,7 +519,7 @@ func (s *Service) expireInvitationsOnce(ctx context.Context, now time.Time) (int
 }
 
 // inviteOnly reports whether t seats only its invitees.
-func inviteOnly(tx *store.Tx, t *Table) (bool, error) {
+func inviteOnly(tx *store.Tx, t *table.Table) (bool, error) {
 	invs, err := tx.Invitations(t.Row.ID)
 	return len(invs) > 0, err
 }

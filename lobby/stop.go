@@ -1,9 +1,10 @@
-package table
+package lobby
 
 import (
 	"errors"
 
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -17,7 +18,7 @@ import (
 // address. handling.run routes it whatever address it came to; to the
 // plain address it waits for a confirmation as every command that changes
 // state (EMAIL §1.7).
-func (h *Request) NoInvite(t *Table, unsubscribed bool) error {
+func (s *Service) NoInvite(h *table.Request, t *table.Table, unsubscribed bool) error {
 	if _, err := h.Tx.RefuseInvitations(h.Msg.From, h.Now); err != nil {
 		return err
 	}
@@ -27,7 +28,7 @@ func (h *Request) NoInvite(t *Table, unsubscribed bool) error {
 	}
 	var declined []string
 	for _, inv := range pending {
-		name, err := h.declineForGood(inv.TableID)
+		name, err := s.declineForGood(h, inv.TableID)
 		if err != nil {
 			return err
 		}
@@ -43,18 +44,18 @@ func (h *Request) NoInvite(t *Table, unsubscribed bool) error {
 	h.Log.Info("invitations refused", "declined", len(declined), "list_unsubscribe", unsubscribed)
 	to := h.Sender(nil)
 	return h.ReplyAs(nil, to, templates.InvitesRefused, templates.NoInviteMsg{
-		Head: h.s.notices.Head("", to, h.Now), Unsubscribed: unsubscribed, Declined: declined})
+		Head: s.notices.Head("", to, h.Now), Unsubscribed: unsubscribed, Declined: declined})
 }
 
 // declineForGood declines the sender's invitation to the table id, if it
 // is still pending once the lapsed ones are expired, and returns the
 // table's name ("" when nothing was declined).
-func (h *Request) declineForGood(id int64) (string, error) {
-	t, err := h.s.lockLoad(h.Tx, id)
+func (s *Service) declineForGood(h *table.Request, id int64) (string, error) {
+	t, err := s.lockLoad(h.Tx, id)
 	if err != nil {
 		return "", err
 	}
-	if _, err := h.s.expireInvitations(h.Tx, t, h.Now, h.Out); err != nil {
+	if _, err := s.expireInvitations(h.Tx, t, h.Now, h.Out); err != nil {
 		return "", err
 	}
 	inv, err := h.Tx.InvitationOf(id, h.Msg.From)
@@ -64,20 +65,20 @@ func (h *Request) declineForGood(id int64) (string, error) {
 	if err != nil || inv.State != store.InvitePending {
 		return "", err
 	}
-	pending, err := h.recordDecline(t, inv)
+	pending, err := s.recordDecline(h, t, inv)
 	if err != nil {
 		return "", err
 	}
-	return t.Row.Name, h.s.invitationsDone(h.Tx, t, pending, h.Now, h.Out)
+	return t.Row.Name, s.invitationsDone(h.Tx, t, pending, h.Now, h.Out)
 }
 
 // NoInviteAddress handles a message to an invitation's List-Unsubscribe
 // address: whatever it says, STOP; from another sender than the one the
 // address was made for, nothing.
-func (h *Request) NoInviteAddress() error {
-	if !h.s.tokens.VerifyNoInvite(h.Msg.Token, h.Msg.From) {
+func (s *Service) NoInviteAddress(h *table.Request) error {
+	if !s.tokens.VerifyNoInvite(h.Msg.Token, h.Msg.From) {
 		return h.BadToken()
 	}
 	h.Proven = true
-	return h.NoInvite(nil, true)
+	return s.NoInvite(h, nil, true)
 }

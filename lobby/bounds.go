@@ -1,13 +1,13 @@
-package table
+package lobby
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -36,62 +36,6 @@ const (
 	logKept         = declinedFor
 )
 
-// maxLocal and maxDomain are the longest local part and domain of an
-// address the service writes to (RFC 5321 §4.5.3.1; RFC 1123 §2.1).
-const (
-	maxLocal  = 64
-	maxDomain = 253
-)
-
-// plainAddress reports whether addr (lowercase, as the parser returns it)
-// is one the service may write to: a dot-atom local part of at most 64
-// octets, and a host name of labels of letters, digits and hyphens (1 to
-// 63 each, no hyphen first or last, at most 253 in all) with a dot, but
-// for the service's own domain (localhost in the demo).
-func (s *Service) plainAddress(addr string) bool {
-	local, domain, ok := strings.Cut(addr, "@")
-	if !ok || !dotAtom(local) || len(local) > maxLocal {
-		return false
-	}
-	if !hostName(domain) {
-		return false
-	}
-	return strings.Contains(domain, ".") || strings.EqualFold(domain, s.domain)
-}
-
-// dotAtom reports whether s is atoms of RFC 5322's atext joined by dots.
-func dotAtom(s string) bool {
-	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
-
-// hostName reports whether s is a host name by RFC 1123 §2.1.
-func hostName(s string) bool {
-	if s == "" || len(s) > maxDomain {
-		return false
-	}
-	for _, label := range strings.Split(s, ".") {
-		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			c := label[i]
-			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // shown is an address as a refusal quotes it back to its sender: cut
 // short, so that a huge one does not fill the answer.
 func shown(addr string) string {
@@ -109,7 +53,7 @@ func shown(addr string) string {
 // openReasons are the reasons to refuse NEW with seats (addresses and the
 // computer's seats, as the parser read them), of which invite are the
 // addresses, for a table of at most max players; none when it may open.
-func (h *Request) openReasons(seats, invite []string, max int) ([]templates.Reason, error) {
+func (s *Service) openReasons(h *table.Request, seats, invite []string, max int) ([]templates.Reason, error) {
 	var rs []templates.Reason
 	if len(invite) > 0 || len(seats) == 0 {
 		// The table will wait to start: it counts against the opener's
@@ -118,15 +62,15 @@ func (h *Request) openReasons(seats, invite []string, max int) ([]templates.Reas
 		if err != nil {
 			return nil, err
 		}
-		if most := h.s.cfg.Open.Tables; have >= most {
+		if most := s.cfg.Open.Tables; have >= most {
 			rs = append(rs, templates.Reason{Kind: templates.ReasonOpenTables, Have: have, Need: most})
 		}
 	}
 	if len(seats) == 0 {
 		return rs, nil
 	}
-	rs = append(rs, h.inviteReasons(seats, max)...)
-	r, err := h.waitingReason(len(invite))
+	rs = append(rs, s.inviteReasons(h, seats, max)...)
+	r, err := s.waitingReason(h, len(invite))
 	if err != nil {
 		return nil, err
 	}
@@ -136,17 +80,17 @@ func (h *Request) openReasons(seats, invite []string, max int) ([]templates.Reas
 	if len(invite) == 0 {
 		return rs, nil
 	}
-	bs, err := h.boundReasons(invite)
+	bs, err := s.boundReasons(h, invite)
 	return append(rs, bs...), err
 }
 
 // boundReasons are the reasons not to invite the addresses now: the
 // opener's address or an invitee's is not plain, or a bound would be
 // passed. Nothing is counted: the invitations are, once sent.
-func (h *Request) boundReasons(invite []string) ([]templates.Reason, error) {
+func (s *Service) boundReasons(h *table.Request, invite []string) ([]templates.Reason, error) {
 	var rs []templates.Reason
 	opener := h.Msg.From
-	if !h.s.plainAddress(opener) {
+	if !s.tables.PlainAddress(opener) {
 		// The invitations would name it to their recipients.
 		rs = append(rs, templates.Reason{Kind: templates.ReasonUnfitAddress, Detail: shown(opener)})
 	}
@@ -154,15 +98,15 @@ func (h *Request) boundReasons(invite []string) ([]templates.Reason, error) {
 	if err != nil {
 		return nil, err
 	}
-	if most := h.s.cfg.Open.PerOpener; sent+len(invite) > most {
+	if most := s.cfg.Open.PerOpener; sent+len(invite) > most {
 		rs = append(rs, templates.Reason{Kind: templates.ReasonInvitesToday, Have: sent, Need: most})
 	}
-	room, err := h.s.outsiderRoom(h.Tx, h.Now)
+	room, err := s.tables.OutsiderRoom(h.Tx, h.Now)
 	if err != nil {
 		return nil, err
 	}
 	for _, a := range invite {
-		r, err := h.addressReason(a, &room)
+		r, err := s.addressReason(h, a, &room)
 		if err != nil {
 			return nil, err
 		}
@@ -175,11 +119,11 @@ func (h *Request) boundReasons(invite []string) ([]templates.Reason, error) {
 
 // addressReason is the reason not to invite a, if any; room is what is
 // left of the day's mail to outsiders, less the invitees before a.
-func (h *Request) addressReason(a string, room *int) (*templates.Reason, error) {
-	if botseat.Is(a) || h.s.ownAddress(a) {
+func (s *Service) addressReason(h *table.Request, a string, room *int) (*templates.Reason, error) {
+	if botseat.Is(a) || s.ownAddress(a) {
 		return nil, nil // the computer's seat; our own address is inviteReasons'
 	}
-	if !h.s.plainAddress(a) {
+	if !s.tables.PlainAddress(a) {
 		return &templates.Reason{Kind: templates.ReasonUnfitAddress, Detail: shown(a)}, nil
 	}
 	refuses, err := h.Tx.RefusesInvitations(a)
@@ -194,10 +138,10 @@ func (h *Request) addressReason(a string, room *int) (*templates.Reason, error) 
 	if err != nil {
 		return nil, err
 	}
-	if most := h.s.cfg.Open.PerRecipient; n >= most {
+	if most := s.cfg.Open.PerRecipient; n >= most {
 		return &templates.Reason{Kind: templates.ReasonInvitedOften, Detail: a, Need: most}, nil
 	}
-	played, err := playedHere(h.Tx, a)
+	played, err := table.PlayedHere(h.Tx, a)
 	if err != nil || played {
 		return nil, err
 	}
@@ -211,7 +155,7 @@ func (h *Request) addressReason(a string, room *int) (*templates.Reason, error) 
 // mailInvitee queues a mail to an invitee, who has no seat: it counts
 // against the day's mail to outsiders, and is not sent past it.
 func (s *Service) mailInvitee(tx *store.Tx, e notice.Envelope, data any, now time.Time, out *notice.Batch) error {
-	ok, err := s.mayMailOutsider(tx, e.To.Addr, now)
+	ok, err := s.tables.MayMailOutsider(tx, e.To.Addr, now)
 	if err != nil {
 		return err
 	}
@@ -242,8 +186,8 @@ func (s *Service) lapseOpenTables(ctx context.Context, now time.Time) (int, erro
 
 // lapse tells the players seated at the open table t that it closes, and
 // deletes it.
-func (s *Service) lapse(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) error {
-	msg := templates.LapsedMsg{Opened: t.Row.CreatedAt, Seated: Names(t.Seats)}
+func (s *Service) lapse(tx *store.Tx, t *table.Table, now time.Time, out *notice.Batch) error {
+	msg := templates.LapsedMsg{Opened: t.Row.CreatedAt, Seated: table.Names(t.Seats)}
 	for p := range t.Seats {
 		m := msg
 		m.Head = s.notices.Head(t.Row.Name, t.Recipient(p), now)
