@@ -90,7 +90,7 @@ func (s *Service) openReasons(h *table.Request, seats, invite []string, max int)
 func (s *Service) boundReasons(h *table.Request, invite []string) ([]templates.Reason, error) {
 	var rs []templates.Reason
 	opener := h.Msg.From
-	if !s.tables.PlainAddress(opener) {
+	if !s.notices.PlainAddress(opener) {
 		// The invitations would name it to their recipients.
 		rs = append(rs, templates.Reason{Kind: templates.ReasonUnfitAddress, Detail: shown(opener)})
 	}
@@ -101,7 +101,7 @@ func (s *Service) boundReasons(h *table.Request, invite []string) ([]templates.R
 	if most := s.cfg.Open.PerOpener; sent+len(invite) > most {
 		rs = append(rs, templates.Reason{Kind: templates.ReasonInvitesToday, Have: sent, Need: most})
 	}
-	room, err := s.tables.OutsiderRoom(h.Tx, h.Now)
+	room, err := s.notices.OutsiderRoom(h.Tx, h.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (s *Service) addressReason(h *table.Request, a string, room *int) (*templat
 	if botseat.Is(a) || s.ownAddress(a) {
 		return nil, nil // the computer's seat; our own address is inviteReasons'
 	}
-	if !s.tables.PlainAddress(a) {
+	if !s.notices.PlainAddress(a) {
 		return &templates.Reason{Kind: templates.ReasonUnfitAddress, Detail: shown(a)}, nil
 	}
 	refuses, err := h.Tx.RefusesInvitations(a)
@@ -141,7 +141,7 @@ func (s *Service) addressReason(h *table.Request, a string, room *int) (*templat
 	if most := s.cfg.Open.PerRecipient; n >= most {
 		return &templates.Reason{Kind: templates.ReasonInvitedOften, Detail: a, Need: most}, nil
 	}
-	played, err := table.PlayedHere(h.Tx, a)
+	played, err := notice.PlayedHere(h.Tx, a)
 	if err != nil || played {
 		return nil, err
 	}
@@ -155,7 +155,7 @@ func (s *Service) addressReason(h *table.Request, a string, room *int) (*templat
 // mailInvitee queues a mail to an invitee, who has no seat: it counts
 // against the day's mail to outsiders, and is not sent past it.
 func (s *Service) mailInvitee(tx *store.Tx, e notice.Envelope, data any, now time.Time, out *notice.Batch) error {
-	ok, err := s.tables.MayMailOutsider(tx, e.To.Addr, now)
+	ok, err := s.notices.MayMailOutsider(tx, e.To.Addr, now)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func (h *Request) withinUnprovenBound(addr string) (bool, error) {
 			return false, nil
 		}
 	}
-	if !h.s.PlainAddress(addr) {
+	if !h.s.notices.PlainAddress(addr) {
 		// Not an address we write to (LEAGUES §6): its owner cannot have
 		// sent anything worth answering.
 		h.Log.Info("the sender's address is not plain: not answered")

@@ -243,7 +243,7 @@ func (h *Request) WithinBound(t *Table, to notice.Recipient) (bool, error) {
 			return false, err
 		}
 	}
-	if ok, err := h.s.MayMailOutsider(h.Tx, to.Addr, h.Now); err != nil || !ok {
+	if ok, err := h.s.notices.MayMailOutsider(h.Tx, to.Addr, h.Now); err != nil || !ok {
 		if err == nil {
 			h.Log.Info("the day's mail to outsiders is spent: not answered")
 		}

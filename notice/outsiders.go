@@ -1,4 +1,4 @@
-package table
+package notice
 
 import (
 	"strings"
@@ -6,6 +6,9 @@ import (
 
 	"github.com/lexio-mail/lexio/store"
 )
+
+// This file bounds the mail to outsiders: people who never played here
+// (mail.outsider_mails_per_day), and writes only to plain addresses.
 
 // PlayedHere reports whether addr has a seat at any table, or ever
 // answered a confirmation (EMAIL §1.7): someone who plays here or showed
@@ -19,22 +22,22 @@ func PlayedHere(tx *store.Tx, addr string) (bool, error) {
 	return tx.HasConfirmed(addr)
 }
 
-// mayMailOutsider counts one mail to addr against the day's allowance of
+// MayMailOutsider counts one mail to addr against the day's allowance of
 // mail to outsiders and reports whether it may go; mail to a player who
 // played here is not counted and always may.
-func (s *Service) MayMailOutsider(tx *store.Tx, addr string, now time.Time) (bool, error) {
+func (w *Writer) MayMailOutsider(tx *store.Tx, addr string, now time.Time) (bool, error) {
 	played, err := PlayedHere(tx, addr)
 	if err != nil || played {
 		return played, err
 	}
-	return tx.TakeRate(outsiderKey, s.cfg.Mail.OutsiderMails, outsiderWindow, now)
+	return tx.TakeRate(outsiderKey, w.cfg.Mail.OutsiderMails, outsiderWindow, now)
 }
 
 // OutsiderRoom is how many more mails to outsiders the day's bound lets
-// go now: what mayMailOutsider would still allow, without counting any.
-func (s *Service) OutsiderRoom(tx *store.Tx, now time.Time) (int, error) {
+// go now: what MayMailOutsider would still allow, without counting any.
+func (w *Writer) OutsiderRoom(tx *store.Tx, now time.Time) (int, error) {
 	_, n, err := tx.RateWindow(outsiderKey, outsiderWindow, now)
-	return s.cfg.Mail.OutsiderMails - n, err
+	return w.cfg.Mail.OutsiderMails - n, err
 }
 
 // The rate counter of mail to outsiders, in all.
@@ -43,12 +46,12 @@ const (
 	outsiderWindow = 24 * time.Hour
 )
 
-// plainAddress reports whether addr (lowercase, as the parser returns it)
+// PlainAddress reports whether addr (lowercase, as the parser returns it)
 // is one the service may write to: a dot-atom local part of at most 64
 // octets, and a host name of labels of letters, digits and hyphens (1 to
 // 63 each, no hyphen first or last, at most 253 in all) with a dot, but
 // for the service's own domain (localhost in the demo).
-func (s *Service) PlainAddress(addr string) bool {
+func (w *Writer) PlainAddress(addr string) bool {
 	local, domain, ok := strings.Cut(addr, "@")
 	if !ok || !dotAtom(local) || len(local) > maxLocal {
 		return false
@@ -56,7 +59,7 @@ func (s *Service) PlainAddress(addr string) bool {
 	if !hostName(domain) {
 		return false
 	}
-	return strings.Contains(domain, ".") || strings.EqualFold(domain, s.domain)
+	return strings.Contains(domain, ".") || strings.EqualFold(domain, w.domain)
 }
 
 // dotAtom reports whether s is atoms of RFC 5322's atext joined by dots.
