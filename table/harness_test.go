@@ -51,17 +51,23 @@ type words []string
 
 func (w words) Contains(s string) bool { return slices.Contains(w, s) }
 
-// harness is a whole service on real sockets: the local mail server, a
-// SQLite file or a PostgreSQL schema, the receiver and the dispatcher.
+// harness is a whole service: a SQLite file or a PostgreSQL schema, and
+// its mail. By default the mail is in-process (see memMail): what a player
+// sends goes to the service's HandleMessage at once, and what the service
+// queues is taken out of the outbox and put in the players' mailboxes
+// whenever the test sends or reads mail. With harnessOpts.sockets the mail
+// goes over real sockets instead: the local mail server, the receiver and
+// the dispatcher, for the tests whose point is that path.
 type harness struct {
 	t     *testing.T
 	ctx   context.Context
-	srv   *localmail.Server
+	srv   *localmail.Server // sockets only
+	mem   *memMail          // in-process only
 	store *store.Store
 	svc   *table.Service
 	clock *clock
 	cfg   *config.Config
-	disp  *mailer.Dispatcher
+	disp  *mailer.Dispatcher // sockets only
 	stop  func()
 	// logs holds what the service logged.
 	logs *logBuffer
@@ -165,43 +171,68 @@ type harnessOpts struct {
 	config string // appended to the base configuration
 	top    string // keys of the file's top, before every section
 	mail   string // extra keys of the [mail] section
+	// sockets runs the mail over the local mail server, the receiver and
+	// the dispatcher instead of in-process; smtpAddr and srv need it.
+	sockets bool
 	// smtpAddr is where the dispatcher sends ("" the local server).
 	smtpAddr string
 	dict     engine.Dictionary
 	gaddag   *dict.Gaddag // dict's words for the computer's seats
 	// driver is the database of a new harness (see newTestDB).
 	driver string
-	// db reuses a database (a restart); nil makes a new one.
+	// db reuses a database (a restart, with the mail of srv or mem);
+	// nil makes a new one.
 	db    *testDB
 	srv   *localmail.Server
+	mem   *memMail
 	clock *clock
 	// domain is the mail domain of a new server ("" is localhost); a
 	// reused server keeps its own.
 	domain string
 }
 
+// harnessUsers are the mail accounts every harness starts with.
+var harnessUsers = []string{"lexio", "alice", "bob", "carol", "dave", "eve"}
+
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
+	if o.sockets == (o.mem != nil) && o.db != nil || !o.sockets && (o.smtpAddr != "" || o.srv != nil) {
+		t.Fatal("harness: smtpAddr and srv need sockets; a restart (db) needs the mail of the last harness (srv or mem)")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &harness{t: t, ctx: ctx, clock: o.clock, srv: o.srv}
+	h := &harness{t: t, ctx: ctx, clock: o.clock, srv: o.srv, mem: o.mem}
 	if h.clock == nil {
 		h.clock = &clock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
 	}
-	if h.srv == nil {
+	switch {
+	case h.mem != nil:
+		h.domain = h.mem.domain
+	case !o.sockets:
+		h.domain = o.domain
+		if h.domain == "" {
+			h.domain = "localhost"
+		}
+		h.mem = newMemMail(h.domain)
+		for _, u := range harnessUsers {
+			h.mem.addUser(u)
+		}
+	case h.srv == nil:
 		// The server outlives the harness: a restart reuses it.
 		srv, err := localmail.Start(context.Background(), localmail.Options{Domain: o.domain})
 		if err != nil {
 			t.Fatal(err)
 		}
 		h.srv = srv
-		for _, u := range []string{"lexio", "alice", "bob", "carol", "dave", "eve"} {
+		for _, u := range harnessUsers {
 			if err := srv.AddUser(u, u+"-pw"); err != nil {
 				t.Fatal(err)
 			}
 		}
 		t.Cleanup(func() { srv.Close() })
+		h.domain = srv.Domain()
+	default:
+		h.domain = h.srv.Domain()
 	}
-	h.domain = h.srv.Domain()
 	text := strings.Replace(o.top+baseConfig(o.mail, o.config), `address = "lexio@localhost"`, `address = "lexio@`+h.domain+`"`, 1)
 	cfg, err := config.Parse([]byte(text))
 	if err != nil {
@@ -217,19 +248,24 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		t.Fatal(err)
 	}
 	h.store = st
-	tmpl, err := templates.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.dict == nil {
-		o.dict = anyWord{}
+	h.logs = &logBuffer{}
+	logger := slog.New(slog.NewTextHandler(h.logs, nil))
+	if !o.sockets {
+		h.svc = newService(t, o, cfg, st, h.clock, logger, nil)
+		var once sync.Once
+		h.stop = func() {
+			once.Do(func() {
+				cancel()
+				st.Close()
+			})
+		}
+		t.Cleanup(h.stop)
+		return h
 	}
 	smtpAddr := o.smtpAddr
 	if smtpAddr == "" {
 		smtpAddr = h.srv.SMTPAddr()
 	}
-	h.logs = &logBuffer{}
-	logger := slog.New(slog.NewTextHandler(h.logs, nil))
 	disp, err := mailer.NewDispatcher(mailer.DispatcherConfig{
 		Addr: smtpAddr, Timeout: 2 * time.Second, Logger: logger, TLS: mailer.TLSNone, Now: h.clock.Now, Interval: 50 * time.Millisecond,
 	}, st.Outbox())
@@ -237,16 +273,11 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		t.Fatal(err)
 	}
 	h.disp = disp
-	svc, err := table.New(table.Options{Config: cfg, Store: st, Dict: o.dict, Gaddag: o.gaddag, Templates: tmpl,
-		Secret: []byte(testSecret), Now: h.clock.Now, Poke: disp.Poke, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.svc = svc
+	h.svc = newService(t, o, cfg, st, h.clock, logger, disp.Poke)
 	recv, err := mailer.NewReceiver(mailer.ReceiverConfig{
 		Addr: h.srv.IMAPAddr(), TLS: mailer.TLSNone, Username: "lexio", Password: "lexio-pw",
 		PollInterval: time.Second, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Retry: mailer.Backoff{Base: 50 * time.Millisecond, Max: 200 * time.Millisecond},
-	}, svc)
+	}, h.svc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,13 +297,61 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	return h
 }
 
-func (h *harness) account(name string) client.Account {
-	return client.Account{IMAPAddr: h.srv.IMAPAddr(), SMTPAddr: h.srv.SMTPAddr(),
-		Username: name, Password: name + "-pw", Address: name + "@" + h.domain}
+// testTemplates parses the templates once for every harness: a Set is
+// read-only and safe for concurrent use, as the daemon's one Set is.
+var testTemplates = sync.OnceValues(templates.New)
+
+// newService builds the table service of a harness: the one place that
+// knows its options. poke wakes the dispatcher (nil in-process).
+func newService(t *testing.T, o harnessOpts, cfg *config.Config, st *store.Store, c *clock, logger *slog.Logger, poke func()) *table.Service {
+	t.Helper()
+	tmpl, err := testTemplates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := o.dict
+	if d == nil {
+		d = anyWord{}
+	}
+	svc, err := table.New(table.Options{Config: cfg, Store: st, Dict: d, Gaddag: o.gaddag, Templates: tmpl,
+		Secret: []byte(testSecret), Now: c.Now, Poke: poke, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
 }
 
+func (h *harness) account(name string) client.Account {
+	acc := client.Account{Username: name, Password: name + "-pw", Address: name + "@" + h.domain}
+	if h.srv != nil {
+		acc.IMAPAddr, acc.SMTPAddr = h.srv.IMAPAddr(), h.srv.SMTPAddr()
+	}
+	return acc
+}
+
+// addUser adds a mail account.
+func (h *harness) addUser(name string) {
+	h.t.Helper()
+	if h.mem != nil {
+		h.mem.addUser(name)
+		return
+	}
+	if err := h.srv.AddUser(name, name+"-pw"); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// inbox is name's INBOX, oldest first, once the mail due rests.
 func (h *harness) inbox(name string) []client.Message {
 	h.t.Helper()
+	if h.mem != nil {
+		h.settle()
+		msgs, err := h.mem.inbox(name)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		return msgs
+	}
 	msgs, err := h.account(name).Fetch(h.ctx)
 	if err != nil {
 		h.t.Fatal(err)
@@ -281,10 +360,12 @@ func (h *harness) inbox(name string) []client.Message {
 }
 
 // waitFor polls until cond holds; the deadline only bounds a broken test.
+// In-process, the mail due rests before each look: what the test waits
+// for has then happened, or will not.
 func (h *harness) waitFor(what string, cond func() bool) {
 	h.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
+	for h.settle(); !cond(); h.settle() {
 		if time.Now().After(deadline) {
 			h.t.Fatalf("timed out waiting for %s", what)
 		}
@@ -368,20 +449,31 @@ func (h *harness) replyTo(name string, m *client.Message, command string) string
 	msgCounter.n++
 	id := fmt.Sprintf("reply-%d-%s@localhost", msgCounter.n, name)
 	msgCounter.Unlock()
-	acc := h.account(name)
-	to, raw := acc.Reply(m, command, h.clock.Now(), id)
-	if err := acc.Send(h.ctx, []string{to}, raw); err != nil {
-		h.t.Fatal(err)
-	}
+	to, raw := h.account(name).Reply(m, command, h.clock.Now(), id)
+	h.submit(name, []string{to}, raw)
 	return id
 }
 
 // sendRaw delivers a message as written.
 func (h *harness) sendRaw(from string, to []string, raw string) {
 	h.t.Helper()
-	if err := h.account(from).Send(h.ctx, to, []byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
-		h.t.Fatal(err)
+	h.submit(from, to, []byte(strings.ReplaceAll(raw, "\n", "\r\n")))
+}
+
+// submit sends raw from an account to the envelope recipients, as its
+// mail client would. In-process the service has handled it on return.
+func (h *harness) submit(from string, to []string, raw []byte) {
+	h.t.Helper()
+	if h.mem == nil {
+		if err := h.account(from).Send(h.ctx, to, raw); err != nil {
+			h.t.Fatal(err)
+		}
+		return
 	}
+	if err := h.mem.deliver(to, raw); err != nil {
+		h.t.Fatalf("client: send: %v", err)
+	}
+	h.settle()
 }
 
 // handled waits until the service recorded the message.

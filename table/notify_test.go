@@ -343,7 +343,7 @@ func testDigest(t *testing.T, driver string) {
 
 	// A restart the same day: a new service on the same database.
 	h.stop()
-	h = newHarness(t, harnessOpts{db: h.db, srv: h.srv, clock: h.clock})
+	h = newHarness(t, harnessOpts{db: h.db, mem: h.mem, clock: h.clock})
 	expect(h, day(2, 14, 0), bobs)
 	expect(h, day(3, 6, 59), bobs) // 07:59 in Paris
 	both := map[string]int{"alice": 1, "bob": 1, "carol": 0, "dave": 0}

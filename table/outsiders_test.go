@@ -40,9 +40,7 @@ func (h *harness) refusedNew(who, from, command, reason string) {
 func (h *harness) users(names ...string) {
 	h.t.Helper()
 	for _, n := range names {
-		if err := h.srv.AddUser(n, n+"-pw"); err != nil {
-			h.t.Fatal(err)
-		}
+		h.addUser(n)
 	}
 }
 
@@ -336,16 +334,12 @@ func testInvitationsLapse(t *testing.T, driver string) {
 	two := h.open("carol", "NEW lexico")
 	h.expect(h.sendMail("dave", mailSpec{Body: "JOIN " + two}), store.OutcomeApplied, "JOIN")
 	h.clock.Add(6 * 24 * time.Hour)
-	if _, err := h.svc.Tick(h.ctx, h.clock.Now()); err != nil {
-		t.Fatal(err)
-	}
+	h.tick(h.clock.Now())
 	if h.tableGone(lonely) || h.tableGone(two) {
 		t.Fatal("a table closed before its time")
 	}
 	h.clock.Add(24*time.Hour + time.Minute)
-	if _, err := h.svc.Tick(h.ctx, h.clock.Now()); err != nil {
-		t.Fatal(err)
-	}
+	h.tick(h.clock.Now())
 	for _, name := range []string{lonely, two} {
 		if !h.tableGone(name) {
 			t.Errorf("table %s is still open", name)
@@ -356,9 +350,7 @@ func testInvitationsLapse(t *testing.T, driver string) {
 		mustContain(t, p+" told", h.mailOf(p, "table-lapsed", two).Text, "Seated there: Carol and Dave")
 	}
 	// Another Tick finds nothing; alice may open again.
-	if _, err := h.svc.Tick(h.ctx, h.clock.Now()); err != nil {
-		t.Fatal(err)
-	}
+	h.tick(h.clock.Now())
 	if n := h.countOf("alice", "table-lapsed", lonely); n != 1 {
 		t.Errorf("alice was told %d times", n)
 	}

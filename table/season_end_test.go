@@ -147,9 +147,7 @@ players = ["alice@localhost", "eve@localhost"]
 		before[p] = len(ofKind(h.inbox(strings.TrimSuffix(p, "@localhost")), "game-over"))
 	}
 	h.clock.Add(start.Add(700 * time.Hour).Sub(h.clock.Now()))
-	if _, err := h.svc.Tick(h.ctx, h.clock.Now()); err != nil {
-		t.Fatal(err)
-	}
+	h.tick(h.clock.Now())
 	finished := map[string]engine.Result{resigned.Name: h.game(resigned.Name).Result()}
 	var names []string
 	for _, st := range s.Tables {
@@ -231,9 +229,7 @@ players = ["alice@localhost", "eve@localhost"]
 	}
 	// A second tick finds nothing; closing again is refused.
 	mails := len(h.inbox("alice"))
-	if _, err := h.svc.Tick(h.ctx, h.clock.Now()); err != nil {
-		t.Fatal(err)
-	}
+	h.tick(h.clock.Now())
 	h.outboxEmpty()
 	if n := len(h.inbox("alice")); n != mails {
 		t.Errorf("a second tick sent alice %d mails", n-mails)

@@ -44,9 +44,7 @@ func seasonHarnessWith(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
 	h := newHarness(t, o)
 	for _, u := range []string{"frank", "gina"} {
-		if err := h.srv.AddUser(u, u+"-pw"); err != nil {
-			t.Fatal(err)
-		}
+		h.addUser(u)
 	}
 	return h
 }
