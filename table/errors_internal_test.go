@@ -13,6 +13,7 @@ import (
 // TestIsTemporary: the service retries what the store says is temporary,
 // and nothing it marked permanent or that is not the store's to mend.
 func TestIsTemporary(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		err  error

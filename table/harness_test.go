@@ -106,10 +106,12 @@ func (d *testDB) open(ctx context.Context, now func() time.Time) (*store.Store, 
 
 // eachDriver runs fn on SQLite and, when pgtest.EnvDSN is set, on
 // PostgreSQL (whose writers are not serialised: concurrent transactions
-// meet there).
+// meet there). The test and both runs are parallel: each harness has its
+// own database and mail.
 func eachDriver(t *testing.T, fn func(t *testing.T, driver string)) {
-	t.Run("sqlite", func(t *testing.T) { fn(t, store.DriverSQLite) })
-	t.Run("postgres", func(t *testing.T) { fn(t, store.DriverPostgres) })
+	t.Parallel()
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); fn(t, store.DriverSQLite) })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); fn(t, store.DriverPostgres) })
 }
 
 // logBuffer collects log output; safe for concurrent writers.
@@ -251,7 +253,8 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	h.logs = &logBuffer{}
 	logger := slog.New(slog.NewTextHandler(h.logs, nil))
 	if !o.sockets {
-		h.svc = newService(t, o, cfg, st, h.clock, logger, nil)
+		mem := h.mem
+		h.svc = newService(t, o, cfg, st, h.clock, logger, func() { mem.poked.Store(true) })
 		var once sync.Once
 		h.stop = func() {
 			once.Do(func() {
@@ -302,7 +305,8 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 var testTemplates = sync.OnceValues(templates.New)
 
 // newService builds the table service of a harness: the one place that
-// knows its options. poke wakes the dispatcher (nil in-process).
+// knows its options. poke wakes the dispatcher, or tells the in-process
+// mail that the outbox has rows.
 func newService(t *testing.T, o harnessOpts, cfg *config.Config, st *store.Store, c *clock, logger *slog.Logger, poke func()) *table.Service {
 	t.Helper()
 	tmpl, err := testTemplates()
@@ -494,9 +498,13 @@ func (h *harness) handled(messageID string) store.Message {
 	return *rec
 }
 
-// outboxEmpty waits until every queued mail was sent.
+// outboxEmpty waits until every queued mail was sent. In-process it
+// reads the outbox whether poked or not.
 func (h *harness) outboxEmpty() {
 	h.t.Helper()
+	if h.mem != nil {
+		h.mem.poked.Store(true)
+	}
 	h.waitFor("the outbox to drain", func() bool {
 		rows, err := h.store.Outbox().Due(h.ctx, h.clock.Now().Add(time.Hour), 1)
 		if err != nil {

@@ -455,6 +455,7 @@ func testDeclineWithoutInvitation(t *testing.T, driver string) {
 // answers the invitation, our text quoted or not, neither accepts nor
 // declines it; it gets one "no command found", then nothing.
 func TestInvitationAutoResponder(t *testing.T) {
+	t.Parallel()
 	for _, r := range []responder{{quote: true, inReplyTo: true}, {}, {toFrom: true}} {
 		t.Run(fmt.Sprintf("quote=%v,to-from=%v", r.quote, r.toFrom), func(t *testing.T) {
 			h := newInviteHarness(t, "")

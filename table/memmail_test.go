@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lexio-mail/lexio/mailer"
@@ -20,6 +21,11 @@ type memMail struct {
 	domain string
 	// settling serialises harness.settle.
 	settling sync.Mutex
+	// poked is set by the service's Poke, after a commit that wrote mail;
+	// checked is the clock's time when the outbox was last found with
+	// nothing due. The outbox is read again only when either changed.
+	poked   atomic.Bool
+	checked time.Time
 
 	mu    sync.Mutex
 	boxes map[string][]memMessage // by user
@@ -140,7 +146,9 @@ func (m *memMail) inbox(name string) ([]client.Message, error) {
 // settle lets the in-process mail flow until it rests: the service
 // handles every message of its INBOX, and every outbox row due now is
 // delivered and marked sent (or, refused, failed for good) through the
-// outbox, as the dispatcher does. It does nothing with sockets.
+// outbox, as the dispatcher does. The outbox is read when the service
+// poked, the clock moved or the last read took rows. It does nothing with
+// sockets.
 func (h *harness) settle() {
 	h.t.Helper()
 	if h.mem == nil {
@@ -148,6 +156,7 @@ func (h *harness) settle() {
 	}
 	h.mem.settling.Lock()
 	defer h.mem.settling.Unlock()
+	took := false // the last read of the outbox took rows: read it again
 	for {
 		if in, ok := h.mem.next(); ok {
 			if in.Size > h.cfg.Mail.MaxMessageBytes {
@@ -160,7 +169,12 @@ func (h *harness) settle() {
 			}
 			continue
 		}
-		if h.dispatch() == 0 {
+		now := h.clock.Now()
+		if !h.mem.poked.Swap(false) && !took && now.Equal(h.mem.checked) {
+			return
+		}
+		if took = h.dispatch() > 0; !took {
+			h.mem.checked = now
 			return
 		}
 	}

@@ -14,6 +14,7 @@ import (
 // the computer or the service, each one line of printable text cut by
 // characters.
 func TestNamesTogether(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", 40)
 	for _, tc := range []struct {
 		name  string
@@ -72,6 +73,7 @@ func TestNamesTogether(t *testing.T) {
 // break lines, every list of names is distinct, printable, valid UTF-8,
 // bounded, and no human's reads as the computer's or the service's.
 func TestNamesHonest(t *testing.T) {
+	t.Parallel()
 	addrs := []string{
 		"alice@localhost", "alice@evil.test", "Alice@evil.test", "alice\u200b@localhost", "alice\u200d@localhost",
 		"\uff41\uff4c\uff49\uff43\uff45@evil.test", "\uff42\uff4f\uff54@x", "bot (medium)@evil.test", "bot:medium", "bot:easy", "bot@x", "lexio@x", "Lexio (x)@y",
@@ -113,6 +115,7 @@ func TestNamesHonest(t *testing.T) {
 // TestInviteNames: an invitee is named with the seated players, so that an
 // invitation's mail never shows two of them alike (LEAGUES §6).
 func TestInviteNames(t *testing.T) {
+	t.Parallel()
 	seats := []store.Seat{{Player: &store.Player{Address: "alice@localhost"}}, {Player: &store.Player{Address: "bob@localhost"}}}
 	invs := []store.Invitation{
 		{Address: "alice@evil.test", State: store.InvitePending},

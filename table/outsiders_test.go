@@ -259,6 +259,7 @@ func testInvitationsListUnsubscribe(t *testing.T, driver string) {
 // opener whose own address is not plain; and no invitation's subject
 // holds anything the opener chose.
 func TestInvitationsUnfitAddress(t *testing.T) {
+	t.Parallel()
 	h := newInviteHarness(t, "")
 	h.users("mallory")
 	long := "Free-prizes-at-" + strings.Repeat("x", 885)
@@ -361,6 +362,7 @@ func testInvitationsLapse(t *testing.T, driver string) {
 // refuses the invitations past it, from any opener; an address that has
 // played here is not counted.
 func TestInvitationsOutsiderDay(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{domain: inviteDomain, config: openTablesConfig, mail: "outsider_mails_per_day = 2\n"})
 	h.users("frank")
 	// The openers play here already: their confirmations are no mail to
@@ -385,6 +387,7 @@ func TestInvitationsOutsiderDay(t *testing.T) {
 // own with the no-invitation token in the tag, and a mail written to it
 // refuses invitations; withdrawn invitations carry it too.
 func TestInvitationsUnsubscribeInSubject(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{domain: inviteDomain, config: openTablesConfig, mail: "token_in_subject = true"})
 	name := h.open("alice", "NEW lexio "+h.addrs("bob", "carol"))
 	token := h.svc.Tokens().NoInvite("bob@" + h.domain)
@@ -414,6 +417,7 @@ func TestInvitationsUnsubscribeInSubject(t *testing.T) {
 // TestInvitationsStopFromPlayer: a seated player's STOP through their
 // table's address refuses invitations and leaves the game as it is.
 func TestInvitationsStopFromPlayer(t *testing.T) {
+	t.Parallel()
 	h := newInviteHarness(t, "")
 	name := h.open("alice", "NEW lexio "+h.addrs("bob"))
 	h.expect(h.answerInvite("bob", name, "JOIN"), store.OutcomeApplied, "JOIN")

@@ -79,6 +79,7 @@ func expectStandings(players []string, finished map[string]engine.Result, seats 
 // together in name order. A league's only table ending closes its season
 // at once.
 func TestSeasonEnd(t *testing.T) {
+	t.Parallel()
 	h := seasonHarness(t, `
 [[league]]
 name = "club"
@@ -300,6 +301,7 @@ func TestCloseSeason(t *testing.T) {
 // closes the season first (every table adjudicated at the end, as the
 // tick would), and the move is refused.
 func TestMoveAfterSeasonEnd(t *testing.T) {
+	t.Parallel()
 	h := seasonHarness(t, `
 [[league]]
 name = "short"
