@@ -198,8 +198,11 @@ var harnessUsers = []string{"lexio", "alice", "bob", "carol", "dave", "eve"}
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
-	if o.sockets == (o.mem != nil) && o.db != nil || !o.sockets && (o.smtpAddr != "" || o.srv != nil) {
-		t.Fatal("harness: smtpAddr and srv need sockets; a restart (db) needs the mail of the last harness (srv or mem)")
+	switch {
+	case !o.sockets && (o.smtpAddr != "" || o.srv != nil), o.sockets && o.mem != nil:
+		t.Fatal("harness: smtpAddr and srv are for sockets, mem for in-process mail")
+	case o.db != nil && o.srv == nil && o.mem == nil:
+		t.Fatal("harness: a restart on db keeps the mail of the last harness (srv or mem)")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &harness{t: t, ctx: ctx, clock: o.clock, srv: o.srv, mem: o.mem}
