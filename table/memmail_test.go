@@ -30,9 +30,10 @@ type memMail struct {
 	mu    sync.Mutex
 	boxes map[string][]memMessage // by user
 	users map[string]bool
-	// uidNext is each user's next UID; the service's INBOX gives its
-	// UIDs (under uidValidity) to HandleMessage, as the receiver does.
-	uidNext map[string]uint32
+	// uids counts the UIDs given in each user's INBOX; those of the
+	// service's INBOX (under memUIDValidity) go to HandleMessage, as the
+	// receiver passes them.
+	uids map[string]uint32
 	// pending are the messages of the service's INBOX not yet handed
 	// over.
 	pending []mailer.Inbound
@@ -53,7 +54,7 @@ const memUIDValidity = 1
 
 func newMemMail(domain string) *memMail {
 	return &memMail{domain: strings.ToLower(domain), boxes: map[string][]memMessage{},
-		users: map[string]bool{}, uidNext: map[string]uint32{}}
+		users: map[string]bool{}, uids: map[string]uint32{}}
 }
 
 func (m *memMail) addUser(name string) {
@@ -94,8 +95,8 @@ func (m *memMail) deliver(to []string, raw []byte) error {
 		users[i] = u
 	}
 	for _, u := range users {
-		m.uidNext[u]++
-		uid := m.uidNext[u]
+		m.uids[u]++
+		uid := m.uids[u]
 		if u == memService {
 			m.pending = append(m.pending, mailer.Inbound{UIDValidity: memUIDValidity, UID: uid,
 				Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))})
