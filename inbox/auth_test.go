@@ -29,6 +29,7 @@ const (
 )
 
 func TestAuthenticated(t *testing.T) {
+	t.Parallel()
 	const alice = "alice@example.com"
 	tests := []struct {
 		name    string

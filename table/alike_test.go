@@ -18,6 +18,7 @@ import (
 // refusal answered past the hour's bound would tell one from another).
 // The record keeps the true reason for the operator.
 func TestRefusalsAlike(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{config: "[open_tables]\nallow = true\nleague = \"main\"\n", mail: "error_replies_per_hour = 6"})
 	open := func(who, command string) string {
 		t.Helper()

@@ -22,6 +22,7 @@ func blockquoteBomb(n int) string {
 // under max_message_bytes (1 MiB) is handled and recorded, and a
 // player's move sent after it is applied.
 func TestBlockquoteBomb(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	const name = "bomb"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
@@ -53,6 +54,7 @@ func TestBlockquoteBomb(t *testing.T) {
 // recorded with the error outcome and its cause, changes nothing, and a
 // copy of it delivered again is a duplicate, not applied.
 func TestFailedRecordsTheMessage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	const name = "failed"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {

@@ -118,6 +118,7 @@ func bracketBlanks(w string) string {
 // through the same log and rules, never mailed, never timing out; the
 // game goes to its end in each variant, and is not rated.
 func TestBotGameByMail(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ cmd, variant, level string }{
 		{"NEW lexio bot:strong", "lexio", "strong"},
 		{"NEW lexico bot", "lexico", "medium"},
@@ -195,6 +196,7 @@ func TestBotGameByMail(t *testing.T) {
 // substitute T alice bot:strong`), after which it plays that seat at its
 // turn; a season table with the computer is not rated.
 func TestBotSeats(t *testing.T) {
+	t.Parallel()
 	h := botHarness(t, `
 [[table]]
 name = "vsbot"

@@ -172,6 +172,7 @@ func (h *harness) lastEntry(name, k string) (client.Message, *entry) {
 // turn is over, a new UID for the next turn; DTSTAMP is when the mail
 // was written.
 func TestCalendarEntries(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	t0 := h.clock.Now()
 	const name = "cal"

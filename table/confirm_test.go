@@ -75,6 +75,7 @@ func (h *harness) fingerprint() string {
 // answer to that mail does it, once, within 24 hours. The stranger gets
 // no mail; nobody else does either.
 func TestForgedFromConfirms(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{domain: inviteDomain, config: confirmConfig})
 	addr := func(n string) string { return n + "@" + h.domain }
 	if err := h.svc.CreateTable(h.ctx, "cf", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
@@ -200,6 +201,7 @@ func TestForgedFromConfirms(t *testing.T) {
 // (mail.unproven_answers_total_per_day). The player's own replies to
 // their table are not bounded by it.
 func TestUnprovenAnswersBounded(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{domain: inviteDomain, config: openTablesConfig,
 		mail: "unproven_answers_per_day = 3\nunproven_answers_total_per_day = 5"})
 	addr := func(n string) string { return n + "@" + h.domain }
@@ -242,6 +244,7 @@ func TestUnprovenAnswersBounded(t *testing.T) {
 // TestConfirmTokenInSubject: where tokens live in the subject tag, the
 // confirmation's tag carries its token, and answering it confirms.
 func TestConfirmTokenInSubject(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{mail: "token_in_subject = true"})
 	id := h.sendMail("eve", mailSpec{From: "alice@" + h.domain, Body: "LANG fr"})
 	h.expect(id, store.OutcomePending, "confirm")
@@ -257,6 +260,7 @@ func TestConfirmTokenInSubject(t *testing.T) {
 // even when forged mail has spent the day's answers to unproven mail for
 // that address.
 func TestWebUnsubscribeIsProven(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{mail: "unproven_answers_per_day = 1"})
 	if err := h.svc.CreateTable(h.ctx, "wu", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)

@@ -72,6 +72,7 @@ func testVacationYear10000(t *testing.T, driver string) {
 // vacation at ub, her other table; the tick reminds carol at ub; the web
 // page of ub answers.
 func TestUnreadableRows(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{driver: store.DriverSQLite})
 	t0 := h.clock.Now()
 	for _, tb := range []struct{ name, a, b string }{{"ua", "alice", "bob"}, {"ub", "alice", "carol"}, {"uc", "dave", "eve"}} {

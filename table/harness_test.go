@@ -56,26 +56,31 @@ type words []string
 
 func (w words) Contains(s string) bool { return slices.Contains(w, s) }
 
-// harness is a whole service on real sockets: the local mail server, a
-// SQLite file or a PostgreSQL schema, the receiver and the dispatcher.
+// harness is a whole service: a SQLite file or a PostgreSQL schema, and
+// its mail. By default the mail is in-process (see memMail): what a player
+// sends goes to the service's HandleMessage at once, and what the service
+// queues is taken out of the outbox and put in the players' mailboxes
+// whenever the test sends or reads mail. With harnessOpts.sockets the mail
+// goes over real sockets instead: the local mail server, the receiver and
+// the dispatcher, for the tests whose point is that path.
 type harness struct {
 	t     *testing.T
 	ctx   context.Context
-	srv   *localmail.Server
+	srv   *localmail.Server // sockets only
+	mem   *memMail          // in-process only
 	store *store.Store
 	svc   *table.Service
-	// players answer a player's preferences (package player).
+	// players, seasons and lobby own a player's preferences, league
+	// seasons and gathering players at tables; front is the mail front
+	// door that routes to them (as cmd/lexio/wire.go connects them).
 	players *player.Service
-	// seasons run the league seasons (package season).
 	seasons *season.Service
-	// lobby gathers players at tables (package lobby).
-	lobby *lobby.Service
-	// front is the mail front door (package inbox).
-	front *inbox.Service
-	clock *clock
-	cfg   *config.Config
-	disp  *mailer.Dispatcher
-	stop  func()
+	lobby   *lobby.Service
+	front   *inbox.Service
+	clock   *clock
+	cfg     *config.Config
+	disp    *mailer.Dispatcher // sockets only
+	stop    func()
 	// logs holds what the service logged.
 	logs *logBuffer
 	// db is the database, for a restart on the same one.
@@ -113,10 +118,12 @@ func (d *testDB) open(ctx context.Context, now func() time.Time) (*store.Store, 
 
 // eachDriver runs fn on SQLite and, when storetest.EnvDSN is set, on
 // PostgreSQL (whose writers are not serialised: concurrent transactions
-// meet there).
+// meet there). The test and both runs are parallel: each harness has its
+// own database and mail.
 func eachDriver(t *testing.T, fn func(t *testing.T, driver string)) {
-	t.Run("sqlite", func(t *testing.T) { fn(t, store.DriverSQLite) })
-	t.Run("postgres", func(t *testing.T) { fn(t, store.DriverPostgres) })
+	t.Parallel()
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); fn(t, store.DriverSQLite) })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); fn(t, store.DriverPostgres) })
 }
 
 // logBuffer collects log output; safe for concurrent writers.
@@ -178,43 +185,71 @@ type harnessOpts struct {
 	config string // appended to the base configuration
 	top    string // keys of the file's top, before every section
 	mail   string // extra keys of the [mail] section
+	// sockets runs the mail over the local mail server, the receiver and
+	// the dispatcher instead of in-process; smtpAddr and srv need it.
+	sockets bool
 	// smtpAddr is where the dispatcher sends ("" the local server).
 	smtpAddr string
 	dict     engine.Dictionary
 	gaddag   *dict.Gaddag // dict's words for the computer's seats
 	// driver is the database of a new harness (see newTestDB).
 	driver string
-	// db reuses a database (a restart); nil makes a new one.
+	// db reuses a database (a restart, with the mail of srv or mem);
+	// nil makes a new one.
 	db    *testDB
 	srv   *localmail.Server
+	mem   *memMail
 	clock *clock
 	// domain is the mail domain of a new server ("" is localhost); a
 	// reused server keeps its own.
 	domain string
 }
 
+// harnessUsers are the mail accounts every harness starts with.
+var harnessUsers = []string{"lexio", "alice", "bob", "carol", "dave", "eve"}
+
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
+	switch {
+	case !o.sockets && (o.smtpAddr != "" || o.srv != nil), o.sockets && o.mem != nil:
+		t.Fatal("harness: smtpAddr and srv are for sockets, mem for in-process mail")
+	case o.db != nil && o.srv == nil && o.mem == nil:
+		t.Fatal("harness: a restart on db keeps the mail of the last harness (srv or mem)")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &harness{t: t, ctx: ctx, clock: o.clock, srv: o.srv}
+	h := &harness{t: t, ctx: ctx, clock: o.clock, srv: o.srv, mem: o.mem}
 	if h.clock == nil {
 		h.clock = &clock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
 	}
-	if h.srv == nil {
+	switch {
+	case h.mem != nil:
+		h.domain = h.mem.domain
+	case !o.sockets:
+		h.domain = o.domain
+		if h.domain == "" {
+			h.domain = "localhost"
+		}
+		h.mem = newMemMail(h.domain)
+		for _, u := range harnessUsers {
+			h.mem.addUser(u)
+		}
+	case h.srv == nil:
 		// The server outlives the harness: a restart reuses it.
 		srv, err := localmail.Start(context.Background(), localmail.Options{Domain: o.domain})
 		if err != nil {
 			t.Fatal(err)
 		}
 		h.srv = srv
-		for _, u := range []string{"lexio", "alice", "bob", "carol", "dave", "eve"} {
+		for _, u := range harnessUsers {
 			if err := srv.AddUser(u, u+"-pw"); err != nil {
 				t.Fatal(err)
 			}
 		}
 		t.Cleanup(func() { srv.Close() })
+		h.domain = srv.Domain()
+	default:
+		h.domain = h.srv.Domain()
 	}
-	h.domain = h.srv.Domain()
 	text := strings.Replace(o.top+baseConfig(o.mail, o.config), `address = "lexio@localhost"`, `address = "lexio@`+h.domain+`"`, 1)
 	cfg, err := config.Parse([]byte(text))
 	if err != nil {
@@ -230,19 +265,25 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		t.Fatal(err)
 	}
 	h.store = st
-	tmpl, err := templates.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.dict == nil {
-		o.dict = anyWord{}
+	h.logs = &logBuffer{}
+	logger := slog.New(slog.NewTextHandler(h.logs, nil))
+	if !o.sockets {
+		mem := h.mem
+		h.newService(o, cfg, st, logger, func() { mem.poked.Store(true) })
+		var once sync.Once
+		h.stop = func() {
+			once.Do(func() {
+				cancel()
+				st.Close()
+			})
+		}
+		t.Cleanup(h.stop)
+		return h
 	}
 	smtpAddr := o.smtpAddr
 	if smtpAddr == "" {
 		smtpAddr = h.srv.SMTPAddr()
 	}
-	h.logs = &logBuffer{}
-	logger := slog.New(slog.NewTextHandler(h.logs, nil))
 	disp, err := mailer.NewDispatcher(mailer.DispatcherConfig{
 		Addr: smtpAddr, Timeout: 2 * time.Second, Logger: logger, TLS: mailer.TLSNone, Now: h.clock.Now, Interval: 50 * time.Millisecond,
 	}, outboxmail.New(st))
@@ -250,29 +291,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		t.Fatal(err)
 	}
 	h.disp = disp
-	svc, err := table.New(table.Options{Config: cfg, Store: st, Dict: o.dict, Gaddag: o.gaddag, Templates: tmpl,
-		Secret: []byte(testSecret), Now: h.clock.Now, Poke: disp.Poke, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.svc = svc
-	h.players, err = player.New(player.Options{Config: cfg, Store: st, Tables: svc, Now: h.clock.Now, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.seasons, err = season.New(season.Options{Config: cfg, Store: st, Tables: svc, Now: h.clock.Now, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc.SetSeasons(h.seasons)
-	h.lobby, err = lobby.New(lobby.Options{Config: cfg, Store: st, Tables: svc, Now: h.clock.Now, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.front, err = inbox.New(inbox.Options{Config: cfg, Store: st, Tables: svc, Players: h.players, Seasons: h.seasons, Lobby: h.lobby, Now: h.clock.Now, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h.newService(o, cfg, st, logger, disp.Poke)
 	recv, err := mailer.NewReceiver(mailer.ReceiverConfig{
 		Addr: h.srv.IMAPAddr(), TLS: mailer.TLSNone, Username: "lexio", Password: "lexio-pw",
 		PollInterval: time.Second, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Retry: mailer.Backoff{Base: 50 * time.Millisecond, Max: 200 * time.Millisecond},
@@ -296,13 +315,77 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	return h
 }
 
-func (h *harness) account(name string) client.Account {
-	return client.Account{IMAPAddr: h.srv.IMAPAddr(), SMTPAddr: h.srv.SMTPAddr(),
-		Username: name, Password: name + "-pw", Address: name + "@" + h.domain}
+// testTemplates parses the templates once for every harness: a Set is
+// read-only and safe for concurrent use, as the daemon's one Set is.
+var testTemplates = sync.OnceValues(templates.New)
+
+// newService builds the services of a harness, connected as the daemon
+// connects them: the one place that knows their options. poke wakes the
+// dispatcher, or tells the in-process mail that the outbox has rows.
+func (h *harness) newService(o harnessOpts, cfg *config.Config, st *store.Store, logger *slog.Logger, poke func()) {
+	t := h.t
+	t.Helper()
+	tmpl, err := testTemplates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := o.dict
+	if d == nil {
+		d = anyWord{}
+	}
+	h.svc, err = table.New(table.Options{Config: cfg, Store: st, Dict: d, Gaddag: o.gaddag, Templates: tmpl,
+		Secret: []byte(testSecret), Now: h.clock.Now, Poke: poke, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.players, err = player.New(player.Options{Config: cfg, Store: st, Tables: h.svc, Now: h.clock.Now, Logger: logger}); err != nil {
+		t.Fatal(err)
+	}
+	if h.seasons, err = season.New(season.Options{Config: cfg, Store: st, Tables: h.svc, Now: h.clock.Now, Logger: logger}); err != nil {
+		t.Fatal(err)
+	}
+	h.svc.SetSeasons(h.seasons)
+	if h.lobby, err = lobby.New(lobby.Options{Config: cfg, Store: st, Tables: h.svc, Now: h.clock.Now, Logger: logger}); err != nil {
+		t.Fatal(err)
+	}
+	h.front, err = inbox.New(inbox.Options{Config: cfg, Store: st, Tables: h.svc, Players: h.players, Seasons: h.seasons,
+		Lobby: h.lobby, Now: h.clock.Now, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
+func (h *harness) account(name string) client.Account {
+	acc := client.Account{Username: name, Password: name + "-pw", Address: name + "@" + h.domain}
+	if h.srv != nil {
+		acc.IMAPAddr, acc.SMTPAddr = h.srv.IMAPAddr(), h.srv.SMTPAddr()
+	}
+	return acc
+}
+
+// addUser adds a mail account.
+func (h *harness) addUser(name string) {
+	h.t.Helper()
+	if h.mem != nil {
+		h.mem.addUser(name)
+		return
+	}
+	if err := h.srv.AddUser(name, name+"-pw"); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// inbox is name's INBOX, oldest first, once the mail due rests.
 func (h *harness) inbox(name string) []client.Message {
 	h.t.Helper()
+	if h.mem != nil {
+		h.settle()
+		msgs, err := h.mem.inbox(name)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		return msgs
+	}
 	msgs, err := h.account(name).Fetch(h.ctx)
 	if err != nil {
 		h.t.Fatal(err)
@@ -311,10 +394,12 @@ func (h *harness) inbox(name string) []client.Message {
 }
 
 // waitFor polls until cond holds; the deadline only bounds a broken test.
+// In-process, the mail due rests before each look: what the test waits
+// for has then happened, or will not.
 func (h *harness) waitFor(what string, cond func() bool) {
 	h.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
+	for h.settle(); !cond(); h.settle() {
 		if time.Now().After(deadline) {
 			h.t.Fatalf("timed out waiting for %s", what)
 		}
@@ -398,20 +483,31 @@ func (h *harness) replyTo(name string, m *client.Message, command string) string
 	msgCounter.n++
 	id := fmt.Sprintf("reply-%d-%s@localhost", msgCounter.n, name)
 	msgCounter.Unlock()
-	acc := h.account(name)
-	to, raw := acc.Reply(m, command, h.clock.Now(), id)
-	if err := acc.Send(h.ctx, []string{to}, raw); err != nil {
-		h.t.Fatal(err)
-	}
+	to, raw := h.account(name).Reply(m, command, h.clock.Now(), id)
+	h.submit(name, []string{to}, raw)
 	return id
 }
 
 // sendRaw delivers a message as written.
 func (h *harness) sendRaw(from string, to []string, raw string) {
 	h.t.Helper()
-	if err := h.account(from).Send(h.ctx, to, []byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
-		h.t.Fatal(err)
+	h.submit(from, to, []byte(strings.ReplaceAll(raw, "\n", "\r\n")))
+}
+
+// submit sends raw from an account to the envelope recipients, as its
+// mail client would. In-process the service has handled it on return.
+func (h *harness) submit(from string, to []string, raw []byte) {
+	h.t.Helper()
+	if h.mem == nil {
+		if err := h.account(from).Send(h.ctx, to, raw); err != nil {
+			h.t.Fatal(err)
+		}
+		return
 	}
+	if err := h.mem.deliver(to, raw); err != nil {
+		h.t.Fatalf("client: send: %v", err)
+	}
+	h.settle()
 }
 
 // handled waits until the service recorded the message.
@@ -432,9 +528,13 @@ func (h *harness) handled(messageID string) store.Message {
 	return *rec
 }
 
-// outboxEmpty waits until every queued mail was sent.
+// outboxEmpty waits until every queued mail was sent. In-process it
+// reads the outbox whether poked or not.
 func (h *harness) outboxEmpty() {
 	h.t.Helper()
+	if h.mem != nil {
+		h.mem.poked.Store(true)
+	}
 	h.waitFor("the outbox to drain", func() bool {
 		rows, err := h.store.Outbox().Due(h.ctx, h.clock.Now().Add(time.Hour), 1)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 // language and answered, from the sender's table, that there is no league
 // season here yet; nothing changes.
 func TestNoLeagueSeason(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	if err := h.svc.CreateTable(h.ctx, "t1", "main", emails("alice", "bob"), 3); err != nil {
 		t.Fatal(err)

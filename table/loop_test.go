@@ -68,6 +68,7 @@ func (r responder) run(h *harness, name string, seen, maxRounds int) int {
 // nothing: no reply of ours reads back as a command, and a message
 // without a command is answered once an hour per sender.
 func TestAutoResponderLoop(t *testing.T) {
+	t.Parallel()
 	for _, r := range []responder{
 		{quote: true, inReplyTo: true},
 		{quote: true},
@@ -111,6 +112,7 @@ func TestAutoResponderLoop(t *testing.T) {
 // until when, the next ones nothing, while moves are still played and the
 // turn's mails still go out. The next hour, answers resume.
 func TestReplyBound(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{mail: "replies_per_hour = 3"})
 	const name = "bound"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
@@ -154,6 +156,7 @@ func TestReplyBound(t *testing.T) {
 // TestReplyAddress: a reply about a table carries the player's reply
 // address for it, so that a move written in answer is played.
 func TestReplyAddress(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	const name = "addr"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
@@ -208,6 +211,7 @@ func TestReplyAddress(t *testing.T) {
 // TestSecondJoin: a player who already sits at a table and sends JOIN
 // again is told so.
 func TestSecondJoin(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{config: "[open_tables]\nallow = true\nleague = \"main\"\n"})
 	rec := h.expect(h.sendMail("alice", mailSpec{Body: "NEW"}), store.OutcomeApplied, "NEW ")
 	name := strings.TrimPrefix(rec.Reason, "NEW ")
@@ -226,6 +230,7 @@ func TestSecondJoin(t *testing.T) {
 // TestProbeLog: a refused placement is logged where it was played, and
 // the admin's move count counts turns, not probes or previews.
 func TestProbeLog(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{dict: words{}})
 	const name = "probe"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {

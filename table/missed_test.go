@@ -29,6 +29,7 @@ var missedWords = []string{
 // itself as the turns go, with the generator, as `lexio moves` lists
 // them first: the highest score, then the least command.
 func TestGameOverMissed(t *testing.T) {
+	t.Parallel()
 	d, _, err := dict.Build(strings.NewReader(strings.Join(missedWords, "\n")))
 	if err != nil {
 		t.Fatal(err)

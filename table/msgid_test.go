@@ -20,6 +20,7 @@ import (
 // them, a well-formed one is answered to. A Message-ID over 998 octets is
 // recorded (by its hash, which the store finds it by).
 func TestOddMessageIDAnswered(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	const name = "odd"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {

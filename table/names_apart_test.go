@@ -8,6 +8,7 @@ import "testing"
 // other by her address. (Mail to evil.test is not delivered: the local
 // server has one domain.)
 func TestNamesApart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	if err := h.svc.CreateTable(h.ctx, "t1", "main", []string{"alice@" + h.domain, "alice@evil.test", "lexio@evil.test"}, 5); err != nil {
 		t.Fatal(err)

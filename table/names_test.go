@@ -18,6 +18,7 @@ import (
 // and the reply tokens take and refuse the same table names, by
 // tablename.Check, each with an error that names the input.
 func TestOneTableNameRule(t *testing.T) {
+	t.Parallel()
 	good := []string{"t42", "club-du-jeudi", "0", "a-", strings.Repeat("x", 32)}
 	// Each was taken by at least one of them, before there was one rule.
 	bad := []string{strings.Repeat("x", 33), strings.Repeat("x", 64), "-lead", "t_42", "t.42", "t+42", "té"}

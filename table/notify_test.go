@@ -140,6 +140,7 @@ func testNotifyTurn(t *testing.T, driver string) {
 // TestNotifyTurnResignation: a resignation is told to everyone (LEAGUES
 // §2.4), NOTIFY turn or not.
 func TestNotifyTurnResignation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	if err := h.svc.CreateTable(h.ctx, "r3", "main", emails("alice", "bob", "carol"), 5); err != nil {
 		t.Fatal(err)
@@ -343,7 +344,7 @@ func testDigest(t *testing.T, driver string) {
 
 	// A restart the same day: a new service on the same database.
 	h.stop()
-	h = newHarness(t, harnessOpts{db: h.db, srv: h.srv, clock: h.clock})
+	h = newHarness(t, harnessOpts{db: h.db, mem: h.mem, clock: h.clock})
 	expect(h, day(2, 14, 0), bobs)
 	expect(h, day(3, 6, 59), bobs) // 07:59 in Paris
 	both := map[string]int{"alice": 1, "bob": 1, "carol": 0, "dave": 0}
@@ -487,6 +488,7 @@ func testSay(t *testing.T, driver string) {
 // List-Unsubscribe address is the service's own with the tag as subject,
 // and a mail written to it does the same.
 func TestUnsubscribeInSubject(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{mail: "token_in_subject = true"})
 	if err := h.svc.CreateTable(h.ctx, "t1", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
@@ -506,6 +508,7 @@ func TestUnsubscribeInSubject(t *testing.T) {
 // NOTIFY turn still gets one acceptance of their move, and it cancels
 // their turn's calendar entry as the notice would have.
 func TestNotifyTurnSeparateAcceptance(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{mail: "separate_acceptance = true"})
 	const name = "sa"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {

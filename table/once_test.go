@@ -60,7 +60,7 @@ func (h *harness) processed(n int) {
 func TestExactlyOnce(t *testing.T) { eachDriver(t, testExactlyOnce) }
 
 func testExactlyOnce(t *testing.T, driver string) {
-	h1 := newHarness(t, harnessOpts{driver: driver})
+	h1 := newHarness(t, harnessOpts{driver: driver, sockets: true})
 	const name = "once"
 	if err := h1.svc.CreateTable(h1.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func testExactlyOnce(t *testing.T, driver string) {
 	if err := h1.srv.Deliver("lexio+"+h1.token(name, "bob")+"@localhost", raw); err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, harnessOpts{db: h1.db, srv: h1.srv, clock: h1.clock})
+	h := newHarness(t, harnessOpts{sockets: true, db: h1.db, srv: h1.srv, clock: h1.clock})
 	h.processed(2)
 	h.logged("crash-2@localhost", "message already handled")
 	if g := h.game(name); turns(g) != 2 {
@@ -172,7 +172,7 @@ func testSMTPOutage(t *testing.T, driver string) {
 	}
 	dead := l.Addr().String()
 	l.Close()
-	h1 := newHarness(t, harnessOpts{driver: driver, smtpAddr: dead, mail: "separate_acceptance = true"})
+	h1 := newHarness(t, harnessOpts{driver: driver, sockets: true, smtpAddr: dead, mail: "separate_acceptance = true"})
 	const name = "outage"
 	players := []string{"alice", "bob"}
 	if err := h1.svc.CreateTable(h1.ctx, name, "main", emails(players...), 5); err != nil {
@@ -211,7 +211,7 @@ func testSMTPOutage(t *testing.T, driver string) {
 	// The server is back (the daemon restarts with the right address);
 	// the backoff has passed.
 	h1.stop()
-	h := newHarness(t, harnessOpts{db: h1.db, srv: h1.srv, clock: h1.clock, mail: "separate_acceptance = true"})
+	h := newHarness(t, harnessOpts{sockets: true, db: h1.db, srv: h1.srv, clock: h1.clock, mail: "separate_acceptance = true"})
 	h.clock.Add(time.Hour)
 	defer func() {
 		if t.Failed() {

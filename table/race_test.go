@@ -113,7 +113,7 @@ func TestMoveRacesExpiry(t *testing.T) { eachDriver(t, testMoveRacesExpiry) }
 
 func testMoveRacesExpiry(t *testing.T, driver string) {
 	dict := holdDict{newGate()}
-	h := newHarness(t, harnessOpts{driver: driver, dict: dict})
+	h := newHarness(t, harnessOpts{driver: driver, sockets: true, dict: dict})
 	defer func() {
 		if t.Failed() {
 			t.Logf("log:\n%s", h.logs)
@@ -142,7 +142,7 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 	}
 	ticked := make(chan tick, 1)
 	go func() {
-		n, err := h.tick(h.clock.Now())
+		n, err := h.runTick(h.clock.Now())
 		ticked <- tick{n, err}
 	}()
 	var tk tick
@@ -226,7 +226,7 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 func TestExpiryRacesMove(t *testing.T) { eachDriver(t, testExpiryRacesMove) }
 
 func testExpiryRacesMove(t *testing.T, driver string) {
-	h := newHarness(t, harnessOpts{driver: driver, dict: words{}})
+	h := newHarness(t, harnessOpts{driver: driver, sockets: true, dict: words{}})
 	defer func() {
 		if t.Failed() {
 			t.Logf("log:\n%s", h.logs)
@@ -251,7 +251,7 @@ func testExpiryRacesMove(t *testing.T, driver string) {
 	}
 	ticked := make(chan tick, 1)
 	go func() {
-		n, err := h.tick(deadline.Add(time.Minute))
+		n, err := h.runTick(deadline.Add(time.Minute))
 		ticked <- tick{n, err}
 	}()
 	g.waitEntered(t, "the tick")

@@ -60,6 +60,7 @@ func replays(t *testing.T, g *engine.Game, players []string) string {
 // in answer to an old notice (RESIGN is never stale): the game ends at
 // once, Bob wins, no rack is adjusted, every rack is revealed.
 func TestResignTwoPlayers(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	const name = "r2"
 	players := []string{"alice", "bob"}
@@ -111,6 +112,7 @@ func TestResignTwoPlayers(t *testing.T) {
 // wins. At four, two leave and the game ends idle between the two still
 // in, counted as two (RULES §11.2).
 func TestResignThreeAndFour(t *testing.T) {
+	t.Parallel()
 	t.Run("three", func(t *testing.T) {
 		h := newHarness(t, harnessOpts{})
 		const name = "r3"
@@ -222,6 +224,7 @@ func TestResignThreeAndFour(t *testing.T) {
 // sender's tables is refused with a reason, through the plain address or
 // a table's, and no game changes.
 func TestResignRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	if err := h.svc.CreateTable(h.ctx, "mine", "main", emails("alice", "bob"), 14); err != nil {
 		t.Fatal(err)
@@ -265,6 +268,7 @@ forfeit_after = 2
 // the second expiry is a forfeit at its deadline, and with two players
 // the game ends; Bob wins.
 func TestForfeitByTick(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{config: forfeitConfig})
 	t0 := h.clock.Now()
 	const name = "ff"
@@ -302,6 +306,7 @@ func TestForfeitByTick(t *testing.T) {
 // second expiry of each is a forfeit, the first of them (at three) puts
 // the rack back and passes the turn, the next leaves Carol alone.
 func TestForfeitCatchUp(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{config: forfeitConfig})
 	t0 := h.clock.Now()
 	const name = "cu"
@@ -350,6 +355,7 @@ func TestForfeitCatchUp(t *testing.T) {
 // the others are told; the log records it. The admin's mistakes are
 // refused with a reason.
 func TestSubstitute(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	const name = "sub"
 	players := []string{"alice", "bob", "carol"}

@@ -361,7 +361,7 @@ func testInfoCommands(t *testing.T, driver string) {
 func TestBadInput(t *testing.T) { eachDriver(t, testBadInput) }
 
 func testBadInput(t *testing.T, driver string) {
-	h := newHarness(t, harnessOpts{driver: driver, mail: "max_message_bytes = 4096\nerror_replies_per_hour = 3"})
+	h := newHarness(t, harnessOpts{driver: driver, sockets: true, mail: "max_message_bytes = 4096\nerror_replies_per_hour = 3"})
 	const name = "bad"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 // with the rules of the game in the player's language, worked examples
 // and all, from the player's table, within the reply bound.
 func TestHelpRules(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{mail: "replies_per_hour = 3"})
 	const name = "rules"
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob", "carol"), 5); err != nil {

@@ -15,6 +15,7 @@ import (
 // the echo resigns nobody. Bidi overrides, terminal escapes and zero-width
 // characters are removed.
 func TestSayAttackLoneCR(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	if err := h.svc.CreateTable(h.ctx, "t1", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)

@@ -44,9 +44,7 @@ func seasonHarnessWith(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
 	h := newHarness(t, o)
 	for _, u := range []string{"frank", "gina"} {
-		if err := h.srv.AddUser(u, u+"-pw"); err != nil {
-			t.Fatal(err)
-		}
+		h.addUser(u)
 	}
 	return h
 }
@@ -92,6 +90,7 @@ func openers(t *testing.T, players []string, tables []season.SeasonTable) {
 // a running season is refused, and the same league and season give the
 // same tables in another database.
 func TestStartSeason(t *testing.T) {
+	t.Parallel()
 	h := seasonHarness(t, seasonLeagues)
 	club := h.cfg.League("club")
 	s, err := h.seasons.StartSeason(h.ctx, "club")
@@ -219,6 +218,7 @@ func TestStartSeason(t *testing.T) {
 // TestSeasonTableName: the names are table names, the league's name
 // slugged and cut to fit.
 func TestSeasonTableName(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		league string
 		want   string
@@ -287,6 +287,7 @@ type wantRow struct{ played, won, tied, lost, points, spread, pointsFor int }
 // player of the division has a row, in order; in a league that is not
 // rated, ratings stay 1500/350.
 func TestSeasonStandings(t *testing.T) {
+	t.Parallel()
 	h := seasonHarness(t, `
 [[league]]
 name = "club"
@@ -382,6 +383,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhos
 // one down, a withdrawn player out, a sign-up into the lowest division;
 // Show gives those divisions before the start.
 func TestSecondSeason(t *testing.T) {
+	t.Parallel()
 	h := seasonHarness(t, `
 [[league]]
 name = "ladder"
@@ -486,6 +488,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 // table of no season and the tables of a league with rated = false
 // change no rating.
 func TestSeasonRatings(t *testing.T) {
+	t.Parallel()
 	h := seasonHarnessWith(t, harnessOpts{top: "rating_tau = 0.7\n", config: `
 [[league]]
 name = "rated"
@@ -602,6 +605,7 @@ players = ["alice@localhost", "bob@localhost"]
 // already named as one of the season's makes the start fail with the
 // name; no season, table or mail of it is left.
 func TestStartSeasonAtomic(t *testing.T) {
+	t.Parallel()
 	h := seasonHarness(t, `
 [[league]]
 name = "club"

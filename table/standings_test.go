@@ -33,6 +33,7 @@ func standingsOrder(t *testing.T, what, text string, rows []season.Standing) {
 // league that does not exist and a sender in no season of it are told
 // so. Nothing changes.
 func TestStandingsByMail(t *testing.T) {
+	t.Parallel()
 	h := seasonHarness(t, seasonLeagues)
 	s, err := h.seasons.StartSeason(h.ctx, "club")
 	if err != nil {
@@ -90,6 +91,7 @@ func TestStandingsByMail(t *testing.T) {
 // true takes no sign-up; signing up twice, or withdrawing when not in,
 // is refused; the latest of a player's counts when the season starts.
 func TestSignupByMail(t *testing.T) {
+	t.Parallel()
 	h := seasonHarness(t, seasonLeagues+`
 [[league]]
 name = "open"
@@ -159,6 +161,7 @@ players = ["alice@localhost", "bob@localhost"]
 // table shows its division's standings with that game counted, in both
 // parts; a table of no season shows none.
 func TestGameOverStandings(t *testing.T) {
+	t.Parallel()
 	h := seasonHarness(t, seasonLeagues)
 	s, err := h.seasons.StartSeason(h.ctx, "club")
 	if err != nil {
@@ -200,6 +203,7 @@ func TestGameOverStandings(t *testing.T) {
 // season began after its Monday 08:00, late in the week after downtime;
 // standings_digest = "off" sends none, and a closed season none.
 func TestWeeklyStandings(t *testing.T) {
+	t.Parallel()
 	h := seasonHarness(t, `
 [[league]]
 name = "club"

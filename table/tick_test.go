@@ -19,8 +19,8 @@ func tickJobs(h *harness) []scheduler.Job {
 	}
 }
 
-// tick runs one scheduler tick at now, as the daemon's would.
-func (h *harness) tick(now time.Time) (int, error) {
+// runTick runs one scheduler tick at now, as the daemon's would.
+func (h *harness) runTick(now time.Time) (int, error) {
 	h.t.Helper()
 	s, err := scheduler.New(scheduler.Options{Jobs: tickJobs(h)})
 	if err != nil {

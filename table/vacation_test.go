@@ -434,6 +434,7 @@ func testCatchUpBankVacation(t *testing.T, driver string) {
 // deadline: a vacation coming later in the turn leaves the 24 h reminder
 // where it was.
 func TestReminderBeforeVacation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	t0 := h.clock.Now() // 2 March 2026, 09:00 UTC
 	const name = "rv"
