@@ -61,7 +61,7 @@ func (s *Service) askConfirmation(h *table.Request, c *parser.Command) error {
 		head.Tag = "[Lexio confirm " + token + "]"
 	}
 	h.Log.Info("command kept until its sender confirms it", "command", c.Kind.String())
-	e := notice.Envelope{Kind: templates.Confirm, To: to, Reply: h.Rec.MessageID, Token: token}
+	e := notice.Envelope{To: to, Reply: h.Rec.MessageID, Token: token}
 	h.Out.Add(e, templates.ConfirmMsg{Head: head, Command: cmd, Expires: conf.Expires})
 	return nil
 }

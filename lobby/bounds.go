@@ -154,16 +154,16 @@ func (s *Service) addressReason(h *table.Request, a string, room *int) (*templat
 
 // mailInvitee queues a mail to an invitee, who has no seat: it counts
 // against the day's mail to outsiders, and is not sent past it.
-func (s *Service) mailInvitee(tx *store.Tx, e notice.Envelope, data any, now time.Time, out *notice.Batch) error {
+func (s *Service) mailInvitee(tx *store.Tx, e notice.Envelope, m templates.Mail, now time.Time, out *notice.Batch) error {
 	ok, err := s.notices.MayMailOutsider(tx, e.To.Addr, now)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		s.log.Warn("mail to an invitee not sent: the day's mail to outsiders is spent", "table", e.Table, "kind", e.Kind)
+		s.log.Warn("mail to an invitee not sent: the day's mail to outsiders is spent", "table", e.Table, "kind", templates.KindOf(m))
 		return nil
 	}
-	out.Add(e, data)
+	out.Add(e, m)
 	return nil
 }
 
@@ -191,7 +191,7 @@ func (s *Service) lapse(tx *store.Tx, t *table.Table, now time.Time, out *notice
 	for p := range t.Seats {
 		m := msg
 		m.Head = s.notices.Head(t.Row.Name, t.Recipient(p), now)
-		out.Add(notice.Envelope{Table: t.Row.Name, Kind: templates.TableLapsed, To: t.Recipient(p), TableID: &t.Row.ID}, m)
+		out.Add(notice.Envelope{Table: t.Row.Name, To: t.Recipient(p), TableID: &t.Row.ID}, m)
 	}
 	s.log.Info("open table not started in time: closed", "table", t.Row.Name, "opened", t.Row.CreatedAt, "seated", len(t.Seats))
 	return tx.DeleteOpenTable(t.Row.ID)

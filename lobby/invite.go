@@ -100,7 +100,7 @@ func (s *Service) invite(h *table.Request, t *table.Table, addrs []string) (time
 		to := notice.Recipient{Addr: a, Lang: pl.Lang, TZ: s.tables.ZoneOf(pl.TimeZone), Pos: -1}
 		m := msg
 		m.Head = s.notices.Head(t.Row.Name, to, h.Now)
-		if err := s.mailInvitee(h.Tx, s.inviteEnvelope(t, templates.Invitation, to, a), m, h.Now, h.Out); err != nil {
+		if err := s.mailInvitee(h.Tx, s.inviteEnvelope(t, to, a), m, h.Now, h.Out); err != nil {
 			return time.Time{}, err
 		}
 	}
@@ -111,8 +111,8 @@ func (s *Service) invite(h *table.Request, t *table.Table, addrs []string) (time
 // inviteEnvelope is a mail about t's invitations; about names the
 // invitation, so that two mails of one kind to one recipient have two
 // Message-IDs.
-func (s *Service) inviteEnvelope(t *table.Table, kind templates.Kind, to notice.Recipient, about string) notice.Envelope {
-	return notice.Envelope{Table: t.Row.Name, Kind: kind, To: to, TableID: &t.Row.ID, Extra: notice.ShortHash(about)}
+func (s *Service) inviteEnvelope(t *table.Table, to notice.Recipient, about string) notice.Envelope {
+	return notice.Envelope{Table: t.Row.Name, To: to, TableID: &t.Row.ID, Extra: notice.ShortHash(about)}
 }
 
 // invitee is the recipient of a mail to an invited address.
@@ -319,7 +319,7 @@ func (s *Service) announceJoin(h *table.Request, t *table.Table, waiting []strin
 	for p := range t.Seats {
 		msg := templates.JoinedMsg{Head: s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Player: table.Names(t.Seats)[joined],
 			You: p == joined, Players: table.Names(t.Seats), Max: table.MaxPlayers(t.Row.Variant), Invited: waiting, Starts: starts}
-		e := notice.Envelope{Table: t.Row.Name, Kind: templates.TableJoined, To: t.Recipient(p), TableID: &t.Row.ID}
+		e := notice.Envelope{Table: t.Row.Name, To: t.Recipient(p), TableID: &t.Row.ID}
 		if p == joined {
 			e.Reply = h.Rec.MessageID
 		}
@@ -337,7 +337,7 @@ func (s *Service) declineInvitation(h *table.Request, t *table.Table, inv *store
 	if err != nil {
 		return err
 	}
-	if err := h.ReplyAs(t, to, templates.Declined, templates.DeclinedMsg{
+	if err := h.ReplyAs(t, to, templates.DeclinedMsg{
 		Head: s.notices.Head(t.Row.Name, to, h.Now), Opener: table.Names(t.Seats)[0]}); err != nil {
 		return err
 	}
@@ -364,7 +364,7 @@ func (s *Service) recordDecline(h *table.Request, t *table.Table, inv *store.Inv
 	msg := templates.InviteAnswerMsg{Declined: named[inv.Address], Waiting: pendingNames(t.Seats, invs), Seated: seated}
 	msg.Starts, msg.Closed = len(msg.Waiting) == 0 && len(t.Seats) >= 2, len(msg.Waiting) == 0 && len(t.Seats) < 2
 	msg.Head = s.notices.Head(t.Row.Name, t.Recipient(0), h.Now)
-	h.Out.Add(s.inviteEnvelope(t, templates.InviteAnswer, t.Recipient(0), inv.Address), msg)
+	h.Out.Add(s.inviteEnvelope(t, t.Recipient(0), inv.Address), msg)
 	return len(msg.Waiting), nil
 }
 
@@ -420,7 +420,7 @@ func (s *Service) expireInvitations(tx *store.Tx, t *table.Table, now time.Time,
 	msg.Starts = open && len(msg.Waiting) == 0 && len(t.Seats) >= 2
 	msg.Closed = open && len(msg.Waiting) == 0 && len(t.Seats) < 2
 	msg.Head = s.notices.Head(t.Row.Name, t.Recipient(0), now)
-	out.Add(s.inviteEnvelope(t, templates.InviteAnswer, t.Recipient(0), "expired "+strings.Join(addrs, " ")), msg)
+	out.Add(s.inviteEnvelope(t, t.Recipient(0), "expired "+strings.Join(addrs, " ")), msg)
 	s.log.Info("invitations expired", "table", t.Row.Name, "expired", len(addrs), "at", msg.At)
 	return true, s.invitationsDone(tx, t, len(msg.Waiting), now, out)
 }
@@ -451,7 +451,7 @@ func (s *Service) withdrawInvitations(tx *store.Tx, t *table.Table, now time.Tim
 			return err
 		}
 		msg := templates.WithdrawnMsg{Head: s.notices.Head(t.Row.Name, to, now), Opener: table.Names(t.Seats)[0]}
-		if err := s.mailInvitee(tx, s.inviteEnvelope(t, templates.Withdrawn, to, inv.Address), msg, now, out); err != nil {
+		if err := s.mailInvitee(tx, s.inviteEnvelope(t, to, inv.Address), msg, now, out); err != nil {
 			return err
 		}
 	}

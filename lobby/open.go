@@ -81,7 +81,7 @@ func (s *Service) Open(h *table.Request, c *parser.Command) error {
 		// Named beside the seated: notice.Names tells them apart.
 		msg.Invited = notice.Names(append(table.SeatAddrs(t.Seats), c.Invite...))[len(t.Seats):]
 	}
-	return h.Reply(t, templates.TableOpened, msg)
+	return h.Reply(t, msg)
 }
 
 // splitBots parts NEW's seats into the computer's and the addresses to

@@ -43,7 +43,7 @@ func (s *Service) NoInvite(h *table.Request, t *table.Table, unsubscribed bool) 
 	h.Outcome(store.OutcomeApplied, reason)
 	h.Log.Info("invitations refused", "declined", len(declined), "list_unsubscribe", unsubscribed)
 	to := h.Sender(nil)
-	return h.ReplyAs(nil, to, templates.InvitesRefused, templates.NoInviteMsg{
+	return h.ReplyAs(nil, to, templates.NoInviteMsg{
 		Head: s.notices.Head("", to, h.Now), Unsubscribed: unsubscribed, Declined: declined})
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/templates"
 )
 
 // Batch collects the mails of one transaction. Each is rendered in a
@@ -31,9 +32,9 @@ type pendingMail struct {
 // NewBatch starts an empty batch of mails written at now.
 func (w *Writer) NewBatch(now time.Time) *Batch { return &Batch{w: w, now: now} }
 
-// Add starts rendering one mail. The computer's seat reads no mail: a
+// Add starts rendering one mail, m. The computer's seat reads no mail: a
 // mail to it is dropped here.
-func (b *Batch) Add(e Envelope, data any) {
+func (b *Batch) Add(e Envelope, m templates.Mail) {
 	if botseat.Is(e.To.Addr) {
 		return
 	}
@@ -41,7 +42,7 @@ func (b *Batch) Add(e Envelope, data any) {
 	b.pending = append(b.pending, p)
 	go func() {
 		defer close(p.done)
-		p.mail, p.err = b.w.Render(e, data, b.now)
+		p.mail, p.err = b.w.Render(e, m, b.now)
 	}()
 }
 

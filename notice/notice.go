@@ -7,7 +7,7 @@
 // (Writer.Commit), a conflict tried again (Retry).
 //
 // It knows nothing of commands, seats or leagues: callers say who gets
-// which kind of mail with which data.
+// which mail (the templates' data, which says its kind).
 package notice
 
 import (
@@ -89,11 +89,11 @@ type Recipient struct {
 	League string
 }
 
-// Envelope is what a mail needs besides its template data.
+// Envelope is what a mail needs besides its template data, which says
+// the mail's kind.
 type Envelope struct {
 	Table   string // "" for a message about no table
 	Seq     int64  // the table's last action when the mail was written
-	Kind    templates.Kind
 	To      Recipient
 	Reply   string           // the inbound Message-ID this answers, if any
 	Cal     *templates.Event // the calendar entry attached, if any
@@ -106,16 +106,16 @@ type Envelope struct {
 	Token string
 }
 
-// MessageID names the table, the turn (the action count) and the message,
-// so that a reply to it can be recognised as stale (EMAIL §1.5). A reply
-// to a command also names that command, so that two BOARDs sent in one
-// turn get two answers.
-func (w *Writer) MessageID(e Envelope) string {
+// MessageID names the table, the turn (the action count) and the message
+// (its kind), so that a reply to it can be recognised as stale (EMAIL
+// §1.5). A reply to a command also names that command, so that two BOARDs
+// sent in one turn get two answers.
+func (w *Writer) MessageID(e Envelope, kind templates.Kind) string {
 	t := e.Table
 	if t == "" {
 		t = "-"
 	}
-	id := fmt.Sprintf("lexio.%s.%d.%s.%d", t, e.Seq, e.Kind, e.To.Pos)
+	id := fmt.Sprintf("lexio.%s.%d.%s.%d", t, e.Seq, kind, e.To.Pos)
 	if e.Reply != "" {
 		id += "." + ShortHash(e.Reply)
 	}
@@ -148,12 +148,16 @@ func (w *Writer) TurnUID(table string, n, p int) string {
 	return fmt.Sprintf("lexio.%s.turn%d.%d@%s", table, n, p, w.domain)
 }
 
-// Render writes one message through the templates and composes it into
-// an outbox row.
-func (w *Writer) Render(e Envelope, data any, now time.Time) (*store.OutboxMail, error) {
-	r, err := w.tmpl.Render(e.To.Lang, e.Kind, data)
+// Render writes one message, m, through the templates and composes it
+// into an outbox row.
+func (w *Writer) Render(e Envelope, m templates.Mail, now time.Time) (*store.OutboxMail, error) {
+	if m == nil {
+		return nil, Permanent(errors.New("notice: render: no message"))
+	}
+	kind := templates.KindOf(m)
+	r, err := w.tmpl.Render(e.To.Lang, m)
 	if err != nil {
-		return nil, Permanent(fmt.Errorf("notice: render %s: %w", e.Kind, err))
+		return nil, Permanent(fmt.Errorf("notice: render %s: %w", kind, err))
 	}
 	env := mailer.Envelope{
 		From:          mail.Address{Name: w.cfg.Mail.Name, Address: w.cfg.Mail.Address},
@@ -161,17 +165,17 @@ func (w *Writer) Render(e Envelope, data any, now time.Time) (*store.OutboxMail,
 		ReplyTo:       w.cfg.Mail.Address,
 		Subject:       r.Subject,
 		Date:          now,
-		MessageID:     w.MessageID(e),
+		MessageID:     w.MessageID(e, kind),
 		AutoSubmitted: "auto-generated",
 		Text:          r.Text,
 		HTML:          r.HTML,
 	}
-	env.ListUnsubscribe = w.UnsubscribeURI(e)
+	env.ListUnsubscribe = w.UnsubscribeURI(e, kind)
 	if env.ListUnsubscribe != "" && e.Table != "" && e.To.ID != 0 && w.links != nil {
 		// RFC 8058: the one-click URL does what the address does.
 		env.UnsubscribeURL = w.links.Unsubscribe(e.Table, e.To.ID)
 	}
-	env.FeedbackID = w.feedbackID(e)
+	env.FeedbackID = w.feedbackID(e, kind)
 	if e.Table != "" {
 		root := w.RootID(e.Table)
 		env.InReplyTo, env.References = root, []string{root}
@@ -190,7 +194,7 @@ func (w *Writer) Render(e Envelope, data any, now time.Time) (*store.OutboxMail,
 	if e.Cal != nil {
 		ics, err := w.tmpl.Calendar(e.To.Lang, *e.Cal)
 		if err != nil {
-			return nil, Permanent(fmt.Errorf("notice: calendar of %s: %w", e.Kind, err))
+			return nil, Permanent(fmt.Errorf("notice: calendar of %s: %w", kind, err))
 		}
 		name := "deadline.ics"
 		if e.Cal.Cancel {
@@ -204,7 +208,7 @@ func (w *Writer) Render(e Envelope, data any, now time.Time) (*store.OutboxMail,
 	}
 	raw, err := mailer.Compose(env)
 	if err != nil {
-		return nil, Permanent(fmt.Errorf("notice: compose %s: %w", e.Kind, err))
+		return nil, Permanent(fmt.Errorf("notice: compose %s: %w", kind, err))
 	}
 	return &store.OutboxMail{
 		TableID: e.TableID, MessageID: env.MessageID, From: w.cfg.Mail.Address,
@@ -217,26 +221,26 @@ func (w *Writer) Render(e Envelope, data any, now time.Time) (*store.OutboxMail,
 // the mail's kind, its table ("-" for none), "lexio" and the service's
 // domain, so that complaint reports can be counted per kind of mail and
 // per table. It names no player.
-func (w *Writer) feedbackID(e Envelope) string {
+func (w *Writer) feedbackID(e Envelope, kind templates.Kind) string {
 	table := e.Table
 	if table == "" {
 		table = "-"
 	}
-	return e.Kind.String() + ":" + table + ":lexio:" + w.domain
+	return kind.String() + ":" + table + ":lexio:" + w.domain
 }
 
 // UnsubscribeURI is the List-Unsubscribe address (RFC 2369, LEAGUES §5.2)
-// of a mail the player did not ask for: a notice about a table, whose
-// address sets NOTIFY turn there, or the digest, whose address sets it for
-// every table; an invitation's refuses every invitation (LEAGUES §6).
-// Answers to commands carry none.
-func (w *Writer) UnsubscribeURI(e Envelope) string {
-	if e.Kind == templates.Invitation || e.Kind == templates.Withdrawn {
+// of a mail of that kind the player did not ask for: a notice about a
+// table, whose address sets NOTIFY turn there, or the digest, whose
+// address sets it for every table; an invitation's refuses every
+// invitation (LEAGUES §6). Answers to commands carry none.
+func (w *Writer) UnsubscribeURI(e Envelope, kind templates.Kind) string {
+	if kind == templates.Invitation || kind == templates.Withdrawn {
 		return w.NoInviteURI(e.To.Addr)
 	}
 	table := ""
 	switch {
-	case e.Kind == templates.Digest:
+	case kind == templates.Digest:
 	case e.Table != "" && e.To.Pos >= 0 && e.Reply == "":
 		table = e.Table
 	default:

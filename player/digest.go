@@ -130,7 +130,7 @@ func (s *Service) digest(tx *store.Tx, pl *store.Player, day string, now time.Ti
 		return 1
 	})
 	to := notice.Recipient{Addr: pl.Address, Lang: pl.Lang, TZ: s.tables.ZoneOf(pl.TimeZone), Pos: -1}
-	e := notice.Envelope{Kind: templates.Digest, To: to, Extra: day + "." + notice.ShortHash(pl.Address)}
+	e := notice.Envelope{To: to, Extra: day + "." + notice.ShortHash(pl.Address)}
 	out.Add(e, templates.DigestMsg{Head: s.notices.Head("", to, now), Games: games, Yours: yours})
 	return nil
 }

@@ -91,7 +91,7 @@ func (s *Service) setNotify(r *table.Request, t *table.Table, mode, name string,
 		return err
 	}
 	r.Outcome(store.OutcomeApplied, msg.reason)
-	return r.ReplyAs(t, to, templates.NotifyChanged, msg.NotifyMsg)
+	return r.ReplyAs(t, to, msg.NotifyMsg)
 }
 
 // choice is a stored choice and how it is told.
@@ -179,7 +179,7 @@ func (s *Service) WebUnsubscribe(ctx context.Context, name string, player int64)
 			// The confirmation answers the request, under an id of its
 			// own, as it would answer a message.
 			id := fmt.Sprintf("<lexio.web-unsubscribe.%s.%d.%d@%s>", name, player, now.UnixNano(), s.notices.Domain())
-			out.Add(notice.Envelope{Table: name, Seq: int64(len(t.Actions())), Kind: templates.NotifyChanged, To: to,
+			out.Add(notice.Envelope{Table: name, Seq: int64(len(t.Actions())), To: to,
 				Reply: id, TableID: &t.Row.ID}, c.NotifyMsg)
 			log.Info("unsubscribed by the one-click URL", "outcome", store.OutcomeApplied, "reason", c.reason)
 			return nil

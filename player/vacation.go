@@ -106,7 +106,7 @@ func (s *Service) Vacation(h *table.Request, t *table.Table, v *parser.Vacation)
 	msg.Left = s.daysLeft(vs, msg.Year)
 	to := h.Sender(from)
 	msg.Head = s.notices.Head(table.TableName(from), to, now)
-	return h.ReplyAs(from, to, templates.VacationSet, msg)
+	return h.ReplyAs(from, to, msg)
 }
 
 // newVacation checks a new vacation against the player's others and their

@@ -125,7 +125,7 @@ func (s *Service) AnswerStandings(h *table.Request, t *table.Table, name string)
 	st := div.For(h.Msg.From)
 	h.Outcome(store.OutcomeApplied, "STANDINGS "+l.Name)
 	to := h.Sender(from)
-	return h.Reply(from, templates.StandingsReply, templates.StandingsMsg{Head: s.notices.Head(table.TableName(from), to, h.Now), Standings: *st})
+	return h.Reply(from, templates.StandingsMsg{Head: s.notices.Head(table.TableName(from), to, h.Now), Standings: *st})
 }
 
 // hasSeasons reports whether a league of the configuration organises
@@ -205,7 +205,7 @@ func (s *Service) Signup(h *table.Request, t *table.Table, name string, withdraw
 	}
 	h.Outcome(store.OutcomeApplied, verb+l.Name)
 	to := h.Sender(from)
-	return h.Reply(from, templates.SignupDone, templates.SignupMsg{Head: s.notices.Head(table.TableName(from), to, h.Now),
+	return h.Reply(from, templates.SignupMsg{Head: s.notices.Head(table.TableName(from), to, h.Now),
 		League: l.Name, Withdraw: withdraw, Running: running})
 }
 
@@ -281,7 +281,7 @@ func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 			}
 			st := div.For(m.Player.Address)
 			to := notice.Recipient{Addr: m.Player.Address, Lang: m.Player.Lang, TZ: s.tables.ZoneOf(m.Player.TimeZone), Pos: -1}
-			out.Add(notice.Envelope{Kind: templates.StandingsReply, To: to, Extra: week + "." + notice.ShortHash(fmt.Sprint(m.Player.Address, m.SeasonID))},
+			out.Add(notice.Envelope{To: to, Extra: week + "." + notice.ShortHash(fmt.Sprint(m.Player.Address, m.SeasonID))},
 				templates.StandingsMsg{Head: s.notices.Head("", to, now), Standings: *st, Weekly: true})
 			return nil
 		})

@@ -65,7 +65,7 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 			// One of the turn's mails: not counted against the reply bound.
 			// (An author who gets no notice gets the acceptance alone, from
 			// announce.)
-			h.queue(t, h.Sender(t), templates.Accepted, templates.AcceptedMsg{
+			h.queue(t, h.Sender(t), templates.AcceptedMsg{
 				Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
 		}
 		if err := h.s.Announce(h.Tx, t, h.Now, h.Out, p, &acc.Acceptance); err != nil {
@@ -100,14 +100,14 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 		if err != nil {
 			return err
 		}
-		return h.Reply(t, templates.BoardReply, msg)
+		return h.Reply(t, templates.BoardMsg(msg))
 	case parser.KindLog:
 		v, err := g.View(p, h.Now)
 		if err != nil {
 			return notice.Permanent(err)
 		}
 		b := v.Board
-		return h.Reply(t, templates.LogReply, templates.LogMsg{
+		return h.Reply(t, templates.LogMsg{
 			Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Log: notice.LogLines(v.Log, Names(t.Seats), &b)})
 	}
 	return notice.Permanent(fmt.Errorf("table: command %s not routed", c.Kind))
@@ -206,7 +206,7 @@ func (h *Request) preview(t *Table, p int, c *parser.Command) error {
 		}
 		msg.Words, msg.Bonus, msg.Score = notice.PlayWords(&b, &play), play.AllTiles, play.Score
 	}
-	return h.Reply(t, templates.Preview, msg)
+	return h.Reply(t, msg)
 }
 
 // Help answers HELP, and HELP RULES with the rules of the game, from the
@@ -222,10 +222,10 @@ func (h *Request) Help(t *Table, topic string) error {
 		h.Outcome(store.OutcomeApplied, "HELP RULES")
 		// The rules show the Lexio board, whatever the table plays.
 		board := notice.BoardData(&engine.Board{}, engine.Rules{}, nil)
-		return h.Reply(t, templates.HelpRules, templates.RulesMsg{Head: head, Board: board})
+		return h.Reply(t, templates.RulesMsg{Head: head, Board: board})
 	}
 	h.Outcome(store.OutcomeApplied, "HELP")
-	return h.Reply(t, templates.Help, templates.HelpMsg{Head: head, Address: h.s.cfg.Mail.Address})
+	return h.Reply(t, templates.HelpMsg{Head: head, Address: h.s.cfg.Mail.Address})
 }
 
 // Games lists the sender's tables. The reply comes from the table the
@@ -265,7 +265,7 @@ func (h *Request) Games(from *Table) error {
 		}
 		msg.Games = append(msg.Games, line)
 	}
-	return h.Reply(from, templates.GamesReply, msg)
+	return h.Reply(from, msg)
 }
 
 // MaxPlayers is the size of a table of that variant (RULES §1.1, §12).

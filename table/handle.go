@@ -203,31 +203,31 @@ func (h *Request) Sender(t *Table) notice.Recipient {
 	return r
 }
 
-// reply queues an answer to the message's author, within the bound on
+// Reply queues m, an answer to the message's author, within the bound on
 // answers per sender and hour (EMAIL §2.6).
-func (h *Request) Reply(t *Table, kind templates.Kind, data any) error {
-	return h.ReplyAs(t, h.Sender(t), kind, data)
+func (h *Request) Reply(t *Table, m templates.Mail) error {
+	return h.ReplyAs(t, h.Sender(t), m)
 }
 
-// replyAs is reply to the author as the recipient to.
-func (h *Request) ReplyAs(t *Table, to notice.Recipient, kind templates.Kind, data any) error {
+// ReplyAs is Reply to the author as the recipient to.
+func (h *Request) ReplyAs(t *Table, to notice.Recipient, m templates.Mail) error {
 	ok, err := h.WithinBound(t, to)
 	if err != nil || !ok {
 		return err
 	}
-	h.queue(t, to, kind, data)
+	h.queue(t, to, m)
 	return nil
 }
 
 // queue queues a mail to the author without counting it against the
 // bound: the mails of a turn (the separate acceptance).
-func (h *Request) queue(t *Table, to notice.Recipient, kind templates.Kind, data any) {
-	e := notice.Envelope{Kind: kind, To: to, Reply: h.Rec.MessageID}
+func (h *Request) queue(t *Table, to notice.Recipient, m templates.Mail) {
+	e := notice.Envelope{To: to, Reply: h.Rec.MessageID}
 	if t != nil {
 		e.Table, e.Seq, e.TableID = t.Row.Name, int64(len(t.Actions())), &t.Row.ID
-		e.Cal = h.s.calendarEvent(t, kind, to.Pos, h.moved, h.Now)
+		e.Cal = h.s.calendarEvent(t, templates.KindOf(m), to.Pos, h.moved, h.Now)
 	}
-	h.Out.Add(e, data)
+	h.Out.Add(e, m)
 }
 
 // WithinBound counts one answer to the author against
@@ -264,7 +264,7 @@ func (h *Request) WithinBound(t *Table, to notice.Recipient) (bool, error) {
 	}
 	until := start.Add(time.Hour)
 	h.Log.Info("reply bound reached: replies paused", "until", until)
-	h.queue(t, to, templates.RepliesPaused, templates.PausedMsg{Head: h.s.notices.Head(TableName(t), to, h.Now), Limit: limit, Until: until})
+	h.queue(t, to, templates.PausedMsg{Head: h.s.notices.Head(TableName(t), to, h.Now), Limit: limit, Until: until})
 	return false, nil
 }
 
@@ -291,7 +291,7 @@ func (h *Request) Refuse(t *Table, command string, rs []templates.Reason, limite
 	to := h.Sender(t)
 	msg := templates.RejectedMsg{Head: h.s.notices.Head(TableName(t), to, h.Now), Command: command, Reasons: rs}
 	if len(rs) == 1 && rs[0].Kind == templates.ReasonTooLarge {
-		return h.Reply(t, templates.TooLarge, templates.TooLargeMsg{
+		return h.Reply(t, templates.TooLargeMsg{
 			Head: msg.Head, Size: h.size, Limit: h.s.cfg.Mail.MaxMessageBytes})
 	}
 	if t != nil && t.Game != nil && to.Pos >= 0 {
@@ -305,7 +305,7 @@ func (h *Request) Refuse(t *Table, command string, rs []templates.Reason, limite
 			msg.Probe = &templates.Probe{Left: v.Reserve, Max: t.Row.ReserveSize, Next: v.NextAttempt}
 		}
 	}
-	return h.Reply(t, templates.Rejected, msg)
+	return h.Reply(t, msg)
 }
 
 func TableName(t *Table) string {

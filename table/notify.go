@@ -87,7 +87,7 @@ func (h *Request) Say(t *Table, text string) error {
 		// a line from the table is not a turn's notice. The Message-ID
 		// names the message said, so that each gets it once.
 		to := t.Recipient(p)
-		e := notice.Envelope{Table: t.Row.Name, Seq: int64(len(t.Actions())), Kind: templates.Said, To: to,
+		e := notice.Envelope{Table: t.Row.Name, Seq: int64(len(t.Actions())), To: to,
 			TableID: &t.Row.ID, Extra: notice.ShortHash(h.Rec.MessageID)}
 		h.Out.Add(e, templates.SaidMsg{Head: h.s.notices.Head(t.Row.Name, to, h.Now), From: from, Text: text})
 	}

@@ -77,7 +77,7 @@ func (s *Service) departed(tx *store.Tx, t *Table, p int, now time.Time, out *no
 		if msg.Forfeit {
 			msg.Expired = t.Row.ForfeitAfter
 		}
-		e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, Kind: templates.Resigned, To: t.Recipient(p), Reply: reply,
+		e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, To: t.Recipient(p), Reply: reply,
 			TableID: &t.Row.ID, Cal: s.calendarEvent(t, templates.Resigned, p, false, now)}
 		out.Add(e, msg)
 	}
@@ -177,9 +177,9 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 				return err
 			}
 			if q == p {
-				s.queue(t, templates.SeatTaken, q, templates.SeatMsg{NoticeMsg: msg, From: oldName}, now, out)
+				s.queue(t, q, templates.SeatMsg{NoticeMsg: msg, From: oldName}, now, out)
 			} else {
-				s.queue(t, templates.TurnNotice, q, msg, now, out)
+				s.queue(t, q, msg, now, out)
 			}
 		}
 		return nil

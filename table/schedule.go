@@ -104,7 +104,7 @@ func (s *Service) Enforce(tx *store.Tx, t *Table, until, now time.Time, out *not
 			if !t.wantsNotice(p) {
 				cal = templates.TurnNotice // it carries the notice's calendar entry
 			}
-			s.queueCal(t, templates.Expired, cal, p, msg, now, out)
+			s.queueCal(t, cal, p, msg, now, out)
 		}
 		if err := s.Announce(tx, t, now, out, -1, nil); err != nil {
 			return err
@@ -113,21 +113,21 @@ func (s *Service) Enforce(tx *store.Tx, t *Table, until, now time.Time, out *not
 	return nil
 }
 
-// queue renders a message about table t for seat p, with its calendar
+// queue renders m, a message about table t for seat p, with its calendar
 // entry if it has one.
-func (s *Service) queue(t *Table, kind templates.Kind, p int, data any, now time.Time, out *notice.Batch) {
-	s.queueCal(t, kind, kind, p, data, now, out)
+func (s *Service) queue(t *Table, p int, m templates.Mail, now time.Time, out *notice.Batch) {
+	s.queueCal(t, templates.KindOf(m), p, m, now, out)
 }
 
 // queueCal is queue with the calendar entry of a mail of kind cal: that
 // of the notice a mail stands in for (NOTIFY turn).
-func (s *Service) queueCal(t *Table, kind, cal templates.Kind, p int, data any, now time.Time, out *notice.Batch) {
-	e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, Kind: kind, To: t.Recipient(p), TableID: &t.Row.ID,
+func (s *Service) queueCal(t *Table, cal templates.Kind, p int, m templates.Mail, now time.Time, out *notice.Batch) {
+	e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, To: t.Recipient(p), TableID: &t.Row.ID,
 		Cal: s.calendarEvent(t, cal, p, false, now)}
-	if kind == templates.Reminder {
+	if templates.KindOf(m) == templates.Reminder {
 		e.Extra = strconv.FormatInt(t.Row.NextReminder.Unix(), 36)
 	}
-	out.Add(e, data)
+	out.Add(e, m)
 }
 
 // announce sends every player the state after a turn-ending action
@@ -166,7 +166,7 @@ func (s *Service) Announce(tx *store.Tx, t *Table, now time.Time, out *notice.Ba
 			msg.Accepted = a
 			msg.Standings = standings.For(t.Seats[p].Player.Address)
 			msg.Missed = missed
-			s.queue(t, templates.GameOver, p, msg, now, out)
+			s.queue(t, p, msg, now, out)
 			continue
 		}
 		if !t.wantsNotice(p) {
@@ -178,7 +178,7 @@ func (s *Service) Announce(tx *store.Tx, t *Table, now time.Time, out *notice.Ba
 				if err != nil {
 					return notice.Permanent(err)
 				}
-				s.queueCal(t, templates.Accepted, templates.TurnNotice, p, templates.AcceptedMsg{
+				s.queueCal(t, templates.TurnNotice, p, templates.AcceptedMsg{
 					Head: s.notices.Head(t.Row.Name, t.Recipient(p), now), Move: acc.Move, Total: acc.Total, Rack: notice.RackData(v.Rack)}, now, out)
 			}
 			continue
@@ -188,7 +188,7 @@ func (s *Service) Announce(tx *store.Tx, t *Table, now time.Time, out *notice.Ba
 			return err
 		}
 		msg.Accepted = a
-		s.queue(t, templates.TurnNotice, p, msg, now, out)
+		s.queue(t, p, msg, now, out)
 	}
 	return nil
 }
@@ -245,7 +245,7 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *notice.B
 		if err != nil {
 			return err
 		}
-		s.queue(t, templates.Reminder, p, msg, now, out)
+		s.queue(t, p, templates.ReminderMsg(msg), now, out)
 		t.Row.NextReminder = t.nextReminder(now)
 	}
 	return tx.SaveTable(t.Row, t.prevSeq)

@@ -312,7 +312,7 @@ func (s *Service) tellVacation(t *Table, p int, v *store.Vacation, now time.Time
 		if t.Game.Turn() == p && t.Row.Deadline != nil {
 			msg.Deadline = *t.Row.Deadline
 		}
-		e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, Kind: templates.VacationNotice, To: t.Recipient(q), TableID: &t.Row.ID}
+		e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, To: t.Recipient(q), TableID: &t.Row.ID}
 		if v == nil {
 			e.Cal = s.calendarEvent(t, templates.VacationNotice, p, true, now)
 			e.Extra = "m" + strconv.FormatInt(t.Row.Deadline.Unix(), 36) + "." + strconv.FormatInt(now.UnixNano(), 36)

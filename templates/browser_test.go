@@ -63,8 +63,7 @@ var knownOverflow = []string{}
 // browserCase is a mail to render: its sample data, by lang and name.
 type browserCase struct {
 	lang, name string
-	kind       Kind
-	data       any
+	data       Mail
 }
 
 // browserCases are the mails the browser test renders: every kind in
@@ -74,15 +73,15 @@ func browserCases() []browserCase {
 	var cs []c
 	for _, lang := range Langs() {
 		for _, k := range Kinds() {
-			cs = append(cs, c{lang, k.String(), k, sample(k)})
+			cs = append(cs, c{lang, k.String(), sample(k)})
 		}
-		for name, a := range authorSamples() {
-			cs = append(cs, c{lang, name, a.Kind, a.Data})
+		for name, m := range authorSamples() {
+			cs = append(cs, c{lang, name, m})
 		}
-		cs = append(cs, c{lang, "turn-notice-late", TurnNotice, lateNotice()}, c{lang, "game-over-late", GameOver, lateGameOver()})
+		cs = append(cs, c{lang, "turn-notice-late", lateNotice()}, c{lang, "game-over-late", lateGameOver()})
 		linked := sample(TurnNotice).(NoticeMsg)
 		linked.View, linked.Watch = "https://lexio.example.org/t/t42/p/7/abcdefghijklmnopqrstuvwxyz", "https://lexio.example.org/t/t42/s/abcdefghijklmnopqrstuvwxyz"
-		cs = append(cs, c{lang, "turn-notice-web-links", TurnNotice, linked})
+		cs = append(cs, c{lang, "turn-notice-web-links", linked})
 	}
 	slices.SortFunc(cs, func(a, b c) int { return strings.Compare(a.lang+"/"+a.name, b.lang+"/"+b.name) })
 	return cs
@@ -109,7 +108,7 @@ func TestBrowserLayout(t *testing.T) {
 	}
 	docs := make([]string, len(cases))
 	for i, c := range cases {
-		r, err := s.Render(c.lang, c.kind, c.data)
+		r, err := s.Render(c.lang, c.data)
 		if err != nil {
 			t.Fatalf("%s/%s: %v", c.lang, c.name, err)
 		}

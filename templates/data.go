@@ -77,6 +77,8 @@ type Head struct {
 	View, Watch string
 }
 
+func (h Head) head() Head { return h }
+
 // PlayerLine is one seat at a table as everyone may see it: never the rack.
 type PlayerLine struct {
 	Name    string
@@ -344,8 +346,9 @@ type Reason struct {
 	Detail  string // the offending input, quoted back as is
 }
 
-// NoticeMsg is the state of a table for one player: the data of
-// TurnNotice, BoardReply and Reminder.
+// NoticeMsg is the state of a table for one player after a turn ended:
+// the turn notice. BoardMsg and ReminderMsg are the same state, for BOARD
+// and for the reminder.
 type NoticeMsg struct {
 	Head
 	State Table
@@ -357,6 +360,19 @@ type NoticeMsg struct {
 	// rather than two. Nil for everyone else.
 	Accepted *Acceptance
 }
+
+func (NoticeMsg) kind() Kind { return TurnNotice }
+
+// BoardMsg is the state of a table for one player, answering BOARD.
+type BoardMsg NoticeMsg
+
+func (BoardMsg) kind() Kind { return BoardReply }
+
+// ReminderMsg is the state of a table for the player whose turn ends
+// soon (EMAIL §5.1).
+type ReminderMsg NoticeMsg
+
+func (ReminderMsg) kind() Kind { return Reminder }
 
 // Acceptance is what the author of an accepted move is told.
 type Acceptance struct {
@@ -372,6 +388,8 @@ type AcceptedMsg struct {
 	Rack  Rack    // the author's rack after drawing
 }
 
+func (AcceptedMsg) kind() Kind { return Accepted }
+
 // RejectedMsg tells the author why a command was refused.
 type RejectedMsg struct {
 	Head
@@ -380,6 +398,8 @@ type RejectedMsg struct {
 	Probe   *Probe   // the probe reserve, for placements; nil to leave out
 	Rack    Rack     // the author's rack, for hints; may be nil
 }
+
+func (RejectedMsg) kind() Kind { return Rejected }
 
 // PreviewMsg says what a placement would score (RULES §5.8).
 type PreviewMsg struct {
@@ -391,11 +411,15 @@ type PreviewMsg struct {
 	Reasons []Reason // shape problems found, if any
 }
 
+func (PreviewMsg) kind() Kind { return Preview }
+
 // LogMsg is a table's whole log.
 type LogMsg struct {
 	Head
 	Log []LogLine
 }
+
+func (LogMsg) kind() Kind { return LogReply }
 
 // GameStatus is where a table stands.
 type GameStatus int
@@ -426,11 +450,15 @@ type GamesMsg struct {
 	Games []GameLine
 }
 
+func (GamesMsg) kind() Kind { return GamesReply }
+
 // HelpMsg is how to play by mail.
 type HelpMsg struct {
 	Head
 	Address string // the address to write to for NEW and JOIN; may be ""
 }
+
+func (HelpMsg) kind() Kind { return Help }
 
 // RulesMsg is the rules of the game for players, as doc/rules.md has
 // them; Board is an empty Lexio board, drawn with its legend.
@@ -438,6 +466,8 @@ type RulesMsg struct {
 	Head
 	Board Board
 }
+
+func (RulesMsg) kind() Kind { return HelpRules }
 
 // ConfirmMsg asks the owner of an address whether a command that came to
 // the service's plain address from it was theirs (EMAIL §1.7): Command as
@@ -448,16 +478,22 @@ type ConfirmMsg struct {
 	Expires time.Time
 }
 
+func (ConfirmMsg) kind() Kind { return Confirm }
+
 // LangMsg confirms a new interface language; it is rendered in that language.
 type LangMsg struct {
 	Head
 }
+
+func (LangMsg) kind() Kind { return LangChanged }
 
 // ZoneMsg confirms a new time zone: Head.TZ is it, Zone its IANA name.
 type ZoneMsg struct {
 	Head
 	Zone string
 }
+
+func (ZoneMsg) kind() Kind { return ZoneChanged }
 
 // VacationMsg answers VACATION (LEAGUES §3.2): the span set (Begins to
 // Ends), or, with Off, its end (Ends); the tables whose clocks stop and
@@ -472,6 +508,8 @@ type VacationMsg struct {
 	Year         int
 }
 
+func (VacationMsg) kind() Kind { return VacationSet }
+
 // VacationNoticeMsg tells a table's player that Player's vacation (Begins
 // to Ends) began, or is over (Over). To the vacationer (You) it says that
 // their deadline here moved. Deadline is when Player's turn now ends, if
@@ -485,6 +523,8 @@ type VacationNoticeMsg struct {
 	Deadline     time.Time
 }
 
+func (VacationNoticeMsg) kind() Kind { return VacationNotice }
+
 // NotifyMsg confirms the mail a player chose (NOTIFY, LEAGUES §5.1), by
 // command or through a List-Unsubscribe address (§5.2).
 type NotifyMsg struct {
@@ -495,6 +535,8 @@ type NotifyMsg struct {
 	Digest       time.Time // the first digest, for "digest"
 }
 
+func (NotifyMsg) kind() Kind { return NotifyChanged }
+
 // DigestMsg is the day's summary of the recipient's tables in play (NOTIFY
 // digest, LEAGUES §5.1): whose turn it is at each, and until when.
 type DigestMsg struct {
@@ -502,6 +544,8 @@ type DigestMsg struct {
 	Games []GameLine // those where the recipient is to move first
 	Yours int        // how many of them wait for the recipient's move
 }
+
+func (DigestMsg) kind() Kind { return Digest }
 
 // SaidMsg passes a player's line on to the other players of the table
 // (SAY, LEAGUES §5.3).
@@ -511,6 +555,8 @@ type SaidMsg struct {
 	Text string // plain text as written; the templates escape it
 }
 
+func (SaidMsg) kind() Kind { return Said }
+
 // ExpiredMsg tells a player their turn passed for them.
 type ExpiredMsg struct {
 	Head
@@ -518,6 +564,8 @@ type ExpiredMsg struct {
 	Grace    time.Duration // how long the table now waits for them (RULES §9.2)
 	Next     string        // whose turn it is now
 }
+
+func (ExpiredMsg) kind() Kind { return Expired }
 
 // FinalLine is one player's result.
 type FinalLine struct {
@@ -560,6 +608,8 @@ type GameOverMsg struct {
 	// when the service has no move generation.
 	Missed []MissedLine
 }
+
+func (GameOverMsg) kind() Kind { return GameOver }
 
 // Winners are the names of the lines of Final marked Winner, in their
 // order: one name, or several who share the victory.
@@ -635,6 +685,8 @@ type StandingsMsg struct {
 	Weekly bool
 }
 
+func (StandingsMsg) kind() Kind { return StandingsReply }
+
 // SignupMsg confirms SIGNUP or WITHDRAW (LEAGUES §7.4).
 type SignupMsg struct {
 	Head
@@ -642,6 +694,8 @@ type SignupMsg struct {
 	Withdraw bool // WITHDRAW: they leave the league at the end of the current season
 	Running  int  // the number of the season under way, 0 if none: a sign-up joins the next season, a withdrawal leaves after this one
 }
+
+func (SignupMsg) kind() Kind { return SignupDone }
 
 // ResignedMsg tells a player who left a game that goes on (LEAGUES §2.2).
 type ResignedMsg struct {
@@ -652,12 +706,16 @@ type ResignedMsg struct {
 	Next    string // whose turn it is now
 }
 
+func (ResignedMsg) kind() Kind { return Resigned }
+
 // SeatMsg tells the new holder of a seat that it is theirs (LEAGUES §4.1),
 // with the table's state as they now see it.
 type SeatMsg struct {
 	NoticeMsg
 	From string // the seat's former holder
 }
+
+func (SeatMsg) kind() Kind { return SeatTaken }
 
 // OpenedMsg confirms NEW: a table was opened.
 type OpenedMsg struct {
@@ -670,6 +728,8 @@ type OpenedMsg struct {
 	Invited []string
 	Expires time.Time
 }
+
+func (OpenedMsg) kind() Kind { return TableOpened }
 
 // JoinedMsg tells the table that someone sat down (JOIN).
 type JoinedMsg struct {
@@ -684,6 +744,8 @@ type JoinedMsg struct {
 	Starts  bool
 }
 
+func (JoinedMsg) kind() Kind { return TableJoined }
+
 // StartedMsg tells the table that the game began (START).
 type StartedMsg struct {
 	Head
@@ -693,6 +755,8 @@ type StartedMsg struct {
 	Deadline time.Time
 	TurnTime time.Duration
 }
+
+func (StartedMsg) kind() Kind { return TableStarted }
 
 // InvitationMsg invites the recipient to a table by mail (LEAGUES §6).
 // Its subject names the table only: the recipient may never have
@@ -704,6 +768,8 @@ type InvitationMsg struct {
 	Invited []string // everyone invited, the recipient too, in order
 	Expires time.Time
 }
+
+func (InvitationMsg) kind() Kind { return Invitation }
 
 // InviteAnswerMsg tells the opener what became of invitations: one
 // invitee declined, or some let theirs expire.
@@ -718,12 +784,16 @@ type InviteAnswerMsg struct {
 	Closed   bool      // nobody left to wait for, the opener alone: the table is closed
 }
 
+func (InviteAnswerMsg) kind() Kind { return InviteAnswer }
+
 // WithdrawnMsg tells an invitee that the opener began the game without
 // them: their invitation is withdrawn.
 type WithdrawnMsg struct {
 	Head
 	Opener string
 }
+
+func (WithdrawnMsg) kind() Kind { return Withdrawn }
 
 // NoInviteMsg confirms STOP, or a message to an invitation's
 // List-Unsubscribe address: nobody invites the recipient again (LEAGUES
@@ -734,6 +804,8 @@ type NoInviteMsg struct {
 	Declined     []string // the tables whose invitations this declined
 }
 
+func (NoInviteMsg) kind() Kind { return InvitesRefused }
+
 // LapsedMsg tells the players seated at an open table that it was not
 // started within its time and is closed (LEAGUES §6).
 type LapsedMsg struct {
@@ -742,11 +814,15 @@ type LapsedMsg struct {
 	Seated []string  // the players who sat there, the opener first
 }
 
+func (LapsedMsg) kind() Kind { return TableLapsed }
+
 // DeclinedMsg confirms DECLINE to the invitee.
 type DeclinedMsg struct {
 	Head
 	Opener string
 }
+
+func (DeclinedMsg) kind() Kind { return Declined }
 
 // PausedMsg tells a sender who reached the bound on replies per hour
 // that nothing more is answered until Until (EMAIL §2.6).
@@ -756,12 +832,16 @@ type PausedMsg struct {
 	Until time.Time // when replies resume
 }
 
+func (PausedMsg) kind() Kind { return RepliesPaused }
+
 // TooLargeMsg answers a message too large to read (EMAIL §2.5).
 type TooLargeMsg struct {
 	Head
 	Size  int64 // bytes received
 	Limit int64 // bytes allowed
 }
+
+func (TooLargeMsg) kind() Kind { return TooLarge }
 
 // String returns the kind's stable name, e.g. "place".
 func (k LogKind) String() string {

@@ -38,7 +38,7 @@ func TestGameOverFacts(t *testing.T) {
 		"fr": {"victoire partagée", "Bob et Alice se partagent la victoire avec 110 points chacun."},
 	}
 	for _, lang := range Langs() {
-		r, err := s.Render(lang, GameOver, tie)
+		r, err := s.Render(lang, tie)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,25 +1,24 @@
 package templates
 
-import (
-	"reflect"
-	"strconv"
-)
+import "strconv"
 
-// Kind is a message the service sends.
+// Kind is a message the service sends. Each kind has a data type of its
+// own, which says its kind (Mail): the data of one kind cannot be rendered
+// as another's.
 type Kind int
 
-// The messages. Each names the data type Render expects.
+// The messages, each with its data type.
 const (
 	TurnNotice     Kind = iota + 1 // NoticeMsg: to every player after a turn ends (EMAIL §4.2)
 	Accepted                       // AcceptedMsg: to the author of an accepted move
 	Rejected                       // RejectedMsg: every reason a command was refused (EMAIL §4.1)
 	Preview                        // PreviewMsg: what a placement would score (RULES §5.8)
-	BoardReply                     // NoticeMsg: the state, on BOARD
+	BoardReply                     // BoardMsg: the state, on BOARD
 	LogReply                       // LogMsg: the whole log, on LOG
 	GamesReply                     // GamesMsg: the sender's tables, on GAMES
 	Help                           // HelpMsg: how to play by mail
 	LangChanged                    // LangMsg: LANG confirmed, in the new language
-	Reminder                       // NoticeMsg: the turn ends soon (EMAIL §5.1)
+	Reminder                       // ReminderMsg: the turn ends soon (EMAIL §5.1)
 	Expired                        // ExpiredMsg: the turn passed, you are away (RULES §9)
 	GameOver                       // GameOverMsg: final scores and racks (EMAIL §4.3)
 	TableOpened                    // OpenedMsg: NEW
@@ -104,77 +103,12 @@ func Kinds() []Kind {
 	return ks
 }
 
-func (k Kind) valid() bool { return k >= TurnNotice && int(k) < len(kindNames) }
-
-// dataType is the struct type Render expects for the kind.
-func (k Kind) dataType() reflect.Type {
-	switch k {
-	case TurnNotice, BoardReply, Reminder:
-		return reflect.TypeFor[NoticeMsg]()
-	case Accepted:
-		return reflect.TypeFor[AcceptedMsg]()
-	case Rejected:
-		return reflect.TypeFor[RejectedMsg]()
-	case Preview:
-		return reflect.TypeFor[PreviewMsg]()
-	case LogReply:
-		return reflect.TypeFor[LogMsg]()
-	case GamesReply:
-		return reflect.TypeFor[GamesMsg]()
-	case Help:
-		return reflect.TypeFor[HelpMsg]()
-	case LangChanged:
-		return reflect.TypeFor[LangMsg]()
-	case ZoneChanged:
-		return reflect.TypeFor[ZoneMsg]()
-	case VacationSet:
-		return reflect.TypeFor[VacationMsg]()
-	case VacationNotice:
-		return reflect.TypeFor[VacationNoticeMsg]()
-	case Invitation:
-		return reflect.TypeFor[InvitationMsg]()
-	case InvitesRefused:
-		return reflect.TypeFor[NoInviteMsg]()
-	case TableLapsed:
-		return reflect.TypeFor[LapsedMsg]()
-	case InviteAnswer:
-		return reflect.TypeFor[InviteAnswerMsg]()
-	case Withdrawn:
-		return reflect.TypeFor[WithdrawnMsg]()
-	case Declined:
-		return reflect.TypeFor[DeclinedMsg]()
-	case Resigned:
-		return reflect.TypeFor[ResignedMsg]()
-	case SeatTaken:
-		return reflect.TypeFor[SeatMsg]()
-	case NotifyChanged:
-		return reflect.TypeFor[NotifyMsg]()
-	case Digest:
-		return reflect.TypeFor[DigestMsg]()
-	case Said:
-		return reflect.TypeFor[SaidMsg]()
-	case StandingsReply:
-		return reflect.TypeFor[StandingsMsg]()
-	case SignupDone:
-		return reflect.TypeFor[SignupMsg]()
-	case Confirm:
-		return reflect.TypeFor[ConfirmMsg]()
-	case Expired:
-		return reflect.TypeFor[ExpiredMsg]()
-	case GameOver:
-		return reflect.TypeFor[GameOverMsg]()
-	case TableOpened:
-		return reflect.TypeFor[OpenedMsg]()
-	case TableJoined:
-		return reflect.TypeFor[JoinedMsg]()
-	case TableStarted:
-		return reflect.TypeFor[StartedMsg]()
-	case TooLarge:
-		return reflect.TypeFor[TooLargeMsg]()
-	case RepliesPaused:
-		return reflect.TypeFor[PausedMsg]()
-	case HelpRules:
-		return reflect.TypeFor[RulesMsg]()
-	}
-	return nil
+// Mail is the data of one message: each kind's data type implements it,
+// and says its kind. Only this package's types do.
+type Mail interface {
+	kind() Kind
+	head() Head
 }
+
+// KindOf is the kind of message m is the data of.
+func KindOf(m Mail) Kind { return m.kind() }

@@ -13,76 +13,65 @@ import (
 // loopCases are the messages TestNothingComesBackAsACommand sends back:
 // every kind's golden data, the author's variants, and data that puts
 // command words where a name or a command goes.
-func loopCases() map[string]struct {
-	Kind Kind
-	Data any
-} {
+func loopCases() map[string]Mail {
 	cases := authorSamples()
 	for _, k := range Kinds() {
-		cases[k.String()] = struct {
-			Kind Kind
-			Data any
-		}{k, sample(k)}
+		cases[k.String()] = sample(k)
 	}
-	add := func(name string, k Kind, d any) {
-		cases[name] = struct {
-			Kind Kind
-			Data any
-		}{k, d}
-	}
-	tagged := sample(BoardReply).(NoticeMsg)
+	add := func(name string, m Mail) { cases[name] = m }
+	tagged := sample(BoardReply).(BoardMsg)
 	tagged.Tag = "[Lexio t42 t42-Zx9Qk2]"
-	add("board-reply-token-tag", BoardReply, tagged)
+	add("board-reply-token-tag", tagged)
 	// The web side's links (EMAIL §7.1) end a notice: a URL line reads as
 	// no command.
 	linked := sample(TurnNotice).(NoticeMsg)
 	linked.View, linked.Watch = "https://lexio.example.org/t/t42/p/7/abcdefghijklmnopqrstuvwxyz", "https://lexio.example.org/t/t42/s/abcdefghijklmnopqrstuvwxyz"
-	add("turn-notice-web-links", TurnNotice, linked)
+	add("turn-notice-web-links", linked)
 	for _, name := range []string{"New", "Play", "Pass", "Board", "Join"} {
-		add("table-joined-"+name, TableJoined, JoinedMsg{Head: sampleHead("Bob"), Player: name, Players: []string{"Bob", name}, Max: 4})
+		add("table-joined-"+name, JoinedMsg{Head: sampleHead("Bob"), Player: name, Players: []string{"Bob", name}, Max: 4})
 	}
-	add("table-joined-you", TableJoined, JoinedMsg{Head: sampleHead("Bob"), Player: "Bob", You: true, Players: []string{"Alice", "Bob"}, Max: 4})
+	add("table-joined-you", JoinedMsg{Head: sampleHead("Bob"), Player: "Bob", You: true, Players: []string{"Alice", "Bob"}, Max: 4})
 	// Invitations (LEAGUES §6), every branch of their sentences.
-	add("table-opened-invited", TableOpened, OpenedMsg{Head: sampleHead("Alice"), Variant: "lexio", MinPlayers: 2, MaxPlayers: 4,
+	add("table-opened-invited", OpenedMsg{Head: sampleHead("Alice"), Variant: "lexio", MinPlayers: 2, MaxPlayers: 4,
 		Invited: []string{"Bob", "Join"}, Expires: sampleNow.Add(48 * time.Hour)})
-	add("table-joined-invited", TableJoined, JoinedMsg{Head: sampleHead("Bob"), Player: "Bob", You: true, Players: []string{"Alice", "Bob"}, Max: 4,
+	add("table-joined-invited", JoinedMsg{Head: sampleHead("Bob"), Player: "Bob", You: true, Players: []string{"Alice", "Bob"}, Max: 4,
 		Invited: []string{"Pass"}})
-	add("table-joined-starts", TableJoined, JoinedMsg{Head: sampleHead("Alice"), Player: "Bob", Players: []string{"Alice", "Bob"}, Max: 2, Starts: true})
+	add("table-joined-starts", JoinedMsg{Head: sampleHead("Alice"), Player: "Bob", Players: []string{"Alice", "Bob"}, Max: 2, Starts: true})
 	for _, name := range []string{"New", "Join", "Decline", "Start"} {
-		add("invitation-"+name, Invitation, InvitationMsg{Head: sampleHead("Bob"), Opener: name, Variant: "lexico",
+		add("invitation-"+name, InvitationMsg{Head: sampleHead("Bob"), Opener: name, Variant: "lexico",
 			Invited: []string{"Bob"}, Expires: sampleNow.Add(time.Hour)})
-		add("withdrawn-"+name, Withdrawn, WithdrawnMsg{Head: sampleHead("Bob"), Opener: name})
-		add("declined-"+name, Declined, DeclinedMsg{Head: sampleHead("Bob"), Opener: name})
-		add("answer-declined-starts-"+name, InviteAnswer, InviteAnswerMsg{Head: sampleHead("Alice"), Declined: name,
+		add("withdrawn-"+name, WithdrawnMsg{Head: sampleHead("Bob"), Opener: name})
+		add("declined-"+name, DeclinedMsg{Head: sampleHead("Bob"), Opener: name})
+		add("answer-declined-starts-"+name, InviteAnswerMsg{Head: sampleHead("Alice"), Declined: name,
 			Seated: []string{"Alice", "Bob"}, Starts: true})
 	}
-	add("answer-expired-closed", InviteAnswer, InviteAnswerMsg{Head: sampleHead("Alice"), Expired: []string{"Bob", "Élodie"},
+	add("answer-expired-closed", InviteAnswerMsg{Head: sampleHead("Alice"), Expired: []string{"Bob", "Élodie"},
 		At: sampleNow.Add(-time.Hour), Seated: []string{"Alice"}, Closed: true})
-	add("answer-expired-waiting", InviteAnswer, InviteAnswerMsg{Head: sampleHead("Alice"), Expired: []string{"Bob"},
+	add("answer-expired-waiting", InviteAnswerMsg{Head: sampleHead("Alice"), Expired: []string{"Bob"},
 		At: sampleNow.Add(-time.Hour), Waiting: []string{"Élodie"}, Seated: []string{"Alice"}})
-	add("games-none", GamesReply, GamesMsg{Head: Head{To: "Bob", Now: sampleNow}})
+	add("games-none", GamesMsg{Head: Head{To: "Bob", Now: sampleNow}})
 	for _, c := range []string{"BOARD", "PASS", "LANG fr", "JOIN t42", "NEW", "EXCHANGE 1 4 7"} {
-		add("rejected-"+c, Rejected, RejectedMsg{Head: sampleHead("Bob"), Command: c, Reasons: []Reason{{Kind: ReasonNotYourTurn, Detail: "Alice"}}})
+		add("rejected-"+c, RejectedMsg{Head: sampleHead("Bob"), Command: c, Reasons: []Reason{{Kind: ReasonNotYourTurn, Detail: "Alice"}}})
 	}
 	// SAY passes on what a player wrote, commands included: quoted, it
 	// never comes back as the recipient's.
 	for i, text := range []string{"PASS", "PLACE H7 ACROSS CHAT", "resign t42\nNOTIFY turn", "hi\n\nEXCHANGE ALL", strings.Repeat("word ", 40) + "PASS PASS"} {
-		add(fmt.Sprintf("said-%d", i), Said, SaidMsg{Head: sampleHead("Bob"), From: "Alice", Text: text})
+		add(fmt.Sprintf("said-%d", i), SaidMsg{Head: sampleHead("Bob"), From: "Alice", Text: text})
 	}
 	for _, name := range []string{"Pass", "Board"} {
-		add("said-from-"+name, Said, SaidMsg{Head: sampleHead("Bob"), From: name, Text: "hello"})
+		add("said-from-"+name, SaidMsg{Head: sampleHead("Bob"), From: name, Text: "hello"})
 	}
 	// Names of every length move where the lines wrap: a keyword quoted
 	// never starts a line on its own.
 	for n := 1; n <= 32; n++ {
 		table := "t" + strings.Repeat("x", n-1)
 		h := Head{To: "Bob", Table: table, Now: sampleNow, TZ: sampleTZ}
-		add("said-at-"+table, Said, SaidMsg{Head: h, From: "Alice", Text: "hello"})
-		add("notify-turn-at-"+table, NotifyChanged, NotifyMsg{Head: h, Mode: "digest", For: table, Unsubscribed: true, Digest: sampleNow})
+		add("said-at-"+table, SaidMsg{Head: h, From: "Alice", Text: "hello"})
+		add("notify-turn-at-"+table, NotifyMsg{Head: h, Mode: "digest", For: table, Unsubscribed: true, Digest: sampleNow})
 	}
 	for _, mode := range []string{"all", "turn", "digest"} {
-		add("notify-"+mode+"-t42", NotifyChanged, NotifyMsg{Head: sampleHead("Bob"), Mode: mode, For: "t42", Unsubscribed: true, Digest: sampleNow})
-		add("notify-"+mode, NotifyChanged, NotifyMsg{Head: sampleHead("Bob"), Mode: mode, Digest: sampleNow})
+		add("notify-"+mode+"-t42", NotifyMsg{Head: sampleHead("Bob"), Mode: mode, For: "t42", Unsubscribed: true, Digest: sampleNow})
+		add("notify-"+mode, NotifyMsg{Head: sampleHead("Bob"), Mode: mode, Digest: sampleNow})
 	}
 	// The league mails (LEAGUES §7–§9): league names of every length move
 	// where the lines wrap, so that a quoted command never starts one;
@@ -92,27 +81,27 @@ func loopCases() map[string]struct {
 		h := Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}
 		st := sampleStandings()
 		st.League, st.Division = league, "d"+strings.Repeat("y", n-1)
-		add("standings-weekly-"+league, StandingsReply, StandingsMsg{Head: h, Standings: st, Weekly: true})
-		add("signup-"+league, SignupDone, SignupMsg{Head: h, League: league, Running: n % 3})
-		add("withdraw-"+league, SignupDone, SignupMsg{Head: h, League: league, Withdraw: true, Running: n % 3})
-		add("which-league-"+league, Rejected, RejectedMsg{Head: h, Command: "STANDINGS", Reasons: []Reason{{Kind: ReasonWhichLeague, Detail: league + ", spring"}}})
-		add("not-in-league-"+league, Rejected, RejectedMsg{Head: h, Command: "WITHDRAW " + league, Reasons: []Reason{{Kind: ReasonNotInLeague, Detail: league}}})
+		add("standings-weekly-"+league, StandingsMsg{Head: h, Standings: st, Weekly: true})
+		add("signup-"+league, SignupMsg{Head: h, League: league, Running: n % 3})
+		add("withdraw-"+league, SignupMsg{Head: h, League: league, Withdraw: true, Running: n % 3})
+		add("which-league-"+league, RejectedMsg{Head: h, Command: "STANDINGS", Reasons: []Reason{{Kind: ReasonWhichLeague, Detail: league + ", spring"}}})
+		add("not-in-league-"+league, RejectedMsg{Head: h, Command: "WITHDRAW " + league, Reasons: []Reason{{Kind: ReasonNotInLeague, Detail: league}}})
 	}
 	named := sampleStandings()
 	for i, name := range []string{"Pass", "Board", "Standings", "Classement", "Help", "Join"} {
 		named.Lines[i].Name = name
 	}
-	add("standings-named-as-commands", StandingsReply, StandingsMsg{Head: sampleHead("Bob"), Standings: named})
+	add("standings-named-as-commands", StandingsMsg{Head: sampleHead("Bob"), Standings: named})
 	for _, league := range []string{"pass", "board", "standings", "help"} {
 		st := sampleStandings()
 		st.League, st.Division = league, league
-		add("standings-league-"+league, StandingsReply, StandingsMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Standings: st})
-		add("signup-league-"+league, SignupDone, SignupMsg{Head: Head{To: "Bob", Now: sampleNow}, League: league})
+		add("standings-league-"+league, StandingsMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Standings: st})
+		add("signup-league-"+league, SignupMsg{Head: Head{To: "Bob", Now: sampleNow}, League: league})
 	}
-	add("rejected-which-league-none", Rejected, RejectedMsg{Head: sampleHead("Bob"), Command: "STANDINGS", Reasons: []Reason{{Kind: ReasonWhichLeague}}})
-	add("rejected-not-in-league-none", Rejected, RejectedMsg{Head: sampleHead("Bob"), Command: "STANDINGS", Reasons: []Reason{{Kind: ReasonNotInLeague}}})
+	add("rejected-which-league-none", RejectedMsg{Head: sampleHead("Bob"), Command: "STANDINGS", Reasons: []Reason{{Kind: ReasonWhichLeague}}})
+	add("rejected-not-in-league-none", RejectedMsg{Head: sampleHead("Bob"), Command: "STANDINGS", Reasons: []Reason{{Kind: ReasonNotInLeague}}})
 	for _, rk := range ReasonKinds() {
-		add("rejected-reason-"+string(rk), Rejected, RejectedMsg{Head: sampleHead("Bob"), Reasons: []Reason{{
+		add("rejected-reason-"+string(rk), RejectedMsg{Head: sampleHead("Bob"), Reasons: []Reason{{
 			Kind: rk, Cells: []Pos{pos("H7"), pos("I7")}, Letters: "X?", Words: []string{"CHATX", "XA"},
 			Slots: []int{8}, Need: 7, Have: 3, Detail: "t42"}}})
 	}
@@ -131,7 +120,7 @@ func TestNothingComesBackAsACommand(t *testing.T) {
 	for _, lang := range Langs() {
 		for name, c := range loopCases() {
 			t.Run(lang+"/"+name, func(t *testing.T) {
-				r, err := s.Render(lang, c.Kind, c.Data)
+				r, err := s.Render(lang, c)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -35,7 +35,7 @@ func TestRulesMailHasTheWorkedExamples(t *testing.T) {
 	ending := regexp.MustCompile(`\D9\D[^.]*\D10\D[^.]*\D19\D`)
 	s := newSet(t)
 	for _, lang := range Langs() {
-		r, err := s.Render(lang, HelpRules, sample(HelpRules))
+		r, err := s.Render(lang, sample(HelpRules))
 		if err != nil {
 			t.Fatal(err)
 		}

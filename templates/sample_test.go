@@ -118,10 +118,7 @@ func sampleNotice(to, rack string) NoticeMsg {
 // authorSamples are the messages to the author of a move, which carry
 // its acceptance, those after a resignation (LEAGUES §2), and the other
 // branches of the league mails (§7–§9), by golden file name.
-func authorSamples() map[string]struct {
-	Kind Kind
-	Data any
-} {
+func authorSamples() map[string]Mail {
 	n := sampleNotice("Alice", "ARTZ?NE")
 	n.Accepted = &Acceptance{Move: n.Log[len(n.Log)-1], Total: 22}
 	g := sample(GameOver).(GameOverMsg)
@@ -176,17 +173,14 @@ func authorSamples() map[string]struct {
 	weekly := StandingsMsg{Head: Head{To: "Bob", Now: time.Date(2026, 3, 2, 7, 0, 0, 0, time.UTC), TZ: sampleTZ},
 		Standings: sampleStandings(), Weekly: true}
 	weekly.Rated = false
-	return map[string]struct {
-		Kind Kind
-		Data any
-	}{"turn-notice-author": {TurnNotice, n}, "game-over-author": {GameOver, g},
-		"turn-notice-resign": {TurnNotice, r}, "game-over-forfeit": {GameOver, o},
-		"game-over-league": {GameOver, lg}, "game-over-adjudicated": {GameOver, adj},
-		"game-over-missed": {GameOver, missed},
-		"standings-weekly": {StandingsReply, weekly},
-		"standings-final":  {StandingsReply, StandingsMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Standings: final}},
-		"signup-withdraw":  {SignupDone, SignupMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, League: "autumn", Withdraw: true, Running: 3}},
-		"signup-between":   {SignupDone, SignupMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, League: "autumn"}},
+	return map[string]Mail{"turn-notice-author": n, "game-over-author": g,
+		"turn-notice-resign": r, "game-over-forfeit": o,
+		"game-over-league": lg, "game-over-adjudicated": adj,
+		"game-over-missed": missed,
+		"standings-weekly": weekly,
+		"standings-final":  StandingsMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Standings: final},
+		"signup-withdraw":  SignupMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, League: "autumn", Withdraw: true, Running: 3},
+		"signup-between":   SignupMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, League: "autumn"},
 	}
 }
 
@@ -205,7 +199,7 @@ func sampleStandings() Standings {
 }
 
 // sample returns the golden data of each kind, addressed to Bob.
-func sample(k Kind) any {
+func sample(k Kind) Mail {
 	h := sampleHead("Bob")
 	switch k {
 	case TurnNotice, BoardReply, Reminder:
@@ -221,6 +215,12 @@ func sample(k Kind) any {
 				n.State.Players[i].Bank = b
 			}
 			n.State.Players[2].Vacation = sampleNow.Add(6 * 24 * time.Hour)
+		}
+		switch k {
+		case BoardReply:
+			return BoardMsg(n)
+		case Reminder:
+			return ReminderMsg(n)
 		}
 		return n
 	case Accepted:

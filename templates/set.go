@@ -18,7 +18,6 @@ import (
 	"io/fs"
 	"maps"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -28,12 +27,6 @@ import (
 
 //go:embed layout shared en es fr
 var files embed.FS
-
-// Sentinel errors.
-var (
-	ErrKind = errors.New("templates: unknown message kind")
-	ErrData = errors.New("templates: wrong data for message kind")
-)
 
 // Rendered is one message ready to send.
 type Rendered struct {
@@ -226,44 +219,36 @@ func diff(a, b []string) string {
 	return strings.Join(out, ", ")
 }
 
-// Render writes the message kind in lang ("en", "es", "fr"; anything else
-// falls back to English). data is the kind's data type (see Kind), as a
-// value or a pointer.
-func (s *Set) Render(lang string, kind Kind, data any) (Rendered, error) {
-	if !kind.valid() {
-		return Rendered{}, fmt.Errorf("%w: %d", ErrKind, int(kind))
+// Render writes the message m is the data of, in lang ("en", "es", "fr";
+// anything else falls back to English).
+func (s *Set) Render(lang string, m Mail) (Rendered, error) {
+	if m == nil {
+		return Rendered{}, errors.New("templates: render: no message")
 	}
+	kind := m.kind()
 	ls, ok := s.langs[lang]
 	if !ok {
 		ls = s.langs["en"]
 	}
-	v := reflect.ValueOf(data)
-	if v.Kind() == reflect.Pointer && !v.IsNil() {
-		v = v.Elem()
-	}
-	if !v.IsValid() || v.Type() != kind.dataType() {
-		return Rendered{}, fmt.Errorf("%w: %s wants %s, got %T", ErrData, kind, kind.dataType(), data)
-	}
-	head := v.FieldByName("Head").Interface().(Head)
-	data = v.Interface()
+	head := m.head()
 
 	buf := buffers.Get().(*bytes.Buffer)
 	defer buffers.Put(buf)
 	buf.Reset()
-	if err := ls.subject.ExecuteTemplate(buf, kind.String()+".subject", data); err != nil {
+	if err := ls.subject.ExecuteTemplate(buf, kind.String()+".subject", m); err != nil {
 		return Rendered{}, fmt.Errorf("templates: render %s %s subject: %w", ls.l.code, kind, err)
 	}
 	var out Rendered
 	out.Subject = subjectTag(head) + " " + strings.Join(strings.Fields(buf.String()), " ")
 
 	buf.Reset()
-	if err := ls.text[kind].ExecuteTemplate(buf, "base.txt", data); err != nil {
+	if err := ls.text[kind].ExecuteTemplate(buf, "base.txt", m); err != nil {
 		return Rendered{}, fmt.Errorf("templates: render %s %s text: %w", ls.l.code, kind, err)
 	}
 	out.Text = tidyText(buf.String(), 78)
 
 	buf.Reset()
-	if err := ls.html[kind].ExecuteTemplate(buf, "base.html", data); err != nil {
+	if err := ls.html[kind].ExecuteTemplate(buf, "base.html", m); err != nil {
 		return Rendered{}, fmt.Errorf("templates: render %s %s html: %w", ls.l.code, kind, err)
 	}
 	out.HTML = string(tidyHTML(buf.Bytes()))

@@ -141,13 +141,12 @@ func TestMailSize(t *testing.T) {
 	s := newSet(t)
 	type composed struct {
 		name string
-		kind Kind
-		data any
+		data Mail
 		ics  bool
 	}
 	mails := []composed{
-		{"turn-notice-late", TurnNotice, lateNotice(), true},
-		{"game-over-late", GameOver, lateGameOver(), false},
+		{"turn-notice-late", lateNotice(), true},
+		{"game-over-late", lateGameOver(), false},
 	}
 	for _, name := range knownTooLarge {
 		if !slices.ContainsFunc(mails, func(m composed) bool { return m.name == name }) {
@@ -157,7 +156,7 @@ func TestMailSize(t *testing.T) {
 	for _, lang := range Langs() {
 		for _, c := range mails {
 			t.Run(lang+"/"+c.name, func(t *testing.T) {
-				r, err := s.Render(lang, c.kind, c.data)
+				r, err := s.Render(lang, c.data)
 				if err != nil {
 					t.Fatal(err)
 				}

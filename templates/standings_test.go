@@ -89,16 +89,13 @@ func TestStandingsTable(t *testing.T) {
 		for _, rated := range []bool{true, false} {
 			st := sampleStandings()
 			st.Rated = rated
-			msgs := map[string]struct {
-				kind Kind
-				data any
-			}{
-				"standings": {StandingsReply, StandingsMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Standings: st}},
-				"game-over": {GameOver, func() GameOverMsg { g := sample(GameOver).(GameOverMsg); g.Standings = &st; return g }()},
+			msgs := map[string]Mail{
+				"standings": StandingsMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Standings: st},
+				"game-over": func() GameOverMsg { g := sample(GameOver).(GameOverMsg); g.Standings = &st; return g }(),
 			}
 			for name, m := range msgs {
 				t.Run(lang+"/"+name+"/rated="+strconv.FormatBool(rated), func(t *testing.T) {
-					r, err := s.Render(lang, m.kind, m.data)
+					r, err := s.Render(lang, m)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -107,7 +104,7 @@ func TestStandingsTable(t *testing.T) {
 				})
 			}
 		}
-		r, err := s.Render(lang, GameOver, sample(GameOver))
+		r, err := s.Render(lang, sample(GameOver))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -54,20 +54,19 @@ func TestGolden(t *testing.T) {
 	s := newSet(t)
 	type golden struct {
 		name string
-		kind Kind
-		data any
+		data Mail
 	}
 	var cases []golden
 	for _, k := range Kinds() {
-		cases = append(cases, golden{k.String(), k, sample(k)})
+		cases = append(cases, golden{k.String(), sample(k)})
 	}
-	for name, a := range authorSamples() {
-		cases = append(cases, golden{name, a.Kind, a.Data})
+	for name, m := range authorSamples() {
+		cases = append(cases, golden{name, m})
 	}
 	for _, lang := range Langs() {
 		for _, c := range cases {
 			t.Run(lang+"/"+c.name, func(t *testing.T) {
-				r, err := s.Render(lang, c.kind, c.data)
+				r, err := s.Render(lang, c.data)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -122,7 +121,7 @@ func TestEveryKindEveryLang(t *testing.T) {
 	for _, lang := range Langs() {
 		for _, k := range Kinds() {
 			t.Run(lang+"/"+k.String(), func(t *testing.T) {
-				r, err := s.Render(lang, k, sample(k))
+				r, err := s.Render(lang, sample(k))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -319,7 +318,7 @@ func checkBalanced(t *testing.T, doc string) {
 func TestNoOtherRack(t *testing.T) {
 	rackType := reflect.TypeFor[Rack]()
 	for _, k := range Kinds() {
-		typ := k.dataType()
+		typ := reflect.TypeOf(sample(k))
 		for i := range typ.NumField() {
 			f := typ.Field(i)
 			if f.Type == rackType && f.Name != "Rack" {
@@ -339,11 +338,11 @@ func TestNoOtherRack(t *testing.T) {
 	alice := sampleNotice("Alice", "WKYJXQZ")
 	bob := sampleNotice("Bob", "EEAIOUS")
 	for _, lang := range Langs() {
-		ra, err := s.Render(lang, TurnNotice, alice)
+		ra, err := s.Render(lang, alice)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rb, err := s.Render(lang, TurnNotice, bob)
+		rb, err := s.Render(lang, bob)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,32 +364,37 @@ func TestNoOtherRack(t *testing.T) {
 	}
 }
 
-func TestRenderErrors(t *testing.T) {
+// TestMailKinds: each kind's sample data says that kind, so that every
+// kind has a data type of its own; no data renders none, and a pointer to
+// the data renders as the data does.
+func TestMailKinds(t *testing.T) {
+	for _, k := range Kinds() {
+		if got := KindOf(sample(k)); got != k {
+			t.Errorf("%s: the sample data (%T) says %s", k, sample(k), got)
+		}
+	}
 	s := newSet(t)
-	if _, err := s.Render("en", Kind(99), HelpMsg{}); !errors.Is(err, ErrKind) {
-		t.Errorf("unknown kind: %v, want ErrKind", err)
+	if _, err := s.Render("en", nil); err == nil {
+		t.Error("no data rendered")
 	}
-	if _, err := s.Render("en", TurnNotice, HelpMsg{}); !errors.Is(err, ErrData) {
-		t.Errorf("wrong data: %v, want ErrData", err)
-	}
-	if _, err := s.Render("en", Help, nil); !errors.Is(err, ErrData) {
-		t.Errorf("nil data: %v, want ErrData", err)
-	}
-	// A pointer works as well as a value.
 	h := sample(Help).(HelpMsg)
-	if _, err := s.Render("en", Help, &h); err != nil {
-		t.Errorf("pointer data: %v", err)
+	byValue, err := s.Render("en", h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if byPointer, err := s.Render("en", &h); err != nil || byPointer != byValue {
+		t.Errorf("pointer data: %v, or renders otherwise", err)
 	}
 }
 
 func TestFallbackLang(t *testing.T) {
 	s := newSet(t)
-	en, err := s.Render("en", Help, sample(Help))
+	en, err := s.Render("en", sample(Help))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, lang := range []string{"", "de", "EN-gb", "xx"} {
-		r, err := s.Render(lang, Help, sample(Help))
+		r, err := s.Render(lang, sample(Help))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -398,8 +402,8 @@ func TestFallbackLang(t *testing.T) {
 			t.Errorf("lang %q does not fall back to en", lang)
 		}
 	}
-	fr, _ := s.Render("fr", Help, sample(Help))
-	es, _ := s.Render("es", Help, sample(Help))
+	fr, _ := s.Render("fr", sample(Help))
+	es, _ := s.Render("es", sample(Help))
 	if fr.Text == en.Text || es.Text == en.Text || fr.Text == es.Text {
 		t.Error("languages render alike")
 	}
@@ -412,7 +416,7 @@ func TestEveryReason(t *testing.T) {
 	t.Parallel()
 	s := newSet(t)
 	for _, lang := range Langs() {
-		other, err := s.Render(lang, Rejected, RejectedMsg{Head: sampleHead("Bob"), Reasons: []Reason{{Kind: "no-such-kind"}}})
+		other, err := s.Render(lang, RejectedMsg{Head: sampleHead("Bob"), Reasons: []Reason{{Kind: "no-such-kind"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -428,7 +432,7 @@ func TestEveryReason(t *testing.T) {
 				m.Reasons[0].Words = nil
 				m.Probe = &Probe{Left: 0, Max: 10, Next: sampleNow.Add(15 * time.Second)}
 			}
-			r, err := s.Render(lang, Rejected, m)
+			r, err := s.Render(lang, m)
 			if err != nil {
 				t.Fatalf("%s %s: %v", lang, rk, err)
 			}
@@ -520,7 +524,7 @@ func textGrid(t *testing.T, s *Set, b Board) string {
 	t.Helper()
 	d := sampleNotice("Bob", "QUARTZ?")
 	d.Board = b
-	r, err := s.Render("en", BoardReply, d)
+	r, err := s.Render("en", BoardMsg(d))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -604,7 +608,7 @@ func BenchmarkRenderTurnNotice(b *testing.B) {
 	s := newSet(b)
 	d := sample(TurnNotice)
 	for b.Loop() {
-		if _, err := s.Render("fr", TurnNotice, d); err != nil {
+		if _, err := s.Render("fr", d); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -621,7 +625,7 @@ func BenchmarkNew(b *testing.B) {
 // TestConcurrentRender: one Set serves every goroutine (run with -race).
 func TestConcurrentRender(t *testing.T) {
 	s := newSet(t)
-	want, err := s.Render("es", TurnNotice, sample(TurnNotice))
+	want, err := s.Render("es", sample(TurnNotice))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -631,13 +635,13 @@ func TestConcurrentRender(t *testing.T) {
 			var err error
 			for j := range 5 {
 				k := Kinds()[(i+j)%len(Kinds())]
-				if _, err = s.Render(Langs()[i%3], k, sample(k)); err != nil {
+				if _, err = s.Render(Langs()[i%3], sample(k)); err != nil {
 					break
 				}
 			}
 			if err == nil {
 				var r Rendered
-				if r, err = s.Render("es", TurnNotice, sample(TurnNotice)); err == nil && r != want {
+				if r, err = s.Render("es", sample(TurnNotice)); err == nil && r != want {
 					err = errors.New("concurrent render differs")
 				}
 			}
@@ -656,7 +660,7 @@ func TestConcurrentRender(t *testing.T) {
 func TestRejectedWithoutPosition(t *testing.T) {
 	s := newSet(t)
 	for _, lang := range Langs() {
-		r, err := s.Render(lang, LogReply, LogMsg{Head: sampleHead("Bob"), Log: []LogLine{
+		r, err := s.Render(lang, LogMsg{Head: sampleHead("Bob"), Log: []LogLine{
 			{Kind: LogRejected, Player: "Bob", NoPos: true, Words: []Word{{"QUEUX", 0}}}}})
 		if err != nil {
 			t.Fatal(err)
@@ -674,7 +678,7 @@ func TestScoresEscapeNames(t *testing.T) {
 	d := sampleNotice("Alice", "QUARTZ?")
 	d.State.Players[0].Name = `Al<i>ce & "Bob"+1`
 	d.Head.To = d.State.Players[0].Name
-	out, err := s.Render("en", TurnNotice, d)
+	out, err := s.Render("en", d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -709,7 +713,7 @@ func TestBoardCacheFollowsData(t *testing.T) {
 		fresh := freshSet(t)
 		want[i] = make(map[string]Rendered)
 		for _, lang := range Langs() {
-			r, err := fresh.Render(lang, TurnNotice, m)
+			r, err := fresh.Render(lang, m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -718,7 +722,7 @@ func TestBoardCacheFollowsData(t *testing.T) {
 	}
 	for _, lang := range Langs() {
 		for i := range 2 * len(boards) {
-			got, err := s.Render(lang, TurnNotice, boards[i%len(boards)])
+			got, err := s.Render(lang, boards[i%len(boards)])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -726,9 +730,9 @@ func TestBoardCacheFollowsData(t *testing.T) {
 				t.Errorf("%s notice %d differs from a fresh render", lang, i)
 			}
 		}
-		x, _ := s.Render(lang, TurnNotice, a)
+		x, _ := s.Render(lang, a)
 		for i, m := range boards[1:] {
-			if y, _ := s.Render(lang, TurnNotice, m); x.HTML == y.HTML || x.Text == y.Text {
+			if y, _ := s.Render(lang, m); x.HTML == y.HTML || x.Text == y.Text {
 				t.Errorf("%s: board %d rendered as the first", lang, i+1)
 			}
 		}
@@ -751,7 +755,7 @@ func BenchmarkRenderMove(b *testing.B) {
 		for _, p := range []string{"Alice", "Bob", "Chloé", "Dan"} {
 			d := m
 			d.Head.To = p
-			if _, err := s.Render("en", TurnNotice, d); err != nil {
+			if _, err := s.Render("en", d); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -765,7 +769,7 @@ func TestSaidEscaped(t *testing.T) {
 	s := newSet(t)
 	text := "<script>alert(1)</script> & <a href=\"x\">co</a>\nPASS"
 	for _, lang := range Langs() {
-		r, err := s.Render(lang, Said, SaidMsg{Head: sampleHead("Bob"), From: "Alice", Text: text})
+		r, err := s.Render(lang, SaidMsg{Head: sampleHead("Bob"), From: "Alice", Text: text})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -72,8 +72,9 @@ func TestTextBoardLettersAreTheTiles(t *testing.T) {
 		over := sample(GameOver).(GameOverMsg)
 		over.Board = b
 		for _, lang := range Langs() {
-			for kind, data := range map[Kind]any{TurnNotice: notice, GameOver: over} {
-				r, err := s.Render(lang, kind, data)
+			for _, data := range []Mail{notice, over} {
+				kind := KindOf(data)
+				r, err := s.Render(lang, data)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -151,7 +152,7 @@ func TestTextColumnsLineUp(t *testing.T) {
 	for _, lang := range Langs() {
 		move := LogLine{Turn: 5, Kind: LogPlace, Player: names[0], Pos: pos("D9"), Words: words, Score: 90, Bonus: 30}
 		acc := AcceptedMsg{Head: sampleHead(names[0]), Move: move, Total: 98, Rack: sampleRack("ARTZ?NE")}
-		r, err := s.Render(lang, Accepted, acc)
+		r, err := s.Render(lang, acc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +162,7 @@ func TestTextColumnsLineUp(t *testing.T) {
 		checkColumns(t, lang+" accepted words", strings.Split(block, "\n"), "")
 
 		pre := PreviewMsg{Head: sampleHead(names[0]), Command: "PREVIEW D9 ACROSS QUARTZ", Words: words, Bonus: 30, Score: 90}
-		if r, err = s.Render(lang, Preview, pre); err != nil {
+		if r, err = s.Render(lang, pre); err != nil {
 			t.Fatal(err)
 		}
 		_, rest, _ = strings.Cut(r.Text, "\n\n   QUARTZ")
@@ -173,7 +174,7 @@ func TestTextColumnsLineUp(t *testing.T) {
 			n.State.Players[i].Name = names[i%len(names)]
 			n.State.Players[i].You = i == 1
 		}
-		if r, err = s.Render(lang, TurnNotice, n); err != nil {
+		if r, err = s.Render(lang, n); err != nil {
 			t.Fatal(err)
 		}
 		away, err := execute(s.langs[lang].subject, "away", nil)
@@ -190,7 +191,7 @@ func TestTextColumnsLineUp(t *testing.T) {
 			g.Revealed[i].Player = names[i%len(names)]
 			g.Revealed[i].Tiles = sampleRack("EE")
 		}
-		if r, err = s.Render(lang, GameOver, g); err != nil {
+		if r, err = s.Render(lang, g); err != nil {
 			t.Fatal(err)
 		}
 		checkColumns(t, lang+" final scores", tableAfter(t, r.Text, heads[lang][1]), "")
@@ -225,7 +226,7 @@ func TestElide(t *testing.T) {
 	for i := range n.State.Players {
 		n.State.Players[i].Name, n.State.Players[i].ToMove, n.State.Players[i].You = "Éric", i == 0, false
 	}
-	r, err := s.Render("fr", TurnNotice, n)
+	r, err := s.Render("fr", n)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ func TestWebLinksInMail(t *testing.T) {
 	for _, lang := range Langs() {
 		n := sampleNotice("Bob", "QUARTZ?")
 		n.View, n.Watch = view, watch
-		r, err := s.Render(lang, TurnNotice, n)
+		r, err := s.Render(lang, n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,7 +31,7 @@ func TestWebLinksInMail(t *testing.T) {
 			t.Errorf("%s: no %q in the mail", lang, viewWords)
 		}
 		n.View, n.Watch = "", ""
-		r, err = s.Render(lang, TurnNotice, n)
+		r, err = s.Render(lang, n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +50,7 @@ func TestFragment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.Render("fr", TurnNotice, n)
+	r, err := s.Render("fr", n)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func TestBoardShown(t *testing.T) {
 		for c, v := range cells {
 			tb.Cells[c.Row][c.Col] = v
 		}
-		r, err := set.Render("en", templates.BoardReply, templates.NoticeMsg{Board: tb})
+		r, err := set.Render("en", templates.BoardMsg{Board: tb})
 		if err != nil {
 			t.Fatal(err)
 		}
