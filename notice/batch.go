@@ -3,6 +3,7 @@ package notice
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"time"
@@ -42,6 +43,13 @@ func (b *Batch) Add(e Envelope, m templates.Mail) {
 	b.pending = append(b.pending, p)
 	go func() {
 		defer close(p.done)
+		// A panic here would end the daemon, out of reach of the
+		// receiver's recovery: it fails the transaction instead.
+		defer func() {
+			if r := recover(); r != nil {
+				p.mail, p.err = nil, Permanent(fmt.Errorf("notice: rendering %T panicked: %v", m, r))
+			}
+		}()
 		p.mail, p.err = b.w.Render(e, m, b.now)
 	}()
 }
