@@ -55,9 +55,9 @@ func (s *Service) askConfirmation(h *table.Request, c *parser.Command) error {
 	if err := h.Tx.AddConfirmation(conf); err != nil {
 		return err
 	}
-	token := s.tokens.Confirm(conf.ID, h.Msg.From)
-	head := s.notices.Head("", to, h.Now)
-	if s.cfg.Mail.TokenInSubject {
+	token := s.Tokens.Confirm(conf.ID, h.Msg.From)
+	head := s.Notices.Head("", to, h.Now)
+	if s.Cfg.Mail.TokenInSubject {
 		head.Tag = "[Lexio confirm " + token + "]"
 	}
 	h.Log.Info("command kept until its sender confirms it", "command", c.Kind.String())
@@ -74,7 +74,7 @@ func (s *Service) askConfirmation(h *table.Request, c *parser.Command) error {
 // proves nothing (an auto-responder's echo of our mail must not act): it
 // is read as if sent to the plain address.
 func (s *Service) confirmed(h *table.Request) (done bool, err error) {
-	id, ok := s.tokens.VerifyConfirm(h.Msg.Token, h.Msg.From)
+	id, ok := s.Tokens.VerifyConfirm(h.Msg.Token, h.Msg.From)
 	if !ok {
 		// The From may be forged: answering could reach a victim.
 		h.Log.Warn("forged or damaged confirmation token")

@@ -29,10 +29,10 @@ func (s *Service) Failed(ctx context.Context, in mailer.Inbound, cause error) er
 	opt.MaxBytes = 1 // every message is larger: Parse stops after the header
 	m := parser.Parse(in.Raw, opt)
 	id := inboundID(m, in.Raw)
-	log := s.log.With("message_id", id, "from", m.From)
-	rec := inboundRecord(in, m, id, s.now())
+	log := s.Log.With("message_id", id, "from", m.From)
+	rec := inboundRecord(in, m, id, s.Now())
 	rec.Outcome, rec.Reason = store.OutcomeError, failedReason(cause)
-	err := s.store.Tx(ctx, func(tx *store.Tx) error { return recordMessage(tx, rec, log) })
+	err := s.Store.Tx(ctx, func(tx *store.Tx) error { return recordMessage(tx, rec, log) })
 	switch {
 	case errors.Is(err, errHandled):
 		log.Info("message given up by the receiver was already recorded", "cause", cause)

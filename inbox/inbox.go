@@ -17,9 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"time"
 
-	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/notice"
@@ -30,54 +28,26 @@ import (
 	"github.com/lexio-mail/lexio/table"
 )
 
-// Options are the front door's dependencies; Now and Logger may be nil.
-type Options struct {
-	Config  *config.Config
-	Store   *store.Store
-	Tables  *table.Service
-	Players *player.Service
-	Seasons *season.Service
-	Lobby   *lobby.Service
-	Now     func() time.Time
-	Logger  *slog.Logger
-}
-
 // Service handles inbound messages. It is safe for concurrent use: every
 // message is one store transaction.
 type Service struct {
-	cfg     *config.Config
-	store   *store.Store
-	tables  *table.Service
+	table.Part
 	players *player.Service
 	seasons *season.Service
 	lobby   *lobby.Service
-	notices *notice.Writer
-	tokens  *mailer.Tokens
-	now     func() time.Time
-	log     *slog.Logger
 }
 
-// New checks the options and returns a Service.
-func New(o Options) (*Service, error) {
-	if o.Config == nil || o.Store == nil || o.Tables == nil || o.Players == nil || o.Seasons == nil || o.Lobby == nil {
-		return nil, errors.New("inbox: config, store, tables, players, seasons and lobby are required")
-	}
-	s := &Service{cfg: o.Config, store: o.Store, tables: o.Tables, players: o.Players, seasons: o.Seasons, lobby: o.Lobby,
-		notices: o.Tables.Notices(), tokens: o.Tables.Tokens(), now: o.Now, log: o.Logger}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
-	}
-	return s, nil
+// New returns the front door of tables, routing to players, seasons and
+// lobby, logging to log (the tables' own when nil).
+func New(tables *table.Service, players *player.Service, seasons *season.Service, lobby *lobby.Service, log *slog.Logger) *Service {
+	return &Service{Part: tables.Part(log), players: players, seasons: seasons, lobby: lobby}
 }
 
 func (s *Service) parserOptions() parser.Options {
 	return parser.Options{
-		ServiceAddress: s.cfg.Mail.Address,
-		MaxBytes:       s.cfg.Mail.MaxMessageBytes,
-		TokenInSubject: s.cfg.Mail.TokenInSubject,
+		ServiceAddress: s.Cfg.Mail.Address,
+		MaxBytes:       s.Cfg.Mail.MaxMessageBytes,
+		TokenInSubject: s.Cfg.Mail.TokenInSubject,
 	}
 }
 
@@ -99,7 +69,7 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 		m.Err = &parser.Error{Kind: parser.TooLarge, Detail: fmt.Sprintf("%d bytes", in.Size)}
 	}
 	id := inboundID(m, in.Raw)
-	log := s.log.With("message_id", id, "from", m.From)
+	log := s.Log.With("message_id", id, "from", m.From)
 
 	var rec *store.Message
 	var sent int
@@ -117,7 +87,7 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 		// it as an error, without any game change, and move on.
 		log.Error("message failed", "err", err)
 		rec.Outcome, rec.Reason, rec.TableID = store.OutcomeError, err.Error(), nil
-		err = s.store.Tx(ctx, func(tx *store.Tx) error { return recordMessage(tx, rec, log) })
+		err = s.Store.Tx(ctx, func(tx *store.Tx) error { return recordMessage(tx, rec, log) })
 		if errors.Is(err, errHandled) {
 			return nil
 		}
@@ -129,7 +99,7 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 	}
 	log.Info("message handled", "outcome", rec.Outcome, "reason", rec.Reason, "mails", sent)
 	if sent > 0 {
-		s.notices.Poke()
+		s.Notices.Poke()
 	}
 	return nil
 }
@@ -137,10 +107,10 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 // handleOnce runs the message's transaction once, on the state and at the
 // time it finds, and returns its record and how many mails it queued.
 func (s *Service) handleOnce(ctx context.Context, in mailer.Inbound, m *parser.Message, id string, log *slog.Logger) (*store.Message, int, error) {
-	now := s.now()
+	now := s.Now()
 	rec := inboundRecord(in, m, id, now)
 	var sent int
-	err := s.store.Tx(ctx, func(tx *store.Tx) error {
+	err := s.Store.Tx(ctx, func(tx *store.Tx) error {
 		// The Message-ID decides (EMAIL §2.2): a redelivered copy, or the
 		// same message seen again after a crash, is not applied twice.
 		seen, err := tx.MessageSeen(id)
@@ -150,7 +120,7 @@ func (s *Service) handleOnce(ctx context.Context, in mailer.Inbound, m *parser.M
 		if seen {
 			return errHandled
 		}
-		h := s.tables.NewRequest(tx, m, rec, now, log, in.Size, s.notices.NewBatch(now))
+		h := s.Tables.NewRequest(tx, m, rec, now, log, in.Size, s.Notices.NewBatch(now))
 		if err := s.route(h); err != nil {
 			return err
 		}

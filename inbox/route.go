@@ -32,14 +32,14 @@ func (s *Service) route(h *table.Request) error {
 		h.Outcome(store.OutcomeIgnored, "no sender to answer: "+errText(m.Err))
 		return nil
 	}
-	if s.cfg.Mail.RequireAuth && !authenticated(m.AuthResults, s.cfg.Mail.AuthServID, m.From) {
+	if s.Cfg.Mail.RequireAuth && !authenticated(m.AuthResults, s.Cfg.Mail.AuthServID, m.From) {
 		// EMAIL §1.3: the From may be forged; answering it could reach a
 		// victim, so the message is only logged.
 		h.Log.Warn("sender not authenticated", "auth_results", strings.Join(m.AuthResults, " | "))
 		h.Outcome(store.OutcomeRejected, string(templates.ReasonNotAuth))
 		return nil
 	}
-	h.Proven = s.cfg.Mail.RequireAuth
+	h.Proven = s.Cfg.Mail.RequireAuth
 
 	if mailer.IsConfirm(m.Token) {
 		if done, err := s.confirmed(h); done || err != nil {
@@ -57,7 +57,7 @@ func (s *Service) route(h *table.Request) error {
 	}
 	var t *table.Table
 	if m.Token != "" {
-		name, ok := s.tokens.Verify(m.Token, m.From)
+		name, ok := s.Tokens.Verify(m.Token, m.From)
 		if !ok {
 			return h.BadToken()
 		}
@@ -103,7 +103,7 @@ func (s *Service) route(h *table.Request) error {
 		}
 		// Deadlines that passed are enforced before the message is read:
 		// a move that comes after its turn expired is too late (RULES §9.1).
-		if err := s.tables.Enforce(h.Tx, t, h.Now, h.Now, h.Out); err != nil {
+		if err := s.Tables.Enforce(h.Tx, t, h.Now, h.Now, h.Out); err != nil {
 			return err
 		}
 	}

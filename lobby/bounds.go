@@ -62,7 +62,7 @@ func (s *Service) openReasons(h *table.Request, seats, invite []string, max int)
 		if err != nil {
 			return nil, err
 		}
-		if most := s.cfg.Open.Tables; have >= most {
+		if most := s.Cfg.Open.Tables; have >= most {
 			rs = append(rs, templates.Reason{Kind: templates.ReasonOpenTables, Have: have, Need: most})
 		}
 	}
@@ -90,7 +90,7 @@ func (s *Service) openReasons(h *table.Request, seats, invite []string, max int)
 func (s *Service) boundReasons(h *table.Request, invite []string) ([]templates.Reason, error) {
 	var rs []templates.Reason
 	opener := h.Msg.From
-	if !s.notices.PlainAddress(opener) {
+	if !s.Notices.PlainAddress(opener) {
 		// The invitations would name it to their recipients.
 		rs = append(rs, templates.Reason{Kind: templates.ReasonUnfitAddress, Detail: shown(opener)})
 	}
@@ -98,10 +98,10 @@ func (s *Service) boundReasons(h *table.Request, invite []string) ([]templates.R
 	if err != nil {
 		return nil, err
 	}
-	if most := s.cfg.Open.PerOpener; sent+len(invite) > most {
+	if most := s.Cfg.Open.PerOpener; sent+len(invite) > most {
 		rs = append(rs, templates.Reason{Kind: templates.ReasonInvitesToday, Have: sent, Need: most})
 	}
-	room, err := s.notices.OutsiderRoom(h.Tx, h.Now)
+	room, err := s.Notices.OutsiderRoom(h.Tx, h.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (s *Service) addressReason(h *table.Request, a string, room *int) (*templat
 	if botseat.Is(a) || s.ownAddress(a) {
 		return nil, nil // the computer's seat; our own address is inviteReasons'
 	}
-	if !s.notices.PlainAddress(a) {
+	if !s.Notices.PlainAddress(a) {
 		return &templates.Reason{Kind: templates.ReasonUnfitAddress, Detail: shown(a)}, nil
 	}
 	refuses, err := h.Tx.RefusesInvitations(a)
@@ -138,7 +138,7 @@ func (s *Service) addressReason(h *table.Request, a string, room *int) (*templat
 	if err != nil {
 		return nil, err
 	}
-	if most := s.cfg.Open.PerRecipient; n >= most {
+	if most := s.Cfg.Open.PerRecipient; n >= most {
 		return &templates.Reason{Kind: templates.ReasonInvitedOften, Detail: a, Need: most}, nil
 	}
 	played, err := notice.PlayedHere(h.Tx, a)
@@ -155,12 +155,12 @@ func (s *Service) addressReason(h *table.Request, a string, room *int) (*templat
 // mailInvitee queues a mail to an invitee, who has no seat: it counts
 // against the day's mail to outsiders, and is not sent past it.
 func (s *Service) mailInvitee(tx *store.Tx, e notice.Envelope, m templates.Mail, now time.Time, out *notice.Batch) error {
-	ok, err := s.notices.MayMailOutsider(tx, e.To.Addr, now)
+	ok, err := s.Notices.MayMailOutsider(tx, e.To.Addr, now)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		s.log.Warn("mail to an invitee not sent: the day's mail to outsiders is spent", "table", e.Table, "kind", templates.KindOf(m))
+		s.Log.Warn("mail to an invitee not sent: the day's mail to outsiders is spent", "table", e.Table, "kind", templates.KindOf(m))
 		return nil
 	}
 	out.Add(e, m)
@@ -172,8 +172,8 @@ func (s *Service) mailInvitee(tx *store.Tx, e notice.Envelope, m templates.Mail,
 // invitation pending (those lapse with their invitations): one sender
 // cannot keep tables open for ever (LEAGUES §6).
 func (s *Service) lapseOpenTables(ctx context.Context, now time.Time) (int, error) {
-	before := now.Add(-s.cfg.InviteTTL)
-	return s.notices.EachDue(ctx, s.store, now, "open table lapse",
+	before := now.Add(-s.Cfg.InviteTTL)
+	return s.Notices.EachDue(ctx, s.Store, now, "open table lapse",
 		func(tx *store.Tx, limit int) ([]int64, error) { return tx.LapsedOpenTables(before, limit) },
 		func(tx *store.Tx, id int64, out *notice.Batch) error {
 			t, err := s.lockLoad(tx, id)
@@ -190,9 +190,9 @@ func (s *Service) lapse(tx *store.Tx, t *table.Table, now time.Time, out *notice
 	msg := templates.LapsedMsg{Opened: t.Row.CreatedAt, Seated: table.Names(t.Seats)}
 	for p := range t.Seats {
 		m := msg
-		m.Head = s.notices.Head(t.Row.Name, t.Recipient(p), now)
+		m.Head = s.Notices.Head(t.Row.Name, t.Recipient(p), now)
 		out.Add(notice.Envelope{Table: t.Row.Name, To: t.Recipient(p), TableID: &t.Row.ID}, m)
 	}
-	s.log.Info("open table not started in time: closed", "table", t.Row.Name, "opened", t.Row.CreatedAt, "seated", len(t.Seats))
+	s.Log.Info("open table not started in time: closed", "table", t.Row.Name, "opened", t.Row.CreatedAt, "seated", len(t.Seats))
 	return tx.DeleteOpenTable(t.Row.ID)
 }

@@ -77,7 +77,7 @@ func (s *Service) ownAddress(addr string) bool {
 // outsiders. The mail's subject names the table only; its body names the
 // opener by their address, checked plain (LEAGUES §6).
 func (s *Service) invite(h *table.Request, t *table.Table, addrs []string) (time.Time, error) {
-	expires := h.Now.Add(s.cfg.InviteTTL)
+	expires := h.Now.Add(s.Cfg.InviteTTL)
 	opener := t.Seats[0].Player.Address
 	msg := templates.InvitationMsg{Opener: opener, Variant: t.Row.Variant, Expires: expires}
 	// Named with the seated players, so that none reads like another.
@@ -97,9 +97,9 @@ func (s *Service) invite(h *table.Request, t *table.Table, addrs []string) (time
 		if err := h.Tx.LogInvite(store.LogSent, opener, a, h.Now); err != nil {
 			return time.Time{}, err
 		}
-		to := notice.Recipient{Addr: a, Lang: pl.Lang, TZ: s.tables.ZoneOf(pl.TimeZone), Pos: -1}
+		to := notice.Recipient{Addr: a, Lang: pl.Lang, TZ: s.Tables.ZoneOf(pl.TimeZone), Pos: -1}
 		m := msg
-		m.Head = s.notices.Head(t.Row.Name, to, h.Now)
+		m.Head = s.Notices.Head(t.Row.Name, to, h.Now)
 		if err := s.mailInvitee(h.Tx, s.inviteEnvelope(t, to, a), m, h.Now, h.Out); err != nil {
 			return time.Time{}, err
 		}
@@ -121,7 +121,7 @@ func (s *Service) invitee(tx *store.Tx, addr string) (notice.Recipient, error) {
 	if err != nil {
 		return notice.Recipient{}, err
 	}
-	return notice.Recipient{Addr: pl.Address, Lang: pl.Lang, TZ: s.tables.ZoneOf(pl.TimeZone), Pos: -1}, nil
+	return notice.Recipient{Addr: pl.Address, Lang: pl.Lang, TZ: s.Tables.ZoneOf(pl.TimeZone), Pos: -1}, nil
 }
 
 // lockLoad takes the table's row (store.Tx.LockTable) and reads it again:
@@ -134,7 +134,7 @@ func (s *Service) lockLoad(tx *store.Tx, id int64) (*table.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.tables.LoadRow(tx, row)
+	return s.Tables.LoadRow(tx, row)
 }
 
 // inviteNames names a table's seated players and its invitees together
@@ -293,7 +293,7 @@ func (s *Service) acceptInvitation(h *table.Request, t *table.Table, inv *store.
 	if err := h.Tx.AnswerInvitation(inv.ID, store.InviteJoined, h.Now); err != nil {
 		return err
 	}
-	t, err = s.tables.LoadRow(h.Tx, t.Row)
+	t, err = s.Tables.LoadRow(h.Tx, t.Row)
 	if err != nil {
 		return err
 	}
@@ -309,7 +309,7 @@ func (s *Service) acceptInvitation(h *table.Request, t *table.Table, inv *store.
 		return nil
 	}
 	h.Log.Info("every invitation answered: the game begins", "table", t.Row.Name, "players", len(t.Seats))
-	return s.tables.StartGame(h.Tx, t, 0, h.Now, h.Out)
+	return s.Tables.StartGame(h.Tx, t, 0, h.Now, h.Out)
 }
 
 // announceJoin tells every seated player that the last one sat down;
@@ -317,7 +317,7 @@ func (s *Service) acceptInvitation(h *table.Request, t *table.Table, inv *store.
 func (s *Service) announceJoin(h *table.Request, t *table.Table, waiting []string, starts bool) {
 	joined := len(t.Seats) - 1
 	for p := range t.Seats {
-		msg := templates.JoinedMsg{Head: s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Player: table.Names(t.Seats)[joined],
+		msg := templates.JoinedMsg{Head: s.Notices.Head(t.Row.Name, t.Recipient(p), h.Now), Player: table.Names(t.Seats)[joined],
 			You: p == joined, Players: table.Names(t.Seats), Max: table.MaxPlayers(t.Row.Variant), Invited: waiting, Starts: starts}
 		e := notice.Envelope{Table: t.Row.Name, To: t.Recipient(p), TableID: &t.Row.ID}
 		if p == joined {
@@ -338,7 +338,7 @@ func (s *Service) declineInvitation(h *table.Request, t *table.Table, inv *store
 		return err
 	}
 	if err := h.ReplyAs(t, to, templates.DeclinedMsg{
-		Head: s.notices.Head(t.Row.Name, to, h.Now), Opener: table.Names(t.Seats)[0]}); err != nil {
+		Head: s.Notices.Head(t.Row.Name, to, h.Now), Opener: table.Names(t.Seats)[0]}); err != nil {
 		return err
 	}
 	h.Log.Info("invitation declined", "table", t.Row.Name)
@@ -363,7 +363,7 @@ func (s *Service) recordDecline(h *table.Request, t *table.Table, inv *store.Inv
 	seated, named := inviteNames(t.Seats, invs)
 	msg := templates.InviteAnswerMsg{Declined: named[inv.Address], Waiting: pendingNames(t.Seats, invs), Seated: seated}
 	msg.Starts, msg.Closed = len(msg.Waiting) == 0 && len(t.Seats) >= 2, len(msg.Waiting) == 0 && len(t.Seats) < 2
-	msg.Head = s.notices.Head(t.Row.Name, t.Recipient(0), h.Now)
+	msg.Head = s.Notices.Head(t.Row.Name, t.Recipient(0), h.Now)
 	h.Out.Add(s.inviteEnvelope(t, t.Recipient(0), inv.Address), msg)
 	return len(msg.Waiting), nil
 }
@@ -375,10 +375,10 @@ func (s *Service) invitationsDone(tx *store.Tx, t *table.Table, pending int, now
 		return nil
 	}
 	if len(t.Seats) >= 2 {
-		s.log.Info("every invitation answered: the game begins", "table", t.Row.Name, "players", len(t.Seats))
-		return s.tables.StartGame(tx, t, 0, now, out)
+		s.Log.Info("every invitation answered: the game begins", "table", t.Row.Name, "players", len(t.Seats))
+		return s.Tables.StartGame(tx, t, 0, now, out)
 	}
-	s.log.Info("every invitation answered, nobody seated but the opener: the table is closed", "table", t.Row.Name)
+	s.Log.Info("every invitation answered, nobody seated but the opener: the table is closed", "table", t.Row.Name)
 	return tx.DeleteOpenTable(t.Row.ID)
 }
 
@@ -419,9 +419,9 @@ func (s *Service) expireInvitations(tx *store.Tx, t *table.Table, now time.Time,
 	open := t.Game == nil && t.Row.Status == store.StatusOpen
 	msg.Starts = open && len(msg.Waiting) == 0 && len(t.Seats) >= 2
 	msg.Closed = open && len(msg.Waiting) == 0 && len(t.Seats) < 2
-	msg.Head = s.notices.Head(t.Row.Name, t.Recipient(0), now)
+	msg.Head = s.Notices.Head(t.Row.Name, t.Recipient(0), now)
 	out.Add(s.inviteEnvelope(t, t.Recipient(0), "expired "+strings.Join(addrs, " ")), msg)
-	s.log.Info("invitations expired", "table", t.Row.Name, "expired", len(addrs), "at", msg.At)
+	s.Log.Info("invitations expired", "table", t.Row.Name, "expired", len(addrs), "at", msg.At)
 	return true, s.invitationsDone(tx, t, len(msg.Waiting), now, out)
 }
 
@@ -450,7 +450,7 @@ func (s *Service) withdrawInvitations(tx *store.Tx, t *table.Table, now time.Tim
 		if err != nil {
 			return err
 		}
-		msg := templates.WithdrawnMsg{Head: s.notices.Head(t.Row.Name, to, now), Opener: table.Names(t.Seats)[0]}
+		msg := templates.WithdrawnMsg{Head: s.Notices.Head(t.Row.Name, to, now), Opener: table.Names(t.Seats)[0]}
 		if err := s.mailInvitee(tx, s.inviteEnvelope(t, to, inv.Address), msg, now, out); err != nil {
 			return err
 		}
@@ -477,7 +477,7 @@ func (s *Service) Decline(h *table.Request, t *table.Table, table string) error 
 	case 0:
 		return h.Refuse(nil, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: table}}, false)
 	case 1:
-		c, err := s.tables.LoadRow(h.Tx, pending[0].Table)
+		c, err := s.Tables.LoadRow(h.Tx, pending[0].Table)
 		if err != nil {
 			return err
 		}
@@ -506,7 +506,7 @@ func (s *Service) ExpireInvitations(ctx context.Context, now time.Time) (int, er
 }
 
 func (s *Service) expireInvitationsOnce(ctx context.Context, now time.Time) (int, error) {
-	return s.notices.EachDue(ctx, s.store, now, "invitation expiry",
+	return s.Notices.EachDue(ctx, s.Store, now, "invitation expiry",
 		func(tx *store.Tx, limit int) ([]int64, error) { return tx.DueInvitationTables(now, limit) },
 		func(tx *store.Tx, id int64, out *notice.Batch) error {
 			t, err := s.lockLoad(tx, id)

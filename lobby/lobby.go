@@ -11,52 +11,23 @@
 package lobby
 
 import (
-	"errors"
 	"log/slog"
 	"strings"
-	"time"
 
-	"github.com/lexio-mail/lexio/config"
-	"github.com/lexio-mail/lexio/mailer"
-	"github.com/lexio-mail/lexio/notice"
-	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 )
 
-// Options are a Service's dependencies; Now and Logger may be nil.
-type Options struct {
-	Config *config.Config
-	Store  *store.Store
-	Tables *table.Service
-	Now    func() time.Time
-	Logger *slog.Logger
-}
-
 // Service answers the lobby's commands and runs its jobs.
 type Service struct {
-	cfg     *config.Config
-	store   *store.Store
-	tables  *table.Service
-	notices *notice.Writer
-	tokens  *mailer.Tokens
-	now     func() time.Time
-	log     *slog.Logger
+	table.Part
 	// local and domain split the service's address.
 	local, domain string
 }
 
-// New checks the options and returns a Service.
-func New(o Options) (*Service, error) {
-	if o.Config == nil || o.Store == nil || o.Tables == nil {
-		return nil, errors.New("lobby: config, store and tables are required")
-	}
-	s := &Service{cfg: o.Config, store: o.Store, tables: o.Tables, notices: o.Tables.Notices(), tokens: o.Tables.Tokens(), now: o.Now, log: o.Logger}
-	s.local, s.domain, _ = strings.Cut(o.Config.Mail.Address, "@")
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
-	}
-	return s, nil
+// New returns the lobby of tables, logging to log (the tables' own when
+// nil).
+func New(tables *table.Service, log *slog.Logger) *Service {
+	s := &Service{Part: tables.Part(log)}
+	s.local, s.domain, _ = strings.Cut(s.Cfg.Mail.Address, "@")
+	return s
 }

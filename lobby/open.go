@@ -15,10 +15,10 @@ import (
 // Open opens a table by mail (NEW), where the configuration allows;
 // with addresses, a table for its invitees only (LEAGUES §6).
 func (s *Service) Open(h *table.Request, c *parser.Command) error {
-	if !s.cfg.Open.Allow {
+	if !s.Cfg.Open.Allow {
 		return h.Refuse(nil, c.String(), []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
 	}
-	league := s.cfg.League(s.cfg.Open.League)
+	league := s.Cfg.League(s.Cfg.Open.League)
 	variant := c.Variant
 	if variant == "" {
 		variant = league.Variant
@@ -27,7 +27,7 @@ func (s *Service) Open(h *table.Request, c *parser.Command) error {
 		variant = string(engine.Lexico) // a plain league's tables are plain lexico
 	}
 	bots, invite := splitBots(c.Invite)
-	if len(bots) > 0 && !s.tables.CanPlay() {
+	if len(bots) > 0 && !s.Tables.CanPlay() {
 		return notice.Permanent(errors.New("lobby: NEW with the computer: this service has no GADDAG of its dictionary"))
 	}
 	rs, err := s.openReasons(h, c.Invite, invite, table.MaxPlayers(variant))
@@ -61,7 +61,7 @@ func (s *Service) Open(h *table.Request, c *parser.Command) error {
 			return err
 		}
 	}
-	t, err := s.tables.LoadRow(h.Tx, row)
+	t, err := s.Tables.LoadRow(h.Tx, row)
 	if err != nil {
 		return err
 	}
@@ -70,10 +70,10 @@ func (s *Service) Open(h *table.Request, c *parser.Command) error {
 	if len(bots) > 0 && len(invite) == 0 {
 		// Nobody to wait for: the game begins, its first notice the answer.
 		h.Log.Info("table opened against the computer", "table", name, "bots", len(bots))
-		return s.tables.StartGame(h.Tx, t, 0, h.Now, h.Out)
+		return s.Tables.StartGame(h.Tx, t, 0, h.Now, h.Out)
 	}
 	c = &parser.Command{Kind: c.Kind, Variant: c.Variant, Invite: invite}
-	msg := templates.OpenedMsg{Head: s.notices.Head(name, t.Recipient(0), h.Now), Variant: variant, MinPlayers: 2, MaxPlayers: table.MaxPlayers(variant)}
+	msg := templates.OpenedMsg{Head: s.Notices.Head(name, t.Recipient(0), h.Now), Variant: variant, MinPlayers: 2, MaxPlayers: table.MaxPlayers(variant)}
 	if len(c.Invite) > 0 {
 		if msg.Expires, err = s.invite(h, t, c.Invite); err != nil {
 			return err
@@ -122,7 +122,7 @@ func (s *Service) Join(h *table.Request, name string) error {
 			}
 		}
 	}
-	if !s.cfg.Open.Allow {
+	if !s.Cfg.Open.Allow {
 		return h.Refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
 	}
 	if t == nil {
@@ -151,7 +151,7 @@ func (s *Service) Join(h *table.Request, name string) error {
 	if err := h.Tx.AddSeat(&store.Seat{TableID: t.Row.ID, Position: len(t.Seats), PlayerID: pl.ID, CreatedAt: h.Now}); err != nil {
 		return err
 	}
-	if t, err = s.tables.LoadRow(h.Tx, t.Row); err != nil {
+	if t, err = s.Tables.LoadRow(h.Tx, t.Row); err != nil {
 		return err
 	}
 	h.Outcome(store.OutcomeApplied, cmd)
@@ -171,7 +171,7 @@ func (s *Service) Start(h *table.Request, t *table.Table) error {
 			if rows[i].Status != store.StatusOpen {
 				continue
 			}
-			c, err := s.tables.LoadRow(h.Tx, &rows[i])
+			c, err := s.Tables.LoadRow(h.Tx, &rows[i])
 			if err != nil {
 				return err
 			}
@@ -206,5 +206,5 @@ func (s *Service) Start(h *table.Request, t *table.Table) error {
 	if err := s.withdrawInvitations(h.Tx, t, h.Now, h.Out); err != nil {
 		return err
 	}
-	return s.tables.StartGame(h.Tx, t, 0, h.Now, h.Out)
+	return s.Tables.StartGame(h.Tx, t, 0, h.Now, h.Out)
 }

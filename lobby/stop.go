@@ -44,7 +44,7 @@ func (s *Service) NoInvite(h *table.Request, t *table.Table, unsubscribed bool) 
 	h.Log.Info("invitations refused", "declined", len(declined), "list_unsubscribe", unsubscribed)
 	to := h.Sender(nil)
 	return h.ReplyAs(nil, to, templates.NoInviteMsg{
-		Head: s.notices.Head("", to, h.Now), Unsubscribed: unsubscribed, Declined: declined})
+		Head: s.Notices.Head("", to, h.Now), Unsubscribed: unsubscribed, Declined: declined})
 }
 
 // declineForGood declines the sender's invitation to the table id, if it
@@ -76,7 +76,7 @@ func (s *Service) declineForGood(h *table.Request, id int64) (string, error) {
 // address: whatever it says, STOP; from another sender than the one the
 // address was made for, nothing.
 func (s *Service) NoInviteAddress(h *table.Request) error {
-	if !s.tokens.VerifyNoInvite(h.Msg.Token, h.Msg.From) {
+	if !s.Tokens.VerifyNoInvite(h.Msg.Token, h.Msg.From) {
 		return h.BadToken()
 	}
 	h.Proven = true

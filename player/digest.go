@@ -43,7 +43,7 @@ func nextDigest(now time.Time, loc *time.Location) time.Time {
 // returns how many it sent.
 func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 	var players []store.Player
-	err := s.store.View(ctx, func(tx *store.Tx) error {
+	err := s.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
 		players, err = tx.DigestPlayers()
 		return err
@@ -53,11 +53,11 @@ func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 	}
 	sent := 0
 	for _, pl := range players {
-		day, due := digestDue(now, s.tables.ZoneOf(pl.TimeZone), pl.DigestDay)
+		day, due := digestDue(now, s.Tables.ZoneOf(pl.TimeZone), pl.DigestDay)
 		if !due {
 			continue
 		}
-		n, err := s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
+		n, err := s.Notices.Commit(ctx, s.Store, now, func(tx *store.Tx, out *notice.Batch) error {
 			if err := s.digest(tx, &pl, day, now, out); err != nil {
 				return err
 			}
@@ -67,18 +67,18 @@ func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 		case err == nil:
 			sent += n
 			if n > 0 {
-				s.log.Info("digest sent", "player", pl.Address, "day", day)
+				s.Log.Info("digest sent", "player", pl.Address, "day", day)
 			}
 		case ctx.Err() != nil:
 			return sent, err
 		case errors.Is(err, store.ErrConflict):
 			// Another writer decided the day first (a NOTIFY digest, or a
 			// concurrent tick): nothing more to do.
-			s.log.Info("digest decided elsewhere", "player", pl.Address, "day", day, "err", err)
+			s.Log.Info("digest decided elsewhere", "player", pl.Address, "day", day, "err", err)
 		case notice.Temporary(err):
 			return sent, err
 		default:
-			s.log.Error("digest failed; tried again at the next tick", "player", pl.Address, "err", err)
+			s.Log.Error("digest failed; tried again at the next tick", "player", pl.Address, "err", err)
 		}
 	}
 	return sent, nil
@@ -97,7 +97,7 @@ func (s *Service) digest(tx *store.Tx, pl *store.Player, day string, now time.Ti
 		if rows[i].Status != store.StatusPlaying {
 			continue
 		}
-		t, err := s.tables.LoadRow(tx, &rows[i])
+		t, err := s.Tables.LoadRow(tx, &rows[i])
 		if err != nil {
 			return err
 		}
@@ -129,8 +129,8 @@ func (s *Service) digest(tx *store.Tx, pl *store.Player, day string, now time.Ti
 		}
 		return 1
 	})
-	to := notice.Recipient{Addr: pl.Address, Lang: pl.Lang, TZ: s.tables.ZoneOf(pl.TimeZone), Pos: -1}
+	to := notice.Recipient{Addr: pl.Address, Lang: pl.Lang, TZ: s.Tables.ZoneOf(pl.TimeZone), Pos: -1}
 	e := notice.Envelope{To: to, Extra: day + "." + notice.ShortHash(pl.Address)}
-	out.Add(e, templates.DigestMsg{Head: s.notices.Head("", to, now), Games: games, Yours: yours})
+	out.Add(e, templates.DigestMsg{Head: s.Notices.Head("", to, now), Games: games, Yours: yours})
 	return nil
 }

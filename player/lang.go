@@ -28,7 +28,7 @@ func (s *Service) Lang(h *table.Request, t *table.Table, lang string) error {
 	}
 	to := h.Sender(t)
 	to.Lang = lang
-	return h.ReplyAs(t, to, templates.LangMsg{Head: s.notices.Head(table.TableName(t), to, h.Now)})
+	return h.ReplyAs(t, to, templates.LangMsg{Head: s.Notices.Head(table.TableName(t), to, h.Now)})
 }
 
 // Zone answers TZ: the sender's time zone, for every table, and a
@@ -46,7 +46,7 @@ func (s *Service) Zone(h *table.Request, t *table.Table, name string) error {
 	if err != nil {
 		return err
 	}
-	tz := s.tables.ZoneOf(name)
+	tz := s.Tables.ZoneOf(name)
 	if t != nil {
 		if p := t.SeatOf(h.Msg.From); p >= 0 {
 			t.Zones[p] = tz
@@ -54,5 +54,5 @@ func (s *Service) Zone(h *table.Request, t *table.Table, name string) error {
 	}
 	to := h.Sender(t)
 	to.TZ = tz
-	return h.ReplyAs(t, to, templates.ZoneMsg{Head: s.notices.Head(table.TableName(t), to, h.Now), Zone: name})
+	return h.ReplyAs(t, to, templates.ZoneMsg{Head: s.Notices.Head(table.TableName(t), to, h.Now), Zone: name})
 }

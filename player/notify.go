@@ -51,7 +51,7 @@ func (s *Service) Notify(r *table.Request, t *table.Table, mode, name string) er
 // digest's), and an answer saying so. An address that is not the
 // sender's changes nothing.
 func (s *Service) Unsubscribe(r *table.Request) error {
-	name, ok := s.tables.Tokens().VerifyUnsubscribe(r.Msg.Token, r.Msg.From)
+	name, ok := s.Tables.Tokens().VerifyUnsubscribe(r.Msg.Token, r.Msg.From)
 	if !ok {
 		return r.BadToken()
 	}
@@ -122,7 +122,7 @@ func (s *Service) choose(tx *store.Tx, addr, lang string, t *table.Table, mode, 
 	if unsubscribed {
 		c.reason += " (List-Unsubscribe)"
 	}
-	c.NotifyMsg = templates.NotifyMsg{Head: s.notices.Head(table.TableName(t), to, now), Mode: mode, For: name, Unsubscribed: unsubscribed}
+	c.NotifyMsg = templates.NotifyMsg{Head: s.Notices.Head(table.TableName(t), to, now), Mode: mode, For: name, Unsubscribed: unsubscribed}
 	if mode == store.NotifyDigest {
 		// The first digest is the next 08:00 to come: today's, decided
 		// now, when the morning has begun (no digest right after this).
@@ -147,11 +147,11 @@ func (s *Service) choose(tx *store.Tx, addr, lang string, t *table.Table, mode, 
 // the table does not exist or the player holds none of its seats; lang
 // is the player's language, for the page that answers.
 func (s *Service) WebUnsubscribe(ctx context.Context, name string, player int64) (lang string, ok bool, err error) {
-	err = notice.Retry(ctx, s.log, "one-click unsubscribe", func() error {
+	err = notice.Retry(ctx, s.Log, "one-click unsubscribe", func() error {
 		lang, ok = "", false
-		now := s.now()
-		_, err := s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
-			t, err := s.tables.Load(tx, name)
+		now := s.Now()
+		_, err := s.Notices.Commit(ctx, s.Store, now, func(tx *store.Tx, out *notice.Batch) error {
+			t, err := s.Tables.Load(tx, name)
 			if errors.Is(err, store.ErrNotFound) {
 				return nil
 			}
@@ -164,7 +164,7 @@ func (s *Service) WebUnsubscribe(ctx context.Context, name string, player int64)
 			}
 			lang, ok = t.Langs[p], true
 			addr := t.Seats[p].Player.Address
-			log := s.log.With("table", name, "player", addr)
+			log := s.Log.With("table", name, "player", addr)
 			if t.Seats[p].Notify == store.NotifyTurn {
 				// A replay (a retried POST, a second click): the seat is as
 				// asked and its confirmation went once; nothing to do.
@@ -178,7 +178,7 @@ func (s *Service) WebUnsubscribe(ctx context.Context, name string, player int64)
 			}
 			// The confirmation answers the request, under an id of its
 			// own, as it would answer a message.
-			id := fmt.Sprintf("<lexio.web-unsubscribe.%s.%d.%d@%s>", name, player, now.UnixNano(), s.notices.Domain())
+			id := fmt.Sprintf("<lexio.web-unsubscribe.%s.%d.%d@%s>", name, player, now.UnixNano(), s.Notices.Domain())
 			out.Add(notice.Envelope{Table: name, Seq: int64(len(t.Actions())), To: to,
 				Reply: id, TableID: &t.Row.ID}, c.NotifyMsg)
 			log.Info("unsubscribed by the one-click URL", "outcome", store.OutcomeApplied, "reason", c.reason)

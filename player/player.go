@@ -12,46 +12,18 @@
 package player
 
 import (
-	"errors"
 	"log/slog"
-	"time"
 
-	"github.com/lexio-mail/lexio/config"
-	"github.com/lexio-mail/lexio/notice"
-	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 )
 
-// Options are a Service's dependencies; Now and Logger may be nil.
-type Options struct {
-	Config *config.Config
-	Store  *store.Store
-	Tables *table.Service
-	Now    func() time.Time
-	Logger *slog.Logger
-}
-
 // Service answers a player's preferences.
 type Service struct {
-	cfg     *config.Config
-	store   *store.Store
-	tables  *table.Service
-	notices *notice.Writer
-	now     func() time.Time
-	log     *slog.Logger
+	table.Part
 }
 
-// New checks the options and returns a Service.
-func New(o Options) (*Service, error) {
-	if o.Config == nil || o.Store == nil || o.Tables == nil {
-		return nil, errors.New("player: config, store and tables are required")
-	}
-	s := &Service{cfg: o.Config, store: o.Store, tables: o.Tables, notices: o.Tables.Notices(), now: o.Now, log: o.Logger}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
-	}
-	return s, nil
+// New returns the preferences of the players at tables, logging to log
+// (the tables' own when nil).
+func New(tables *table.Service, log *slog.Logger) *Service {
+	return &Service{Part: tables.Part(log)}
 }

@@ -17,9 +17,9 @@ import (
 func (s *Service) vacationZone(pl *store.Player) (string, *time.Location) {
 	name := pl.TimeZone
 	if name == "" {
-		name = s.cfg.TimeZone
+		name = s.Cfg.TimeZone
 	}
-	return name, s.tables.ZoneOf(name)
+	return name, s.Tables.ZoneOf(name)
 }
 
 // daysLeft is what is left of the yearly allowance in year after the
@@ -28,9 +28,9 @@ func (s *Service) vacationZone(pl *store.Player) (string, *time.Location) {
 func (s *Service) daysLeft(vs []store.Vacation, year int) int {
 	used := 0
 	for _, v := range vs {
-		used += clock.DaysIn(v.DaysFrom, v.Days, s.tables.ZoneOf(v.Zone), year)
+		used += clock.DaysIn(v.DaysFrom, v.Days, s.Tables.ZoneOf(v.Zone), year)
 	}
-	return *s.cfg.VacationDays - used
+	return *s.Cfg.VacationDays - used
 }
 
 // Vacation answers VACATION <days>, VACATION <from> <to> and VACATION
@@ -58,7 +58,7 @@ func (s *Service) Vacation(h *table.Request, t *table.Table, v *parser.Vacation)
 	zoneName, loc := s.vacationZone(pl)
 	// The tables are read before the change: their rows agree with the
 	// vacations as they were.
-	tables, err := s.tables.PlayerTables(h.Tx, pl.Address)
+	tables, err := s.Tables.PlayerTables(h.Tx, pl.Address)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (s *Service) Vacation(h *table.Request, t *table.Table, v *parser.Vacation)
 		changed := false
 		for i := range vs {
 			if vs[i].To.After(now) {
-				table.EndVacation(&vs[i], now, s.tables.ZoneOf(vs[i].Zone))
+				table.EndVacation(&vs[i], now, s.Tables.ZoneOf(vs[i].Zone))
 				if err := h.Tx.SaveVacation(&vs[i]); err != nil {
 					return err
 				}
@@ -93,7 +93,7 @@ func (s *Service) Vacation(h *table.Request, t *table.Table, v *parser.Vacation)
 		msg.Year = nv.DaysFrom.In(loc).Year()
 	}
 	h.Outcome(store.OutcomeApplied, cmd)
-	if err := s.tables.Reclock(h.Tx, tables, pl.ID, vs, now, h.Out); err != nil {
+	if err := s.Tables.Reclock(h.Tx, tables, pl.ID, vs, now, h.Out); err != nil {
 		return err
 	}
 	for _, t := range tables {
@@ -105,7 +105,7 @@ func (s *Service) Vacation(h *table.Request, t *table.Table, v *parser.Vacation)
 	}
 	msg.Left = s.daysLeft(vs, msg.Year)
 	to := h.Sender(from)
-	msg.Head = s.notices.Head(table.TableName(from), to, now)
+	msg.Head = s.Notices.Head(table.TableName(from), to, now)
 	return h.ReplyAs(from, to, msg)
 }
 
@@ -147,7 +147,7 @@ func (s *Service) newVacation(vs []store.Vacation, v *parser.Vacation, pl *store
 	nv.To = clock.Day(nv.DaysFrom, nv.Days, loc)
 	for _, o := range vs {
 		if o.To.After(o.From) && o.From.Before(nv.To) && nv.From.Before(o.To) {
-			oz := s.tables.ZoneOf(o.Zone)
+			oz := s.Tables.ZoneOf(o.Zone)
 			last := o.To.In(oz).Add(-time.Nanosecond)
 			return nil, &templates.Reason{Kind: templates.ReasonVacationOverlap,
 				Detail: o.From.In(oz).Format(time.DateOnly) + " – " + last.Format(time.DateOnly)}

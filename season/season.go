@@ -69,9 +69,9 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 	if err != nil {
 		return nil, err
 	}
-	now := s.now()
+	now := s.Now()
 	var started *Season
-	_, err = s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
+	_, err = s.Notices.Commit(ctx, s.Store, now, func(tx *store.Tx, out *notice.Batch) error {
 		last, err := s.lastSeason(tx, l, false)
 		if err != nil {
 			return err
@@ -114,7 +114,7 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 		var members []store.SeasonMember
 		for i, d := range divs {
 			for j, addr := range d.Players {
-				p, err := tx.EnsurePlayer(addr, s.cfg.Language)
+				p, err := tx.EnsurePlayer(addr, s.Cfg.Language)
 				if err != nil {
 					return err
 				}
@@ -127,7 +127,7 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 		started = &Season{League: l.Name, Number: number, Started: row.Started, Ends: row.Ends, Divisions: divs}
 		for i, d := range divs {
 			for _, st := range pairDivision(l, number, i, d) {
-				t, err := s.tables.Create(tx, st.Name, l, st.Players, 0, now, out)
+				t, err := s.Tables.Create(tx, st.Name, l, st.Players, 0, now, out)
 				if errors.Is(err, table.ErrExists) {
 					return fmt.Errorf("season: league %q: the name %s of a season table is taken by another table", l.Name, st.Name)
 				}
@@ -146,13 +146,13 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 	if err != nil {
 		return nil, err
 	}
-	s.log.Info("season started", "league", l.Name, "season", started.Number, "tables", len(started.Tables))
+	s.Log.Info("season started", "league", l.Name, "season", started.Number, "tables", len(started.Tables))
 	return started, nil
 }
 
 // seasonLeague returns the league of that name if it organises seasons.
 func (s *Service) seasonLeague(name string) (*config.League, error) {
-	l := s.cfg.League(name)
+	l := s.Cfg.League(name)
 	switch {
 	case l == nil:
 		return nil, fmt.Errorf("season: no league %q in the configuration", name)
@@ -296,7 +296,7 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number, division in
 			return nil, err
 		}
 		for i := range lts {
-			t, err := s.tables.LoadRow(tx, lts[i].Table)
+			t, err := s.Tables.LoadRow(tx, lts[i].Table)
 			if err != nil {
 				return nil, err
 			}
@@ -480,7 +480,7 @@ func (s *Service) seasonStandings(ctx context.Context, name string, number int) 
 	}
 	var d *seasonData
 	var out []Standing
-	err = s.store.View(ctx, func(tx *store.Tx) error {
+	err = s.Store.View(ctx, func(tx *store.Tx) error {
 		if d, err = s.readSeason(tx, l, number, -1, false); err != nil {
 			return err
 		}
@@ -546,7 +546,7 @@ func (s *Service) Show(ctx context.Context, name string) (*Season, []league.Divi
 	}
 	var cur *Season
 	var next []league.Division
-	err = s.store.View(ctx, func(tx *store.Tx) error {
+	err = s.Store.View(ctx, func(tx *store.Tx) error {
 		last, err := s.lastSeason(tx, l, true)
 		if err != nil {
 			return err
@@ -597,7 +597,7 @@ func (s *Service) Ended(tx *store.Tx, t *table.Table, now time.Time) error {
 	if err := tx.FinishLeagueTable(t.Row.ID, now, results); err != nil {
 		return err
 	}
-	if l := s.cfg.League(t.Row.League); l != nil && *l.Rated && !t.HasBot() { // a game with the computer is never rated
+	if l := s.Cfg.League(t.Row.League); l != nil && *l.Rated && !t.HasBot() { // a game with the computer is never rated
 		if err := s.rateTable(tx, t, f, now); err != nil {
 			return err
 		}
@@ -630,7 +630,7 @@ func (s *Service) rateTable(tx *store.Tx, t *table.Table, f league.Finished, now
 			pool[seat.Player.Address] = rating.Rating{R: r.Rating, RD: r.RD, Vol: r.Volatility}
 		}
 	}
-	league.RateTable(rating.System{Tau: s.cfg.RatingTau}, pool, f)
+	league.RateTable(rating.System{Tau: s.Cfg.RatingTau}, pool, f)
 	for _, seat := range t.Seats {
 		r := pool[seat.Player.Address]
 		row := &store.PlayerRating{Variant: t.Row.Variant, PlayerID: seat.PlayerID, Rating: r.R, RD: r.RD, Volatility: r.Vol,
@@ -651,9 +651,9 @@ func (s *Service) CloseSeason(ctx context.Context, name string) (*Season, error)
 	if err != nil {
 		return nil, err
 	}
-	now := s.now()
+	now := s.Now()
 	var number int
-	_, err = s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
+	_, err = s.Notices.Commit(ctx, s.Store, now, func(tx *store.Tx, out *notice.Batch) error {
 		rows, err := tx.Seasons(l.Name)
 		if err != nil {
 			return err
@@ -674,7 +674,7 @@ func (s *Service) CloseSeason(ctx context.Context, name string) (*Season, error)
 	if err != nil {
 		return nil, err
 	}
-	s.log.Info("season closed", "league", l.Name, "season", number)
+	s.Log.Info("season closed", "league", l.Name, "season", number)
 	season, _, err := s.Standings(ctx, l.Name, number)
 	return season, err
 }
@@ -696,7 +696,7 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 		if lt.FinishedAt != nil {
 			continue
 		}
-		t, err := s.tables.LoadRow(tx, lt.Table)
+		t, err := s.Tables.LoadRow(tx, lt.Table)
 		if err != nil {
 			return err
 		}
@@ -719,7 +719,7 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 		if next == nil {
 			break
 		}
-		if _, err := s.tables.Step(tx, next, *next.Row.Deadline, now, out); err != nil {
+		if _, err := s.Tables.Step(tx, next, *next.Row.Deadline, now, out); err != nil {
 			return err
 		}
 	}
@@ -730,11 +730,11 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 		if err := t.Game.Adjudicate(at); err != nil {
 			return notice.Permanent(err)
 		}
-		if err := s.tables.Save(tx, t, at); err != nil {
+		if err := s.Tables.Save(tx, t, at); err != nil {
 			return err
 		}
-		s.log.Info("table adjudicated", "table", t.Row.Name, "league", l.Name, "season", row.Number)
-		if err := s.tables.Announce(tx, t, now, out, -1, nil); err != nil {
+		s.Log.Info("table adjudicated", "table", t.Row.Name, "league", l.Name, "season", row.Number)
+		if err := s.Tables.Announce(tx, t, now, out, -1, nil); err != nil {
 			return err
 		}
 	}
@@ -785,7 +785,7 @@ func (s *Service) EndDue(tx *store.Tx, t *table.Table, now time.Time, out *notic
 	if err != nil {
 		return false, err
 	}
-	l := s.cfg.League(row.League)
+	l := s.Cfg.League(row.League)
 	if row.ClosedAt != nil || row.Ends.After(now) || l == nil {
 		return false, nil
 	}
@@ -796,7 +796,7 @@ func (s *Service) EndDue(tx *store.Tx, t *table.Table, now time.Time, out *notic
 // its end and in a transaction of its own (notice.Writer.EachDue), also those whose end
 // passed while the daemon was down.
 func (s *Service) CloseSeasons(ctx context.Context, now time.Time) (int, error) {
-	return s.notices.EachDue(ctx, s.store, now, "season end",
+	return s.Notices.EachDue(ctx, s.Store, now, "season end",
 		func(tx *store.Tx, limit int) ([]int64, error) {
 			due, err := tx.DueSeasons(now, limit)
 			ids := make([]int64, len(due))
@@ -810,7 +810,7 @@ func (s *Service) CloseSeasons(ctx context.Context, now time.Time) (int, error) 
 			if err != nil {
 				return err
 			}
-			l := s.cfg.League(row.League)
+			l := s.Cfg.League(row.League)
 			if l == nil {
 				return notice.Permanent(fmt.Errorf("season: season %d of league %q: the league is no longer in the configuration", row.Number, row.League))
 			}

@@ -54,10 +54,7 @@ signup = true
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := New(Options{Config: cfg, Store: st, Tables: tables, Now: func() time.Time { return now }})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := New(tables, nil)
 	tables.SetSeasons(s)
 	l := cfg.League("big")
 	const players, size, finished = 10000, 10, 50000
@@ -156,7 +153,7 @@ signup = true
 func benchTableEnd(b *testing.B, s *Service, st *store.Store, l *config.League, ids []int64,
 	newTable func(tx *store.Tx, name string, a, c int) (*store.Table, error)) {
 	ctx := context.Background()
-	now := s.now()
+	now := s.Now()
 	const players, size = 10000, 10
 	n := 0
 	for b.Loop() {

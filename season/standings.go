@@ -52,7 +52,7 @@ func (s *Service) EndStandings(tx *store.Tx, t *table.Table, now time.Time) (*no
 	if lt == nil {
 		return nil, err
 	}
-	l := s.cfg.League(t.Row.League)
+	l := s.Cfg.League(t.Row.League)
 	if l == nil {
 		return nil, nil
 	}
@@ -114,7 +114,7 @@ func (s *Service) AnswerStandings(h *table.Request, t *table.Table, name string)
 			}
 			return refuse(templates.ReasonWhichLeague, strings.Join(names, ", "))
 		}
-		if l = s.cfg.League(m.Season.League); l == nil {
+		if l = s.Cfg.League(m.Season.League); l == nil {
 			return refuse(templates.ReasonNoSuchLeague, m.Season.League)
 		}
 	}
@@ -125,15 +125,15 @@ func (s *Service) AnswerStandings(h *table.Request, t *table.Table, name string)
 	st := div.For(h.Msg.From)
 	h.Outcome(store.OutcomeApplied, "STANDINGS "+l.Name)
 	to := h.Sender(from)
-	return h.Reply(from, templates.StandingsMsg{Head: s.notices.Head(table.TableName(from), to, h.Now), Standings: *st})
+	return h.Reply(from, templates.StandingsMsg{Head: s.Notices.Head(table.TableName(from), to, h.Now), Standings: *st})
 }
 
 // hasSeasons reports whether a league of the configuration organises
 // seasons; without one, STANDINGS, SIGNUP and WITHDRAW are told there is
 // no league season here.
 func (s *Service) hasSeasons() bool {
-	for i := range s.cfg.Leagues {
-		if s.cfg.Leagues[i].Seasons() {
+	for i := range s.Cfg.Leagues {
+		if s.Cfg.Leagues[i].Seasons() {
 			return true
 		}
 	}
@@ -143,8 +143,8 @@ func (s *Service) hasSeasons() bool {
 // leagueNamed is the league with seasons of that name, compared without
 // case, or nil.
 func (s *Service) leagueNamed(name string) *config.League {
-	for i := range s.cfg.Leagues {
-		if l := &s.cfg.Leagues[i]; strings.EqualFold(l.Name, name) && l.Seasons() {
+	for i := range s.Cfg.Leagues {
+		if l := &s.Cfg.Leagues[i]; strings.EqualFold(l.Name, name) && l.Seasons() {
 			return l
 		}
 	}
@@ -205,7 +205,7 @@ func (s *Service) Signup(h *table.Request, t *table.Table, name string, withdraw
 	}
 	h.Outcome(store.OutcomeApplied, verb+l.Name)
 	to := h.Sender(from)
-	return h.Reply(from, templates.SignupMsg{Head: s.notices.Head(table.TableName(from), to, h.Now),
+	return h.Reply(from, templates.SignupMsg{Head: s.Notices.Head(table.TableName(from), to, h.Now),
 		League: l.Name, Withdraw: withdraw, Running: running})
 }
 
@@ -253,7 +253,7 @@ func (s *Service) leagueState(h *table.Request, l *config.League, playerID int64
 // before the season's start never. It returns how many it sent.
 func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 	var members []store.SeasonMember
-	err := s.store.View(ctx, func(tx *store.Tx) error {
+	err := s.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
 		members, err = tx.OpenSeasonMembers()
 		return err
@@ -263,15 +263,15 @@ func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 	}
 	sent := 0
 	for _, m := range members {
-		l := s.cfg.League(m.Season.League)
+		l := s.Cfg.League(m.Season.League)
 		if l == nil || l.StandingsDigest != "weekly" {
 			continue
 		}
-		week, due := weekDue(now, s.tables.ZoneOf(m.Player.TimeZone), m.Season.Started, m.Weekly)
+		week, due := weekDue(now, s.Tables.ZoneOf(m.Player.TimeZone), m.Season.Started, m.Weekly)
 		if !due {
 			continue
 		}
-		_, err := s.notices.Commit(ctx, s.store, now, func(tx *store.Tx, out *notice.Batch) error {
+		_, err := s.Notices.Commit(ctx, s.Store, now, func(tx *store.Tx, out *notice.Batch) error {
 			if err := tx.MarkWeekly(m.ID, week); err != nil {
 				return err
 			}
@@ -280,9 +280,9 @@ func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 				return err
 			}
 			st := div.For(m.Player.Address)
-			to := notice.Recipient{Addr: m.Player.Address, Lang: m.Player.Lang, TZ: s.tables.ZoneOf(m.Player.TimeZone), Pos: -1}
+			to := notice.Recipient{Addr: m.Player.Address, Lang: m.Player.Lang, TZ: s.Tables.ZoneOf(m.Player.TimeZone), Pos: -1}
 			out.Add(notice.Envelope{To: to, Extra: week + "." + notice.ShortHash(fmt.Sprint(m.Player.Address, m.SeasonID))},
-				templates.StandingsMsg{Head: s.notices.Head("", to, now), Standings: *st, Weekly: true})
+				templates.StandingsMsg{Head: s.Notices.Head("", to, now), Standings: *st, Weekly: true})
 			return nil
 		})
 		switch {
@@ -291,11 +291,11 @@ func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 		case ctx.Err() != nil:
 			return sent, err
 		case errors.Is(err, store.ErrConflict):
-			s.log.Info("weekly standings sent elsewhere", "player", m.Player.Address, "week", week)
+			s.Log.Info("weekly standings sent elsewhere", "player", m.Player.Address, "week", week)
 		case notice.Temporary(err):
 			return sent, err
 		default:
-			s.log.Error("weekly standings failed; tried again at the next tick", "player", m.Player.Address, "err", err)
+			s.Log.Error("weekly standings failed; tried again at the next tick", "player", m.Player.Address, "err", err)
 		}
 	}
 	return sent, nil

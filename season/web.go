@@ -54,11 +54,11 @@ func (r WebResult) Played() bool { return r.Won+r.Tied+r.Lost > 0 }
 // WebLeague reads the page of league name; nil, and no error, when no
 // league of that name plays seasons.
 func (s *Service) WebLeague(ctx context.Context, name string) (*WebLeague, error) {
-	l := s.cfg.League(name)
+	l := s.Cfg.League(name)
 	if l == nil || !l.Seasons() {
 		return nil, nil
 	}
-	w := &WebLeague{Name: l.Name, Lang: s.cfg.Language, TZ: s.tables.ZoneOf(""), Now: s.now()}
+	w := &WebLeague{Name: l.Name, Lang: s.Cfg.Language, TZ: s.Tables.ZoneOf(""), Now: s.Now()}
 	cur, _, err := s.Standings(ctx, name, 0)
 	if errors.Is(err, ErrNoSeason) {
 		return w, nil
@@ -88,7 +88,7 @@ func (s *Service) webSeason(ctx context.Context, name string, number int) (*WebS
 		return nil, err
 	}
 	view, finished := d.view, d.finished
-	out := &WebSeason{Number: view.Number, Started: view.Started, Ends: view.Ends, Closed: view.Closed, TZ: s.tables.ZoneOf("")}
+	out := &WebSeason{Number: view.Number, Started: view.Started, Ends: view.Ends, Closed: view.Closed, TZ: s.Tables.ZoneOf("")}
 	for _, t := range view.Tables {
 		if t.Status != store.StatusOver {
 			out.TablesInProgress++

@@ -42,23 +42,9 @@ func benchService(b *testing.B) (*table.Service, *inbox.Service, *clock) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	players, err := player.New(player.Options{Config: cfg, Store: st, Tables: svc, Now: clk.Now})
-	if err != nil {
-		b.Fatal(err)
-	}
-	seasons, err := season.New(season.Options{Config: cfg, Store: st, Tables: svc, Now: clk.Now})
-	if err != nil {
-		b.Fatal(err)
-	}
+	players, seasons, gather := player.New(svc, nil), season.New(svc, nil), lobby.New(svc, nil)
 	svc.SetSeasons(seasons)
-	gather, err := lobby.New(lobby.Options{Config: cfg, Store: st, Tables: svc, Now: clk.Now})
-	if err != nil {
-		b.Fatal(err)
-	}
-	front, err := inbox.New(inbox.Options{Config: cfg, Store: st, Tables: svc, Players: players, Seasons: seasons, Lobby: gather, Now: clk.Now})
-	if err != nil {
-		b.Fatal(err)
-	}
+	front := inbox.New(svc, players, seasons, gather, nil)
 	return svc, front, clk
 }
 

@@ -338,21 +338,9 @@ func (h *harness) newService(o harnessOpts, cfg *config.Config, st *store.Store,
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.players, err = player.New(player.Options{Config: cfg, Store: st, Tables: h.svc, Now: h.clock.Now, Logger: logger}); err != nil {
-		t.Fatal(err)
-	}
-	if h.seasons, err = season.New(season.Options{Config: cfg, Store: st, Tables: h.svc, Now: h.clock.Now, Logger: logger}); err != nil {
-		t.Fatal(err)
-	}
+	h.players, h.seasons, h.lobby = player.New(h.svc, logger), season.New(h.svc, logger), lobby.New(h.svc, logger)
 	h.svc.SetSeasons(h.seasons)
-	if h.lobby, err = lobby.New(lobby.Options{Config: cfg, Store: st, Tables: h.svc, Now: h.clock.Now, Logger: logger}); err != nil {
-		t.Fatal(err)
-	}
-	h.front, err = inbox.New(inbox.Options{Config: cfg, Store: st, Tables: h.svc, Players: h.players, Seasons: h.seasons,
-		Lobby: h.lobby, Now: h.clock.Now, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h.front = inbox.New(h.svc, h.players, h.seasons, h.lobby, logger)
 }
 
 func (h *harness) account(name string) client.Account {

@@ -142,6 +142,28 @@ type Seasons interface {
 // it once, before anything else.
 func (s *Service) SetSeasons(ss Seasons) { s.seasons = ss }
 
+// Part is what a package that acts through the tables (lobby, player,
+// season, inbox) holds of the service: its configuration, store, clock,
+// mail writer and tokens, and the tables themselves.
+type Part struct {
+	Cfg     *config.Config
+	Store   *store.Store
+	Tables  *Service
+	Notices *notice.Writer
+	Tokens  *mailer.Tokens
+	Now     func() time.Time
+	Log     *slog.Logger
+}
+
+// Part is the service as a package that acts through it holds it,
+// logging to log (the service's own when nil).
+func (s *Service) Part(log *slog.Logger) Part {
+	if log == nil {
+		log = s.log
+	}
+	return Part{Cfg: s.cfg, Store: s.store, Tables: s, Notices: s.notices, Tokens: s.tokens, Now: s.now, Log: log}
+}
+
 // CanPlay reports whether the service can seat the computer: it has the
 // GADDAG of its dictionary for move generation.
 func (s *Service) CanPlay() bool { return s.gaddag != nil }

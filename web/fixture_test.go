@@ -116,23 +116,9 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.players, err = player.New(player.Options{Config: cfg, Store: f.store, Tables: f.svc, Now: f.clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.seasons, err = season.New(season.Options{Config: cfg, Store: f.store, Tables: f.svc, Now: f.clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f.players, f.seasons = player.New(f.svc, nil), season.New(f.svc, nil)
 	f.svc.SetSeasons(f.seasons)
-	gather, err := lobby.New(lobby.Options{Config: cfg, Store: f.store, Tables: f.svc, Now: f.clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.front, err = inbox.New(inbox.Options{Config: cfg, Store: f.store, Tables: f.svc, Players: f.players, Seasons: f.seasons, Lobby: gather, Now: f.clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f.front = inbox.New(f.svc, f.players, f.seasons, lobby.New(f.svc, nil), nil)
 	if err := f.svc.EnsureTables(f.ctx); err != nil {
 		t.Fatal(err)
 	}

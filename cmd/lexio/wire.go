@@ -28,25 +28,11 @@ func wire(o table.Options, log *slog.Logger) (*services, error) {
 	if err != nil {
 		return nil, err
 	}
-	players, err := player.New(player.Options{Config: o.Config, Store: o.Store, Tables: tables, Now: o.Now, Logger: log.With("part", "player")})
-	if err != nil {
-		return nil, err
-	}
-	seasons, err := season.New(season.Options{Config: o.Config, Store: o.Store, Tables: tables, Now: o.Now, Logger: log.With("part", "season")})
-	if err != nil {
-		return nil, err
-	}
-	tables.SetSeasons(seasons)
-	gather, err := lobby.New(lobby.Options{Config: o.Config, Store: o.Store, Tables: tables, Now: o.Now, Logger: log.With("part", "lobby")})
-	if err != nil {
-		return nil, err
-	}
-	front, err := inbox.New(inbox.Options{Config: o.Config, Store: o.Store, Tables: tables, Players: players, Seasons: seasons, Lobby: gather,
-		Now: o.Now, Logger: log.With("part", "inbox")})
-	if err != nil {
-		return nil, err
-	}
-	return &services{tables: tables, players: players, seasons: seasons, lobby: gather, inbox: front}, nil
+	s := &services{tables: tables, players: player.New(tables, log.With("part", "player")),
+		seasons: season.New(tables, log.With("part", "season")), lobby: lobby.New(tables, log.With("part", "lobby"))}
+	tables.SetSeasons(s.seasons)
+	s.inbox = inbox.New(tables, s.players, s.seasons, s.lobby, log.With("part", "inbox"))
+	return s, nil
 }
 
 // jobs are the scheduler's, in the order every tick runs them.
