@@ -1,7 +1,3 @@
-// Package doc holds the repository's reference documents; its test keeps
-// every citation of them in code, templates, configuration and docs
-// resolvable: "RULES §4.2" names a heading "4.2" of doc/rules.md, "EMAIL
-// §1.7" one of doc/email.md, "LEAGUES §7.3" one of doc/leagues.md.
 package doc
 
 import (
