@@ -18,6 +18,7 @@ import (
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/web/view"
 )
 
 // ErrNoSeason is returned for a league that has played no season yet.
@@ -453,12 +454,7 @@ func withoutBots(divs []league.Division) []league.Division {
 
 // Standing is one player's line of a division's standings, with their
 // display name and their current rating in the league's variant pool.
-type Standing struct {
-	Division string
-	league.Row
-	Name       string
-	Rating, RD float64
-}
+type Standing = view.Standing
 
 // Standings returns the standings of a league's season (LEAGUES §9.1),
 // division by division in §9.1 order: season 0 is the current season,

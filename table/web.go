@@ -12,6 +12,7 @@ import (
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
+	"github.com/lexio-mail/lexio/web/view"
 )
 
 // This file is what the web side reads (EMAIL §7): a table as one player
@@ -20,30 +21,6 @@ import (
 // rebuilds the game as the other read paths do; a player's page is
 // filled from engine.View for that player alone, a spectator's from no
 // player's view, so that no page holds a rack it must not before the end.
-
-// WebTable is a table's page.
-type WebTable struct {
-	Name, League, Variant string
-	// Lang and TZ are the viewer's: the player's own, the
-	// configuration's for a spectator.
-	Lang string
-	TZ   *time.Location
-	Now  time.Time
-	// Viewer is the player's name, "" on the spectators' page.
-	Viewer string
-	// Started is false while the table waits for its players; then only
-	// Notice.State.Players holds anything.
-	Started, Over bool
-	// Notice is the state as a notice shows it, the whole log included;
-	// its Rack is the viewer's, and empty on the spectators' page.
-	Notice templates.NoticeMsg
-	// GameOver is the end as the game-over mail shows it, every rack
-	// revealed; set once Over.
-	GameOver templates.GameOverMsg
-	// Spectators: the league allows spectators (the spectators' page
-	// exists). Seasons: the league plays seasons (its page exists).
-	Spectators, Seasons bool
-}
 
 // WatchURL is the spectators' link of table name of league (EMAIL
 // §7.1), for the admin to hand out: "" unless the web side is on and the
@@ -58,9 +35,9 @@ func (s *Service) WatchURL(name, leagueName string) string {
 // WebTable reads table name as the player whose id is player sees it, or
 // as a spectator for player 0. It returns nil, and no error, when the
 // table does not exist or the player holds none of its seats.
-func (s *Service) WebTable(ctx context.Context, name string, player int64) (*WebTable, error) {
+func (s *Service) WebTable(ctx context.Context, name string, player int64) (*view.Table, error) {
 	now := s.now()
-	var out *WebTable
+	var out *view.Table
 	err := s.store.View(ctx, func(tx *store.Tx) error {
 		t, err := s.Load(tx, name)
 		if errors.Is(err, store.ErrNotFound) {
@@ -92,8 +69,8 @@ func (t *Table) SeatOfID(id int64) int {
 }
 
 // webTable fills the page of t for seat p, or for a spectator (p < 0).
-func (s *Service) webTable(t *Table, p int, now time.Time) (*WebTable, error) {
-	w := &WebTable{Name: t.Row.Name, League: t.Row.League, Variant: t.Row.Variant, Lang: s.cfg.Language, TZ: s.zone, Now: now}
+func (s *Service) webTable(t *Table, p int, now time.Time) (*view.Table, error) {
+	w := &view.Table{Name: t.Row.Name, League: t.Row.League, Variant: t.Row.Variant, Lang: s.cfg.Language, TZ: s.zone, Now: now}
 	if l := s.cfg.League(t.Row.League); l != nil {
 		w.Spectators, w.Seasons = l.Spectators, l.Seasons()
 	}

@@ -25,9 +25,8 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/internal/weblink"
-	"github.com/lexio-mail/lexio/season"
-	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
+	"github.com/lexio-mail/lexio/web/view"
 )
 
 // Source is what the pages read; *table.Service is one. A nil result
@@ -35,7 +34,7 @@ import (
 type Source interface {
 	// WebTable is table name as the player whose id is player sees it, or
 	// as a spectator for 0.
-	WebTable(ctx context.Context, name string, player int64) (*table.WebTable, error)
+	WebTable(ctx context.Context, name string, player int64) (*view.Table, error)
 	// WebGCG is the record of a finished game.
 	WebGCG(ctx context.Context, name string) ([]byte, error)
 	// WebPlayerLang is a seated player's language, "" for none.
@@ -46,7 +45,7 @@ type Source interface {
 type Leagues interface {
 	// WebLeague is a league's seasons; nil for no league that plays
 	// seasons.
-	WebLeague(ctx context.Context, name string) (*season.WebLeague, error)
+	WebLeague(ctx context.Context, name string) (*view.League, error)
 }
 
 // Unsubscriber is the one-click unsubscribe (package player).
@@ -231,7 +230,7 @@ func (s *Server) tablePage(w http.ResponseWriter, r *http.Request, name string, 
 	if !s.readOnly(w, r, t.Lang) {
 		return
 	}
-	data := tablePage{WebTable: t, Lang: t.Lang}
+	data := tablePage{Table: t, Lang: t.Lang}
 	base := r.URL.EscapedPath()
 	if t.Over {
 		data.GCG = base + "/" + weblink.GCGFile
@@ -247,7 +246,7 @@ func (s *Server) tablePage(w http.ResponseWriter, r *http.Request, name string, 
 
 // tablePage is the data of the table page.
 type tablePage struct {
-	*table.WebTable
+	*view.Table
 	Lang string
 	// GCG, LeagueURL and WatchURL are paths on this server, "" for none.
 	GCG, LeagueURL, WatchURL string
@@ -317,13 +316,13 @@ func (s *Server) leaguePage(w http.ResponseWriter, r *http.Request) {
 	case l == nil:
 		s.notFound(w, r)
 	default:
-		s.render(w, r, http.StatusOK, "league", leaguePage{WebLeague: l, Lang: l.Lang})
+		s.render(w, r, http.StatusOK, "league", leaguePage{League: l, Lang: l.Lang})
 	}
 }
 
 // leaguePage is the data of the league page.
 type leaguePage struct {
-	*season.WebLeague
+	*view.League
 	Lang string
 }
 
