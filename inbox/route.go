@@ -145,9 +145,9 @@ func (s *Service) command(h *table.Request, t *table.Table, c *parser.Command) e
 		// It acts on no table (LEAGUES §6), whichever address it came to.
 		return s.lobby.NoInvite(h, t, false)
 	case parser.KindHelp:
-		return h.Help(t, c.Topic)
+		return s.help(h, t, c.Topic)
 	case parser.KindGames:
-		return h.Games(t)
+		return s.players.Games(h, t)
 	case parser.KindLang:
 		return s.players.Lang(h, t, c.Lang)
 	case parser.KindZone:

@@ -209,65 +209,6 @@ func (h *Request) preview(t *Table, p int, c *parser.Command) error {
 	return h.Reply(t, msg)
 }
 
-// Help answers HELP, and HELP RULES with the rules of the game, from the
-// table it came through or the sender's one table (replyTable).
-func (h *Request) Help(t *Table, topic string) error {
-	t, err := h.ReplyTable(t)
-	if err != nil {
-		return err
-	}
-	to := h.Sender(t)
-	head := h.s.notices.Head(TableName(t), to, h.Now)
-	if topic == "rules" {
-		h.Outcome(store.OutcomeApplied, "HELP RULES")
-		// The rules show the Lexio board, whatever the table plays.
-		board := notice.BoardData(&engine.Board{}, engine.Rules{}, nil)
-		return h.Reply(t, templates.RulesMsg{Head: head, Board: board})
-	}
-	h.Outcome(store.OutcomeApplied, "HELP")
-	return h.Reply(t, templates.HelpMsg{Head: head, Address: h.s.cfg.Mail.Address})
-}
-
-// Games lists the sender's tables. The reply comes from the table the
-// request came through, else from the sender's one table not over; with
-// several and no token, from the plain address (replyTable).
-func (h *Request) Games(from *Table) error {
-	h.Outcome(store.OutcomeApplied, "GAMES")
-	rows, err := h.Tx.TablesOfPlayer(h.Msg.From)
-	if err != nil {
-		return err
-	}
-	from, err = h.ReplyTable(from)
-	if err != nil {
-		return err
-	}
-	msg := templates.GamesMsg{Head: h.s.notices.Head(TableName(from), h.Sender(from), h.Now)}
-	for i := range rows {
-		t, err := h.s.LoadRow(h.Tx, &rows[i])
-		if err != nil {
-			return err
-		}
-		p := t.SeatOf(h.Msg.From)
-		line := templates.GameLine{Table: t.Row.Name, Variant: t.Row.Variant, Players: Names(t.Seats), Status: templates.StatusWaiting}
-		if t.Game != nil {
-			line.Status, line.Score = templates.StatusPlaying, t.Game.Score(p)
-			switch {
-			case t.Game.Over():
-				line.Status = templates.StatusOver
-			case t.Game.Left(p):
-				line.Status = templates.StatusLeft
-			default:
-				line.Turn, line.YourTurn = Names(t.Seats)[t.Game.Turn()], t.Game.Turn() == p
-				if t.Row.Deadline != nil {
-					line.Deadline = *t.Row.Deadline
-				}
-			}
-		}
-		msg.Games = append(msg.Games, line)
-	}
-	return h.Reply(from, msg)
-}
-
 // MaxPlayers is the size of a table of that variant (RULES §1.1, §12).
 func MaxPlayers(variant string) int {
 	if variant == string(engine.Lexico) {
