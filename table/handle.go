@@ -230,45 +230,7 @@ func (h *Request) queue(t *Table, to notice.Recipient, m templates.Mail) {
 	h.Out.Add(e, m)
 }
 
-// WithinBound counts one answer to the author against
-// mail.replies_per_hour (and, to an address that never played here,
-// against mail.outsider_mails_per_day; to unproven mail, against the
-// day's bounds of withinUnprovenBound) and reports whether it may go. The first answer
-// over the bound is replaced by one short notice saying until when
-// replies are paused; after it nothing goes until the hour's window
-// closes. Commands are still applied meanwhile.
-func (h *Request) WithinBound(t *Table, to notice.Recipient) (bool, error) {
-	if !h.Proven {
-		if ok, err := h.withinUnprovenBound(to.Addr); err != nil || !ok {
-			return false, err
-		}
-	}
-	if ok, err := h.s.notices.MayMailOutsider(h.Tx, to.Addr, h.Now); err != nil || !ok {
-		if err == nil {
-			h.Log.Info("the day's mail to outsiders is spent: not answered")
-		}
-		return false, err
-	}
-	key, limit := "answers:"+h.Msg.From, h.s.cfg.Mail.Replies
-	ok, err := h.Tx.TakeRate(key, limit+1, time.Hour, h.Now)
-	if err != nil {
-		return false, err
-	}
-	if !ok {
-		h.Log.Info("reply bound reached: not answered")
-		return false, nil
-	}
-	start, hits, err := h.Tx.RateWindow(key, time.Hour, h.Now)
-	if err != nil || hits <= limit {
-		return err == nil, err
-	}
-	until := start.Add(time.Hour)
-	h.Log.Info("reply bound reached: replies paused", "until", until)
-	h.queue(t, to, templates.PausedMsg{Head: h.s.notices.Head(TableName(t), to, h.Now), Limit: limit, Until: until})
-	return false, nil
-}
-
-// refuse answers a command with every reason it was refused. limited
+// Refuse answers a command with every reason it was refused. limited
 // replies (about unreadable input or identity) are also bounded by
 // mail.error_replies_per_hour; every refusal, like every answer, counts
 // against mail.replies_per_hour (EMAIL §2.6).
