@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/lexio-mail/lexio/templates/noticetest"
 )
 
 // These helpers check what a mail says through the values it carries
@@ -37,5 +39,46 @@ func mustNumbers(t *testing.T, what, text string, want ...int) {
 	slices.Sort(w)
 	if got := numbersIn(text); !slices.Equal(got, w) {
 		t.Errorf("%s writes the numbers %v, want %v:\n%s", what, got, w, text)
+	}
+}
+
+// intro is a text mail's opening after its greeting line, before its
+// first "== section ==" (the final scores, the board…): where a notice
+// says what happened.
+func intro(text string) string {
+	if i := strings.Index(text, "\n=="); i >= 0 {
+		text = text[:i]
+	}
+	_, rest, _ := strings.Cut(text, "\n")
+	return rest
+}
+
+// marked is the players a game-over mail's final scores mark as winners:
+// the rows that begin with "*", by name.
+func marked(text string) []string {
+	_, scores, _ := strings.Cut(text, "\n==")
+	if i := strings.Index(scores[1:], "\n=="); i >= 0 {
+		scores = scores[:i+1]
+	}
+	var out []string
+	for _, l := range strings.Split(scores, "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "*" {
+			out = append(out, f[1])
+		}
+	}
+	return out
+}
+
+// mustWin checks that a game-over mail marks exactly the winners, and
+// writes each player's final score on their row.
+func mustWin(t *testing.T, what, text string, winners []string, finals map[string]int) {
+	t.Helper()
+	if got := marked(text); !slices.Equal(got, winners) {
+		t.Errorf("%s marks %v as winners, want %v:\n%s", what, got, winners, text)
+	}
+	for name, final := range finals {
+		if !noticetest.HasScoreLine(text, name, final) {
+			t.Errorf("%s has no final score %d for %s:\n%s", what, final, name, text)
+		}
 	}
 }
