@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/lexio-mail/lexio/templates/noticetest"
@@ -80,5 +81,33 @@ func mustWin(t *testing.T, what, text string, winners []string, finals map[strin
 		if !noticetest.HasScoreLine(text, name, final) {
 			t.Errorf("%s has no final score %d for %s:\n%s", what, final, name, text)
 		}
+	}
+}
+
+// mustHaveNumbers checks that each of want is written in text as a whole
+// number (see numbersIn), as often as want names it.
+func mustHaveNumbers(t *testing.T, what, text string, want ...int) {
+	t.Helper()
+	got := numbersIn(text)
+	for _, n := range want {
+		i := slices.Index(got, n)
+		if i < 0 {
+			t.Errorf("%s does not write %d (it writes %v):\n%s", what, n, numbersIn(text), text)
+			continue
+		}
+		got = slices.Delete(got, i, i+1)
+	}
+}
+
+// day and clockTime write a time as the English mail does, for a test to
+// find it: "Monday 2 March 2026" and "19:00 UTC".
+func day(t time.Time) string       { return t.Format("Monday 2 January 2006") }
+func clockTime(t time.Time) string { return t.Format("15:04 MST") }
+
+// mustTell checks that text gives the time at: its day and its hour.
+func mustTell(t *testing.T, what, text string, at ...time.Time) {
+	t.Helper()
+	for _, a := range at {
+		mustContain(t, what, text, day(a), clockTime(a))
 	}
 }
