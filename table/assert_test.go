@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -109,5 +110,34 @@ func mustTell(t *testing.T, what, text string, at ...time.Time) {
 	t.Helper()
 	for _, a := range at {
 		mustContain(t, what, text, day(a), clockTime(a))
+	}
+}
+
+// digestItem matches an item of a digest: "- t1 (lexio): …" on a line of
+// its own.
+var digestItem = regexp.MustCompile(`(?m)^- (\S+) \(`)
+
+// mustDigest checks that a digest lists exactly tables, in order, each
+// item giving the turn's end (deadline, in the reader's zone) and the
+// table's players by name.
+func mustDigest(t *testing.T, what, text string, tables []string, deadline time.Time, players [][]string) {
+	t.Helper()
+	locs := digestItem.FindAllStringSubmatchIndex(text, -1)
+	var got []string
+	for _, l := range locs {
+		got = append(got, text[l[2]:l[3]])
+	}
+	if !slices.Equal(got, tables) {
+		t.Fatalf("%s lists %v, want %v:\n%s", what, got, tables, text)
+	}
+	for i, l := range locs {
+		end := len(text)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		} else if j := strings.Index(text[l[0]:], "\n\n"); j >= 0 {
+			end = l[0] + j
+		}
+		mustTell(t, what+" at "+tables[i], text[l[0]:end], deadline)
+		mustContain(t, what+" at "+tables[i], text[l[0]:end], players[i]...)
 	}
 }

@@ -305,7 +305,7 @@ func testVacationEndedByMove(t *testing.T, driver string) {
 	h.command("alice", "eb", "VACATION 29", store.OutcomeRejected, "vacation-days")
 	// The refusal tells the days asked for (29, also in the quoted
 	// command) and the 28 left in 2026.
-	mustHaveNumbers(t, "29 days refused", h.lastOf("alice", "rejected").Text, 29, 29, 2026, 28)
+	mustHaveNumbers(t, "29 days refused", intro(h.lastOf("alice", "rejected").Text), 29, 29, 2026, 28)
 	if n := len(h.vacationsOf("alice@localhost")); n != 1 {
 		t.Errorf("%d vacations after the refusals, want the one ended", n)
 	}
@@ -356,7 +356,7 @@ func testVacationAllowance(t *testing.T, driver string) {
 	refused := func(cmd, reason string, numbers []int, values ...string) {
 		t.Helper()
 		h.command("alice", name, cmd, store.OutcomeRejected, reason)
-		text := h.lastOf("alice", "rejected").Text
+		text := intro(h.lastOf("alice", "rejected").Text)
 		mustHaveNumbers(t, cmd, text, numbers...)
 		mustContain(t, cmd, text, values...)
 		if n := len(h.vacationsOf("alice@localhost")); n != stored {
