@@ -141,3 +141,14 @@ func mustDigest(t *testing.T, what, text string, tables []string, deadline time.
 		mustContain(t, what+" at "+tables[i], text[l[0]:end], players[i]...)
 	}
 }
+
+// mustName checks that text names each of names as a whole word: a short
+// table name ("vs", "eb") must not be found inside another word.
+func mustName(t *testing.T, what, text string, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if !regexp.MustCompile(`(^|[^\pL\pN])` + regexp.QuoteMeta(n) + `($|[^\pL\pN])`).MatchString(text) {
+			t.Errorf("%s does not name %q:\n%s", what, n, text)
+		}
+	}
+}

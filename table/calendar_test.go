@@ -191,7 +191,7 @@ func TestCalendarEntries(t *testing.T) {
 		t.Errorf("first request ends %v, stamped %v", first.end, first.stamp)
 	}
 	// The title names the table and the turn's end.
-	mustContain(t, "summary", first.summary, "cal")
+	mustName(t, "summary", first.summary, "cal")
 	mustTell(t, "summary", first.summary, first.end)
 	if m.Attachments[0] != "deadline.ics" {
 		t.Errorf("attachments %v", m.Attachments)
@@ -229,7 +229,7 @@ func TestCalendarEntries(t *testing.T) {
 	if cancel == nil || cancel.method != "CANCEL" || cancel.uid != first.uid || cancel.seq <= first.seq {
 		t.Fatalf("alice's notice after her turn carries %+v, the request %+v", cancel, first)
 	}
-	mustContain(t, "cancel summary", cancel.summary, "cal")
+	mustName(t, "cancel summary", cancel.summary, "cal")
 	mustNotContain(t, "cancel summary", cancel.summary, day(first.end))
 	_, bobs := h.lastEntry("bob", "turn-notice")
 	if bobs == nil || bobs.method != "REQUEST" || bobs.uid == first.uid {

@@ -112,7 +112,7 @@ func TestUnreadableRows(t *testing.T) {
 	h.at(t0.Add(time.Hour))
 	h.command("alice", "ub", findMove(h.game("ub"), 0), store.OutcomeApplied, "PLACE")
 	h.command("alice", "ub", "VACATION 2", store.OutcomeApplied, "VACATION 2")
-	mustContain(t, "vacation-set", h.lastOf("alice", "vacation-set").Text, "ub")
+	mustName(t, "vacation-set", h.lastOf("alice", "vacation-set").Text, "ub")
 
 	// The tick goes past the two: carol's 24 h reminder at ub comes.
 	h.tickAt(t0.Add(time.Hour + 48*time.Hour))
