@@ -397,6 +397,7 @@ func testBadInput(t *testing.T, driver string) {
 	h.expect(h.sendMail("alice", mailSpec{To: to, Body: "PASS\n" + strings.Repeat("filler text\n", 1000)}), store.OutcomeRejected, "too-large")
 	mustContain(t, "too-large reply", h.lastOf("alice", "too-large").Text, "4 KB")
 	h.expect(h.sendMail("alice", mailSpec{To: to, Body: strings.Repeat("\x01\x02\x03\x04\x05", 100)}), store.OutcomeRejected, "binary")
+	h.outboxEmpty()
 	if n := len(ofKind(h.inbox("alice"), "rejected")); n != 2 {
 		t.Errorf("alice got %d refusals, want 2", n)
 	}
