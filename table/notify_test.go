@@ -67,12 +67,9 @@ func unsubscribeAddress(t *testing.T, m client.Message) string {
 	return addr
 }
 
-// pass has name pass at table and returns the message's id.
-func (h *harness) pass(name, table string) string {
+func (h *harness) pass(name, table string) {
 	h.t.Helper()
-	id := h.replyTo(name, h.noticeAt(name, table), "PASS")
-	h.expect(id, store.OutcomeApplied, "PASS")
-	return id
+	h.expect(h.replyTo(name, h.noticeAt(name, table), "PASS"), store.OutcomeApplied, "PASS")
 }
 
 // TestNotifyTurn: with NOTIFY turn (LEAGUES §5.1) a player gets no notice
