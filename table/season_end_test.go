@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -256,7 +257,7 @@ players = ["alice@localhost", "eve@localhost"]
 func TestCloseSeason(t *testing.T) {
 	eachDriver(t, func(t *testing.T, driver string) {
 		h := seasonHarnessWith(t, harnessOpts{driver: driver, config: seasonLeagues})
-		if _, err := h.seasons.CloseSeason(h.ctx, "club"); err == nil || !strings.Contains(err.Error(), "no season yet") {
+		if _, err := h.seasons.CloseSeason(h.ctx, "club"); !errors.Is(err, season.ErrNoSeason) {
 			t.Errorf("close before a season: %v", err)
 		}
 		s, err := h.seasons.StartSeason(h.ctx, "Trio Club!")

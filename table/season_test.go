@@ -297,7 +297,7 @@ rated = false
 name = "top"
 players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhost"]
 `)
-	if _, _, err := h.seasons.Standings(h.ctx, "club", 0); err == nil || !strings.Contains(err.Error(), "no season yet") {
+	if _, _, err := h.seasons.Standings(h.ctx, "club", 0); !errors.Is(err, season.ErrNoSeason) {
 		t.Errorf("standings before the first season: %v", err)
 	}
 	s, err := h.seasons.StartSeason(h.ctx, "club")

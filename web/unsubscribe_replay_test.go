@@ -21,7 +21,7 @@ func TestUnsubscribeReplayed(t *testing.T) {
 	post := func(what string, mails int) {
 		t.Helper()
 		w := f.do(http.MethodPost, path, "")
-		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "only when it is your turn") {
+		if b := w.Body.String(); w.Code != http.StatusOK || !strings.Contains(b, "NOTIFY turn") || strings.Contains(b, `method="post"`) {
 			t.Fatalf("%s: %d\n%s", what, w.Code, w.Body)
 		}
 		if m := f.seatNotify("elm", "alice@example.org"); m != store.NotifyTurn {
