@@ -15,7 +15,7 @@ import (
 
 // NoInvite answers STOP, through the invitation to t (nil: through no
 // invitation) or, unsubscribed, through an invitation's List-Unsubscribe
-// address. handling.run routes it whatever address it came to; to the
+// address. The inbox routes it whatever address it came to; to the
 // plain address it waits for a confirmation as every command that changes
 // state (EMAIL §1.7).
 func (s *Service) NoInvite(h *table.Request, t *table.Table, unsubscribed bool) error {

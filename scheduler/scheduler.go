@@ -82,7 +82,6 @@ func New(o Options) (*Scheduler, error) {
 	return &Scheduler{o: o, log: log}, nil
 }
 
-// tick runs one deadline pass.
 // Tick runs every job at now, in order, and returns how many items they
 // handled together; it ends at the first job that fails.
 func (s *Scheduler) Tick(ctx context.Context, now time.Time) (int, error) {

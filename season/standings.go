@@ -65,7 +65,7 @@ func (s *Service) EndStandings(tx *store.Tx, t *table.Table, now time.Time) (*no
 
 // AnswerStandings answers STANDINGS (LEAGUES §9.4): the sender's division in
 // the league named, else in their one running league, from the table the
-// message came through or the sender's one table (replyTable).
+// message came through or the sender's one table (ReplyTable).
 func (s *Service) AnswerStandings(h *table.Request, t *table.Table, name string) error {
 	from, err := h.ReplyTable(t)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"github.com/lexio-mail/lexio/templates"
 )
 
-// refuseAlike refuses cmd about table name with the one reason shown,
+// RefuseAlike refuses cmd about table name with the one reason shown,
 // whatever why is: where the true reasons differ only by whether a table
 // exists (or is private, full, started), telling them apart would let a
 // stranger probe which tables there are (LEAGUES §5, §6). The answer

@@ -21,7 +21,7 @@ import (
 // isBot reports whether seat p of t is the computer's.
 func (t *Table) isBot(p int) bool { return botseat.Is(t.Seats[p].Player.Address) }
 
-// hasBot reports whether a seat of t is the computer's.
+// HasBot reports whether a seat of t is the computer's.
 func (t *Table) HasBot() bool {
 	for p := range t.Seats {
 		if t.isBot(p) {
@@ -73,7 +73,7 @@ func (s *Service) botPlay(tx *store.Tx, t *Table, now time.Time, out *notice.Bat
 	return s.Announce(tx, t, now, out, -1, nil)
 }
 
-// step does what is due first at t by until: the computer's move, or one
+// Step does what is due first at t by until: the computer's move, or one
 // expiry (enforce); it reports false when nothing was due.
 func (s *Service) Step(tx *store.Tx, t *Table, until, now time.Time, out *notice.Batch) (bool, error) {
 	if t.Game == nil || t.Game.Over() || t.Row.Deadline == nil || t.Row.Deadline.After(until) {

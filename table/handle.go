@@ -60,13 +60,13 @@ type Table struct {
 	ended bool
 }
 
-// recipient is seat p as a mail recipient.
+// Recipient is seat p as a mail recipient.
 func (t *Table) Recipient(p int) notice.Recipient {
 	return notice.Recipient{Addr: t.Seats[p].Player.Address, Lang: t.Langs[p], TZ: t.Zones[p], Pos: p,
 		ID: t.Seats[p].PlayerID, League: t.Row.League}
 }
 
-// seatOf returns the seat of addr, or -1.
+// SeatOf returns the seat of addr, or -1.
 func (t *Table) SeatOf(addr string) int {
 	for i, st := range t.Seats {
 		if st.Player.Address == addr {
@@ -113,7 +113,7 @@ func (h *Request) BadToken() error {
 	return h.Refuse(t, h.Msg.Command.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
 }
 
-// senderLang is the language to answer the sender in.
+// SenderLang is the language to answer the sender in.
 func (h *Request) SenderLang(t *Table) string {
 	if t != nil {
 		if p := t.SeatOf(h.Msg.From); p >= 0 {
@@ -162,7 +162,7 @@ func (h *Request) NoCommandOnce() (bool, error) {
 	return false, nil
 }
 
-// replyTable is the table a reply about no particular table (GAMES,
+// ReplyTable is the table a reply about no particular table (GAMES,
 // LANG, HELP) is sent from, so that it carries the sender's reply address
 // for it and a move written in answer is played: the table the message
 // came through, else the one table the sender sits at that is not over;
@@ -191,7 +191,7 @@ func (h *Request) ReplyTable(t *Table) (*Table, error) {
 	return h.s.LoadRow(h.Tx, only)
 }
 
-// sender is the author of the message as a recipient.
+// Sender is the author of the message as a recipient.
 func (h *Request) Sender(t *Table) notice.Recipient {
 	r := notice.Recipient{Addr: h.Msg.From, Lang: h.SenderLang(t), TZ: h.senderZone(t), Pos: -1}
 	if t != nil {
@@ -277,7 +277,7 @@ func TableName(t *Table) string {
 	return t.Row.Name
 }
 
-// load reads a table, its seats and its game.
+// Load reads a table, its seats and its game.
 func (h *Request) Load(name string) (*Table, error) {
 	return h.s.Load(h.Tx, name)
 }
@@ -405,7 +405,7 @@ func (s *Service) settle(t *Table, now time.Time) {
 	s.schedule(t, now)
 }
 
-// save appends the game's new actions to the log and writes the table
+// Save appends the game's new actions to the log and writes the table
 // with its next deadline (optimistic locking on the last action's seq).
 func (s *Service) Save(tx *store.Tx, t *Table, now time.Time) error {
 	acts := t.Actions()

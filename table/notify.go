@@ -14,7 +14,7 @@ import (
 // This file is the mail a player chooses (LEAGUES §5): NOTIFY, the daily
 // digest, the List-Unsubscribe address, and SAY.
 
-// notifyMode is the mail seat p chose at t: the seat's own choice, else
+// NotifyMode is the mail seat p chose at t: the seat's own choice, else
 // the player's, else store.NotifyAll.
 func (t *Table) NotifyMode(p int) string {
 	if m := t.Seats[p].Notify; m != "" {

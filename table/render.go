@@ -85,7 +85,7 @@ func (s *Service) calendarEvent(t *Table, kind templates.Kind, p int, moved bool
 	return &e
 }
 
-// names lists the players of a table, in seat order, named together
+// Names lists the players of a table, in seat order, named together
 // (notice.Names).
 func Names(seats []store.Seat) []string {
 	return notice.Names(SeatAddrs(seats))

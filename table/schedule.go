@@ -130,7 +130,7 @@ func (s *Service) queueCal(t *Table, cal templates.Kind, p int, m templates.Mail
 	out.Add(e, m)
 }
 
-// announce sends every player the state after a turn-ending action
+// Announce sends every player the state after a turn-ending action
 // (EMAIL §4.2), or the end of the game (EMAIL §4.3). The mail to author,
 // the seat whose move it was (-1 for none: an expiry), opens with acc,
 // what their move did (§4.1). A player who chose NOTIFY turn or digest

@@ -175,7 +175,7 @@ func (s *Service) Notices() *notice.Writer { return s.notices }
 // tests use it to address a table).
 func (s *Service) Tokens() *mailer.Tokens { return s.tokens }
 
-// zoneOf is the zone a player's stored time zone names: the
+// ZoneOf is the zone a player's stored time zone names: the
 // configuration's for "" (or, should one be stored, a name the tz
 // database no longer knows).
 func (s *Service) ZoneOf(name string) *time.Location {

@@ -58,7 +58,7 @@ func (s *Service) WebTable(ctx context.Context, name string, player int64) (*vie
 	return out, err
 }
 
-// seatOfID returns the seat of the player whose id is id, or -1.
+// SeatOfID returns the seat of the player whose id is id, or -1.
 func (t *Table) SeatOfID(id int64) int {
 	for i, st := range t.Seats {
 		if st.PlayerID == id {
