@@ -33,12 +33,12 @@ func changesState(k parser.Kind) bool {
 // confirm it from a one-time reply address. Nothing else happens until
 // that mail is answered (confirmed).
 func (s *Service) askConfirmation(h *table.Request, c *parser.Command) error {
-	h.Outcome(store.OutcomePending, "confirm: "+c.Kind.String())
+	h.Outcome(table.OutcomePending, "confirm: "+c.Kind.String())
 	cmd := c.String()
 	if len(cmd) > store.MaxConfirmCommand {
 		// Longer than any command a person writes (SAY is bounded far
 		// below it): not kept, not answered.
-		h.Outcome(store.OutcomeRejected, "confirm: command too long")
+		h.Outcome(table.OutcomeRejected, "confirm: command too long")
 		return nil
 	}
 	to := h.Sender(nil)
@@ -78,7 +78,7 @@ func (s *Service) confirmed(h *table.Request) (done bool, err error) {
 	if !ok {
 		// The From may be forged: answering could reach a victim.
 		h.Log.Warn("forged or damaged confirmation token")
-		h.Outcome(store.OutcomeRejected, string(templates.ReasonBadToken))
+		h.Outcome(table.OutcomeRejected, string(templates.ReasonBadToken))
 		return true, nil
 	}
 	m := *h.Msg
@@ -90,7 +90,7 @@ func (s *Service) confirmed(h *table.Request) (done bool, err error) {
 	conf, fresh, err := h.Tx.UseConfirmation(id, m.From, h.Now)
 	if errors.Is(err, store.ErrNotFound) {
 		h.Log.Warn("a valid confirmation token of no stored confirmation", "confirmation", id)
-		h.Outcome(store.OutcomeRejected, "confirmation unknown")
+		h.Outcome(table.OutcomeRejected, "confirmation unknown")
 		return true, nil
 	}
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // maxFailedReason bounds the reason recorded for a message given up.
@@ -31,7 +32,7 @@ func (s *Service) Failed(ctx context.Context, in mailer.Inbound, cause error) er
 	id := inboundID(m, in.Raw)
 	log := s.Log.With("message_id", id, "from", m.From)
 	rec := inboundRecord(in, m, id, s.Now())
-	rec.Outcome, rec.Reason = store.OutcomeError, failedReason(cause)
+	rec.Outcome, rec.Reason = table.OutcomeError, failedReason(cause)
 	err := s.Store.Tx(ctx, func(tx *store.Tx) error { return recordMessage(tx, rec, log) })
 	switch {
 	case errors.Is(err, errHandled):

@@ -3,7 +3,6 @@ package inbox
 import (
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/notice"
-	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -18,11 +17,11 @@ func (s *Service) help(h *table.Request, t *table.Table, topic string) error {
 	to := h.Sender(t)
 	head := s.Notices.Head(table.TableName(t), to, h.Now)
 	if topic == "rules" {
-		h.Outcome(store.OutcomeApplied, "HELP RULES")
+		h.Outcome(table.OutcomeApplied, "HELP RULES")
 		// The rules show the Lexio board, whatever the table plays.
 		board := notice.BoardData(&engine.Board{}, engine.Rules{}, nil)
 		return h.Reply(t, templates.RulesMsg{Head: head, Board: board})
 	}
-	h.Outcome(store.OutcomeApplied, "HELP")
+	h.Outcome(table.OutcomeApplied, "HELP")
 	return h.Reply(t, templates.HelpMsg{Head: head, Address: s.Cfg.Mail.Address})
 }

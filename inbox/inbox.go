@@ -86,7 +86,7 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 		// A message we cannot handle must not block the mailbox: record
 		// it as an error, without any game change, and move on.
 		log.Error("message failed", "err", err)
-		rec.Outcome, rec.Reason, rec.TableID = store.OutcomeError, err.Error(), nil
+		rec.Outcome, rec.Reason, rec.TableID = table.OutcomeError, err.Error(), nil
 		err = s.Store.Tx(ctx, func(tx *store.Tx) error { return recordMessage(tx, rec, log) })
 		if errors.Is(err, errHandled) {
 			return nil

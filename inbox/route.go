@@ -18,7 +18,7 @@ func (s *Service) route(h *table.Request) error {
 	switch {
 	case m.Ignored != "":
 		// EMAIL §2.3: never answered, to prevent mail loops.
-		h.Outcome(store.OutcomeIgnored, m.Ignored)
+		h.Outcome(table.OutcomeIgnored, m.Ignored)
 		return nil
 	case errors.Is(m.Err, parser.ErrAmbiguousFrom):
 		// Two From fields, a list or a group: the sender may be forged
@@ -26,17 +26,17 @@ func (s *Service) route(h *table.Request) error {
 		h.Log.Warn("ambiguous From: not played, not answered", "error", m.Err)
 		var pe *parser.Error
 		errors.As(m.Err, &pe)
-		h.Outcome(store.OutcomeRejected, "ambiguous-from: "+pe.Detail)
+		h.Outcome(table.OutcomeRejected, "ambiguous-from: "+pe.Detail)
 		return nil
 	case m.From == "":
-		h.Outcome(store.OutcomeIgnored, "no sender to answer: "+errText(m.Err))
+		h.Outcome(table.OutcomeIgnored, "no sender to answer: "+errText(m.Err))
 		return nil
 	}
 	if s.Cfg.Mail.RequireAuth && !authenticated(m.AuthResults, s.Cfg.Mail.AuthServID, m.From) {
 		// EMAIL §1.3: the From may be forged; answering it could reach a
 		// victim, so the message is only logged.
 		h.Log.Warn("sender not authenticated", "auth_results", strings.Join(m.AuthResults, " | "))
-		h.Outcome(store.OutcomeRejected, string(templates.ReasonNotAuth))
+		h.Outcome(table.OutcomeRejected, string(templates.ReasonNotAuth))
 		return nil
 	}
 	h.Proven = s.Cfg.Mail.RequireAuth
@@ -80,7 +80,7 @@ func (s *Service) route(h *table.Request) error {
 			inv, err := h.Tx.InvitationOf(t.Row.ID, m.From)
 			if errors.Is(err, store.ErrNotFound) {
 				h.Log.Warn("valid token from a player without a seat")
-				h.Outcome(store.OutcomeRejected, string(templates.ReasonNotAPlayer))
+				h.Outcome(table.OutcomeRejected, string(templates.ReasonNotAPlayer))
 				return nil
 			}
 			if err != nil {

@@ -301,7 +301,7 @@ func (s *Service) acceptInvitation(h *table.Request, t *table.Table, inv *store.
 	if err != nil {
 		return err
 	}
-	h.Outcome(store.OutcomeApplied, cmd)
+	h.Outcome(table.OutcomeApplied, cmd)
 	waiting := pendingNames(t.Seats, invs)
 	starts := len(waiting) == 0
 	s.announceJoin(h, t, waiting, starts)
@@ -332,7 +332,7 @@ func (s *Service) declineInvitation(h *table.Request, t *table.Table, inv *store
 	if err != nil {
 		return err
 	}
-	h.Outcome(store.OutcomeApplied, cmd)
+	h.Outcome(table.OutcomeApplied, cmd)
 	to, err := s.invitee(h.Tx, inv.Address)
 	if err != nil {
 		return err

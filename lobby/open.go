@@ -66,7 +66,7 @@ func (s *Service) Open(h *table.Request, c *parser.Command) error {
 		return err
 	}
 	h.Rec.TableID = &row.ID
-	h.Outcome(store.OutcomeApplied, "NEW "+name)
+	h.Outcome(table.OutcomeApplied, "NEW "+name)
 	if len(bots) > 0 && len(invite) == 0 {
 		// Nobody to wait for: the game begins, its first notice the answer.
 		h.Log.Info("table opened against the computer", "table", name, "bots", len(bots))
@@ -154,7 +154,7 @@ func (s *Service) Join(h *table.Request, name string) error {
 	if t, err = s.Tables.LoadRow(h.Tx, t.Row); err != nil {
 		return err
 	}
-	h.Outcome(store.OutcomeApplied, cmd)
+	h.Outcome(table.OutcomeApplied, cmd)
 	s.announceJoin(h, t, nil, false)
 	return nil
 }
@@ -202,7 +202,7 @@ func (s *Service) Start(h *table.Request, t *table.Table) error {
 	case len(t.Seats) < 2:
 		return h.Refuse(t, "START", []templates.Reason{{Kind: templates.ReasonTooFewPlayers, Have: len(t.Seats), Need: 2}}, true)
 	}
-	h.Outcome(store.OutcomeApplied, "START")
+	h.Outcome(table.OutcomeApplied, "START")
 	if err := s.withdrawInvitations(h.Tx, t, h.Now, h.Out); err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func (s *Service) NoInvite(h *table.Request, t *table.Table, unsubscribed bool) 
 	if unsubscribed {
 		reason += " (List-Unsubscribe)"
 	}
-	h.Outcome(store.OutcomeApplied, reason)
+	h.Outcome(table.OutcomeApplied, reason)
 	h.Log.Info("invitations refused", "declined", len(declined), "list_unsubscribe", unsubscribed)
 	to := h.Sender(nil)
 	return h.ReplyAs(nil, to, templates.NoInviteMsg{

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	gomail "github.com/emersion/go-message/mail"
-
 	"github.com/lexio-mail/lexio/mailer"
 )
 

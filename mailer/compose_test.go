@@ -13,7 +13,6 @@ import (
 	"time"
 
 	gomail "github.com/emersion/go-message/mail"
-
 	"github.com/lexio-mail/lexio/mailer"
 )
 

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
-
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/localmail"
 )

@@ -20,7 +20,6 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-smtp"
-
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/localmail"
 	"github.com/lexio-mail/lexio/store"
@@ -649,7 +648,7 @@ func TestReceiverStopLetsTheMessageInHandCommit(t *testing.T) {
 	handled := make(chan error, 2)
 	h := mailer.HandlerFunc(func(ctx context.Context, m mailer.Inbound) error {
 		err := st.Tx(ctx, func(tx *store.Tx) error {
-			rec := &store.Message{MessageID: header(m.Raw, "Message-ID"), Outcome: store.OutcomeApplied, At: time.Now()}
+			rec := &store.Message{MessageID: header(m.Raw, "Message-ID"), Outcome: "applied", At: time.Now()}
 			if err := tx.RecordMessage(rec); err != nil {
 				return err
 			}

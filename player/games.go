@@ -1,7 +1,6 @@
 package player
 
 import (
-	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -10,7 +9,7 @@ import (
 // request came through, else from the sender's one table not over; with
 // several and no token, from the plain address (ReplyTable).
 func (s *Service) Games(h *table.Request, from *table.Table) error {
-	h.Outcome(store.OutcomeApplied, "GAMES")
+	h.Outcome(table.OutcomeApplied, "GAMES")
 	rows, err := h.Tx.TablesOfPlayer(h.Msg.From)
 	if err != nil {
 		return err

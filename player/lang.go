@@ -1,7 +1,6 @@
 package player
 
 import (
-	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -10,7 +9,7 @@ import (
 // in the new language from the table it came through or the sender's one
 // table (ReplyTable).
 func (s *Service) Lang(h *table.Request, t *table.Table, lang string) error {
-	h.Outcome(store.OutcomeApplied, "LANG "+lang)
+	h.Outcome(table.OutcomeApplied, "LANG "+lang)
 	if _, err := h.Tx.EnsurePlayer(h.Msg.From, lang); err != nil {
 		return err
 	}
@@ -35,7 +34,7 @@ func (s *Service) Lang(h *table.Request, t *table.Table, lang string) error {
 // confirmation showing the time now in it, from the table it came through
 // or the sender's one table (ReplyTable), as LANG.
 func (s *Service) Zone(h *table.Request, t *table.Table, name string) error {
-	h.Outcome(store.OutcomeApplied, "TZ "+name)
+	h.Outcome(table.OutcomeApplied, "TZ "+name)
 	if _, err := h.Tx.EnsurePlayer(h.Msg.From, h.SenderLang(t)); err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func (s *Service) Unsubscribe(r *table.Request) error {
 	t, err := r.Load(name)
 	if errors.Is(err, store.ErrNotFound) {
 		r.Log.Warn("unsubscribe address of an unknown table", "table", name)
-		r.Outcome(store.OutcomeRejected, "no such table "+name)
+		r.Outcome(table.OutcomeRejected, "no such table "+name)
 		return nil
 	}
 	if err != nil {
@@ -76,7 +76,7 @@ func (s *Service) Unsubscribe(r *table.Request) error {
 	r.Log = r.Log.With("table", name)
 	if t.SeatOf(r.Msg.From) < 0 {
 		r.Log.Warn("valid unsubscribe address from a player without a seat")
-		r.Outcome(store.OutcomeRejected, string(templates.ReasonNotAPlayer))
+		r.Outcome(table.OutcomeRejected, string(templates.ReasonNotAPlayer))
 		return nil
 	}
 	return s.setNotify(r, t, store.NotifyTurn, name, true)
@@ -90,7 +90,7 @@ func (s *Service) setNotify(r *table.Request, t *table.Table, mode, name string,
 	if err != nil {
 		return err
 	}
-	r.Outcome(store.OutcomeApplied, msg.reason)
+	r.Outcome(table.OutcomeApplied, msg.reason)
 	return r.ReplyAs(t, to, msg.NotifyMsg)
 }
 
@@ -181,7 +181,7 @@ func (s *Service) WebUnsubscribe(ctx context.Context, name string, player int64)
 			id := fmt.Sprintf("<lexio.web-unsubscribe.%s.%d.%d@%s>", name, player, now.UnixNano(), s.Notices.Domain())
 			out.Add(notice.Envelope{Table: name, Seq: int64(len(t.Actions())), To: to,
 				Reply: id, TableID: &t.Row.ID}, c.NotifyMsg)
-			log.Info("unsubscribed by the one-click URL", "outcome", store.OutcomeApplied, "reason", c.reason)
+			log.Info("unsubscribed by the one-click URL", "outcome", table.OutcomeApplied, "reason", c.reason)
 			return nil
 		})
 		return err

@@ -92,7 +92,7 @@ func (s *Service) Vacation(h *table.Request, t *table.Table, v *parser.Vacation)
 		msg.Begins, msg.Ends = nv.From, nv.To
 		msg.Year = nv.DaysFrom.In(loc).Year()
 	}
-	h.Outcome(store.OutcomeApplied, cmd)
+	h.Outcome(table.OutcomeApplied, cmd)
 	if err := s.Tables.Reclock(h.Tx, tables, pl.ID, vs, now, h.Out); err != nil {
 		return err
 	}

@@ -123,7 +123,7 @@ func (s *Service) AnswerStandings(h *table.Request, t *table.Table, name string)
 		return err
 	}
 	st := div.For(h.Msg.From)
-	h.Outcome(store.OutcomeApplied, "STANDINGS "+l.Name)
+	h.Outcome(table.OutcomeApplied, "STANDINGS "+l.Name)
 	to := h.Sender(from)
 	return h.Reply(from, templates.StandingsMsg{Head: s.Notices.Head(table.TableName(from), to, h.Now), Standings: *st})
 }
@@ -203,7 +203,7 @@ func (s *Service) Signup(h *table.Request, t *table.Table, name string, withdraw
 			return err
 		}
 	}
-	h.Outcome(store.OutcomeApplied, verb+l.Name)
+	h.Outcome(table.OutcomeApplied, verb+l.Name)
 	to := h.Sender(from)
 	return h.Reply(from, templates.SignupMsg{Head: s.Notices.Head(table.TableName(from), to, h.Now),
 		League: l.Name, Withdraw: withdraw, Running: running})

@@ -28,7 +28,7 @@ func benchApply(b *testing.B, open opener) {
 		at := t0.Add(time.Duration(i) * time.Second)
 		err := s.Tx(ctx, func(tx *Tx) error {
 			msgID := fmt.Sprintf("<bench.%d@example.org>", i)
-			if err := tx.RecordMessage(&Message{MessageID: msgID, From: "p0@example.org", TableID: &tab.ID, Outcome: OutcomeApplied, At: at}); err != nil {
+			if err := tx.RecordMessage(&Message{MessageID: msgID, From: "p0@example.org", TableID: &tab.ID, Outcome: "applied", At: at}); err != nil {
 				return err
 			}
 			if _, err := tx.AppendAction(tab.ID, tab.Seq+1, "place", `{"word":"CHAT","cell":"G7","dir":"across","score":12}`, at); err != nil {

@@ -219,20 +219,6 @@ type InviteRefusal struct {
 	CreatedAt time.Time `gorm:"not null"`
 }
 
-// Outcome is what became of an inbound message.
-type Outcome string
-
-// The outcomes of an inbound message.
-const (
-	OutcomeApplied  Outcome = "applied"
-	OutcomeIgnored  Outcome = "ignored"
-	OutcomeRejected Outcome = "rejected"
-	OutcomeError    Outcome = "error"
-	// OutcomePending: the command waits for its sender to confirm it
-	// (EMAIL §1.7); the confirmation's answer is a message of its own.
-	OutcomePending Outcome = "pending"
-)
-
 // Message records a processed inbound message (EMAIL §2.2): a second record
 // of the same Message-ID, or of the same (Mailbox, UIDValidity, UID), fails
 // with ErrDuplicate.
@@ -246,8 +232,9 @@ type Message struct {
 	UID         *uint32 `gorm:"uniqueIndex:idx_messages_uid,priority:3"`
 	From        string  `gorm:"column:from_addr;size:320;not null;default:''"`
 	// TableID is the table the message was about, if any.
-	TableID *int64    `gorm:"index"`
-	Outcome Outcome   `gorm:"size:16;not null"`
+	TableID *int64 `gorm:"index"`
+	// Outcome is what became of it: one of table's Outcome constants.
+	Outcome string    `gorm:"size:16;not null"`
 	Reason  string    `gorm:"type:text;not null;default:''"`
 	At      time.Time `gorm:"not null"`
 }

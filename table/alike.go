@@ -1,7 +1,6 @@
 package table
 
 import (
-	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -16,6 +15,6 @@ func (h *Request) RefuseAlike(t *Table, cmd string, shown templates.ReasonKind, 
 	if err := h.Refuse(t, cmd, []templates.Reason{{Kind: shown, Detail: name}}, true); err != nil {
 		return err
 	}
-	h.Outcome(store.OutcomeRejected, string(why)+", answered "+string(shown))
+	h.Outcome(OutcomeRejected, string(why)+", answered "+string(shown))
 	return nil
 }

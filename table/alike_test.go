@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/mailer/client"
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // TestRefusalsAlike: JOIN and NOTIFY answer a table that is none and one
@@ -22,15 +22,15 @@ func TestRefusalsAlike(t *testing.T) {
 	h := newHarness(t, harnessOpts{config: "[open_tables]\nallow = true\nleague = \"main\"\n", mail: "error_replies_per_hour = 6"})
 	open := func(who, command string) string {
 		t.Helper()
-		rec := h.expect(h.sendMail(who, mailSpec{Body: command}), store.OutcomeApplied, "NEW ")
+		rec := h.expect(h.sendMail(who, mailSpec{Body: command}), table.OutcomeApplied, "NEW ")
 		return strings.TrimPrefix(rec.Reason, "NEW ")
 	}
 	started := open("alice", "NEW")
-	h.expect(h.sendMail("bob", mailSpec{Body: "JOIN " + started}), store.OutcomeApplied, "JOIN")
-	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), store.OutcomeApplied, "START")
+	h.expect(h.sendMail("bob", mailSpec{Body: "JOIN " + started}), table.OutcomeApplied, "JOIN")
+	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), table.OutcomeApplied, "START")
 	full := open("dave", "NEW")
 	for _, p := range []string{"alice", "bob", "carol"} {
-		h.expect(h.sendMail(p, mailSpec{Body: "JOIN " + full}), store.OutcomeApplied, "JOIN")
+		h.expect(h.sendMail(p, mailSpec{Body: "JOIN " + full}), table.OutcomeApplied, "JOIN")
 	}
 	private := open("carol", "NEW lexio alice@"+h.domain)
 	const none = "t999"
@@ -60,7 +60,7 @@ func TestRefusalsAlike(t *testing.T) {
 		var first *client.Message
 		for _, c := range g.cases {
 			id := h.sendMail(c.from, mailSpec{Body: c.command + " " + c.table})
-			if rec := h.expect(id, store.OutcomeRejected, c.why); !strings.Contains(rec.Reason, "answered "+g.shown) {
+			if rec := h.expect(id, table.OutcomeRejected, c.why); !strings.Contains(rec.Reason, "answered "+g.shown) {
 				t.Errorf("%s %s: recorded %q, want %s answered %s", c.command, c.table, rec.Reason, c.why, g.shown)
 			}
 			a := h.answer(c.from, id)
@@ -85,8 +85,8 @@ func TestRefusalsAlike(t *testing.T) {
 	// (Each JOIN is confirmed first: that mail quotes the command alone,
 	// the same whatever the table.)
 	n := len(ofKind(h.inbox("eve"), "rejected"))
-	for _, table := range []string{none, private, full} {
-		h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + table}), store.OutcomeRejected, "")
+	for _, name := range []string{none, private, full} {
+		h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "")
 	}
 	h.outboxEmpty()
 	if got := len(ofKind(h.inbox("eve"), "rejected")); got != n {

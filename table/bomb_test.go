@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/mailer"
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // blockquoteBomb is HTML of about n bytes once its line ends are CRLF:
@@ -36,10 +36,10 @@ func TestBlockquoteBomb(t *testing.T) {
 		Body:    blockquoteBomb(int(h.cfg.Mail.MaxMessageBytes) - 8<<10),
 	})
 	move := h.send("alice", findMove(h.game(name), 0))
-	h.expect(move, store.OutcomeApplied, "PLACE")
+	h.expect(move, table.OutcomeApplied, "PLACE")
 	rec := h.handled(bomb)
 	t.Logf("the bomb: %s %q", rec.Outcome, rec.Reason)
-	if rec.Outcome == store.OutcomeApplied || rec.Outcome == store.OutcomeError {
+	if rec.Outcome == table.OutcomeApplied || rec.Outcome == table.OutcomeError {
 		t.Errorf("the bomb: %s %q, want it refused or ignored, not failed", rec.Outcome, rec.Reason)
 	}
 	if strings.Contains(rec.Reason, "too-large") {
@@ -69,7 +69,7 @@ func TestFailedRecordsTheMessage(t *testing.T) {
 	if err := h.front.Failed(h.ctx, in, errors.New("the handler panicked: boom")); err != nil {
 		t.Fatal(err)
 	}
-	rec := h.expect("given-up@localhost", store.OutcomeError, "boom")
+	rec := h.expect("given-up@localhost", table.OutcomeError, "boom")
 	if rec.From != "alice@"+h.domain || rec.UID == nil || *rec.UID != 42 {
 		t.Errorf("record %+v: want alice's address and the UID", rec)
 	}
@@ -81,7 +81,7 @@ func TestFailedRecordsTheMessage(t *testing.T) {
 	if err := h.front.HandleMessage(h.ctx, in); err != nil {
 		t.Fatal(err)
 	}
-	if rec := h.handled("given-up@localhost"); rec.Outcome != store.OutcomeError || !strings.Contains(rec.Reason, "boom") {
+	if rec := h.handled("given-up@localhost"); rec.Outcome != table.OutcomeError || !strings.Contains(rec.Reason, "boom") {
 		t.Errorf("after a redelivery: %s %q", rec.Outcome, rec.Reason)
 	}
 	if g := h.game(name); turns(g) != 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // frenchSample is every tenth word of Debian's wfrench (scripts/deps.sh
@@ -128,7 +129,7 @@ func TestBotGameByMail(t *testing.T) {
 			gd, _ := frenchGaddag()
 			d, _ := frenchSample()
 			id := h.sendMail("alice", mailSpec{Body: tc.cmd})
-			rec := h.expect(id, store.OutcomeApplied, "NEW ")
+			rec := h.expect(id, table.OutcomeApplied, "NEW ")
 			name := strings.TrimPrefix(rec.Reason, "NEW ")
 			g := h.game(name)
 			if g == nil || g.Players() != 2 || g.Rules().Variant != engine.Variant(tc.variant) {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // TestLongSenderStrings: a Message-ID over its column's 998 characters,
@@ -20,10 +20,10 @@ func testLongSenderStrings(t *testing.T, driver string) {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("x", 1200) + "@localhost"
-	h.expect(h.sendMail("alice", mailSpec{ID: long, Body: "HELP"}), store.OutcomeApplied, "HELP")
+	h.expect(h.sendMail("alice", mailSpec{ID: long, Body: "HELP"}), table.OutcomeApplied, "HELP")
 	id := h.sendMail("alice", mailSpec{From: strings.Repeat("a", 400) + "@" + h.domain, Body: "NEW"})
-	if rec := h.handled(id); rec.Outcome == store.OutcomeApplied {
+	if rec := h.handled(id); rec.Outcome == table.OutcomeApplied {
 		t.Errorf("NEW from a 400-character address: %s %q", rec.Outcome, rec.Reason)
 	}
-	h.expect(h.fresh("alice", "sl", "BOARD"), store.OutcomeApplied, "BOARD")
+	h.expect(h.fresh("alice", "sl", "BOARD"), table.OutcomeApplied, "BOARD")
 }

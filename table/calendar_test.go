@@ -13,7 +13,7 @@ import (
 	"github.com/emersion/go-message/mail"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/mailer/client"
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates/noticetest"
 )
 
@@ -210,11 +210,11 @@ func TestCalendarEntries(t *testing.T) {
 		t.Errorf("reminder stamped %v", rem.stamp)
 	}
 	// BOARD: hers carries the event, bob's nothing.
-	h.expect(h.send("alice", "BOARD"), store.OutcomeApplied, "BOARD")
+	h.expect(h.send("alice", "BOARD"), table.OutcomeApplied, "BOARD")
 	if _, e := h.lastEntry("alice", "board-reply"); e == nil || e.uid != first.uid || e.method != "REQUEST" {
 		t.Errorf("alice's BOARD answer carries %+v", e)
 	}
-	h.expect(h.send("bob", "BOARD"), store.OutcomeApplied, "BOARD")
+	h.expect(h.send("bob", "BOARD"), table.OutcomeApplied, "BOARD")
 	if _, e := h.lastEntry("bob", "board-reply"); e != nil {
 		t.Errorf("bob's BOARD answer carries %+v", e)
 	}
@@ -239,7 +239,7 @@ func TestCalendarEntries(t *testing.T) {
 	// Bob passes; alice, away, has the grace; bob's event is cancelled.
 	h.clock.Add(time.Hour)
 	start := h.clock.Now()
-	h.expect(h.send("bob", "PASS"), store.OutcomeApplied, "PASS")
+	h.expect(h.send("bob", "PASS"), table.OutcomeApplied, "PASS")
 	if _, e := h.lastEntry("bob", "turn-notice"); e == nil || e.method != "CANCEL" || e.uid != bobs.uid || e.seq <= bobs.seq {
 		t.Errorf("bob's notice after his pass carries %+v, his request %+v", e, bobs)
 	}
@@ -252,7 +252,7 @@ func TestCalendarEntries(t *testing.T) {
 	// her deadline moves to the whole turn; the same event, a higher
 	// SEQUENCE. A second LOG moves nothing and carries nothing.
 	h.clock.Add(10 * time.Minute)
-	h.expect(h.send("alice", "LOG"), store.OutcomeApplied, "LOG")
+	h.expect(h.send("alice", "LOG"), table.OutcomeApplied, "LOG")
 	_, moved := h.lastEntry("alice", "log-reply")
 	if moved == nil || moved.method != "REQUEST" || moved.uid != grace.uid || moved.seq <= grace.seq || !moved.end.Equal(start.Add(72*time.Hour)) {
 		t.Fatalf("the answer once present carries %+v, the grace %+v", moved, grace)
@@ -260,7 +260,7 @@ func TestCalendarEntries(t *testing.T) {
 	if !moved.stamp.Equal(h.clock.Now()) {
 		t.Errorf("stamped %v, sent %v", moved.stamp, h.clock.Now())
 	}
-	h.expect(h.send("alice", "LOG"), store.OutcomeApplied, "LOG")
+	h.expect(h.send("alice", "LOG"), table.OutcomeApplied, "LOG")
 	if _, e := h.lastEntry("alice", "log-reply"); e != nil {
 		t.Errorf("a second LOG carries %+v", e)
 	}
@@ -271,7 +271,7 @@ func TestCalendarEntries(t *testing.T) {
 	}
 
 	// She plays: her event is cancelled with a higher SEQUENCE.
-	h.expect(h.send("alice", findMove(h.game(name), 0)), store.OutcomeApplied, "PLACE")
+	h.expect(h.send("alice", findMove(h.game(name), 0)), table.OutcomeApplied, "PLACE")
 	if _, e := h.lastEntry("alice", "turn-notice"); e == nil || e.method != "CANCEL" || e.uid != grace.uid || e.seq <= moved.seq {
 		t.Errorf("alice's notice after her play carries %+v, the request %+v", e, moved)
 	}

@@ -31,7 +31,7 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 		return notice.Permanent(err)
 	}
 	h.moved = len(g.Actions()) > before
-	h.Outcome(store.OutcomeApplied, c.Kind.String())
+	h.Outcome(OutcomeApplied, c.Kind.String())
 	var moveErr error
 	switch c.Kind {
 	case parser.KindPlace, parser.KindExchange, parser.KindPass:

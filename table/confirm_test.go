@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 const confirmConfig = openTablesConfig + `
@@ -103,7 +104,7 @@ func TestForgedFromConfirms(t *testing.T) {
 		if err != nil || open == "" {
 			t.Fatalf("alice's open table: %q, %v", open, err)
 		}
-		h.expect(h.answerInvite("bob", open, "JOIN"), store.OutcomeApplied, "JOIN")
+		h.expect(h.answerInvite("bob", open, "JOIN"), table.OutcomeApplied, "JOIN")
 	}
 	steps := []struct {
 		command string
@@ -135,7 +136,7 @@ func TestForgedFromConfirms(t *testing.T) {
 			inbox[n] = len(h.inbox(n))
 		}
 		id := h.sendMail("eve", mailSpec{From: addr("alice"), Body: st.command})
-		h.expect(id, store.OutcomePending, "confirm")
+		h.expect(id, table.OutcomePending, "confirm")
 		h.outboxEmpty()
 		if got := h.fingerprint(); got != before {
 			t.Fatalf("forged %q changed the state:\n%s\nto\n%s", st.command, before, got)
@@ -156,23 +157,23 @@ func TestForgedFromConfirms(t *testing.T) {
 		}
 
 		// The stranger cannot answer it: the address is alice's.
-		h.expect(h.replyTo("eve", &conf, "CONFIRM"), store.OutcomeRejected, "bad-token")
+		h.expect(h.replyTo("eve", &conf, "CONFIRM"), table.OutcomeRejected, "bad-token")
 		// An auto-responder that sends the mail back unquoted does not
 		// confirm it.
-		h.expect(h.replyTo("alice", &conf, conf.Text), store.OutcomeRejected, "")
+		h.expect(h.replyTo("alice", &conf, conf.Text), table.OutcomeRejected, "")
 		if got := h.fingerprint(); got != before {
 			t.Fatalf("%q was done without CONFIRM:\n%s\nto\n%s", st.command, before, got)
 		}
 
 		done := h.replyTo("alice", &conf, "CONFIRM")
-		h.expect(done, store.OutcomeApplied, st.reason)
+		h.expect(done, table.OutcomeApplied, st.reason)
 		after := h.fingerprint()
 		if st.command != "SAY bonjour" && after == before {
 			t.Errorf("confirmed %q changed nothing: %s", st.command, after)
 		}
 		// Once only.
 		again := h.replyTo("alice", &conf, "CONFIRM")
-		h.expect(again, store.OutcomeRejected, "confirmation-used")
+		h.expect(again, table.OutcomeRejected, "confirmation-used")
 		h.outboxEmpty()
 		if got := h.fingerprint(); got != after {
 			t.Errorf("%q confirmed twice changed the state again", st.command)
@@ -184,11 +185,11 @@ func TestForgedFromConfirms(t *testing.T) {
 
 	// 24 hours later, a confirmation is too late.
 	id := h.sendMail("eve", mailSpec{From: addr("alice"), Body: "LANG en"})
-	h.expect(id, store.OutcomePending, "confirm")
+	h.expect(id, table.OutcomePending, "confirm")
 	conf := h.confirmation("alice", id)
 	h.clock.Add(24*60*60e9 + 1)
-	h.expect(h.replyTo("alice", &conf, "CONFIRM"), store.OutcomeRejected, "confirmation-expired")
-	h.expect(h.replyTo("alice", &conf, "CONFIRM"), store.OutcomeRejected, "confirmation-expired")
+	h.expect(h.replyTo("alice", &conf, "CONFIRM"), table.OutcomeRejected, "confirmation-expired")
+	h.expect(h.replyTo("alice", &conf, "CONFIRM"), table.OutcomeRejected, "confirmation-expired")
 	if !strings.Contains(h.fingerprint(), "lang=fr") {
 		t.Error("an expired confirmation changed the language")
 	}
@@ -227,7 +228,7 @@ func TestUnprovenAnswersBounded(t *testing.T) {
 		t.Errorf("carol got %d, dave %d answers; want 2 and 0 (the day's total is 5)", c, d)
 	}
 	// alice's own reply to her table is answered as ever.
-	h.expect(h.send("alice", "BOARD"), store.OutcomeApplied, "BOARD")
+	h.expect(h.send("alice", "BOARD"), table.OutcomeApplied, "BOARD")
 	h.outboxEmpty()
 	if got := len(ofKind(h.inbox("alice"), "board-reply")); got != 1 {
 		t.Errorf("alice's BOARD through her reply address got %d answers, want 1", got)
@@ -247,12 +248,12 @@ func TestConfirmTokenInSubject(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{mail: "token_in_subject = true"})
 	id := h.sendMail("eve", mailSpec{From: "alice@" + h.domain, Body: "LANG fr"})
-	h.expect(id, store.OutcomePending, "confirm")
+	h.expect(id, table.OutcomePending, "confirm")
 	conf := h.confirmation("alice", id)
 	if !strings.Contains(conf.Subject, "[Lexio confirm conf_") || conf.ReplyTo != "" && conf.ReplyTo != "lexio@"+h.domain {
 		t.Fatalf("confirmation: subject %q, Reply-To %q", conf.Subject, conf.ReplyTo)
 	}
-	h.expect(h.replyTo("alice", &conf, "CONFIRM"), store.OutcomeApplied, "LANG fr")
+	h.expect(h.replyTo("alice", &conf, "CONFIRM"), table.OutcomeApplied, "LANG fr")
 }
 
 // TestWebUnsubscribeIsProven: the one-click unsubscribe comes through a

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // TestRowAndLogMustAgree: a table's game is rebuilt from its seed and its
@@ -112,7 +113,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 				t.Fatalf("HandleMessage: %v; want it recorded (a permanent error)", err)
 			}
 			rec := h.handled(fmt.Sprintf("bench-%s-1@localhost", name))
-			if rec.Outcome != store.OutcomeError || !strings.Contains(rec.Reason, name) {
+			if rec.Outcome != table.OutcomeError || !strings.Contains(rec.Reason, name) {
 				t.Errorf("BOARD recorded as %s %q; want an error naming %s", rec.Outcome, rec.Reason, name)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 
 	_ "github.com/glebarez/go-sqlite" // the raw writes of TestUnreadableRows
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // vacationsOf reads the vacations stored for the player at addr.
@@ -43,19 +44,19 @@ func testVacationYear10000(t *testing.T, driver string) {
 			t.Fatal(err)
 		}
 	}
-	h.command("alice", "ya", "VACATION 9999-12-31 9999-12-31", store.OutcomeRejected, "vacation-far")
+	h.command("alice", "ya", "VACATION 9999-12-31 9999-12-31", table.OutcomeRejected, "vacation-far")
 	h.lastOf("alice", "rejected")
-	h.command("alice", "ya", "VACATION 2027-03-03 2027-03-09", store.OutcomeRejected, "vacation-far") // a year and a day ahead
+	h.command("alice", "ya", "VACATION 2027-03-03 2027-03-09", table.OutcomeRejected, "vacation-far") // a year and a day ahead
 	if vs := h.vacationsOf("alice@localhost"); len(vs) != 0 {
 		t.Fatalf("refused vacations stored: %+v", vs)
 	}
 
 	// Her moves and VACATION OFF work; both tables read.
-	h.command("alice", "ya", findMove(h.game("ya"), 0), store.OutcomeApplied, "PLACE")
-	h.command("alice", "yb", "VACATION OFF", store.OutcomeRejected, "no-vacation")
-	h.command("alice", "yb", "VACATION 2027-03-02 2027-03-02", store.OutcomeApplied, "VACATION 2027-03-02 2027-03-02")
-	h.command("alice", "yb", "VACATION OFF", store.OutcomeApplied, "VACATION OFF")
-	h.command("alice", "yb", findMove(h.game("yb"), 0), store.OutcomeApplied, "PLACE")
+	h.command("alice", "ya", findMove(h.game("ya"), 0), table.OutcomeApplied, "PLACE")
+	h.command("alice", "yb", "VACATION OFF", table.OutcomeRejected, "no-vacation")
+	h.command("alice", "yb", "VACATION 2027-03-02 2027-03-02", table.OutcomeApplied, "VACATION 2027-03-02 2027-03-02")
+	h.command("alice", "yb", "VACATION OFF", table.OutcomeApplied, "VACATION OFF")
+	h.command("alice", "yb", findMove(h.game("yb"), 0), table.OutcomeApplied, "PLACE")
 	ts, err := h.svc.Tables(h.ctx)
 	if err != nil || len(ts) != 2 || ts[0].Moves != 1 || ts[1].Moves != 1 {
 		t.Fatalf("tables: %+v, %v", ts, err)
@@ -110,8 +111,8 @@ func TestUnreadableRows(t *testing.T) {
 
 	// Alice's other table: she plays, and her vacation stops its clock.
 	h.at(t0.Add(time.Hour))
-	h.command("alice", "ub", findMove(h.game("ub"), 0), store.OutcomeApplied, "PLACE")
-	h.command("alice", "ub", "VACATION 2", store.OutcomeApplied, "VACATION 2")
+	h.command("alice", "ub", findMove(h.game("ub"), 0), table.OutcomeApplied, "PLACE")
+	h.command("alice", "ub", "VACATION 2", table.OutcomeApplied, "VACATION 2")
 	mustName(t, "vacation-set", h.lastOf("alice", "vacation-set").Text, "ub")
 
 	// The tick goes past the two: carol's 24 h reminder at ub comes.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // tickAt sets the clock and runs one Tick.
@@ -105,7 +105,7 @@ func testDeadlines(t *testing.T, driver string) {
 
 	// RULES §9.2: bob passes; alice, away, has only the grace.
 	h.clock.Add(time.Hour)
-	h.expect(h.send("bob", "PASS"), store.OutcomeApplied, "PASS")
+	h.expect(h.send("bob", "PASS"), table.OutcomeApplied, "PASS")
 	start := t0.Add(73*time.Hour + time.Minute)
 	if d := h.deadline(name); !d.Equal(start.Add(2 * time.Hour)) {
 		t.Fatalf("away deadline %v, want the grace after %v", d, start)
@@ -118,7 +118,7 @@ func testDeadlines(t *testing.T, driver string) {
 
 	// A message from her makes her present; the limit still counts from
 	// the turn's start.
-	h.expect(h.send("alice", "BOARD"), store.OutcomeApplied, "BOARD")
+	h.expect(h.send("alice", "BOARD"), table.OutcomeApplied, "BOARD")
 	if g = h.game(name); g.Away(0) || g.Turn() != 0 {
 		t.Fatalf("after BOARD: away %v, turn %d", g.Away(0), g.Turn())
 	}
@@ -130,7 +130,7 @@ func testDeadlines(t *testing.T, driver string) {
 	// tick, is too late: the turn passed first.
 	h.clock.Add(start.Add(72*time.Hour + time.Second).Sub(h.clock.Now()))
 	cmd := findMove(h.game(name), 0)
-	h.expect(h.send("alice", cmd), store.OutcomeRejected, "not-your-turn")
+	h.expect(h.send("alice", cmd), table.OutcomeRejected, "not-your-turn")
 	g = h.game(name)
 	acts = g.Actions()
 	// The turn expired at its deadline, then her message made her

@@ -76,7 +76,7 @@ func (t *Table) SeatOf(addr string) int {
 	return -1
 }
 
-func (h *Request) Outcome(o store.Outcome, reason string) {
+func (h *Request) Outcome(o string, reason string) {
 	h.Rec.Outcome, h.Rec.Reason = o, reason
 }
 
@@ -91,7 +91,7 @@ func (h *Request) BadToken() error {
 		name = strings.TrimPrefix(strings.ToLower(h.Msg.Token[:i]), mailer.UnsubscribePrefix)
 	}
 	h.Log.Warn("forged or damaged reply token", "token_table", name)
-	h.Outcome(store.OutcomeRejected, string(templates.ReasonBadToken))
+	h.Outcome(OutcomeRejected, string(templates.ReasonBadToken))
 	t, err := h.Load(name)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
@@ -157,7 +157,7 @@ func (h *Request) NoCommandOnce() (bool, error) {
 	if err != nil || ok {
 		return ok, err
 	}
-	h.Outcome(store.OutcomeRejected, string(templates.ReasonNoCommand))
+	h.Outcome(OutcomeRejected, string(templates.ReasonNoCommand))
 	h.Log.Info("no command, not answered: one message without a command was answered this hour")
 	return false, nil
 }
@@ -239,7 +239,7 @@ func (h *Request) Refuse(t *Table, command string, rs []templates.Reason, limite
 	for i, r := range rs {
 		kinds[i] = string(r.Kind)
 	}
-	h.Outcome(store.OutcomeRejected, strings.Join(kinds, ","))
+	h.Outcome(OutcomeRejected, strings.Join(kinds, ","))
 	if limited {
 		ok, err := h.Tx.TakeRate("reply:"+h.Msg.From, h.s.cfg.Mail.ErrorReplies, time.Hour, h.Now)
 		if err != nil {

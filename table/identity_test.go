@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // logged checks that the service logged the message with its outcome.
@@ -72,7 +72,7 @@ func testIdentity(t *testing.T, driver string) {
 			before[p] = len(h.inbox(p))
 		}
 		id := h.sendMail(tt.account, tt.spec)
-		h.expect(id, store.OutcomeRejected, tt.reason)
+		h.expect(id, table.OutcomeRejected, tt.reason)
 		h.logged(id, tt.log)
 		h.outboxEmpty()
 		for p, n := range before {
@@ -95,7 +95,7 @@ func testIdentity(t *testing.T, driver string) {
 		}
 	}
 	// The real player's message still works.
-	h.expect(h.send("alice", "PASS"), store.OutcomeApplied, "PASS")
+	h.expect(h.send("alice", "PASS"), table.OutcomeApplied, "PASS")
 }
 
 // TestRequireAuth: with require_auth, only the topmost
@@ -129,7 +129,7 @@ func testRequireAuth(t *testing.T, driver string) {
 	}
 	for _, b := range bad {
 		id := h.sendMail("alice", mailSpec{To: to, Headers: b.headers, Body: "PASS"})
-		h.expect(id, store.OutcomeRejected, "not-authenticated")
+		h.expect(id, table.OutcomeRejected, "not-authenticated")
 		h.logged(id, "sender not authenticated")
 		if g := h.game("auth"); len(g.Actions()) != 0 {
 			t.Fatalf("%s: the game changed: %v", b.name, g.Actions())
@@ -142,7 +142,7 @@ func testRequireAuth(t *testing.T, driver string) {
 	}
 	id := h.sendMail("alice", mailSpec{To: to, Body: "PASS",
 		Headers: []string{"Authentication-Results: mx.localhost; spf=pass smtp.mailfrom=localhost; dkim=pass (good signature) header.d=localhost header.s=sel"}})
-	h.expect(id, store.OutcomeApplied, "PASS")
+	h.expect(id, table.OutcomeApplied, "PASS")
 	if g := h.game("auth"); turns(g) != 1 {
 		t.Errorf("the authenticated PASS was not played: %v", g.Actions())
 	}
@@ -150,7 +150,7 @@ func testRequireAuth(t *testing.T, driver string) {
 	id = h.sendMail("bob", mailSpec{To: "lexio+" + h.token("auth", "bob") + "@localhost", Body: "PASS", Headers: []string{
 		"Authentication-Results: mx.localhost; dkim=pass (2048-bit key; unprotected) header.d=localhost header.i=@localhost",
 		"Authentication-Results: mx.localhost; dkim=fail header.d=localhost; dmarc=fail header.from=localhost"}})
-	h.expect(id, store.OutcomeApplied, "PASS")
+	h.expect(id, table.OutcomeApplied, "PASS")
 	if g := h.game("auth"); turns(g) != 2 {
 		t.Errorf("bob's authenticated PASS was not played: %v", g.Actions())
 	}
@@ -185,7 +185,7 @@ func testAmbiguousFrom(t *testing.T, driver string) {
 		}
 		tt.spec.To, tt.spec.Body = to, "PASS"
 		id := h.sendMail("eve", tt.spec)
-		h.expect(id, store.OutcomeRejected, "ambiguous-from")
+		h.expect(id, table.OutcomeRejected, "ambiguous-from")
 		h.logged(id, "ambiguous From")
 		h.outboxEmpty()
 		for p, n := range before {
@@ -198,5 +198,5 @@ func testAmbiguousFrom(t *testing.T, driver string) {
 		}
 	}
 	// alice's own move still works.
-	h.expect(h.send("alice", "PASS"), store.OutcomeApplied, "PASS")
+	h.expect(h.send("alice", "PASS"), table.OutcomeApplied, "PASS")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // The invitation tests run on a mail domain with a dot: the parser
@@ -33,7 +34,7 @@ func (h *harness) addrs(names ...string) string {
 // open sends NEW from who and returns the new table's name.
 func (h *harness) open(who, command string) string {
 	h.t.Helper()
-	rec := h.expect(h.sendMail(who, mailSpec{Body: command}), store.OutcomeApplied, "NEW ")
+	rec := h.expect(h.sendMail(who, mailSpec{Body: command}), table.OutcomeApplied, "NEW ")
 	return strings.TrimPrefix(rec.Reason, "NEW ")
 }
 
@@ -122,8 +123,8 @@ func testInvitationsAccepted(t *testing.T, driver string) {
 	h := newInviteHarness(t, driver)
 	// Alice writes in French; Carol is known and writes in Spanish; Bob
 	// is new.
-	h.expect(h.sendMail("alice", mailSpec{Body: "LANG fr"}), store.OutcomeApplied, "LANG fr")
-	h.expect(h.sendMail("carol", mailSpec{Body: "LANG es"}), store.OutcomeApplied, "LANG es")
+	h.expect(h.sendMail("alice", mailSpec{Body: "LANG fr"}), table.OutcomeApplied, "LANG fr")
+	h.expect(h.sendMail("carol", mailSpec{Body: "LANG es"}), table.OutcomeApplied, "LANG es")
 	name := h.open("alice", "NOUVELLE lexio "+h.addrs("bob", "carol"))
 	// The confirmation, in French (COMMENCER), names the table, the
 	// invitees and when the invitations lapse: a week on.
@@ -147,7 +148,7 @@ func testInvitationsAccepted(t *testing.T, driver string) {
 
 	// A bare JOIN through the invitation seats Bob; the game waits for
 	// Carol.
-	h.expect(h.answerInvite("bob", name, "JOIN"), store.OutcomeApplied, "JOIN "+name)
+	h.expect(h.answerInvite("bob", name, "JOIN"), table.OutcomeApplied, "JOIN "+name)
 	// Alice is told who sat down and who is still invited, and that she
 	// may start without them.
 	mustContain(t, "the join told to alice", h.mailOf("alice", "table-joined", name).Text, name, "Bob", "Carol", "COMMENCER")
@@ -159,7 +160,7 @@ func testInvitationsAccepted(t *testing.T, driver string) {
 	}
 	// Carol's UNIRSE is the last answer: the game begins, with the
 	// players in the order they sat down.
-	h.expect(h.answerInvite("carol", name, "UNIRSE"), store.OutcomeApplied, "JOIN "+name)
+	h.expect(h.answerInvite("carol", name, "UNIRSE"), table.OutcomeApplied, "JOIN "+name)
 	g := h.game(name)
 	if g == nil || g.Players() != 3 {
 		t.Fatalf("after the last join: game %v", g)
@@ -175,8 +176,8 @@ func testInvitationsAccepted(t *testing.T, driver string) {
 	mustContain(t, "carol's join", joined, name, "Alice", "Bob")
 	mustNotContain(t, "carol's join", joined, "EMPEZAR")
 	// The seats follow the joins: Bob second, Carol third.
-	h.expect(h.send("alice", findMove(h.game(name), 0)), store.OutcomeApplied, "PLACE")
-	h.expect(h.send("bob", findMove(h.game(name), 1)), store.OutcomeApplied, "PLACE")
+	h.expect(h.send("alice", findMove(h.game(name), 0)), table.OutcomeApplied, "PLACE")
+	h.expect(h.send("bob", findMove(h.game(name), 1)), table.OutcomeApplied, "PLACE")
 	if g := h.game(name); turns(g) != 2 {
 		t.Errorf("%d turns", turns(g))
 	}
@@ -191,7 +192,7 @@ func TestInvitationsDeclined(t *testing.T) { eachDriver(t, testInvitationsDeclin
 func testInvitationsDeclined(t *testing.T, driver string) {
 	h := newInviteHarness(t, driver)
 	name := h.open("alice", "NEW "+h.addrs("bob", "carol"))
-	h.expect(h.answerInvite("bob", name, "DECLINE"), store.OutcomeApplied, "DECLINE "+name)
+	h.expect(h.answerInvite("bob", name, "DECLINE"), table.OutcomeApplied, "DECLINE "+name)
 	// Alice is told who declined and who is still awaited; the table
 	// stays open, and with her alone seated nothing offers NEW or START.
 	told := h.mailOf("alice", "invitation-answer", name).Text
@@ -205,7 +206,7 @@ func testInvitationsDeclined(t *testing.T, driver string) {
 	}
 	mustContain(t, "bob's confirmation", h.mailOf("bob", "invitation-declined", name).Text, name, "Alice")
 	// A second answer from Bob: the invitation is over.
-	h.expect(h.answerInvite("bob", name, "JOIN"), store.OutcomeRejected, "invitation-declined")
+	h.expect(h.answerInvite("bob", name, "JOIN"), table.OutcomeRejected, "invitation-declined")
 	mustContain(t, "bob's late JOIN", h.mailOf("bob", "rejected", "-").Text, name)
 	if st := h.invitationState(name, "bob"); st != store.InviteDeclined {
 		t.Errorf("bob's invitation is %s after his late JOIN", st)
@@ -214,7 +215,7 @@ func testInvitationsDeclined(t *testing.T, driver string) {
 	// Carol declines by writing to the service's address, in Spanish:
 	// her one invitation is meant. Nobody else is seated: the table
 	// closes.
-	h.expect(h.sendMail("carol", mailSpec{Body: "RECHAZAR"}), store.OutcomeApplied, "DECLINE "+name)
+	h.expect(h.sendMail("carol", mailSpec{Body: "RECHAZAR"}), table.OutcomeApplied, "DECLINE "+name)
 	// The closing mail names the decliner and tells how to open another
 	// table (NEW).
 	closed := h.mailOf("alice", "invitation-answer", name)
@@ -226,15 +227,15 @@ func testInvitationsDeclined(t *testing.T, driver string) {
 		t.Errorf("table %s is still there", name)
 	}
 	// A reply through the closed table's token is told so.
-	h.expect(h.answerInvite("carol", name, "JOIN"), store.OutcomeRejected, "no-such-table")
+	h.expect(h.answerInvite("carol", name, "JOIN"), table.OutcomeRejected, "no-such-table")
 
 	// One declines, the other joins: the game begins with two.
 	name = h.open("alice", "NEW lexio "+h.addrs("dave", "eve"))
-	h.expect(h.answerInvite("dave", name, "REFUSER"), store.OutcomeApplied, "DECLINE")
+	h.expect(h.answerInvite("dave", name, "REFUSER"), table.OutcomeApplied, "DECLINE")
 	if h.game(name) != nil {
 		t.Fatal("the game began with eve's invitation pending")
 	}
-	h.expect(h.answerInvite("eve", name, "JOIN "+name), store.OutcomeApplied, "JOIN")
+	h.expect(h.answerInvite("eve", name, "JOIN "+name), table.OutcomeApplied, "JOIN")
 	if g := h.game(name); g == nil || g.Players() != 2 {
 		t.Fatalf("game %v, want two players", g)
 	}
@@ -257,7 +258,7 @@ func testInvitationsExpire(t *testing.T, driver string) {
 	alone := h.open("alice", "NEW lexico "+h.addrs("bob"))
 	h.clock.Add(time.Hour)
 	started := h.open("alice", "NEW lexio "+h.addrs("carol", "dave"))
-	h.expect(h.answerInvite("carol", started, "JOIN"), store.OutcomeApplied, "JOIN")
+	h.expect(h.answerInvite("carol", started, "JOIN"), table.OutcomeApplied, "JOIN")
 
 	// Before the week is out, nothing lapses.
 	h.clock.Add(6 * 24 * time.Hour)
@@ -303,14 +304,14 @@ func testInvitationsExpire(t *testing.T, driver string) {
 		t.Errorf("a second tick told alice again: %d, %d", before, after)
 	}
 	// Dave's answer now is too late.
-	h.expect(h.answerInvite("dave", started, "JOIN"), store.OutcomeRejected, "invitation-expired")
+	h.expect(h.answerInvite("dave", started, "JOIN"), table.OutcomeRejected, "invitation-expired")
 
 	// No Tick ran since the time passed: the answer is judged after the
 	// expiry, which the opener is told of.
 	late := h.open("alice", "NEW lexico "+h.addrs("eve"))
 	h.outboxEmpty() // eve has her invitation before the time passes
 	h.clock.Add(8 * 24 * time.Hour)
-	h.expect(h.answerInvite("eve", late, "JOIN"), store.OutcomeRejected, "invitation-expired")
+	h.expect(h.answerInvite("eve", late, "JOIN"), table.OutcomeRejected, "invitation-expired")
 	mustContain(t, "eve's late JOIN", h.mailOf("eve", "rejected", "-").Text, late)
 	mustContain(t, "eve's expiry", h.mailOf("alice", "invitation-answer", late).Text, late, "Eve", "NEW")
 	if !h.tableGone(late) {
@@ -327,11 +328,11 @@ func testStartWithdrawsInvitations(t *testing.T, driver string) {
 	h := newInviteHarness(t, driver)
 	name := h.open("alice", "NEW lexio "+h.addrs("bob", "carol", "dave"))
 	// With the opener alone, START is refused.
-	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), store.OutcomeRejected, "too-few-players")
-	h.expect(h.answerInvite("bob", name, "JOIN"), store.OutcomeApplied, "JOIN")
+	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), table.OutcomeRejected, "too-few-players")
+	h.expect(h.answerInvite("bob", name, "JOIN"), table.OutcomeApplied, "JOIN")
 	// Only the opener starts.
-	h.expect(h.fresh("bob", name, "START"), store.OutcomeRejected, "not-owner")
-	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), store.OutcomeApplied, "START")
+	h.expect(h.fresh("bob", name, "START"), table.OutcomeRejected, "not-owner")
+	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), table.OutcomeApplied, "START")
 	if g := h.game(name); g == nil || g.Players() != 2 {
 		t.Fatalf("game %v, want Alice and Bob", g)
 	}
@@ -341,13 +342,13 @@ func testStartWithdrawsInvitations(t *testing.T, driver string) {
 			t.Errorf("%s's invitation is %s", p, st)
 		}
 	}
-	h.expect(h.answerInvite("carol", name, "JOIN"), store.OutcomeRejected, "invitation-withdrawn")
-	h.expect(h.answerInvite("dave", name, "DECLINE"), store.OutcomeRejected, "invitation-withdrawn")
+	h.expect(h.answerInvite("carol", name, "JOIN"), table.OutcomeRejected, "invitation-withdrawn")
+	h.expect(h.answerInvite("dave", name, "DECLINE"), table.OutcomeRejected, "invitation-withdrawn")
 	if g := h.game(name); g.Players() != 2 {
 		t.Errorf("%d players after the late answers", g.Players())
 	}
 	// An invitee who has not joined cannot play through the invitation.
-	h.expect(h.answerInvite("carol", name, "PASS"), store.OutcomeRejected, "invitation-withdrawn")
+	h.expect(h.answerInvite("carol", name, "PASS"), table.OutcomeRejected, "invitation-withdrawn")
 }
 
 // TestInvitationOnly: a table with invitations seats nobody else; a
@@ -358,7 +359,7 @@ func TestInvitationOnly(t *testing.T) { eachDriver(t, testInvitationOnly) }
 func testInvitationOnly(t *testing.T, driver string) {
 	h := newInviteHarness(t, driver)
 	name := h.open("alice", "NEW lexio "+h.addrs("bob", "carol"))
-	h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + name}), store.OutcomeRejected, "not-invited")
+	h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "not-invited")
 	mustContain(t, "eve's refusal", h.mailOf("eve", "rejected", "-").Text, name)
 
 	// Bob's invitation token with its MAC altered.
@@ -369,32 +370,32 @@ func testInvitationOnly(t *testing.T, driver string) {
 		alt = 'b'
 	}
 	forged := tok[:len(tok)-1] + string(alt)
-	h.expect(h.sendMail("bob", mailSpec{To: "lexio+" + forged + "@" + h.domain, Body: "JOIN"}), store.OutcomeRejected, "bad-token")
+	h.expect(h.sendMail("bob", mailSpec{To: "lexio+" + forged + "@" + h.domain, Body: "JOIN"}), table.OutcomeRejected, "bad-token")
 	if n := h.countOf("bob", "rejected", "-"); n != 1 {
 		t.Errorf("bob was answered %d times, want once", n)
 	}
 	// Carol's token from Bob's address: not his.
-	h.expect(h.sendMail("bob", mailSpec{To: "lexio+" + h.token(name, "carol") + "@" + h.domain, Body: "JOIN"}), store.OutcomeRejected, "bad-token")
+	h.expect(h.sendMail("bob", mailSpec{To: "lexio+" + h.token(name, "carol") + "@" + h.domain, Body: "JOIN"}), table.OutcomeRejected, "bad-token")
 	if st := h.invitationState(name, "bob"); st != store.InvitePending {
 		t.Errorf("bob's invitation is %s after the forged answers", st)
 	}
 
 	// A move through the invitation before joining.
-	h.expect(h.answerInvite("carol", name, "BOARD"), store.OutcomeRejected, "not-yet-seated")
+	h.expect(h.answerInvite("carol", name, "BOARD"), table.OutcomeRejected, "not-yet-seated")
 	// The refusal tells Carol how to answer the invitation.
 	mustContain(t, "carol's refusal", h.mailOf("carol", "rejected", "-").Text, name, "JOIN", "DECLINE")
 	// HELP through it is answered as for anyone.
-	h.expect(h.answerInvite("carol", name, "HELP"), store.OutcomeApplied, "HELP")
+	h.expect(h.answerInvite("carol", name, "HELP"), table.OutcomeApplied, "HELP")
 
-	h.expect(h.answerInvite("bob", name, "JOIN"), store.OutcomeApplied, "JOIN")
-	h.expect(h.answerInvite("bob", name, "JOIN"), store.OutcomeRejected, "already-seated")
-	h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + name}), store.OutcomeRejected, "not-invited")
+	h.expect(h.answerInvite("bob", name, "JOIN"), table.OutcomeApplied, "JOIN")
+	h.expect(h.answerInvite("bob", name, "JOIN"), table.OutcomeRejected, "already-seated")
+	h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "not-invited")
 	if g := h.game(name); g != nil {
 		t.Error("the game began with carol's invitation pending")
 	}
 	// An invitee's JOIN by the table's name, to the service's address,
 	// answers the invitation too.
-	h.expect(h.sendMail("carol", mailSpec{Body: "JOIN " + name}), store.OutcomeApplied, "JOIN "+name)
+	h.expect(h.sendMail("carol", mailSpec{Body: "JOIN " + name}), table.OutcomeApplied, "JOIN "+name)
 	if g := h.game(name); g == nil || g.Players() != 3 {
 		t.Errorf("after carol's JOIN: game %v", g)
 	}
@@ -426,11 +427,11 @@ func testBadInvitations(t *testing.T, driver string) {
 		{"NEW lexio " + h.addrs("bob", "carol", "dave", "eve"), "too-many-invitees", []int{4, 3, 4}},
 	}
 	for _, c := range cases {
-		h.expect(h.sendMail("alice", mailSpec{Body: c.body}), store.OutcomeRejected, c.reason)
+		h.expect(h.sendMail("alice", mailSpec{Body: c.body}), table.OutcomeRejected, c.reason)
 		mustNumbers(t, c.body, h.lastOf("alice", "rejected").Text, c.numbers...)
 	}
 	// Two problems at once: both are told.
-	h.expect(h.sendMail("alice", mailSpec{Body: "NEW lexico " + h.addrs("alice", "lexio")}), store.OutcomeRejected, "self-invite,bad-address,too-many-invitees")
+	h.expect(h.sendMail("alice", mailSpec{Body: "NEW lexico " + h.addrs("alice", "lexio")}), table.OutcomeRejected, "self-invite,bad-address,too-many-invitees")
 	err := h.store.View(h.ctx, func(tx *store.Tx) error {
 		ts, err := tx.Tables("")
 		if len(ts) != 0 {
@@ -453,13 +454,13 @@ func testBadInvitations(t *testing.T, driver string) {
 	for range 4 {
 		four = append(four, h.open("alice", "NEW lexio "+h.addrs("bob", "carol", "dave")))
 	}
-	h.expect(h.sendMail("alice", mailSpec{Body: "NEW lexio " + h.addrs("eve")}), store.OutcomeRejected, "invitations-waiting")
+	h.expect(h.sendMail("alice", mailSpec{Body: "NEW lexio " + h.addrs("eve")}), table.OutcomeRejected, "invitations-waiting")
 	mustNumbers(t, "the thirteenth invitation", h.lastOf("alice", "rejected").Text, 12, 12)
-	h.expect(h.answerInvite("bob", four[0], "DECLINE"), store.OutcomeApplied, "DECLINE")
+	h.expect(h.answerInvite("bob", four[0], "DECLINE"), table.OutcomeApplied, "DECLINE")
 	h.open("alice", "NEW lexio "+h.addrs("eve"))
 
 	closed := newHarness(t, harnessOpts{driver: driver, domain: inviteDomain})
-	closed.expect(closed.sendMail("alice", mailSpec{Body: "NEW lexio " + closed.addrs("bob")}), store.OutcomeRejected, "opening-disabled")
+	closed.expect(closed.sendMail("alice", mailSpec{Body: "NEW lexio " + closed.addrs("bob")}), table.OutcomeRejected, "opening-disabled")
 }
 
 // TestDeclineWithoutInvitation: DECLINE with nothing pending, or with
@@ -470,20 +471,20 @@ func TestDeclineWithoutInvitation(t *testing.T) { eachDriver(t, testDeclineWitho
 
 func testDeclineWithoutInvitation(t *testing.T, driver string) {
 	h := newInviteHarness(t, driver)
-	h.expect(h.sendMail("eve", mailSpec{Body: "DECLINE"}), store.OutcomeRejected, "no-invitation")
+	h.expect(h.sendMail("eve", mailSpec{Body: "DECLINE"}), table.OutcomeRejected, "no-invitation")
 	if n := len(ofKind(h.inbox("eve"), "rejected")); n != 1 {
 		t.Errorf("eve was answered %d times, want once", n)
 	}
 
 	one := h.open("alice", "NEW lexio "+h.addrs("bob"))
 	two := h.open("carol", "NEW lexio "+h.addrs("bob"))
-	h.expect(h.sendMail("bob", mailSpec{Body: "DECLINE"}), store.OutcomeRejected, "several-invitations")
+	h.expect(h.sendMail("bob", mailSpec{Body: "DECLINE"}), table.OutcomeRejected, "several-invitations")
 	// The refusal names both tables, for bob to answer the right one.
 	mustContain(t, "bob's DECLINE", h.lastOf("bob", "rejected").Text, one, two)
-	h.expect(h.answerInvite("bob", one, "JOIN"), store.OutcomeApplied, "JOIN")
+	h.expect(h.answerInvite("bob", one, "JOIN"), table.OutcomeApplied, "JOIN")
 	// Seated at one, invited to the other: the plain DECLINE means two.
-	h.expect(h.sendMail("bob", mailSpec{Body: "DECLINE"}), store.OutcomeApplied, "DECLINE "+two)
-	h.expect(h.fresh("bob", one, "DECLINE"), store.OutcomeRejected, "no-invitation")
+	h.expect(h.sendMail("bob", mailSpec{Body: "DECLINE"}), table.OutcomeApplied, "DECLINE "+two)
+	h.expect(h.fresh("bob", one, "DECLINE"), table.OutcomeRejected, "no-invitation")
 	mustContain(t, "DECLINE at a seated table", h.lastOf("bob", "rejected").Text, one)
 	if st := h.invitationState(one, "bob"); st != store.InviteJoined {
 		t.Errorf("bob's invitation to %s is %s after his DECLINE there", one, st)
@@ -531,12 +532,12 @@ func testJoinRacesStart(t *testing.T, driver string) {
 	h := newInviteHarness(t, driver)
 	for round := range 3 {
 		name := h.open("alice", "NEW lexio "+h.addrs("bob", "carol"))
-		h.expect(h.answerInvite("bob", name, "JOIN"), store.OutcomeApplied, "JOIN")
+		h.expect(h.answerInvite("bob", name, "JOIN"), table.OutcomeApplied, "JOIN")
 		inv := h.mailOf("carol", "invitation", name)
 		join := h.replyTo("carol", &inv, "JOIN")
 		start := h.fresh("alice", name, "START")
 		j, s := h.handled(join), h.handled(start)
-		if j.Outcome == store.OutcomeApplied && s.Outcome == store.OutcomeApplied {
+		if j.Outcome == table.OutcomeApplied && s.Outcome == table.OutcomeApplied {
 			t.Errorf("round %d: both the JOIN and the START applied", round)
 		}
 		g := h.game(name)

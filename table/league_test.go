@@ -3,7 +3,7 @@ package table_test
 import (
 	"testing"
 
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // TestNoLeagueSeason: STANDINGS, SIGNUP and WITHDRAW are read in every
@@ -22,7 +22,7 @@ func TestNoLeagueSeason(t *testing.T) {
 		{"retirar autumn", "WITHDRAW autumn"},
 	} {
 		id := h.replyTo("alice", notice, tc.cmd)
-		h.expect(id, store.OutcomeRejected, "no-league-season")
+		h.expect(id, table.OutcomeRejected, "no-league-season")
 		answers := ofKind(h.waitMail("alice", 2+i), "rejected")
 		if len(answers) != i+1 {
 			t.Fatalf("%d refusals after %q, want %d", len(answers), tc.cmd, i+1)

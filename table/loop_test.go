@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/mailer/client"
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // responder is a bad out-of-office responder: it answers every mail with
@@ -83,7 +83,7 @@ func TestAutoResponderLoop(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := len(h.waitMail("alice", 1))
-			h.expect(h.send("alice", "BOARD"), store.OutcomeApplied, "BOARD")
+			h.expect(h.send("alice", "BOARD"), table.OutcomeApplied, "BOARD")
 
 			const rounds = 12
 			answers := r.run(h, "alice", before, rounds)
@@ -98,7 +98,7 @@ func TestAutoResponderLoop(t *testing.T) {
 			}
 			// The refusal answers the responder's mail, found to hold no
 			// command.
-			if rec := h.handled(strings.Trim(got[1].InReplyTo, "<>")); rec.Outcome != store.OutcomeRejected || rec.Reason != "no-command" {
+			if rec := h.handled(strings.Trim(got[1].InReplyTo, "<>")); rec.Outcome != table.OutcomeRejected || rec.Reason != "no-command" {
 				t.Errorf("the refusal answers a message %s %q, want rejected no-command", rec.Outcome, rec.Reason)
 			}
 			if g := h.game(name); turns(g) != 0 {
@@ -125,10 +125,10 @@ func TestReplyBound(t *testing.T) {
 	h.waitMail("alice", 1)
 	h.waitMail("bob", 1)
 	for _, cmd := range []string{"HELP", "BOARD", "LOG", "HELP", "GAMES"} {
-		h.expect(h.fresh("alice", name, cmd), store.OutcomeApplied, cmd)
+		h.expect(h.fresh("alice", name, cmd), table.OutcomeApplied, cmd)
 	}
 	// Still played: a move, which every player hears of.
-	h.expect(h.fresh("alice", name, findMove(h.game(name), 0)), store.OutcomeApplied, "PLACE")
+	h.expect(h.fresh("alice", name, findMove(h.game(name), 0)), table.OutcomeApplied, "PLACE")
 	h.outboxEmpty()
 	msgs := h.inbox("alice")
 	var kinds []string
@@ -152,7 +152,7 @@ func TestReplyBound(t *testing.T) {
 
 	// The hour the window opened is over: answered again.
 	h.clock.Add(time.Hour)
-	h.expect(h.fresh("alice", name, "HELP"), store.OutcomeApplied, "HELP")
+	h.expect(h.fresh("alice", name, "HELP"), table.OutcomeApplied, "HELP")
 	h.lastOf("alice", "help")
 	if n := len(ofKind(h.inbox("alice"), "help")); n != 2 {
 		t.Errorf("alice got %d help mails, want 2", n)
@@ -173,32 +173,32 @@ func TestReplyAddress(t *testing.T) {
 
 	// LANG through the table's address: the confirmation comes from it, and
 	// a move in answer to it is played.
-	h.expect(h.fresh("alice", name, "LANG fr"), store.OutcomeApplied, "LANG fr")
+	h.expect(h.fresh("alice", name, "LANG fr"), table.OutcomeApplied, "LANG fr")
 	lang := h.lastOf("alice", "lang-changed")
 	if lang.ReplyTo != own {
 		t.Errorf("LANG confirmation: Reply-To %q, want %q", lang.ReplyTo, own)
 	}
-	h.expect(h.replyTo("alice", &lang, findMove(h.game(name), 0)), store.OutcomeApplied, "PLACE")
+	h.expect(h.replyTo("alice", &lang, findMove(h.game(name), 0)), table.OutcomeApplied, "PLACE")
 
 	// GAMES to the plain address from a player at one table: from that
 	// table's address.
-	h.expect(h.sendMail("bob", mailSpec{Body: "GAMES"}), store.OutcomeApplied, "GAMES")
+	h.expect(h.sendMail("bob", mailSpec{Body: "GAMES"}), table.OutcomeApplied, "GAMES")
 	games := h.lastOf("bob", "games-reply")
 	if want := "lexio+" + h.token(name, "bob") + "@localhost"; games.ReplyTo != want {
 		t.Errorf("GAMES reply: Reply-To %q, want %q", games.ReplyTo, want)
 	}
-	h.expect(h.replyTo("bob", &games, findMove(h.game(name), 1)), store.OutcomeApplied, "PLACE")
+	h.expect(h.replyTo("bob", &games, findMove(h.game(name), 1)), table.OutcomeApplied, "PLACE")
 
 	// At two tables, GAMES to the plain address comes from the plain
 	// address (no table is guessed); through a table's address, from it.
 	if err := h.svc.CreateTable(h.ctx, "addr2", "main", emails("carol", "bob"), 6); err != nil {
 		t.Fatal(err)
 	}
-	h.expect(h.sendMail("bob", mailSpec{Body: "GAMES"}), store.OutcomeApplied, "GAMES")
+	h.expect(h.sendMail("bob", mailSpec{Body: "GAMES"}), table.OutcomeApplied, "GAMES")
 	if got := h.lastOf("bob", "games-reply").ReplyTo; got != "lexio@localhost" {
 		t.Errorf("GAMES at two tables: Reply-To %q, want the plain address", got)
 	}
-	h.expect(h.fresh("bob", "addr2", "GAMES"), store.OutcomeApplied, "GAMES")
+	h.expect(h.fresh("bob", "addr2", "GAMES"), table.OutcomeApplied, "GAMES")
 	if got, want := h.lastOf("bob", "games-reply").ReplyTo, "lexio+"+h.token("addr2", "bob")+"@localhost"; got != want {
 		t.Errorf("GAMES through addr2: Reply-To %q, want %q", got, want)
 	}
@@ -206,12 +206,12 @@ func TestReplyAddress(t *testing.T) {
 	// A move sent to the plain address is refused from the sender's one
 	// table, and the same move in answer to the refusal is played.
 	h.waitMail("carol", 1)
-	h.expect(h.sendMail("carol", mailSpec{Body: "PASS"}), store.OutcomeRejected, "bad-token")
+	h.expect(h.sendMail("carol", mailSpec{Body: "PASS"}), table.OutcomeRejected, "bad-token")
 	refusal := h.lastOf("carol", "rejected")
 	if want := "lexio+" + h.token("addr2", "carol") + "@localhost"; refusal.ReplyTo != want {
 		t.Errorf("refusal without a token: Reply-To %q, want %q", refusal.ReplyTo, want)
 	}
-	h.expect(h.replyTo("carol", &refusal, "PASS"), store.OutcomeApplied, "PASS")
+	h.expect(h.replyTo("carol", &refusal, "PASS"), table.OutcomeApplied, "PASS")
 }
 
 // TestSecondJoin: a player who already sits at a table and sends JOIN
@@ -219,10 +219,10 @@ func TestReplyAddress(t *testing.T) {
 func TestSecondJoin(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{config: "[open_tables]\nallow = true\nleague = \"main\"\n"})
-	rec := h.expect(h.sendMail("alice", mailSpec{Body: "NEW"}), store.OutcomeApplied, "NEW ")
+	rec := h.expect(h.sendMail("alice", mailSpec{Body: "NEW"}), table.OutcomeApplied, "NEW ")
 	name := strings.TrimPrefix(rec.Reason, "NEW ")
-	h.expect(h.sendMail("bob", mailSpec{Body: "JOIN " + name}), store.OutcomeApplied, "JOIN")
-	h.expect(h.sendMail("bob", mailSpec{Body: "JOIN " + name}), store.OutcomeRejected, "already-seated")
+	h.expect(h.sendMail("bob", mailSpec{Body: "JOIN " + name}), table.OutcomeApplied, "JOIN")
+	h.expect(h.sendMail("bob", mailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "already-seated")
 	r := h.lastOf("bob", "rejected")
 	mustContain(t, "the second JOIN's reply", r.Text, name)
 	if want := "lexio+" + h.token(name, "bob") + "@localhost"; r.ReplyTo != want {
@@ -245,9 +245,9 @@ func TestProbeLog(t *testing.T) {
 	h.waitMail("alice", 1)
 	cmd, play := findPlay(h.game(name), 0)
 	preview := "PREVIEW" + strings.TrimPrefix(cmd, "PLACE")
-	h.expect(h.fresh("alice", name, preview), store.OutcomeApplied, "PREVIEW")
-	h.expect(h.fresh("alice", name, cmd), store.OutcomeRejected, "unknown-words")
-	h.expect(h.fresh("alice", name, "LOG"), store.OutcomeApplied, "LOG")
+	h.expect(h.fresh("alice", name, preview), table.OutcomeApplied, "PREVIEW")
+	h.expect(h.fresh("alice", name, cmd), table.OutcomeRejected, "unknown-words")
+	h.expect(h.fresh("alice", name, "LOG"), table.OutcomeApplied, "LOG")
 	start := play.Words[0].Start
 	cell := fmt.Sprintf("%c%d", 'A'+start.Col, start.Row+1)
 	mustContain(t, "the log", h.lastOf("alice", "log-reply").Text, play.Words[0].Text, cell)
@@ -259,7 +259,7 @@ func TestProbeLog(t *testing.T) {
 	if len(ts) != 1 || ts[0].Moves != 0 {
 		t.Fatalf("after a preview and a probe: %d tables, moves %d; want 0 moves", len(ts), ts[0].Moves)
 	}
-	h.expect(h.fresh("alice", name, "PASS"), store.OutcomeApplied, "PASS")
+	h.expect(h.fresh("alice", name, "PASS"), table.OutcomeApplied, "PASS")
 	if sum, err := h.svc.Table(h.ctx, name); err != nil || sum.Moves != 1 {
 		t.Errorf("after a pass: moves %d (%v), want 1", sum.Moves, err)
 	}

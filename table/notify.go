@@ -76,7 +76,7 @@ func (h *Request) Say(t *Table, text string) error {
 		h.Log.Info("SAY rate-limited: not passed on", "limit", limit)
 		return h.Refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonSayLimit, Need: limit}}, true)
 	}
-	h.Outcome(store.OutcomeApplied, cmd)
+	h.Outcome(OutcomeApplied, cmd)
 	author := t.SeatOf(h.Msg.From)
 	from := Names(t.Seats)[author]
 	for p := range t.Seats {

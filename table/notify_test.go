@@ -8,7 +8,7 @@ import (
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/mailer/client"
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // kindsAt lists the kinds of name's mail about table, in order.
@@ -67,9 +67,9 @@ func unsubscribeAddress(t *testing.T, m client.Message) string {
 	return addr
 }
 
-func (h *harness) pass(name, table string) {
+func (h *harness) pass(name, tableName string) {
 	h.t.Helper()
-	h.expect(h.replyTo(name, h.noticeAt(name, table), "PASS"), store.OutcomeApplied, "PASS")
+	h.expect(h.replyTo(name, h.noticeAt(name, tableName), "PASS"), table.OutcomeApplied, "PASS")
 }
 
 // TestNotifyTurn: with NOTIFY turn (LEAGUES §5.1) a player gets no notice
@@ -90,7 +90,7 @@ func testNotifyTurn(t *testing.T, driver string) {
 	// In French; the answer is in bob's language, from the table.
 	notice := h.noticeAt("bob", name)
 	id := h.replyTo("bob", notice, "avis tour")
-	h.expect(id, store.OutcomeApplied, "NOTIFY turn")
+	h.expect(id, table.OutcomeApplied, "NOTIFY turn")
 	nc := h.answer("bob", id)
 	if kind(nc) != "notify-changed" || nc.ReplyTo != notice.ReplyTo {
 		t.Errorf("NOTIFY answered by %s from %q, want notify-changed from the table's %q", kind(nc), nc.ReplyTo, notice.ReplyTo)
@@ -110,7 +110,7 @@ func testNotifyTurn(t *testing.T, driver string) {
 	if n := h.count("bob", "reminder"); n != 1 {
 		t.Fatalf("bob got %d reminders, want 1", n)
 	}
-	h.expect(h.send("bob", "BOARD"), store.OutcomeApplied, "BOARD")
+	h.expect(h.send("bob", "BOARD"), table.OutcomeApplied, "BOARD")
 	h.pass("bob", name)
 	h.pass("carol", name) // two rounds without a placement: over (RULES §11.2)
 	if !h.game(name).Over() {
@@ -150,8 +150,8 @@ func TestNotifyTurnResignation(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitMail("carol", 1)
-	h.expect(h.fresh("bob", "r3", "NOTIFY turn"), store.OutcomeApplied, "NOTIFY turn")
-	h.expect(h.fresh("carol", "r3", "RESIGN r3"), store.OutcomeApplied, "RESIGN")
+	h.expect(h.fresh("bob", "r3", "NOTIFY turn"), table.OutcomeApplied, "NOTIFY turn")
+	h.expect(h.fresh("carol", "r3", "RESIGN r3"), table.OutcomeApplied, "RESIGN")
 	// Alice is to move; bob, who is not, hears of it all the same.
 	if got, want := strings.Join(h.kindsAt("bob", "r3"), " "), "turn-notice notify-changed turn-notice"; got != want {
 		t.Errorf("bob (NOTIFY turn) after carol resigned: %s, want %s", got, want)
@@ -179,13 +179,13 @@ func testNotifyPerTable(t *testing.T, driver string) {
 	// To the plain address: alice has two tables, so the answer comes from
 	// the plain address too.
 	id := h.sendMail("alice", mailSpec{Body: "NOTIFY turn"})
-	h.expect(id, store.OutcomeApplied, "NOTIFY turn")
+	h.expect(id, table.OutcomeApplied, "NOTIFY turn")
 	if a := h.answer("alice", id); kind(a) != "notify-changed" || a.ReplyTo != "lexio@localhost" {
 		t.Errorf("answer %s from %q", kind(a), a.ReplyTo)
 	}
 	// From t1's address, naming t2: confirmed from t2.
 	id = h.replyTo("alice", h.noticeAt("alice", "t1"), "NOTIFY all t2")
-	h.expect(id, store.OutcomeApplied, "NOTIFY all t2")
+	h.expect(id, table.OutcomeApplied, "NOTIFY all t2")
 	a := h.answer("alice", id)
 	if !strings.Contains(a.Subject, "[Lexio t2]") || a.ReplyTo != h.noticeAt("alice", "t2").ReplyTo {
 		t.Errorf("NOTIFY all t2 answered with %q from %q, want t2's reply address", a.Subject, a.ReplyTo)
@@ -194,7 +194,7 @@ func testNotifyPerTable(t *testing.T, driver string) {
 		{"NOTIFY all t99", "no-such-table"},
 		{"NOTIFY all t3", "not-a-player"},
 	} {
-		h.expect(h.replyTo("alice", h.noticeAt("alice", "t1"), tc.cmd), store.OutcomeRejected, tc.reason)
+		h.expect(h.replyTo("alice", h.noticeAt("alice", "t1"), tc.cmd), table.OutcomeRejected, tc.reason)
 	}
 
 	h.pass("alice", "t1") // bob's turn at t1: alice hears only of her pass
@@ -252,7 +252,7 @@ func testUnsubscribeByMail(t *testing.T, driver string) {
 
 	// An empty message to t1's: NOTIFY turn at t1, answered from t1.
 	id := h.sendMail("alice", mailSpec{To: u1, Subject: "unsubscribe"})
-	h.expect(id, store.OutcomeApplied, "NOTIFY turn t1 (List-Unsubscribe)")
+	h.expect(id, table.OutcomeApplied, "NOTIFY turn t1 (List-Unsubscribe)")
 	a := h.answer("alice", id)
 	mustName(t, "the unsubscribe answer", a.Text, "t1")
 	mustContain(t, "the unsubscribe answer", a.Text, "NOTIFY all")
@@ -264,8 +264,8 @@ func testUnsubscribeByMail(t *testing.T, driver string) {
 	altered := []byte(u2)
 	at := strings.IndexByte(u2, '@') - 1
 	altered[at] = map[bool]byte{true: 'b', false: 'a'}[altered[at] == 'a']
-	h.expect(h.sendMail("alice", mailSpec{To: string(altered)}), store.OutcomeRejected, "bad-token")
-	h.expect(h.sendMail("bob", mailSpec{To: u2, Body: "unsubscribe"}), store.OutcomeRejected, "bad-token")
+	h.expect(h.sendMail("alice", mailSpec{To: string(altered)}), table.OutcomeRejected, "bad-token")
+	h.expect(h.sendMail("bob", mailSpec{To: u2, Body: "unsubscribe"}), table.OutcomeRejected, "bad-token")
 
 	h.pass("alice", "t1") // bob's turn: alice, NOTIFY turn at t1, hears only of her pass
 	h.pass("alice", "t2") // alice still gets every notice at t2
@@ -280,7 +280,7 @@ func testUnsubscribeByMail(t *testing.T, driver string) {
 	// Bob's own, on his turn, with a command in the body: the address
 	// decides, and nothing is played.
 	b1 := unsubscribeAddress(t, *h.noticeAt("bob", "t1"))
-	h.expect(h.sendMail("bob", mailSpec{To: b1, Body: "PASS"}), store.OutcomeApplied, "NOTIFY turn t1")
+	h.expect(h.sendMail("bob", mailSpec{To: b1, Body: "PASS"}), table.OutcomeApplied, "NOTIFY turn t1")
 	if g := h.game("t1"); len(g.Actions()) != 1 {
 		t.Fatalf("a message to an unsubscribe address played: %d actions", len(g.Actions()))
 	}
@@ -310,13 +310,13 @@ func testDigest(t *testing.T, driver string) {
 		{"alice", "TZ Europe/Paris", "TZ Europe/Paris"}, {"alice", "NOTIFY digest", "NOTIFY digest"},
 		{"bob", "TZ America/New_York", "TZ America/New_York"}, {"bob", "AVISOS resumen", "NOTIFY digest"},
 	} {
-		h.expect(h.fresh(c.who, "t1", c.cmd), store.OutcomeApplied, c.reason)
+		h.expect(h.fresh(c.who, "t1", c.cmd), table.OutcomeApplied, c.reason)
 	}
 	// Carol chose it for t2 alone (UTC, the configuration's zone): her
 	// digest lists t2, not t3.
-	h.expect(h.fresh("carol", "t3", "NOTIFY digest t2"), store.OutcomeApplied, "NOTIFY digest t2")
+	h.expect(h.fresh("carol", "t3", "NOTIFY digest t2"), table.OutcomeApplied, "NOTIFY digest t2")
 	// Dave chose it too, and sits nowhere: nothing to say, ever.
-	h.expect(h.sendMail("dave", mailSpec{Body: "NOTIFY digest"}), store.OutcomeApplied, "NOTIFY digest")
+	h.expect(h.sendMail("dave", mailSpec{Body: "NOTIFY digest"}), table.OutcomeApplied, "NOTIFY digest")
 	// Past 08:00 in Paris, alice's first digest is tomorrow's.
 	paris, err := time.LoadLocation("Europe/Paris")
 	if err != nil {
@@ -396,7 +396,7 @@ func testDigest(t *testing.T, driver string) {
 		t.Errorf("the digest's unsubscribe address %q names a table", u)
 	}
 	id := h.sendMail("alice", mailSpec{To: u})
-	h.expect(id, store.OutcomeApplied, "NOTIFY turn (List-Unsubscribe)")
+	h.expect(id, table.OutcomeApplied, "NOTIFY turn (List-Unsubscribe)")
 	mustNotContain(t, "the digest's unsubscribe answer", h.answer("alice", id).Text, "t1", "t2")
 	expect(h, day(4, 8, 0), map[string]int{"alice": 1, "bob": 2, "carol": 2, "dave": 0})
 }
@@ -419,7 +419,7 @@ func testSay(t *testing.T, driver string) {
 	}
 	h.waitMail("alice", 2)
 	h.waitMail("carol", 1)
-	h.expect(h.fresh("bob", "t1", "NOTIFY turn"), store.OutcomeApplied, "NOTIFY turn")
+	h.expect(h.fresh("bob", "t1", "NOTIFY turn"), table.OutcomeApplied, "NOTIFY turn")
 
 	said := func(name string) []client.Message {
 		h.t.Helper()
@@ -428,7 +428,7 @@ func testSay(t *testing.T, driver string) {
 	}
 	line := "Good luck <script>alert(1)</script> & have fun"
 	id := h.replyTo("alice", h.noticeAt("alice", "t1"), "SAY "+line)
-	h.expect(id, store.OutcomeApplied, "SAY")
+	h.expect(id, table.OutcomeApplied, "SAY")
 	for _, p := range []string{"bob", "carol"} {
 		ms := said(p)
 		if len(ms) != 1 {
@@ -455,31 +455,31 @@ func testSay(t *testing.T, driver string) {
 	}
 
 	// From the plain address: carol sits at one table, so it goes there.
-	h.expect(h.sendMail("carol", mailSpec{Body: "DIRE bonjour à tous"}), store.OutcomeApplied, "SAY")
+	h.expect(h.sendMail("carol", mailSpec{Body: "DIRE bonjour à tous"}), table.OutcomeApplied, "SAY")
 	if ms := said("alice"); len(ms) != 1 || !strings.Contains(ms[0].Text, "Carol") || !strings.Contains(ms[0].Text, "> bonjour à tous") {
 		t.Errorf("alice's SAY mails from carol: %d", len(ms))
 	}
 	// Alice sits at two: she must say which.
 	id = h.sendMail("alice", mailSpec{Body: "SAY hello"})
-	h.expect(id, store.OutcomeRejected, "say-where")
+	h.expect(id, table.OutcomeRejected, "say-where")
 	mustHaveNumbers(t, "SAY without a table", intro(h.answer("alice", id).Text), 2)
 
 	// Too long: refused with the bound, nothing sent.
 	id = h.replyTo("bob", h.noticeAt("bob", "t1"), "SAY "+strings.Repeat("é", 501))
-	h.expect(id, store.OutcomeRejected, "say-too-long")
+	h.expect(id, table.OutcomeRejected, "say-too-long")
 	mustHaveNumbers(t, "too long", intro(h.answer("bob", id).Text), 500)
 
 	// Twice the same message: said once.
 	raw := "From: alice@localhost\nTo: lexio+" + h.token("t1", "alice") + "@localhost\nSubject: hi\nMessage-ID: <twice@localhost>\n\nSAY once only\n"
 	h.sendRaw("alice", []string{"lexio+" + h.token("t1", "alice") + "@localhost"}, raw)
-	h.expect("twice@localhost", store.OutcomeApplied, "SAY")
+	h.expect("twice@localhost", table.OutcomeApplied, "SAY")
 	h.sendRaw("alice", []string{"lexio+" + h.token("t1", "alice") + "@localhost"}, raw)
 	h.waitFor("the copy handled", func() bool { return strings.Contains(h.logs.String(), "message already handled") })
 
 	// Alice's third line this hour is the last the bound passes on.
-	h.expect(h.fresh("alice", "t1", "SAY three"), store.OutcomeApplied, "SAY")
+	h.expect(h.fresh("alice", "t1", "SAY three"), table.OutcomeApplied, "SAY")
 	id = h.fresh("alice", "t1", "SAY four")
-	h.expect(id, store.OutcomeRejected, "say-limit")
+	h.expect(id, table.OutcomeRejected, "say-limit")
 	mustHaveNumbers(t, "the SAY bound", intro(h.answer("alice", id).Text), 3)
 	var texts []string
 	for _, m := range said("bob") {
@@ -492,7 +492,7 @@ func testSay(t *testing.T, driver string) {
 	}
 	// An hour on, she may speak again.
 	h.clock.Add(time.Hour)
-	h.expect(h.fresh("alice", "t1", "SAY five"), store.OutcomeApplied, "SAY")
+	h.expect(h.fresh("alice", "t1", "SAY five"), table.OutcomeApplied, "SAY")
 	if n := len(said("carol")); n != 4 {
 		t.Errorf("carol got %d lines, want 4", n)
 	}
@@ -514,7 +514,7 @@ func TestUnsubscribeInSubject(t *testing.T) {
 		t.Fatalf("List-Unsubscribe %q, want %q", got, want)
 	}
 	id := h.sendMail("alice", mailSpec{Subject: "[Lexio t1 " + token + "]"})
-	h.expect(id, store.OutcomeApplied, "NOTIFY turn t1 (List-Unsubscribe)")
+	h.expect(id, table.OutcomeApplied, "NOTIFY turn t1 (List-Unsubscribe)")
 	mustName(t, "the answer", h.answer("alice", id).Text, "t1")
 }
 
@@ -529,7 +529,7 @@ func TestNotifyTurnSeparateAcceptance(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
-	h.expect(h.replyTo("alice", h.noticeAt("alice", name), "NOTIFY turn"), store.OutcomeApplied, "NOTIFY turn")
+	h.expect(h.replyTo("alice", h.noticeAt("alice", name), "NOTIFY turn"), table.OutcomeApplied, "NOTIFY turn")
 	turn := calendarOf(t, h.lastOf("alice", "turn-notice"))
 	if turn == nil || turn.method != "REQUEST" {
 		t.Fatalf("alice's first notice has no entry for her turn: %+v", turn)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/mailer"
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // mailboxCount is how many messages a user's mailbox of the local server
@@ -183,7 +183,7 @@ func testSMTPOutage(t *testing.T, driver string) {
 	for i := 0; i < 3; i++ {
 		g := h1.game(name)
 		p := g.Turn()
-		h1.expect(h1.fresh(players[p], name, findMove(g, p)), store.OutcomeApplied, "PLACE")
+		h1.expect(h1.fresh(players[p], name, findMove(g, p)), table.OutcomeApplied, "PLACE")
 		accepted[players[p]]++
 	}
 	// Every row was tried and deferred, none given up.
@@ -256,5 +256,5 @@ func testSMTPOutage(t *testing.T, driver string) {
 			newest = m
 		}
 	}
-	h.expect(h.replyTo(who, &newest, findMove(g, g.Turn())), store.OutcomeApplied, "PLACE")
+	h.expect(h.replyTo(who, &newest, findMove(g, g.Turn())), table.OutcomeApplied, "PLACE")
 }

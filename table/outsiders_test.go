@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // The bounds on mail to addresses that never played here (LEAGUES §6):
@@ -31,7 +32,7 @@ func (h *harness) sendNew(who, from, command string) store.Message {
 // refusedNew is sendNew for a NEW that must be refused for reason.
 func (h *harness) refusedNew(who, from, command, reason string) {
 	h.t.Helper()
-	if rec := h.sendNew(who, from, command); rec.Outcome != store.OutcomeRejected || !strings.Contains(rec.Reason, reason) {
+	if rec := h.sendNew(who, from, command); rec.Outcome != table.OutcomeRejected || !strings.Contains(rec.Reason, reason) {
 		h.t.Fatalf("%s: %s %q, want rejected %q", command, rec.Outcome, rec.Reason, reason)
 	}
 }
@@ -73,7 +74,7 @@ func testInvitationsStartResignCycles(t *testing.T, driver string) {
 	for i := range 6 {
 		accomplice := fmt.Sprintf("m%d", i)
 		rec := h.sendNew("mallory", "", "NEW lexio "+h.addrs(accomplice, "bob", "carol"))
-		if rec.Outcome != store.OutcomeApplied {
+		if rec.Outcome != table.OutcomeApplied {
 			if i < 3 || rec.Reason != "invited-often,invited-often" {
 				t.Fatalf("cycle %d: NEW %s %q", i, rec.Outcome, rec.Reason)
 			}
@@ -81,9 +82,9 @@ func testInvitationsStartResignCycles(t *testing.T, driver string) {
 		}
 		applied++
 		name := strings.TrimPrefix(rec.Reason, "NEW ")
-		h.expect(h.answerInvite(accomplice, name, "JOIN"), store.OutcomeApplied, "JOIN")
-		h.expect(h.sendMail("mallory", mailSpec{Body: "START"}), store.OutcomeApplied, "START")
-		h.expect(h.sendMail("mallory", mailSpec{Body: "RESIGN " + name}), store.OutcomeApplied, "RESIGN")
+		h.expect(h.answerInvite(accomplice, name, "JOIN"), table.OutcomeApplied, "JOIN")
+		h.expect(h.sendMail("mallory", mailSpec{Body: "START"}), table.OutcomeApplied, "START")
+		h.expect(h.sendMail("mallory", mailSpec{Body: "RESIGN " + name}), table.OutcomeApplied, "RESIGN")
 	}
 	if applied != 3 {
 		t.Errorf("%d cycles went through, want 3", applied)
@@ -114,7 +115,7 @@ func testInvitationsForgedOpeners(t *testing.T, driver string) {
 	h.users("mallory", "victim")
 	for i := range 10 {
 		from := fmt.Sprintf("forged%d@%s", i, h.domain)
-		if rec := h.sendNew("mallory", from, "NEW lexio "+h.addrs("victim")); rec.Outcome != store.OutcomePending {
+		if rec := h.sendNew("mallory", from, "NEW lexio "+h.addrs("victim")); rec.Outcome != table.OutcomePending {
 			t.Fatalf("forged NEW %d: %s %q, want pending", i, rec.Outcome, rec.Reason)
 		}
 	}
@@ -125,9 +126,9 @@ func testInvitationsForgedOpeners(t *testing.T, driver string) {
 		opener := fmt.Sprintf("opener%d", i)
 		h.users(opener)
 		rec := h.sendNew(opener, "", "NEW lexio "+h.addrs("victim"))
-		want, reason := store.OutcomeApplied, "NEW "
+		want, reason := table.OutcomeApplied, "NEW "
 		if i >= 3 {
-			want, reason = store.OutcomeRejected, "invited-often"
+			want, reason = table.OutcomeRejected, "invited-often"
 		}
 		if rec.Outcome != want || !strings.HasPrefix(rec.Reason, reason) {
 			t.Fatalf("NEW %d: %s %q, want %s %q", i, rec.Outcome, rec.Reason, want, reason)
@@ -151,7 +152,7 @@ func testInvitationsPerOpener(t *testing.T, driver string) {
 		names := []string{fmt.Sprintf("a%d", i), fmt.Sprintf("b%d", i), fmt.Sprintf("c%d", i)}
 		name := h.open("alice", "NEW lexio "+h.addrs(names...))
 		for _, n := range names {
-			h.expect(h.answerInvite(n, name, "DECLINE"), store.OutcomeApplied, "DECLINE")
+			h.expect(h.answerInvite(n, name, "DECLINE"), table.OutcomeApplied, "DECLINE")
 		}
 		if !h.tableGone(name) {
 			t.Fatalf("table %s is still open", name)
@@ -175,7 +176,7 @@ func TestInvitationsAfterDecline(t *testing.T) { eachDriver(t, testInvitationsAf
 func testInvitationsAfterDecline(t *testing.T, driver string) {
 	h := newInviteHarness(t, driver)
 	name := h.open("alice", "NEW lexio "+h.addrs("bob"))
-	h.expect(h.answerInvite("bob", name, "DECLINE"), store.OutcomeApplied, "DECLINE")
+	h.expect(h.answerInvite("bob", name, "DECLINE"), table.OutcomeApplied, "DECLINE")
 	h.refusedNew("alice", "", "NEW lexio "+h.addrs("bob"), "declined-you")
 	mustHaveNumbers(t, "the refusal", intro(h.lastOf("alice", "rejected").Text), 30)
 	h.open("carol", "NEW lexio "+h.addrs("bob"))
@@ -200,7 +201,7 @@ func testInvitationsStop(t *testing.T, driver string) {
 	h := newInviteHarness(t, driver)
 	one := h.open("alice", "NEW lexio "+h.addrs("bob", "carol"))
 	two := h.open("dave", "NEW lexico "+h.addrs("bob"))
-	h.expect(h.answerInvite("bob", one, "STOP"), store.OutcomeApplied, "STOP")
+	h.expect(h.answerInvite("bob", one, "STOP"), table.OutcomeApplied, "STOP")
 	// Bob's confirmation names both tables his STOP declined; alice is
 	// told Bob declined and Carol is awaited; dave's table closed (NEW
 	// to open another).
@@ -227,7 +228,7 @@ func testInvitationsStop(t *testing.T, driver string) {
 		t.Errorf("bob got %d invitations, want the 2 before STOP", n)
 	}
 	// BAJA through an invitation already declined works as well.
-	h.expect(h.answerInvite("carol", one, "BAJA"), store.OutcomeApplied, "STOP")
+	h.expect(h.answerInvite("carol", one, "BAJA"), table.OutcomeApplied, "STOP")
 	if !h.refusesInvitations("carol") {
 		t.Error("carol's BAJA was not kept")
 	}
@@ -249,11 +250,11 @@ func testInvitationsListUnsubscribe(t *testing.T, driver string) {
 		t.Fatalf("bob's invitation has List-Unsubscribe %q", lu)
 	}
 	// Mallory forges it: nothing changes.
-	h.expect(h.sendMail("mallory", mailSpec{To: addr, Body: "unsubscribe"}), store.OutcomeRejected, "bad-token")
+	h.expect(h.sendMail("mallory", mailSpec{To: addr, Body: "unsubscribe"}), table.OutcomeRejected, "bad-token")
 	if h.refusesInvitations("bob") || h.refusesInvitations("mallory") {
 		t.Fatal("a forged unsubscribe was kept")
 	}
-	h.expect(h.sendMail("bob", mailSpec{To: addr, Subject: "unsubscribe"}), store.OutcomeApplied, "STOP (List-Unsubscribe)")
+	h.expect(h.sendMail("bob", mailSpec{To: addr, Subject: "unsubscribe"}), table.OutcomeApplied, "STOP (List-Unsubscribe)")
 	h.lastOf("bob", "invitations-refused")
 	if !h.refusesInvitations("bob") {
 		t.Error("bob's unsubscribe was not kept")
@@ -286,7 +287,7 @@ func TestInvitationsUnfitAddress(t *testing.T) {
 	// An opener whose address is not plain invites nobody, and is not
 	// even asked to confirm.
 	opener := strings.Repeat("o", 65) + "@" + h.domain
-	if rec := h.sendNew("mallory", opener, "NEW lexio "+h.addrs("bob")); rec.Outcome != store.OutcomePending {
+	if rec := h.sendNew("mallory", opener, "NEW lexio "+h.addrs("bob")); rec.Outcome != table.OutcomePending {
 		t.Fatalf("NEW from %s: %s %q, want pending", opener, rec.Outcome, rec.Reason)
 	}
 	h.outboxEmpty()
@@ -328,8 +329,8 @@ func testInvitationsOpenTablesBound(t *testing.T, driver string) {
 	// Another opener is not bound by alice's tables.
 	h.open("dave", "NEW")
 	// One table started frees a place.
-	h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + third}), store.OutcomeApplied, "JOIN")
-	h.expect(h.fresh("alice", third, "START"), store.OutcomeApplied, "START")
+	h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + third}), table.OutcomeApplied, "JOIN")
+	h.expect(h.fresh("alice", third, "START"), table.OutcomeApplied, "START")
 	h.open("alice", "NEW")
 }
 
@@ -342,7 +343,7 @@ func testInvitationsLapse(t *testing.T, driver string) {
 	h := newInviteHarness(t, driver)
 	lonely := h.open("alice", "NEW")
 	two := h.open("carol", "NEW lexico")
-	h.expect(h.sendMail("dave", mailSpec{Body: "JOIN " + two}), store.OutcomeApplied, "JOIN")
+	h.expect(h.sendMail("dave", mailSpec{Body: "JOIN " + two}), table.OutcomeApplied, "JOIN")
 	h.clock.Add(6 * 24 * time.Hour)
 	h.tick(h.clock.Now())
 	if h.tableGone(lonely) || h.tableGone(two) {
@@ -406,7 +407,7 @@ func TestInvitationsUnsubscribeInSubject(t *testing.T) {
 	if got := inv.Header("List-Unsubscribe"); got != want {
 		t.Fatalf("List-Unsubscribe %q, want %q", got, want)
 	}
-	h.expect(h.sendMail("bob", mailSpec{Subject: "[Lexio - " + token + "]"}), store.OutcomeApplied, "STOP (List-Unsubscribe)")
+	h.expect(h.sendMail("bob", mailSpec{Subject: "[Lexio - " + token + "]"}), table.OutcomeApplied, "STOP (List-Unsubscribe)")
 	if !h.refusesInvitations("bob") {
 		t.Fatal("bob's unsubscribe was not kept")
 	}
@@ -415,8 +416,8 @@ func TestInvitationsUnsubscribeInSubject(t *testing.T) {
 	}
 	// Carol's invitation withdrawn: its mail carries her address too.
 	other := h.open("dave", "NEW lexio "+h.addrs("eve", "carol"))
-	h.expect(h.answerInvite("eve", other, "JOIN"), store.OutcomeApplied, "JOIN")
-	h.expect(h.sendMail("dave", mailSpec{Subject: "[Lexio " + other + "]", Body: "START"}), store.OutcomeApplied, "START")
+	h.expect(h.answerInvite("eve", other, "JOIN"), table.OutcomeApplied, "JOIN")
+	h.expect(h.sendMail("dave", mailSpec{Subject: "[Lexio " + other + "]", Body: "START"}), table.OutcomeApplied, "START")
 	withdrawn := h.mailOf("carol", "invitation-withdrawn", other)
 	lu := withdrawn.Header("List-Unsubscribe")
 	if !strings.Contains(lu, h.svc.Tokens().NoInvite("carol@"+h.domain)) {
@@ -430,9 +431,9 @@ func TestInvitationsStopFromPlayer(t *testing.T) {
 	t.Parallel()
 	h := newInviteHarness(t, "")
 	name := h.open("alice", "NEW lexio "+h.addrs("bob"))
-	h.expect(h.answerInvite("bob", name, "JOIN"), store.OutcomeApplied, "JOIN")
+	h.expect(h.answerInvite("bob", name, "JOIN"), table.OutcomeApplied, "JOIN")
 	before := turns(h.game(name))
-	h.expect(h.fresh("bob", name, "STOP"), store.OutcomeApplied, "STOP")
+	h.expect(h.fresh("bob", name, "STOP"), table.OutcomeApplied, "STOP")
 	if !h.refusesInvitations("bob") {
 		t.Error("bob's STOP was not kept")
 	}

@@ -190,7 +190,7 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 		}
 		// The expiry, then her message made her present again
 		// (RULES §9.2); no placement.
-		if rec.Outcome != store.OutcomeRejected || got != "expire,present" {
+		if rec.Outcome != table.OutcomeRejected || got != "expire,present" {
 			t.Errorf("move %s %q, log %s; want rejected, expire,present", rec.Outcome, rec.Reason, got)
 		}
 		if rejected != 1 {
@@ -203,7 +203,7 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 			t.Error("the move's transaction never met the conflict: the race was not run")
 		}
 	default:
-		if rec.Outcome != store.OutcomeApplied || got != string(engine.ActPlace) {
+		if rec.Outcome != table.OutcomeApplied || got != string(engine.ActPlace) {
 			t.Errorf("move %s %q, log %s; want applied, place", rec.Outcome, rec.Reason, got)
 		}
 		if rejected != 0 {
@@ -281,7 +281,7 @@ func testExpiryRacesMove(t *testing.T, driver string) {
 		kinds[i] = a.Kind
 	}
 	got := strings.Join(kinds, ",")
-	want, outcome, reason := "probe,expire", store.OutcomeRejected, "unknown-words"
+	want, outcome, reason := "probe,expire", table.OutcomeRejected, "unknown-words"
 	if driver != store.DriverPostgres {
 		want, reason = "expire,present", "not-your-turn"
 	}

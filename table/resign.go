@@ -56,7 +56,7 @@ func (h *Request) Resign(t *Table, name string) error {
 		}
 		return h.Refuse(t, cmd, notice.Reasons(err), false)
 	}
-	h.Outcome(store.OutcomeApplied, cmd)
+	h.Outcome(OutcomeApplied, cmd)
 	h.Log.Info("player resigned", "player", p)
 	h.s.settle(t, h.Now)
 	if err := h.s.departed(h.Tx, t, p, h.Now, h.Out, h.Rec.MessageID); err != nil {

@@ -23,7 +23,7 @@ func (h *harness) play(name string, players []string) {
 	g := h.game(name)
 	who := players[g.Turn()]
 	cmd := nextCommand(g, false)
-	h.expect(h.send(who, cmd), store.OutcomeApplied, "")
+	h.expect(h.send(who, cmd), table.OutcomeApplied, "")
 	h.outboxEmpty()
 }
 
@@ -78,7 +78,7 @@ func TestResignTwoPlayers(t *testing.T) {
 	racks := []string{string(g.Rack(0)), string(g.Rack(1))}
 	bobsTurn := calendarOf(t, h.lastOf("bob", "turn-notice"))
 	h.clock.Add(time.Hour)
-	h.expect(h.replyTo("alice", first, "ABANDON r2"), store.OutcomeApplied, "RESIGN r2")
+	h.expect(h.replyTo("alice", first, "ABANDON r2"), table.OutcomeApplied, "RESIGN r2")
 
 	g = h.game(name)
 	r := g.Result()
@@ -132,7 +132,7 @@ func TestResignThreeAndFour(t *testing.T) {
 		bobsTurn := calendarOf(t, h.lastOf("bob", "turn-notice"))
 		h.clock.Add(time.Hour)
 		resignAt := h.clock.Now()
-		h.expect(h.sendMail("bob", mailSpec{Body: "RENDIRSE r3"}), store.OutcomeApplied, "RESIGN r3")
+		h.expect(h.sendMail("bob", mailSpec{Body: "RENDIRSE r3"}), table.OutcomeApplied, "RESIGN r3")
 
 		g := h.game(name)
 		if g.Over() || !g.Left(1) || g.Turn() != 2 || !g.TurnStart().Equal(resignAt) || g.BagCount() != bag+7 {
@@ -161,7 +161,7 @@ func TestResignThreeAndFour(t *testing.T) {
 		bobNotices := h.count("bob", "turn-notice")
 
 		// Skipped from then on: carol, alice, carol; Bob's moves refused.
-		h.expect(h.fresh("bob", name, "PASS"), store.OutcomeRejected, "resigned")
+		h.expect(h.fresh("bob", name, "PASS"), table.OutcomeRejected, "resigned")
 		h.lastOf("bob", "rejected")
 		h.play(name, players)
 		h.play(name, players)
@@ -172,12 +172,12 @@ func TestResignThreeAndFour(t *testing.T) {
 			t.Errorf("bob got %d turn notices after leaving", n-bobNotices)
 		}
 		// GAMES tells Bob the game goes on without him.
-		h.expect(h.fresh("bob", name, "GAMES"), store.OutcomeApplied, "GAMES")
+		h.expect(h.fresh("bob", name, "GAMES"), table.OutcomeApplied, "GAMES")
 		mustContain(t, "bob's GAMES", h.lastOf("bob", "games-reply").Text, "r3 (lexio): in play without you (you left it)")
 
 		// Carol resigns off turn (Alice to move after her play): Alice alone.
 		h.play(name, players)
-		h.expect(h.fresh("carol", name, "ABANDONNER r3"), store.OutcomeApplied, "RESIGN r3")
+		h.expect(h.fresh("carol", name, "ABANDONNER r3"), table.OutcomeApplied, "RESIGN r3")
 		g = h.game(name)
 		r := g.Result()
 		if !g.Over() || r.Reason != engine.EndResign || !slices.Equal(r.Winners, []int{0}) ||
@@ -201,9 +201,9 @@ func TestResignThreeAndFour(t *testing.T) {
 		}
 		h.waitMail("dave", 1)
 		h.play(name, players)
-		h.expect(h.fresh("dave", name, "RESIGN r4"), store.OutcomeApplied, "RESIGN r4") // off turn
+		h.expect(h.fresh("dave", name, "RESIGN r4"), table.OutcomeApplied, "RESIGN r4") // off turn
 		h.play(name, players)                                                           // bob
-		h.expect(h.fresh("alice", name, "RESIGN r4"), store.OutcomeApplied, "RESIGN r4")
+		h.expect(h.fresh("alice", name, "RESIGN r4"), table.OutcomeApplied, "RESIGN r4")
 		g := h.game(name)
 		if g.Over() || g.Active() != 2 || g.Turn() != 2 {
 			t.Fatalf("over %v, %d still in, turn %d", g.Over(), g.Active(), g.Turn())
@@ -214,7 +214,7 @@ func TestResignThreeAndFour(t *testing.T) {
 			if g.Over() {
 				t.Fatalf("over after %d passes", i)
 			}
-			h.expect(h.send(players[g.Turn()], "PASS"), store.OutcomeApplied, "PASS")
+			h.expect(h.send(players[g.Turn()], "PASS"), table.OutcomeApplied, "PASS")
 			h.outboxEmpty()
 			g = h.game(name)
 		}
@@ -249,7 +249,7 @@ func TestResignRefused(t *testing.T) {
 		func() string { return h.fresh("alice", "mine", "RESIGN theirs") },             // her table's address, another table
 		func() string { return h.sendMail("alice", mailSpec{Body: "RESIGN nowhere"}) }, // no such table
 	} {
-		h.expect(send(), store.OutcomeRejected, "not-your-table")
+		h.expect(send(), table.OutcomeRejected, "not-your-table")
 		h.outboxEmpty()
 		refusals := ofKind(h.inbox("alice"), "rejected")
 		if len(refusals) != i+1 {
@@ -291,7 +291,7 @@ func TestForfeitByTick(t *testing.T) {
 		t.Fatalf("over %v, expiries %d", g.Over(), g.Expiries(0))
 	}
 	h.outboxEmpty()
-	h.expect(h.send("bob", "PASS"), store.OutcomeApplied, "PASS")
+	h.expect(h.send("bob", "PASS"), table.OutcomeApplied, "PASS")
 	second := h.deadline(name) // alice is away: the grace
 	h.tickAt(second.Add(time.Minute))
 	g := h.game(name)
@@ -402,7 +402,7 @@ func TestSubstitute(t *testing.T) {
 
 	// Bob's token is bound to his address, which holds no seat now.
 	actions := len(g.Actions())
-	h.expect(h.replyTo("bob", bobsNotice, nextCommand(g, false)), store.OutcomeRejected, "not-a-player")
+	h.expect(h.replyTo("bob", bobsNotice, nextCommand(g, false)), table.OutcomeRejected, "not-a-player")
 	if n := len(h.game(name).Actions()); n != actions {
 		t.Fatalf("bob's old token changed the game: %d actions, was %d", n, actions)
 	}
@@ -418,7 +418,7 @@ func TestSubstitute(t *testing.T) {
 	for _, p := range []string{"alice", "carol"} {
 		mustContain(t, p+"'s notice", h.lastOf(p, "turn-notice").Subject, "Dave", "Bob")
 	}
-	h.expect(h.replyTo("dave", &seat, nextCommand(g, false)), store.OutcomeApplied, "")
+	h.expect(h.replyTo("dave", &seat, nextCommand(g, false)), table.OutcomeApplied, "")
 	if g := h.game(name); g.Turn() != 2 || len(g.Actions()) != actions+1 {
 		t.Fatalf("dave's move: turn %d, %d actions", g.Turn(), len(g.Actions()))
 	}
@@ -437,8 +437,8 @@ func TestSubstitute(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	h.expect(h.fresh("carol", name, "RESIGN sub"), store.OutcomeApplied, "RESIGN")
-	h.expect(h.fresh("dave", name, "RESIGN sub"), store.OutcomeApplied, "RESIGN")
+	h.expect(h.fresh("carol", name, "RESIGN sub"), table.OutcomeApplied, "RESIGN")
+	h.expect(h.fresh("dave", name, "RESIGN sub"), table.OutcomeApplied, "RESIGN")
 	if err := h.svc.Substitute(h.ctx, name, "alice@localhost", "eve@localhost"); !errors.Is(err, table.ErrNotRunning) {
 		t.Errorf("game over: %v, want ErrNotRunning", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // lexicon is a dictionary the test fills as it goes: a word is valid once
@@ -81,7 +82,7 @@ func (h *harness) sendMail(account string, m mailSpec) string {
 	if m.NoConfirm || m.To != "lexio@"+h.domain || m.From != account+"@"+h.domain {
 		return m.ID
 	}
-	if rec := h.handled(m.ID); rec.Outcome != store.OutcomePending {
+	if rec := h.handled(m.ID); rec.Outcome != table.OutcomePending {
 		return m.ID
 	}
 	return h.confirm(account, m.ID)
@@ -126,7 +127,7 @@ func (h *harness) fresh(name, table, body string) string {
 
 // expect waits for the message's record and checks its outcome and that
 // its reason holds reason.
-func (h *harness) expect(id string, outcome store.Outcome, reason string) store.Message {
+func (h *harness) expect(id string, outcome string, reason string) store.Message {
 	h.t.Helper()
 	rec := h.handled(id)
 	if rec.Outcome != outcome || !strings.Contains(rec.Reason, reason) {
@@ -216,18 +217,18 @@ reserve_refill = "15s"
 
 	// Not your turn: refused, naming whose turn it is.
 	id := h.send("bob", cmd)
-	h.expect(id, store.OutcomeRejected, "not-your-turn")
+	h.expect(id, table.OutcomeRejected, "not-your-turn")
 	mustContain(t, "not-your-turn reply", intro(h.lastOf("bob", "rejected").Text), "Alice")
 
 	// RULES §6.4: tiles not on the rack name the problem and spend nothing.
 	id = h.send("alice", "PLACE G7 ACROSS "+absent(g.Rack(0), 2))
-	h.expect(id, store.OutcomeRejected, "not-on-rack")
+	h.expect(id, table.OutcomeRejected, "not-on-rack")
 	mustContain(t, "not-on-rack reply", h.lastOf("alice", "rejected").Text, "Probe reserve: 2 of 2")
 
 	// RULES §6.1–6.2: an unknown word keeps the turn, names every word,
 	// spends one attempt.
 	id = h.send("alice", cmd)
-	h.expect(id, store.OutcomeRejected, "unknown-words")
+	h.expect(id, table.OutcomeRejected, "unknown-words")
 	r := h.lastOf("alice", "rejected")
 	mustContain(t, "unknown-words reply", r.Text, "Probe reserve: 1 of 2")
 	for _, w := range play.Words {
@@ -243,7 +244,7 @@ reserve_refill = "15s"
 
 	// The next valid move is applied.
 	lex.add(play)
-	h.expect(h.send("alice", cmd), store.OutcomeApplied, "PLACE")
+	h.expect(h.send("alice", cmd), table.OutcomeApplied, "PLACE")
 	if g = h.game(name); turns(g) != 1 || g.Turn() != 1 {
 		t.Fatalf("alice's move: %d turns, turn %d", turns(g), g.Turn())
 	}
@@ -252,12 +253,12 @@ reserve_refill = "15s"
 	// refused without its words being checked, until the clock refills it.
 	cmd, play = findPlay(g, 1)
 	for i := 0; i < 2; i++ {
-		h.expect(h.send("bob", cmd), store.OutcomeRejected, "unknown-words")
+		h.expect(h.send("bob", cmd), table.OutcomeRejected, "unknown-words")
 	}
 	mustContain(t, "second probe", h.lastOf("bob", "rejected").Text, "Probe reserve: 0 of 2")
 	lex.add(play)
 	// Refused for the reserve alone: the words were not judged.
-	if rec := h.expect(h.send("bob", cmd), store.OutcomeRejected, "reserve-empty"); strings.Contains(rec.Reason, "unknown-words") {
+	if rec := h.expect(h.send("bob", cmd), table.OutcomeRejected, "reserve-empty"); strings.Contains(rec.Reason, "unknown-words") {
 		t.Errorf("reserve-empty judged the words: %q", rec.Reason)
 	}
 	mustContain(t, "reserve-empty reply", h.lastOf("bob", "rejected").Text, "Probe reserve: 0 of 2")
@@ -265,7 +266,7 @@ reserve_refill = "15s"
 		t.Fatalf("after reserve-empty: %d turns, turn %d", turns(g), g.Turn())
 	}
 	h.clock.Add(15 * time.Second)
-	h.expect(h.send("bob", cmd), store.OutcomeApplied, "PLACE")
+	h.expect(h.send("bob", cmd), table.OutcomeApplied, "PLACE")
 
 	// EMAIL §1.5: alice answers her first notice although she has played
 	// since: refused as stale, nothing changes.
@@ -277,13 +278,13 @@ reserve_refill = "15s"
 		t.Fatalf("first notice %s", first.MessageID)
 	}
 	before := len(g.Actions())
-	h.expect(h.replyTo("alice", &first, cmd), store.OutcomeRejected, "stale")
+	h.expect(h.replyTo("alice", &first, cmd), table.OutcomeRejected, "stale")
 	h.lastOf("alice", "rejected")
 	if g = h.game(name); len(g.Actions()) != before {
 		t.Fatalf("a stale move changed the game: %d actions, had %d", len(g.Actions()), before)
 	}
 	// A fresh message, with no In-Reply-To, is meant for now.
-	h.expect(h.fresh("alice", name, cmd), store.OutcomeApplied, "PLACE")
+	h.expect(h.fresh("alice", name, cmd), table.OutcomeApplied, "PLACE")
 	if g = h.game(name); turns(g) != 3 || g.Turn() != 1 {
 		t.Fatalf("fresh move: %d turns, turn %d", turns(g), g.Turn())
 	}
@@ -306,7 +307,7 @@ func testInfoCommands(t *testing.T, driver string) {
 
 	// BOARD: the state with the sender's own rack (EMAIL §1.4), to them
 	// alone.
-	h.expect(h.send("bob", "BOARD"), store.OutcomeApplied, "BOARD")
+	h.expect(h.send("bob", "BOARD"), table.OutcomeApplied, "BOARD")
 	b := h.lastOf("bob", "board-reply")
 	if got, want := rackLine(b.Text), string(g.Rack(1)); got != want {
 		t.Errorf("BOARD shows rack %q, bob's is %q", got, want)
@@ -318,7 +319,7 @@ func testInfoCommands(t *testing.T, driver string) {
 	// PREVIEW: the score without the dictionary (RULES §5.8); nothing is
 	// played.
 	cmd, play := findPlay(g, 0)
-	h.expect(h.send("alice", strings.Replace(cmd, "PLACE", "PREVIEW", 1)), store.OutcomeApplied, "PREVIEW")
+	h.expect(h.send("alice", strings.Replace(cmd, "PLACE", "PREVIEW", 1)), table.OutcomeApplied, "PREVIEW")
 	pv := h.lastOf("alice", "preview")
 	mustHaveNumbers(t, "preview", pv.Subject, play.Score)
 	mustHaveNumbers(t, "preview", intro(pv.Text), play.Score)
@@ -327,14 +328,14 @@ func testInfoCommands(t *testing.T, driver string) {
 	}
 
 	// LANG fr: confirmed in French, then bob's notices are French.
-	h.expect(h.send("bob", "LANG fr"), store.OutcomeApplied, "LANG fr")
+	h.expect(h.send("bob", "LANG fr"), table.OutcomeApplied, "LANG fr")
 	// The French confirmation offers the two other languages, in French
 	// command words.
 	lc := h.lastOf("bob", "lang-changed").Text
 	mustContain(t, "lang-changed", lc, "LANGUE en", "LANGUE es")
 	mustNotContain(t, "lang-changed", lc, "LANGUE fr", "LANG fr")
 	lex.add(play)
-	h.expect(h.send("alice", cmd), store.OutcomeApplied, "PLACE")
+	h.expect(h.send("alice", cmd), table.OutcomeApplied, "PLACE")
 	n := h.lastOf("bob", "turn-notice")
 	// Bob's notice names the commands in French (AIDE), Alice's in
 	// English (HELP).
@@ -347,7 +348,7 @@ func testInfoCommands(t *testing.T, driver string) {
 	mustNotContain(t, "alice's notice", h.lastOf("alice", "turn-notice").Text, "AIDE")
 
 	// LOG: the table's log.
-	h.expect(h.send("alice", "LOG"), store.OutcomeApplied, "LOG")
+	h.expect(h.send("alice", "LOG"), table.OutcomeApplied, "LOG")
 	lg := h.lastOf("alice", "log-reply").Text
 	// Its first entry: Alice's play and its score.
 	var entry string
@@ -362,13 +363,13 @@ func testInfoCommands(t *testing.T, driver string) {
 	mustContain(t, "log", strings.ToUpper(lg), play.Words[0].Text)
 
 	// GAMES: the sender's tables, whoever's turn.
-	h.expect(h.send("alice", "GAMES"), store.OutcomeApplied, "GAMES")
+	h.expect(h.send("alice", "GAMES"), table.OutcomeApplied, "GAMES")
 	mustContain(t, "games", h.lastOf("alice", "games-reply").Text, name+" (lexio)", "Bob's turn")
 
 	// HELP, from a player and from a stranger without a token.
-	h.expect(h.send("alice", "HELP"), store.OutcomeApplied, "HELP")
+	h.expect(h.send("alice", "HELP"), table.OutcomeApplied, "HELP")
 	h.lastOf("alice", "help")
-	h.expect(h.sendMail("eve", mailSpec{Body: "HELP"}), store.OutcomeApplied, "HELP")
+	h.expect(h.sendMail("eve", mailSpec{Body: "HELP"}), table.OutcomeApplied, "HELP")
 	h.lastOf("eve", "help")
 
 	if g = h.game(name); turns(g) != 1 {
@@ -392,18 +393,18 @@ func testBadInput(t *testing.T, driver string) {
 
 	// Answered: no command, too large (its PASS is not read), binary
 	// junk. Each is alice's error reply of the hour.
-	h.expect(h.sendMail("alice", mailSpec{To: to, Body: "Hello, how are you?"}), store.OutcomeRejected, "no-command")
+	h.expect(h.sendMail("alice", mailSpec{To: to, Body: "Hello, how are you?"}), table.OutcomeRejected, "no-command")
 	h.lastOf("alice", "rejected")
-	h.expect(h.sendMail("alice", mailSpec{To: to, Body: "PASS\n" + strings.Repeat("filler text\n", 1000)}), store.OutcomeRejected, "too-large")
+	h.expect(h.sendMail("alice", mailSpec{To: to, Body: "PASS\n" + strings.Repeat("filler text\n", 1000)}), table.OutcomeRejected, "too-large")
 	mustContain(t, "too-large reply", h.lastOf("alice", "too-large").Text, "4 KB")
-	h.expect(h.sendMail("alice", mailSpec{To: to, Body: strings.Repeat("\x01\x02\x03\x04\x05", 100)}), store.OutcomeRejected, "binary")
+	h.expect(h.sendMail("alice", mailSpec{To: to, Body: strings.Repeat("\x01\x02\x03\x04\x05", 100)}), table.OutcomeRejected, "binary")
 	h.outboxEmpty()
 	if n := len(ofKind(h.inbox("alice"), "rejected")); n != 2 {
 		t.Errorf("alice got %d refusals, want 2", n)
 	}
 	// The fourth error reply of the hour is not sent.
 	id := h.sendMail("alice", mailSpec{To: to, Body: strings.Repeat("\x01\x02\x03\x04\x06", 100)})
-	h.expect(id, store.OutcomeRejected, "binary")
+	h.expect(id, table.OutcomeRejected, "binary")
 	h.logged(id, "error reply rate-limited")
 
 	// Ignored, never answered (no mail loop): an auto-reply, a bounce,
@@ -420,7 +421,7 @@ func testBadInput(t *testing.T, driver string) {
 		{"lexio", mailSpec{From: "lexio@localhost", To: to, Body: "PASS"}},
 	}
 	for _, ig := range ignored {
-		h.expect(h.sendMail(ig.account, ig.spec), store.OutcomeIgnored, "")
+		h.expect(h.sendMail(ig.account, ig.spec), table.OutcomeIgnored, "")
 	}
 	h.outboxEmpty()
 	msgs := h.inbox("alice")
@@ -438,12 +439,12 @@ func testBadInput(t *testing.T, driver string) {
 	}
 
 	// A good move is still applied; the mailbox is empty.
-	h.expect(h.send("alice", findMove(h.game(name), 0)), store.OutcomeApplied, "PLACE")
+	h.expect(h.send("alice", findMove(h.game(name), 0)), table.OutcomeApplied, "PLACE")
 	h.processed(9)
 
 	// Another sender has their own limit.
 	for i := 0; i < 5; i++ {
-		h.expect(h.sendMail("eve", mailSpec{Body: strings.Repeat("\x01\x02\x03\x04\x05", 100+i)}), store.OutcomeRejected, "binary")
+		h.expect(h.sendMail("eve", mailSpec{Body: strings.Repeat("\x01\x02\x03\x04\x05", 100+i)}), table.OutcomeRejected, "binary")
 	}
 	h.outboxEmpty()
 	if n := len(h.inbox("eve")); n != 3 {
@@ -457,49 +458,49 @@ func TestOpenTables(t *testing.T) { eachDriver(t, testOpenTables) }
 
 func testOpenTables(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver, config: "[open_tables]\nallow = true\nleague = \"main\"\n"})
-	rec := h.expect(h.sendMail("alice", mailSpec{Body: "NEW"}), store.OutcomeApplied, "NEW ")
+	rec := h.expect(h.sendMail("alice", mailSpec{Body: "NEW"}), table.OutcomeApplied, "NEW ")
 	name := strings.TrimPrefix(rec.Reason, "NEW ")
 	mustContain(t, "table-opened", h.lastOf("alice", "table-opened").Text, name)
 
-	h.expect(h.sendMail("bob", mailSpec{Body: "JOIN " + name}), store.OutcomeApplied, "JOIN")
-	h.expect(h.sendMail("carol", mailSpec{Body: "REJOINDRE " + name}), store.OutcomeApplied, "JOIN")
+	h.expect(h.sendMail("bob", mailSpec{Body: "JOIN " + name}), table.OutcomeApplied, "JOIN")
+	h.expect(h.sendMail("carol", mailSpec{Body: "REJOINDRE " + name}), table.OutcomeApplied, "JOIN")
 	h.outboxEmpty()
 	if n := len(ofKind(h.inbox("alice"), "table-joined")); n != 2 {
 		t.Errorf("alice was told of %d joins, want 2", n)
 	}
 	// Only the opener starts.
-	h.expect(h.fresh("bob", name, "START"), store.OutcomeRejected, "not-owner")
-	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), store.OutcomeApplied, "START")
+	h.expect(h.fresh("bob", name, "START"), table.OutcomeRejected, "not-owner")
+	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), table.OutcomeApplied, "START")
 	for _, p := range []string{"alice", "bob", "carol"} {
 		if n := seqOf(h.lastOf(p, "turn-notice")); n != 0 {
 			t.Errorf("%s: first notice of turn %d", p, n)
 		}
 	}
-	h.expect(h.sendMail("dave", mailSpec{Body: "JOIN " + name}), store.OutcomeRejected, "already-started")
-	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), store.OutcomeRejected, "")
+	h.expect(h.sendMail("dave", mailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "already-started")
+	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), table.OutcomeRejected, "")
 
 	players := []string{"alice", "bob", "carol"}
 	for i := 0; i < 3; i++ {
 		g := h.game(name)
-		h.expect(h.send(players[g.Turn()], findMove(g, g.Turn())), store.OutcomeApplied, "PLACE")
+		h.expect(h.send(players[g.Turn()], findMove(g, g.Turn())), table.OutcomeApplied, "PLACE")
 	}
 	if g := h.game(name); turns(g) != 3 || g.Players() != 3 {
 		t.Errorf("%d turns, %d players", turns(g), g.Players())
 	}
 
 	// A full table.
-	rec = h.expect(h.sendMail("dave", mailSpec{Body: "NEW"}), store.OutcomeApplied, "NEW ")
+	rec = h.expect(h.sendMail("dave", mailSpec{Body: "NEW"}), table.OutcomeApplied, "NEW ")
 	full := strings.TrimPrefix(rec.Reason, "NEW ")
 	for _, p := range []string{"alice", "bob", "carol"} {
-		h.expect(h.sendMail(p, mailSpec{Body: "JOIN " + full}), store.OutcomeApplied, "JOIN")
+		h.expect(h.sendMail(p, mailSpec{Body: "JOIN " + full}), table.OutcomeApplied, "JOIN")
 	}
-	h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + full}), store.OutcomeRejected, "table-full")
+	h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + full}), table.OutcomeRejected, "table-full")
 	mustContain(t, "table-full reply", h.lastOf("eve", "rejected").Text, full)
 
 	// Where the configuration does not allow it.
 	closed := newHarness(t, harnessOpts{driver: driver})
-	closed.expect(closed.sendMail("alice", mailSpec{Body: "NEW"}), store.OutcomeRejected, "opening-disabled")
-	closed.expect(closed.sendMail("bob", mailSpec{Body: "JOIN " + name}), store.OutcomeRejected, "opening-disabled")
+	closed.expect(closed.sendMail("alice", mailSpec{Body: "NEW"}), table.OutcomeRejected, "opening-disabled")
+	closed.expect(closed.sendMail("bob", mailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "opening-disabled")
 	closed.lastOf("alice", "rejected")
 }
 
@@ -518,15 +519,15 @@ func testStaleThroughReferences(t *testing.T, driver string) {
 	h.waitMail("bob", 1)
 	notice := latestNotice(h.inbox("alice"))
 	own := h.replyTo("alice", notice, findMove(h.game(name), 0))
-	h.expect(own, store.OutcomeApplied, "PLACE")
-	h.expect(h.send("bob", findMove(h.game(name), 1)), store.OutcomeApplied, "PLACE")
+	h.expect(own, table.OutcomeApplied, "PLACE")
+	h.expect(h.send("bob", findMove(h.game(name), 1)), table.OutcomeApplied, "PLACE")
 
 	// Her client threads the new message under her own move.
 	refs := append(append([]string(nil), notice.References...), notice.MessageID, own)
 	id := h.sendMail("alice", mailSpec{To: "lexio+" + h.token(name, "alice") + "@localhost",
 		Headers: []string{"In-Reply-To: <" + own + ">", "References: <" + strings.Join(refs, "> <") + ">"},
 		Body:    findMove(h.game(name), 0)})
-	h.expect(id, store.OutcomeRejected, "stale")
+	h.expect(id, table.OutcomeRejected, "stale")
 	if g := h.game(name); turns(g) != 2 {
 		t.Errorf("%d turns, want 2", turns(g))
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // TestHelpRules: HELP RULES by mail, in each language's keywords, answers
@@ -20,8 +20,8 @@ func TestHelpRules(t *testing.T) {
 	for _, p := range []string{"alice", "bob", "carol"} {
 		h.waitMail(p, 1)
 	}
-	h.expect(h.fresh("bob", name, "IDIOMA es"), store.OutcomeApplied, "LANG es")
-	h.expect(h.fresh("carol", name, "LANGUE fr"), store.OutcomeApplied, "LANG fr")
+	h.expect(h.fresh("bob", name, "IDIOMA es"), table.OutcomeApplied, "LANG es")
+	h.expect(h.fresh("carol", name, "LANGUE fr"), table.OutcomeApplied, "LANG fr")
 
 	sums := []string{"C 2 + H 4 + A 1 + T 1 = 8", "T 1 + A 1 + X 8 + I 1 × 2 = 12", "4 + 10 + 2 = 16", "90 + 2 + 30 = 122"}
 	tests := []struct {
@@ -39,7 +39,7 @@ func TestHelpRules(t *testing.T) {
 		} else {
 			id = h.fresh(tc.player, name, tc.command)
 		}
-		h.expect(id, store.OutcomeApplied, "HELP RULES")
+		h.expect(id, table.OutcomeApplied, "HELP RULES")
 		m := h.lastOf(tc.player, "help-rules")
 		if !strings.Contains(m.Subject, tc.subject) {
 			t.Errorf("%s: subject %q, want %q", tc.command, m.Subject, tc.subject)
@@ -54,9 +54,9 @@ func TestHelpRules(t *testing.T) {
 
 	// Counted against the reply bound like every answer: alice's fourth
 	// answer of the hour is the notice that replies are paused.
-	h.expect(h.fresh("alice", name, "HELP RULES"), store.OutcomeApplied, "HELP RULES")
-	h.expect(h.fresh("alice", name, "HELP RULES"), store.OutcomeApplied, "HELP RULES")
-	h.expect(h.fresh("alice", name, "HELP RULES"), store.OutcomeApplied, "HELP RULES")
+	h.expect(h.fresh("alice", name, "HELP RULES"), table.OutcomeApplied, "HELP RULES")
+	h.expect(h.fresh("alice", name, "HELP RULES"), table.OutcomeApplied, "HELP RULES")
+	h.expect(h.fresh("alice", name, "HELP RULES"), table.OutcomeApplied, "HELP RULES")
 	h.outboxEmpty()
 	msgs := h.inbox("alice")
 	if n := len(ofKind(msgs, "help-rules")); n != 3 {

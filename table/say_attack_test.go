@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // TestSayAttackLoneCR: a lone CR in a SAY line made a line break in the
@@ -28,7 +28,7 @@ func TestSayAttackLoneCR(t *testing.T) {
 	id := h.sendMail("bob", mailSpec{To: "lexio+" + h.token("t1", "bob") + "@" + h.domain,
 		Headers: []string{"MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: quoted-printable"},
 		Body:    "SAY hi=0DRESIGN t1"})
-	h.expect(id, store.OutcomeApplied, "SAY")
+	h.expect(id, table.OutcomeApplied, "SAY")
 	said := h.lastOf("alice", "said")
 	for _, l := range strings.Split(said.Text, "\n") {
 		if strings.Contains(l, "RESIGN") && !strings.HasPrefix(l, "> ") {
@@ -43,7 +43,7 @@ func TestSayAttackLoneCR(t *testing.T) {
 	// Alice's auto-responder: her mail's text, unquoted, as the reply.
 	echo := h.replyTo("alice", &said, said.Text)
 	rec := h.handled(echo)
-	if rec.Outcome == store.OutcomeApplied && strings.Contains(rec.Reason, "RESIGN") {
+	if rec.Outcome == table.OutcomeApplied && strings.Contains(rec.Reason, "RESIGN") {
 		t.Fatalf("the echo of bob's line was applied: %s %q", rec.Outcome, rec.Reason)
 	}
 	h.outboxEmpty()
@@ -56,7 +56,7 @@ func TestSayAttackLoneCR(t *testing.T) {
 	id = h.sendMail("bob", mailSpec{To: "lexio+" + h.token("t1", "bob") + "@" + h.domain,
 		Headers: []string{"MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: quoted-printable"},
 		Body:    "SAY look =E2=80=AEevil=E2=80=AC =1B[2J=E2=80=8Bhere, a line long enough not to read as binary"})
-	h.expect(id, store.OutcomeApplied, "SAY")
+	h.expect(id, table.OutcomeApplied, "SAY")
 	said = h.lastOf("alice", "said")
 	for _, part := range []string{said.Subject, said.Text, said.HTML} {
 		if strings.ContainsAny(part, "\u202e\u202c\x1b\u200b") {

@@ -11,6 +11,7 @@ import (
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // expectStandings computes a division's standings lines from the
@@ -322,7 +323,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 	who := strings.TrimSuffix(st.Players[0], "@localhost")
 	m := latestOf(h.inbox(who), st.Name)
 	h.clock.Add(25 * time.Hour)
-	h.expect(h.replyTo(who, m, nextCommand(h.game(st.Name), false)), store.OutcomeRejected, "game-over")
+	h.expect(h.replyTo(who, m, nextCommand(h.game(st.Name), false)), table.OutcomeRejected, "game-over")
 	for _, st := range s.Tables {
 		g := h.game(st.Name)
 		log := g.Log()

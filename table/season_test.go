@@ -13,6 +13,7 @@ import (
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // seasonLeagues are two leagues with seasons: club, a 2-player round
@@ -258,7 +259,7 @@ func (h *harness) answerAt(name, who, command string) {
 	if m == nil {
 		h.t.Fatalf("%s has no notice of %s", who, name)
 	}
-	h.expect(h.replyTo(who, m, command), store.OutcomeApplied, "")
+	h.expect(h.replyTo(who, m, command), table.OutcomeApplied, "")
 	h.outboxEmpty()
 }
 

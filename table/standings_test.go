@@ -8,7 +8,7 @@ import (
 
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/season"
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // standingsOrder checks that the names of the standings' rows come in
@@ -48,7 +48,7 @@ func TestStandingsByMail(t *testing.T) {
 	check := func(who, cmd string) client.Message {
 		t.Helper()
 		id := h.sendMail(who, mailSpec{Body: cmd})
-		h.expect(id, store.OutcomeApplied, "STANDINGS club")
+		h.expect(id, table.OutcomeApplied, "STANDINGS club")
 		a := h.answer(who, id)
 		if kind(a) != "standings" {
 			t.Fatalf("%s: answered with %s", cmd, kind(a))
@@ -69,7 +69,7 @@ func TestStandingsByMail(t *testing.T) {
 		{"frank", "STANDINGS", "not-in-league"},
 	} {
 		id := h.sendMail(tc.who, mailSpec{Body: tc.cmd})
-		h.expect(id, store.OutcomeRejected, tc.reason)
+		h.expect(id, table.OutcomeRejected, tc.reason)
 		if a := h.answer(tc.who, id); kind(a) != "rejected" {
 			t.Errorf("%s from %s: answered with %s", tc.cmd, tc.who, kind(a))
 		}
@@ -78,12 +78,12 @@ func TestStandingsByMail(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := h.sendMail("alice", mailSpec{Body: "STANDINGS"})
-	h.expect(id, store.OutcomeRejected, "which-league")
+	h.expect(id, table.OutcomeRejected, "which-league")
 	if a := h.answer("alice", id); !strings.Contains(a.Text, "club") || !strings.Contains(a.Text, "Trio Club!") {
 		t.Errorf("which league: the answer names neither league\n%s", a.Text)
 	}
 	id = h.sendMail("alice", mailSpec{Body: "STANDINGS club"})
-	h.expect(id, store.OutcomeApplied, "STANDINGS club")
+	h.expect(id, table.OutcomeApplied, "STANDINGS club")
 }
 
 // TestSignupByMail: LEAGUES §7.4. SIGNUP and WITHDRAW by mail are
@@ -102,25 +102,25 @@ players = ["alice@localhost", "bob@localhost"]
 `)
 	steps := []struct {
 		who, cmd string
-		outcome  store.Outcome
+		outcome  string
 		reason   string
 	}{
-		{"frank", "SIGNUP open", store.OutcomeApplied, "SIGNUP open"},
-		{"frank", "inscrire OPEN", store.OutcomeRejected, "already-signed-up"},
-		{"alice", "SIGNUP open", store.OutcomeRejected, "already-signed-up"}, // in the first season's division
-		{"frank", "SIGNUP club", store.OutcomeRejected, "no-signup"},
-		{"frank", "SIGNUP nosuch", store.OutcomeRejected, "no-such-league"},
-		{"gina", "WITHDRAW open", store.OutcomeRejected, "not-in-league"},
-		{"gina", "SIGNUP open", store.OutcomeApplied, "SIGNUP open"},
-		{"gina", "retirar open", store.OutcomeApplied, "WITHDRAW open"},
-		{"bob", "WITHDRAW open", store.OutcomeApplied, "WITHDRAW open"},
+		{"frank", "SIGNUP open", table.OutcomeApplied, "SIGNUP open"},
+		{"frank", "inscrire OPEN", table.OutcomeRejected, "already-signed-up"},
+		{"alice", "SIGNUP open", table.OutcomeRejected, "already-signed-up"}, // in the first season's division
+		{"frank", "SIGNUP club", table.OutcomeRejected, "no-signup"},
+		{"frank", "SIGNUP nosuch", table.OutcomeRejected, "no-such-league"},
+		{"gina", "WITHDRAW open", table.OutcomeRejected, "not-in-league"},
+		{"gina", "SIGNUP open", table.OutcomeApplied, "SIGNUP open"},
+		{"gina", "retirar open", table.OutcomeApplied, "WITHDRAW open"},
+		{"bob", "WITHDRAW open", table.OutcomeApplied, "WITHDRAW open"},
 	}
 	for _, st := range steps {
 		id := h.sendMail(st.who, mailSpec{Body: st.cmd})
 		h.expect(id, st.outcome, st.reason)
 		a := h.answer(st.who, id)
 		want := "signup"
-		if st.outcome == store.OutcomeRejected {
+		if st.outcome == table.OutcomeRejected {
 			want = "rejected"
 		}
 		if kind(a) != want {
@@ -141,17 +141,17 @@ players = ["alice@localhost", "bob@localhost"]
 	// Once the season runs, the confirmation says a withdrawal counts
 	// after it; frank, in it, cannot sign up again.
 	id := h.sendMail("frank", mailSpec{Body: "SIGNUP open"})
-	h.expect(id, store.OutcomeRejected, "already-signed-up")
+	h.expect(id, table.OutcomeRejected, "already-signed-up")
 	id = h.sendMail("frank", mailSpec{Body: "WITHDRAW open"})
-	h.expect(id, store.OutcomeApplied, "WITHDRAW open")
+	h.expect(id, table.OutcomeApplied, "WITHDRAW open")
 	if a := h.answer("frank", id); !strings.Contains(a.Text, fmt.Sprint("season ", s.Number)) {
 		t.Errorf("the confirmation names no season %d\n%s", s.Number, a.Text)
 	}
 	// gina signs up and withdraws during the season: she leaves nothing
 	// under way, and is told she will not be in the next one.
-	h.expect(h.sendMail("gina", mailSpec{Body: "SIGNUP open"}), store.OutcomeApplied, "SIGNUP open")
+	h.expect(h.sendMail("gina", mailSpec{Body: "SIGNUP open"}), table.OutcomeApplied, "SIGNUP open")
 	id = h.sendMail("gina", mailSpec{Body: "WITHDRAW open"})
-	h.expect(id, store.OutcomeApplied, "WITHDRAW open")
+	h.expect(id, table.OutcomeApplied, "WITHDRAW open")
 	if a := h.answer("gina", id); strings.Contains(a.Text, fmt.Sprint("season ", s.Number)) {
 		t.Errorf("gina, not in season %d, is told she leaves after it\n%s", s.Number, a.Text)
 	}
@@ -228,7 +228,7 @@ players = ["dave@localhost", "eve@localhost"]
 	}
 	h.outboxEmpty()
 	tz := h.sendMail("carol", mailSpec{Body: "TZ America/New_York"})
-	h.expect(tz, store.OutcomeApplied, "TZ America/New_York")
+	h.expect(tz, table.OutcomeApplied, "TZ America/New_York")
 	weekly := func(who string) int { h.outboxEmpty(); return len(ofKind(h.inbox(who), "standings")) }
 	h.tickAt(h.clock.Now().Add(time.Hour))
 	if n := weekly("alice"); n != 0 {

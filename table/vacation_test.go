@@ -7,7 +7,7 @@ import (
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/mailer/client"
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // bankLeague is a league with a time bank of 10 h, 4 h added per move
@@ -44,7 +44,7 @@ func (h *harness) latestAt(name, table string) *client.Message {
 
 // command sends a command from name through table's reply address and
 // checks its outcome.
-func (h *harness) command(name, table, cmd string, outcome store.Outcome, reason string) {
+func (h *harness) command(name, table, cmd string, outcome string, reason string) {
 	h.t.Helper()
 	h.expect(h.replyTo(name, h.latestAt(name, table), cmd), outcome, reason)
 }
@@ -116,14 +116,14 @@ func testTimeBank(t *testing.T, driver string) {
 
 	// Alice moves at +78h: 6 h from the bank, 4 h back: 8 h.
 	h.at(t0.Add(78 * time.Hour))
-	h.command("alice", name, findMove(h.game(name), 0), store.OutcomeApplied, "PLACE")
+	h.command("alice", name, findMove(h.game(name), 0), table.OutcomeApplied, "PLACE")
 	if d := h.deadline(name); !d.Equal(t0.Add(78*time.Hour + 82*time.Hour)) {
 		t.Errorf("bob's deadline +%v", d.Sub(t0))
 	}
 	mustContain(t, "bob's notice", h.lastOf("bob", "turn-notice").Text, "Time bank left: Alice 8 h, Bob 10 h.")
 	// Bob moves after an hour: nothing taken, 4 h added but capped at 10.
 	h.at(t0.Add(79 * time.Hour))
-	h.command("bob", name, findMove(h.game(name), 1), store.OutcomeApplied, "PLACE")
+	h.command("bob", name, findMove(h.game(name), 1), table.OutcomeApplied, "PLACE")
 	start := t0.Add(79 * time.Hour)
 	if d := h.deadline(name); !d.Equal(start.Add(80 * time.Hour)) {
 		t.Errorf("alice's second deadline +%v after her turn's start, want 72h + her 8h", d.Sub(start))
@@ -131,7 +131,7 @@ func testTimeBank(t *testing.T, driver string) {
 	mustContain(t, "alice's notice", h.lastOf("alice", "turn-notice").Text, "Time bank left: Alice 8 h, Bob 10 h.")
 	// Her BOARD 75 h into the turn shows what her clock has left: 5 h.
 	h.at(start.Add(75 * time.Hour))
-	h.command("alice", name, "BOARD", store.OutcomeApplied, "BOARD")
+	h.command("alice", name, "BOARD", table.OutcomeApplied, "BOARD")
 	mustContain(t, "alice's board", h.lastOf("alice", "board-reply").Text, "Time bank left: Alice 5 h, Bob 10 h.")
 
 	// The turn passes only once turn time and bank are both spent.
@@ -148,13 +148,13 @@ func testTimeBank(t *testing.T, driver string) {
 	// Bob passes; alice, away, has the grace alone, not the bank.
 	passAt := start.Add(81 * time.Hour)
 	h.at(passAt)
-	h.command("bob", name, "PASS", store.OutcomeApplied, "PASS")
+	h.command("bob", name, "PASS", table.OutcomeApplied, "PASS")
 	if d := h.deadline(name); !d.Equal(passAt.Add(2 * time.Hour)) {
 		t.Errorf("away deadline +%v, want the 2h grace", d.Sub(passAt))
 	}
 	// Present again: turn time, and her empty bank.
 	h.at(passAt.Add(time.Hour))
-	h.command("alice", name, "BOARD", store.OutcomeApplied, "BOARD")
+	h.command("alice", name, "BOARD", table.OutcomeApplied, "BOARD")
 	if d := h.deadline(name); !d.Equal(passAt.Add(72 * time.Hour)) {
 		t.Errorf("deadline once present +%v, want 72h", d.Sub(passAt))
 	}
@@ -177,7 +177,7 @@ func testVacationSpansDeadline(t *testing.T, driver string) {
 	_, first := h.lastEntry("alice", "turn-notice")
 
 	h.at(t0.Add(10 * time.Hour))
-	h.command("alice", name, "VACATION 3", store.OutcomeApplied, "VACATION 3")
+	h.command("alice", name, "VACATION 3", table.OutcomeApplied, "VACATION 3")
 	set := h.lastOf("alice", "vacation-set")
 	// From 19:00 (the hour after the command) for 3 days; the clocks
 	// stop at vs; 27 days of the year's 30 are left.
@@ -208,7 +208,7 @@ func testVacationSpansDeadline(t *testing.T, driver string) {
 		t.Errorf("alice got %d vacation notices", n)
 	}
 	// Bob's BOARD says who is on vacation.
-	h.command("bob", name, "BOARD", store.OutcomeApplied, "BOARD")
+	h.command("bob", name, "BOARD", table.OutcomeApplied, "BOARD")
 	mustTell(t, "bob's board", h.lastOf("bob", "board-reply").Text, until)
 
 	// The old deadline passes: nothing. The 24 h reminder is 24 h of her
@@ -266,7 +266,7 @@ func testVacationEndedByMove(t *testing.T, driver string) {
 		}
 	}
 	h.at(t0.Add(time.Hour))
-	h.command("alice", "ea", "VACATION 5", store.OutcomeApplied, "VACATION 5")
+	h.command("alice", "ea", "VACATION 5", table.OutcomeApplied, "VACATION 5")
 	set := h.lastOf("alice", "vacation-set").Text
 	mustName(t, "vacation-set", set, "ea", "eb")
 	mustHaveNumbers(t, "vacation-set", set, 25)
@@ -280,7 +280,7 @@ func testVacationEndedByMove(t *testing.T, driver string) {
 	// 29 hours into the vacation she plays at ea: it ends; two of its
 	// days had begun.
 	h.at(t0.Add(30 * time.Hour))
-	h.command("alice", "ea", findMove(h.game("ea"), 0), store.OutcomeApplied, "PLACE")
+	h.command("alice", "ea", findMove(h.game("ea"), 0), table.OutcomeApplied, "PLACE")
 	if d := h.deadline("eb"); !d.Equal(t0.Add(72*time.Hour + 29*time.Hour)) {
 		t.Errorf("eb: deadline +%v after the vacation ended, want +101h", d.Sub(t0))
 	}
@@ -301,15 +301,15 @@ func testVacationEndedByMove(t *testing.T, driver string) {
 		}
 	}
 	// Nothing left to end; 28 days left this year.
-	h.command("alice", "eb", "VACATION OFF", store.OutcomeRejected, "no-vacation")
-	h.command("alice", "eb", "VACATION 29", store.OutcomeRejected, "vacation-days")
+	h.command("alice", "eb", "VACATION OFF", table.OutcomeRejected, "no-vacation")
+	h.command("alice", "eb", "VACATION 29", table.OutcomeRejected, "vacation-days")
 	// The refusal tells the days asked for (29, also in the quoted
 	// command) and the 28 left in 2026.
 	mustHaveNumbers(t, "29 days refused", intro(h.lastOf("alice", "rejected").Text), 29, 29, 2026, 28)
 	if n := len(h.vacationsOf("alice@localhost")); n != 1 {
 		t.Errorf("%d vacations after the refusals, want the one ended", n)
 	}
-	h.command("alice", "eb", "VACATION 28", store.OutcomeApplied, "VACATION 28")
+	h.command("alice", "eb", "VACATION 28", table.OutcomeApplied, "VACATION 28")
 	mustHaveNumbers(t, "28 days", h.lastOf("alice", "vacation-set").Text, 0, 2026)
 }
 
@@ -328,7 +328,7 @@ func testVacationAllowance(t *testing.T, driver string) {
 	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
-	h.command("alice", name, "TZ Pacific/Auckland", store.OutcomeApplied, "TZ")
+	h.command("alice", name, "TZ Pacific/Auckland", table.OutcomeApplied, "TZ")
 	// ok checks that cmd set a vacation from the day begin to end
 	// (midnights in Auckland) and that the mail tells the days left in
 	// year.
@@ -339,7 +339,7 @@ func testVacationAllowance(t *testing.T, driver string) {
 	stored := 0
 	ok := func(cmd, begin, end string, left, year int) {
 		t.Helper()
-		h.command("alice", name, cmd, store.OutcomeApplied, cmd)
+		h.command("alice", name, cmd, table.OutcomeApplied, cmd)
 		stored++
 		text := h.lastOf("alice", "vacation-set").Text
 		for _, d := range []string{begin, end} {
@@ -355,7 +355,7 @@ func testVacationAllowance(t *testing.T, driver string) {
 	// the values given: numbers, and dates of the vacation in the way.
 	refused := func(cmd, reason string, numbers []int, values ...string) {
 		t.Helper()
-		h.command("alice", name, cmd, store.OutcomeRejected, reason)
+		h.command("alice", name, cmd, table.OutcomeRejected, reason)
 		text := intro(h.lastOf("alice", "rejected").Text)
 		mustHaveNumbers(t, cmd, text, numbers...)
 		mustContain(t, cmd, text, values...)
@@ -383,7 +383,7 @@ func testVacationAllowance(t *testing.T, driver string) {
 		t.Errorf("deadline +%v: vacations to come after it moved it", d.Sub(t0))
 	}
 	// OFF cancels every vacation to come: all the days come back.
-	h.command("alice", name, "VACATION OFF", store.OutcomeApplied, "VACATION OFF")
+	h.command("alice", name, "VACATION OFF", table.OutcomeApplied, "VACATION OFF")
 	off := h.lastOf("alice", "vacation-set")
 	// All 30 days are back; the subject gives no end to wait for.
 	mustHaveNumbers(t, "OFF", off.Text, 30, 2026)
@@ -414,7 +414,7 @@ func testVacationIgnored(t *testing.T, driver string) {
 		t.Fatal(err)
 	}
 	h.at(t0.Add(time.Hour))
-	h.command("alice", "vm", "VACATION 3", store.OutcomeApplied, "VACATION 3")
+	h.command("alice", "vm", "VACATION 3", table.OutcomeApplied, "VACATION 3")
 	// The mail names both tables: vm, where the clock stops, and vc,
 	// where it keeps running (its deadline, below, does not move).
 	mustName(t, "vacation-set", h.lastOf("alice", "vacation-set").Text, "vm", "vc")
@@ -430,7 +430,7 @@ func testVacationIgnored(t *testing.T, driver string) {
 		t.Errorf("vc: alice's deadline +%v, want 72h with no vacation", d.Sub(t0))
 	}
 	h.at(t0.Add(75 * time.Hour))
-	h.command("alice", "vc", findMove(h.game("vc"), 1), store.OutcomeApplied, "PLACE")
+	h.command("alice", "vc", findMove(h.game("vc"), 1), table.OutcomeApplied, "PLACE")
 	if d := h.deadline("vm"); !d.Equal(t0.Add(144 * time.Hour)) {
 		t.Errorf("vm: deadline +%v after a move at vc, want the vacation still running", d.Sub(t0))
 	}
@@ -456,7 +456,7 @@ func testCatchUpBankVacation(t *testing.T, driver string) {
 	}
 	// 4 and 5 March: from +39h to +87h, 48 hours.
 	h.at(t0.Add(time.Hour))
-	h.command("alice", name, "VACATION 2026-03-04 2026-03-05", store.OutcomeApplied, "VACATION")
+	h.command("alice", name, "VACATION 2026-03-04 2026-03-05", table.OutcomeApplied, "VACATION")
 	h.tickAt(t0.Add(400 * time.Hour))
 	// Alice: 72 h + 10 h of bank + 48 h of vacation; bob: 72 + 10; then
 	// both away, banks spent: the 2 h grace each, and the game ends.
@@ -496,7 +496,7 @@ func TestReminderBeforeVacation(t *testing.T) {
 	}
 	// 5 March, from +63h to +87h.
 	h.at(t0.Add(time.Hour))
-	h.command("alice", name, "VACATION 2026-03-05 2026-03-05", store.OutcomeApplied, "VACATION")
+	h.command("alice", name, "VACATION 2026-03-05 2026-03-05", table.OutcomeApplied, "VACATION")
 	if d := h.deadline(name); !d.Equal(t0.Add(96 * time.Hour)) {
 		t.Fatalf("deadline +%v, want +96h", d.Sub(t0))
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/mailer/client"
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // TestZone: TZ sets a player's time zone for every table. Their mail then
@@ -38,12 +38,12 @@ func testZone(t *testing.T, driver string) {
 		t.Fatalf("%s has no notice of %s", name, table)
 		return nil
 	}
-	board := func(name, table string) client.Message {
+	board := func(name, tableName string) client.Message {
 		t.Helper()
-		id := h.replyTo(name, notice(name, table), "BOARD")
-		h.expect(id, store.OutcomeApplied, "BOARD")
+		id := h.replyTo(name, notice(name, tableName), "BOARD")
+		h.expect(id, table.OutcomeApplied, "BOARD")
 		var answer client.Message
-		h.waitFor(name+"'s answer to BOARD at "+table, func() bool {
+		h.waitFor(name+"'s answer to BOARD at "+tableName, func() bool {
 			for _, m := range h.inbox(name) {
 				if strings.Trim(m.InReplyTo, "<>") == id {
 					answer = m
@@ -73,7 +73,7 @@ func testZone(t *testing.T, driver string) {
 	// TZ in French, from bob's winter notice: confirmed from that table's
 	// reply address, with the time now in Paris.
 	wn := notice("bob", "winter")
-	h.expect(h.replyTo("bob", wn, "fuseau europe/paris"), store.OutcomeApplied, "TZ Europe/Paris")
+	h.expect(h.replyTo("bob", wn, "fuseau europe/paris"), table.OutcomeApplied, "TZ Europe/Paris")
 	zc := h.lastOf("bob", "zone-changed")
 	mustContain(t, "zone-changed", zc.Text, "Europe/Paris")
 	mustTell(t, "zone-changed", zc.Text, h.clock.Now().In(paris))
@@ -102,11 +102,11 @@ func testZone(t *testing.T, driver string) {
 
 	// A zone that does not exist: a clear refusal; bob's zone stays.
 	// The refusal shows how to write one (a TZ command).
-	h.expect(h.replyTo("bob", wn, "TZ Mars/Olympus"), store.OutcomeRejected, "bad-zone")
+	h.expect(h.replyTo("bob", wn, "TZ Mars/Olympus"), table.OutcomeRejected, "bad-zone")
 	mustContain(t, "bad zone", h.lastOf("bob", "rejected").Text, "TZ Europe/Paris")
 	mustTell(t, "bob's winter board after a bad TZ", board("bob", "winter").Text, winter.In(paris))
 
 	// TZ UTC brings UTC back.
-	h.expect(h.replyTo("bob", wn, "TZ UTC"), store.OutcomeApplied, "TZ UTC")
+	h.expect(h.replyTo("bob", wn, "TZ UTC"), table.OutcomeApplied, "TZ UTC")
 	mustTell(t, "bob's winter board after TZ UTC", board("bob", "winter").Text, winter)
 }

@@ -1,0 +1,13 @@
+package table
+
+// The outcomes of an inbound message, as its record (store.Message)
+// keeps them: what the inbox and the commands decided.
+const (
+	OutcomeApplied  = "applied"
+	OutcomeIgnored  = "ignored"
+	OutcomeRejected = "rejected"
+	OutcomeError    = "error"
+	// OutcomePending: the command waits for its sender to confirm it
+	// (EMAIL §1.7); the confirmation's answer is a message of its own.
+	OutcomePending = "pending"
+)
