@@ -45,7 +45,7 @@ func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 	var players []store.Player
 	err := s.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
-		players, err = tx.DigestPlayers()
+		players, err = tx.PlayersChoosing(table.NotifyDigest)
 		return err
 	})
 	if err != nil {
@@ -102,7 +102,7 @@ func (s *Service) digest(tx *store.Tx, pl *store.Player, day string, now time.Ti
 			return err
 		}
 		p := t.SeatOf(pl.Address)
-		if p < 0 || t.Game == nil || t.Game.Over() || t.NotifyMode(p) != store.NotifyDigest {
+		if p < 0 || t.Game == nil || t.Game.Over() || t.NotifyMode(p) != table.NotifyDigest {
 			continue
 		}
 		ns := table.Names(t.Seats)

@@ -61,7 +61,7 @@ func (s *Service) Unsubscribe(r *table.Request) error {
 		if err != nil {
 			return err
 		}
-		return s.setNotify(r, from, store.NotifyTurn, "", true)
+		return s.setNotify(r, from, table.NotifyTurn, "", true)
 	}
 	t, err := r.Load(name)
 	if errors.Is(err, store.ErrNotFound) {
@@ -79,7 +79,7 @@ func (s *Service) Unsubscribe(r *table.Request) error {
 		r.Outcome(table.OutcomeRejected, string(templates.ReasonNotAPlayer))
 		return nil
 	}
-	return s.setNotify(r, t, store.NotifyTurn, name, true)
+	return s.setNotify(r, t, table.NotifyTurn, name, true)
 }
 
 // setNotify stores the sender's choice, for the table named (the table t
@@ -123,7 +123,7 @@ func (s *Service) choose(tx *store.Tx, addr, lang string, t *table.Table, mode, 
 		c.reason += " (List-Unsubscribe)"
 	}
 	c.NotifyMsg = templates.NotifyMsg{Head: s.Notices.Head(table.TableName(t), to, now), Mode: mode, For: name, Unsubscribed: unsubscribed}
-	if mode == store.NotifyDigest {
+	if mode == table.NotifyDigest {
 		// The first digest is the next 08:00 to come: today's, decided
 		// now, when the morning has begun (no digest right after this).
 		day, due := digestDue(now, to.TZ, pl.DigestDay)
@@ -165,14 +165,14 @@ func (s *Service) WebUnsubscribe(ctx context.Context, name string, player int64)
 			lang, ok = t.Langs[p], true
 			addr := t.Seats[p].Player.Address
 			log := s.Log.With("table", name, "player", addr)
-			if t.Seats[p].Notify == store.NotifyTurn {
+			if t.Seats[p].Notify == table.NotifyTurn {
 				// A replay (a retried POST, a second click): the seat is as
 				// asked and its confirmation went once; nothing to do.
 				log.Info("one-click unsubscribe replayed: nothing changed")
 				return nil
 			}
 			to := t.Recipient(p)
-			c, err := s.choose(tx, addr, lang, t, store.NotifyTurn, name, true, to, now)
+			c, err := s.choose(tx, addr, lang, t, table.NotifyTurn, name, true, to, now)
 			if err != nil {
 				return err
 			}

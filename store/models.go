@@ -18,21 +18,14 @@ type Player struct {
 	TimeZone  string    `gorm:"size:64;not null;default:''"`
 	CreatedAt time.Time `gorm:"not null"`
 
-	// Notify is the mail they chose (NOTIFY, LEAGUES §5.1): NotifyAll,
-	// NotifyTurn or NotifyDigest; "" is NotifyAll.
+	// Notify is the mail they chose (NOTIFY, LEAGUES §5.1): one of
+	// table's Notify constants; "" is table.NotifyAll.
 	Notify string `gorm:"size:16;not null;default:''"`
 	// DigestDay is the local date ("2026-12-01", in their zone) of the
 	// last day whose digest was decided (sent, or nothing to say); ""
 	// for none. A digest goes at most once per local day.
 	DigestDay string `gorm:"size:10;not null;default:''"`
 }
-
-// The mail a player may choose (LEAGUES §5.1).
-const (
-	NotifyAll    = "all"    // a notice after every turn
-	NotifyTurn   = "turn"   // only the mail that needs them
-	NotifyDigest = "digest" // turn, and a daily summary
-)
 
 // TableStatus is where a table is in its life.
 type TableStatus string

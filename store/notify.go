@@ -4,8 +4,8 @@ import (
 	"fmt"
 )
 
-// SetPlayerNotify sets the mail the player chose for every table (NotifyAll,
-// NotifyTurn or NotifyDigest), or returns ErrNotFound.
+// SetPlayerNotify sets the mail the player chose for every table (a
+// mode of NOTIFY), or returns ErrNotFound.
 func (tx *Tx) SetPlayerNotify(addr, mode string) error {
 	res := tx.db.Model(&Player{}).Where("address = ?", NormalizeAddress(addr)).Update("notify", mode)
 	if res.Error != nil {
@@ -32,14 +32,15 @@ func (tx *Tx) SetSeatNotify(tableID int64, addr, mode string) error {
 	return nil
 }
 
-// DigestPlayers returns, by id, the players who may be owed a digest: those
-// who chose NotifyDigest, and those who chose it at a playing table.
-func (tx *Tx) DigestPlayers() ([]Player, error) {
+// PlayersChoosing returns, by id, the players who chose mode for every
+// table, and those who chose it at a playing table (the digest's: who may
+// be owed one).
+func (tx *Tx) PlayersChoosing(mode string) ([]Player, error) {
 	atTable := tx.db.Model(&Seat{}).Select("seats.player_id").
 		Joins("JOIN tables ON tables.id = seats.table_id").
-		Where("seats.notify = ? AND tables.status = ?", NotifyDigest, StatusPlaying)
+		Where("seats.notify = ? AND tables.status = ?", mode, StatusPlaying)
 	var ps []Player
-	if err := tx.db.Where("notify = ? OR id IN (?)", NotifyDigest, atTable).Order("id").Find(&ps).Error; err != nil {
+	if err := tx.db.Where("notify = ? OR id IN (?)", mode, atTable).Order("id").Find(&ps).Error; err != nil {
 		return nil, fmt.Errorf("store: digest players: %w", mapErr(err))
 	}
 	return ps, nil

@@ -24,7 +24,7 @@ func TestNotify(t *testing.T) {
 			return tx.AddSeat(&Seat{TableID: over.ID, Position: 0, PlayerID: p3.ID})
 		})
 		mustTx(t, s, func(tx *Tx) error {
-			ps, err := tx.DigestPlayers()
+			ps, err := tx.PlayersChoosing("digest")
 			if err != nil || len(ps) != 0 {
 				t.Errorf("digest players before any NOTIFY: %v, %v", ps, err)
 			}
@@ -32,25 +32,25 @@ func TestNotify(t *testing.T) {
 			if err != nil || p.Notify != "" || p.DigestDay != "" {
 				t.Errorf("a new player: %+v, %v; want no choice and no digest day", p, err)
 			}
-			if err := tx.SetPlayerNotify("P0@example.org", NotifyDigest); err != nil {
+			if err := tx.SetPlayerNotify("P0@example.org", "digest"); err != nil {
 				return err
 			}
-			if err := tx.SetSeatNotify(playing.ID, "p1@example.org", NotifyDigest); err != nil {
+			if err := tx.SetSeatNotify(playing.ID, "p1@example.org", "digest"); err != nil {
 				return err
 			}
-			if err := tx.SetSeatNotify(over.ID, "p3@example.org", NotifyDigest); err != nil {
+			if err := tx.SetSeatNotify(over.ID, "p3@example.org", "digest"); err != nil {
 				return err
 			}
-			if err := tx.SetSeatNotify(playing.ID, "p2@example.org", NotifyTurn); err != nil {
+			if err := tx.SetSeatNotify(playing.ID, "p2@example.org", "turn"); err != nil {
 				return err
 			}
-			if err := tx.SetSeatNotify(over.ID, "p0@example.org", NotifyTurn); !errors.Is(err, ErrNotFound) {
+			if err := tx.SetSeatNotify(over.ID, "p0@example.org", "turn"); !errors.Is(err, ErrNotFound) {
 				t.Errorf("SetSeatNotify without a seat: %v, want ErrNotFound", err)
 			}
-			if err := tx.SetPlayerNotify("nobody@example.org", NotifyTurn); !errors.Is(err, ErrNotFound) {
+			if err := tx.SetPlayerNotify("nobody@example.org", "turn"); !errors.Is(err, ErrNotFound) {
 				t.Errorf("SetPlayerNotify unknown: %v, want ErrNotFound", err)
 			}
-			ps, err = tx.DigestPlayers()
+			ps, err = tx.PlayersChoosing("digest")
 			if err != nil {
 				return err
 			}
@@ -66,7 +66,7 @@ func TestNotify(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if seats[0].Notify != "" || seats[1].Notify != NotifyDigest || seats[2].Notify != NotifyTurn {
+			if seats[0].Notify != "" || seats[1].Notify != "digest" || seats[2].Notify != "turn" {
 				t.Errorf("seats' notify %q %q %q", seats[0].Notify, seats[1].Notify, seats[2].Notify)
 			}
 

@@ -15,7 +15,7 @@ import (
 // digest, the List-Unsubscribe address, and SAY.
 
 // NotifyMode is the mail seat p chose at t: the seat's own choice, else
-// the player's, else store.NotifyAll.
+// the player's, else NotifyAll.
 func (t *Table) NotifyMode(p int) string {
 	if m := t.Seats[p].Notify; m != "" {
 		return m
@@ -23,7 +23,7 @@ func (t *Table) NotifyMode(p int) string {
 	if pl := t.Seats[p].Player; pl != nil && pl.Notify != "" {
 		return pl.Notify
 	}
-	return store.NotifyAll
+	return NotifyAll
 }
 
 // wantsNotice reports whether seat p gets the notice of the state after
@@ -33,7 +33,7 @@ func (t *Table) NotifyMode(p int) string {
 // resignation, which everyone is told of, LEAGUES §2.4).
 func (t *Table) wantsNotice(p int) bool {
 	acts := t.Game.Actions()
-	return t.NotifyMode(p) == store.NotifyAll || t.Game.Turn() == p ||
+	return t.NotifyMode(p) == NotifyAll || t.Game.Turn() == p ||
 		len(acts) == 0 || !isTurn(acts[len(acts)-1].Kind)
 }
 

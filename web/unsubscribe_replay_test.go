@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // TestUnsubscribeReplayed: a one-click unsubscribe posted again (a mail
@@ -24,7 +24,7 @@ func TestUnsubscribeReplayed(t *testing.T) {
 		if b := w.Body.String(); w.Code != http.StatusOK || !strings.Contains(b, "NOTIFY turn") || strings.Contains(b, `method="post"`) {
 			t.Fatalf("%s: %d\n%s", what, w.Code, w.Body)
 		}
-		if m := f.seatNotify("elm", "alice@example.org"); m != store.NotifyTurn {
+		if m := f.seatNotify("elm", "alice@example.org"); m != table.NotifyTurn {
 			t.Errorf("%s: alice's seat has NOTIFY %q, want turn", what, m)
 		}
 		if ms := f.outbox(); len(ms) != mails {
@@ -37,7 +37,7 @@ func TestUnsubscribeReplayed(t *testing.T) {
 	post("the same POST an hour later", 0)
 
 	f.send("alice@example.org", "elm", "NOTIFY all elm")
-	if m := f.seatNotify("elm", "alice@example.org"); m != store.NotifyAll {
+	if m := f.seatNotify("elm", "alice@example.org"); m != table.NotifyAll {
 		t.Fatalf("NOTIFY all by mail: the seat has %q", m)
 	}
 	f.outbox()

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/web"
 )
 
@@ -247,7 +247,7 @@ func TestUnsubscribe(t *testing.T) {
 	if b := w.Body.String(); !strings.Contains(b, "elm") || !strings.Contains(b, "NOTIFY turn") || strings.Contains(b, `method="post"`) {
 		t.Errorf("the POST's page does not say what it did:\n%s", w.Body)
 	}
-	if m := f.seatNotify("elm", "alice@example.org"); m != store.NotifyTurn {
+	if m := f.seatNotify("elm", "alice@example.org"); m != table.NotifyTurn {
 		t.Errorf("after the POST alice's seat has NOTIFY %q, want turn", m)
 	}
 	if m := f.seatNotify("elm", "bob@example.org"); m != "" {

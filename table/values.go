@@ -11,3 +11,11 @@ const (
 	// (EMAIL §1.7); the confirmation's answer is a message of its own.
 	OutcomePending = "pending"
 )
+
+// The mail a player may choose with NOTIFY (LEAGUES §5.1), as the player's
+// and the seat's rows keep it.
+const (
+	NotifyAll    = "all"    // a notice after every turn
+	NotifyTurn   = "turn"   // only the mail that needs them
+	NotifyDigest = "digest" // turn, and a daily summary
+)
