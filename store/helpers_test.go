@@ -72,7 +72,7 @@ func mustTx(t testing.TB, s *Store, fn func(tx *Tx) error) {
 // newTable creates a playing table with n seated players p0..p(n-1).
 func newTable(t testing.TB, s *Store, name string, n int) *Table {
 	t.Helper()
-	tab := &Table{Name: name, League: "main", Variant: "lexio", Multipliers: true, Status: StatusPlaying,
+	tab := &Table{Name: name, League: "main", Variant: "lexio", Multipliers: true, Status: "playing",
 		TurnTime: 72 * time.Hour, Reminders: []time.Duration{24 * time.Hour, 2 * time.Hour}}
 	mustTx(t, s, func(tx *Tx) error {
 		if err := tx.CreateTable(tab); err != nil {

@@ -125,7 +125,7 @@ func (tx *Tx) LockTable(id int64) error {
 // seats and invitations; ErrNotFound when there is no such open table.
 func (tx *Tx) DeleteOpenTable(id int64) error {
 	var t Table
-	if err := tx.first("open table", &t, "id = ? AND status = ? AND started_at IS NULL", id, StatusOpen); err != nil {
+	if err := tx.first("open table", &t, "id = ? AND status = ? AND started_at IS NULL", id, statusOpen); err != nil {
 		return err
 	}
 	for _, m := range []any{&Invitation{}, &Seat{}} {
@@ -229,7 +229,7 @@ func (tx *Tx) OpenTablesBy(addr string) (int, error) {
 	err := tx.db.Model(&Table{}).
 		Joins("JOIN seats ON seats.table_id = tables.id AND seats.position = 0").
 		Joins("JOIN players ON players.id = seats.player_id").
-		Where("players.address = ? AND tables.status = ? AND tables.started_at IS NULL", NormalizeAddress(addr), StatusOpen).
+		Where("players.address = ? AND tables.status = ? AND tables.started_at IS NULL", NormalizeAddress(addr), statusOpen).
 		Count(&n).Error
 	if err != nil {
 		return 0, fmt.Errorf("store: open tables: %w", mapErr(err))
@@ -245,7 +245,7 @@ func (tx *Tx) LapsedOpenTables(before time.Time, limit int) ([]int64, error) {
 	pending := tx.db.Model(&Invitation{}).Select("1").
 		Where("invitations.table_id = tables.id AND invitations.state = ?", InvitePending)
 	err := tx.db.Model(&Table{}).
-		Where("status = ? AND started_at IS NULL AND created_at <= ? AND NOT EXISTS (?)", StatusOpen, before.UTC(), pending).
+		Where("status = ? AND started_at IS NULL AND created_at <= ? AND NOT EXISTS (?)", statusOpen, before.UTC(), pending).
 		Order("created_at, id").Limit(limit).Pluck("id", &ids).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: lapsed open tables: %w", mapErr(err))

@@ -15,8 +15,8 @@ func TestInvitations(t *testing.T) {
 	eachDriver(t, func(t *testing.T, open opener) {
 		s := open(t)
 		ctx := context.Background()
-		a := &Table{Name: "inv-a", Status: StatusOpen}
-		b := &Table{Name: "inv-b", Status: StatusOpen}
+		a := &Table{Name: "inv-a", Status: "open"}
+		b := &Table{Name: "inv-b", Status: "open"}
 		mustTx(t, s, func(tx *Tx) error {
 			for _, tab := range []*Table{a, b} {
 				if err := tx.CreateTable(tab); err != nil {
@@ -167,7 +167,7 @@ func TestInvitations(t *testing.T) {
 				t.Errorf("invitations of the other table: %v, %v", is, err)
 			}
 			// Only a table whose game never began can go.
-			b.Status, b.StartedAt, b.Seq = StatusPlaying, ptr(t0), 0
+			b.Status, b.StartedAt, b.Seq = "playing", ptr(t0), 0
 			if err := tx.SaveTable(b, 0); err != nil {
 				return err
 			}

@@ -122,7 +122,7 @@ func TestOpenTablesBy(t *testing.T) {
 				name string
 				by   *Player
 			}{{&lonely, "lonely", p0}, {&invited, "invited", p0}, {&other, "other", p1}} {
-				c.t.Name, c.t.Status = c.name, StatusOpen
+				c.t.Name, c.t.Status = c.name, "open"
 				if err := tx.CreateTable(c.t); err != nil {
 					return err
 				}

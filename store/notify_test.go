@@ -12,7 +12,7 @@ func TestNotify(t *testing.T) {
 	eachDriver(t, func(t *testing.T, open opener) {
 		s := open(t)
 		playing := newTable(t, s, "t1", 3) // p0, p1, p2
-		over := &Table{Name: "t2", Variant: "lexio", Multipliers: true, Status: StatusOver}
+		over := &Table{Name: "t2", Variant: "lexio", Multipliers: true, Status: "over"}
 		mustTx(t, s, func(tx *Tx) error {
 			if err := tx.CreateTable(over); err != nil {
 				return err

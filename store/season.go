@@ -370,7 +370,7 @@ func (tx *Tx) LastMembership(league string, playerID int64) (*SeasonMember, erro
 // listings need them.
 type TableState struct {
 	Name          string
-	Status        TableStatus
+	Status        string
 	DivisionOrder int
 	Round         int
 }

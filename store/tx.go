@@ -112,7 +112,7 @@ func (tx *Tx) SetPlayerZone(addr, zone string) error {
 // ErrDuplicate when the name is taken.
 func (tx *Tx) CreateTable(t *Table) error {
 	if t.Status == "" {
-		t.Status = StatusOpen
+		t.Status = statusOpen
 	}
 	t.normalize()
 	if err := tx.insertNew("table", t); err != nil {
@@ -141,7 +141,7 @@ func (tx *Tx) TableByID(id int64) (*Table, error) {
 }
 
 // Tables returns every table, by name; status "" means any status.
-func (tx *Tx) Tables(status TableStatus) ([]Table, error) {
+func (tx *Tx) Tables(status string) ([]Table, error) {
 	q := tx.db.Order("name")
 	if status != "" {
 		q = q.Where("status = ?", status)
@@ -163,7 +163,7 @@ type TableRef struct {
 // means any status. It reads no time of the rows: a listing that must go
 // on past a row the driver cannot read back (one written before
 // ErrTimeRange guarded the writes) reads each row apart, by TableByID.
-func (tx *Tx) TableRefs(status TableStatus) ([]TableRef, error) {
+func (tx *Tx) TableRefs(status string) ([]TableRef, error) {
 	q := tx.db.Model(&Table{}).Select("id, name").Order("name")
 	if status != "" {
 		q = q.Where("status = ?", status)
@@ -265,7 +265,7 @@ func (tx *Tx) SaveTable(t *Table, prevSeq int64) error {
 func (tx *Tx) DueTables(now time.Time, limit int) ([]Table, error) {
 	var ts []Table
 	err := tx.db.Select("id, name").
-		Where("status = ? AND due_at <= ?", StatusPlaying, now.UTC()).
+		Where("status = ? AND due_at <= ?", statusPlaying, now.UTC()).
 		Order("due_at, id").
 		Limit(limit).
 		Find(&ts).Error

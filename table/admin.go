@@ -91,7 +91,7 @@ func (s *Service) EnsureTables(ctx context.Context) error {
 // Summary is a table as the admin sees it.
 type Summary struct {
 	Name, League, Variant string
-	Status                store.TableStatus
+	Status                string
 	Players               []string // addresses, in join order
 	Scores                []int
 	Turn                  int // -1 when not playing

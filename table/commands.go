@@ -222,7 +222,7 @@ func NewRow(name string, l *config.League, variant string) *store.Table {
 	return &store.Table{
 		Name: name, League: l.Name, Variant: variant, Multipliers: *l.Multipliers,
 		TurnTime: l.TurnTime, Reminders: slices.Clone(l.Reminders), AwayGrace: l.AwayGrace,
-		ReserveSize: l.ReserveSize, ReserveRefill: l.ReserveRefill, ForfeitAfter: l.ForfeitAfter, Status: store.StatusOpen,
+		ReserveSize: l.ReserveSize, ReserveRefill: l.ReserveRefill, ForfeitAfter: l.ForfeitAfter, Status: StatusOpen,
 		TimeBank: l.TimeBank, BankPerMove: l.BankPerMove, IgnoreVacations: l.Vacation != nil && !*l.Vacation,
 	}
 }

@@ -38,7 +38,7 @@ func (h *harness) fingerprint() string {
 		for _, t := range tables {
 			fmt.Fprintf(&b, " %s:%s:%d", t.Name, t.Status, t.Seq)
 		}
-		for _, status := range []store.TableStatus{store.StatusOpen, store.StatusPlaying, store.StatusOver} {
+		for _, status := range []string{table.StatusOpen, table.StatusPlaying, table.StatusOver} {
 			all, err := tx.Tables(status)
 			if err != nil {
 				return err
@@ -95,7 +95,7 @@ func TestForgedFromConfirms(t *testing.T) {
 		err := h.store.View(h.ctx, func(tx *store.Tx) error {
 			rows, err := tx.TablesOfPlayer(addr("alice"))
 			for _, r := range rows {
-				if r.Status == store.StatusOpen && r.Name != daves {
+				if r.Status == table.StatusOpen && r.Name != daves {
 					open = r.Name
 				}
 			}

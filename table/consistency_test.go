@@ -31,7 +31,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 		want   string // in the error
 	}{
 		{"over", func(tx *store.Tx, row *store.Table, _ string) error {
-			row.Status = store.StatusOver
+			row.Status = table.StatusOver
 			return tx.SaveTable(row, row.Seq)
 		}, "the row says over, the game is playing"},
 		{"behind", func(tx *store.Tx, row *store.Table, at string) error {

@@ -155,7 +155,7 @@ func (s *Service) PlayerTables(tx *store.Tx, addr string) ([]*Table, error) {
 	var out []*Table
 	for _, ref := range refs {
 		row, err := tx.TableByID(ref.ID)
-		if err == nil && row.Status != store.StatusPlaying {
+		if err == nil && row.Status != StatusPlaying {
 			continue
 		}
 		var t *Table
