@@ -75,9 +75,6 @@ func New(o Options) (*Writer, error) {
 // Domain is the service's mail domain.
 func (w *Writer) Domain() string { return w.domain }
 
-// Links are the web side's links, nil when it is off.
-func (w *Writer) Links() *weblink.Links { return w.links }
-
 // Recipient is one player a message goes to.
 type Recipient struct {
 	Addr, Lang string

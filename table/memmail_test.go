@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/mailer/localmail"
 	"github.com/lexio-mail/lexio/store"
 )
 
@@ -67,17 +68,9 @@ func (m *memMail) addUser(name string) {
 // user maps an envelope address to its user, ignoring a +tag; the error
 // is the local server's refusal.
 func (m *memMail) user(address string) (string, error) {
-	at := strings.LastIndexByte(address, '@')
-	refused := fmt.Errorf("RCPT TO <%s>: 550 5.1.1 No such user here", address)
-	if at < 0 || strings.ToLower(address[at+1:]) != m.domain {
-		return "", refused
-	}
-	local := strings.ToLower(address[:at])
-	if plus := strings.IndexByte(local, '+'); plus >= 0 {
-		local = local[:plus]
-	}
-	if !m.users[local] {
-		return "", refused
+	local, ok := localmail.Mailbox(address, m.domain)
+	if !ok || !m.users[local] {
+		return "", fmt.Errorf("RCPT TO <%s>: 550 5.1.1 No such user here", address)
 	}
 	return local, nil
 }

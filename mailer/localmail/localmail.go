@@ -436,18 +436,26 @@ func (s *Server) Count(userName, mailbox string) (int, error) {
 	return int(*st.NumMessages), nil
 }
 
-// lookup maps an address to its user, ignoring a +tag.
-func (s *Server) lookup(address string) (*user, error) {
+// Mailbox is the user an address of domain is delivered to: its local
+// part in lower case without a +tag; ok is false for another domain or
+// no address. The tests' in-process mail delivers by the same rule.
+func Mailbox(address, domain string) (name string, ok bool) {
 	at := strings.LastIndexByte(address, '@')
-	if at < 0 {
-		return nil, fmt.Errorf("%w: %s", ErrUnknownUser, address)
+	if at < 0 || !strings.EqualFold(address[at+1:], domain) {
+		return "", false
 	}
-	local, domain := strings.ToLower(address[:at]), strings.ToLower(address[at+1:])
-	if domain != s.domain {
-		return nil, fmt.Errorf("%w: %s (not our domain)", ErrUnknownUser, address)
-	}
+	local := strings.ToLower(address[:at])
 	if plus := strings.IndexByte(local, '+'); plus >= 0 {
 		local = local[:plus]
+	}
+	return local, true
+}
+
+// lookup maps an address to its user, ignoring a +tag.
+func (s *Server) lookup(address string) (*user, error) {
+	local, ok := Mailbox(address, s.domain)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s (not our domain)", ErrUnknownUser, address)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
