@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lexio-mail/lexio/parser/mailtext"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -63,14 +65,14 @@ var corpusExpect = map[string]struct {
 	"gmail-html-only-blank":        {command: "PLACE H7 ACROSS CHaT", token: "T42A7KQ2XMBD", lang: "fr"},
 	"nested-multipart-attachments": {command: "PLACE H7 ACROSS CHaT", token: "T42A7KQ2XMBD", lang: "en"},
 	"forward-rfc822-attached":      {command: "GAMES", token: "T42A7KQ2XMBD", lang: "en"},
-	"vacation-auto-submitted":      {ignored: IgnoreAutoSubmitted},
-	"vacation-x-autoreply-fr":      {ignored: IgnoreAutoReply},
-	"vacation-precedence-bulk":     {ignored: IgnorePrecedence},
-	"bounce-dsn":                   {ignored: IgnoreDeliveryReport},
-	"postmaster-sender":            {ignored: IgnoreDaemon},
-	"list-mail":                    {ignored: IgnoreList},
-	"noreply-sender":               {ignored: IgnoreNoReply},
-	"own-address":                  {ignored: IgnoreOwnAddress},
+	"vacation-auto-submitted":      {ignored: mailtext.IgnoreAutoSubmitted},
+	"vacation-x-autoreply-fr":      {ignored: mailtext.IgnoreAutoReply},
+	"vacation-precedence-bulk":     {ignored: mailtext.IgnorePrecedence},
+	"bounce-dsn":                   {ignored: mailtext.IgnoreDeliveryReport},
+	"postmaster-sender":            {ignored: mailtext.IgnoreDaemon},
+	"list-mail":                    {ignored: mailtext.IgnoreList},
+	"noreply-sender":               {ignored: mailtext.IgnoreNoReply},
+	"own-address":                  {ignored: mailtext.IgnoreOwnAddress},
 	"error-no-command":             {errKind: "no_command", token: "T42A7KQ2XMBD"},
 	"error-bad-cell":               {errKind: "bad_cell", token: "T42A7KQ2XMBD"},
 	"error-bad-word-fr":            {errKind: "bad_word", token: "T42A7KQ2XMBD"},

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"testing"
+
+	"github.com/lexio-mail/lexio/parser/mailtext"
 )
 
 // FuzzParse feeds Parse mutations of the corpus and of the blockquote
@@ -27,8 +29,8 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		m := &Message{}
 		parse(m, raw, Options{ServiceAddress: testService, MaxBytes: 64 << 10})
-		if len(m.Body) > maxBodyKept {
-			t.Fatalf("Body of %d bytes, over %d", len(m.Body), maxBodyKept)
+		if len(m.Body) > mailtext.MaxBodyKept {
+			t.Fatalf("Body of %d bytes, over %d", len(m.Body), mailtext.MaxBodyKept)
 		}
 		if m.Ignored != "" {
 			if m.Command != nil || m.Err != nil {
@@ -50,20 +52,6 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		checkCanonical(t, m.Command)
-	})
-}
-
-// FuzzHTMLToText checks the bound of htmlToText on arbitrary HTML: its
-// text is never longer than the HTML, nor than maxText.
-func FuzzHTMLToText(f *testing.F) {
-	f.Add(repeatTo(16<<10, "<html><body>", "<blockquote>PASS\n", "</body></html>"))
-	f.Add(`<div class="gmail_quote"><div class="gmail_quote"><pre>a` + "\n" + `b</pre><br><br>&nGt;`)
-	f.Add("<table><tr><td><ul><li>PASS<b><i>x<script>y")
-	f.Add(`<p>PLACE&nbsp;H7 ACROSS CH&#65;T</p><blockquote>BOARD</blockquote>after`)
-	f.Fuzz(func(t *testing.T, s string) {
-		if text := htmlToText(s); len(text) > len(s) || len(text) > maxText {
-			t.Fatalf("%d bytes of text from %d bytes of HTML", len(text), len(s))
-		}
 	})
 }
 

@@ -1,14 +1,13 @@
 package parser
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"runtime"
 	"strings"
 	"testing"
 
-	"github.com/emersion/go-message"
+	"github.com/lexio-mail/lexio/parser/mailtext"
 )
 
 // repeatTo repeats unit after prefix until the text is about n bytes long
@@ -51,7 +50,7 @@ func plainShape(name, prefix, unit, suffix string) hostileShape {
 // header limit.
 func headerShape(name, field, unit string) hostileShape {
 	return hostileShape{name: name, build: func(n int) []byte {
-		n = min(n, maxHeaderBytes-1024)
+		n = min(n, mailtext.MaxHeaderBytes-1024)
 		return msg(repeatTo(n, field+": ", unit, ""), "Hello\n")
 	}}
 }
@@ -103,14 +102,14 @@ var hostileShapes = []hostileShape{
 	headerShape("encoded words", "Subject", "=?utf-8?q?=C3=A9?= "),
 	headerShape("folded subject", "Subject", "[lexio x]\n "),
 	// To and Cc are read twice, for the recipients and for the token; the
-	// header is at most maxHeaderBytes.
+	// header is at most mailtext.MaxHeaderBytes.
 	{name: "many recipients", build: headerShape("", "To", "a@b.c, ").build, perByte: 64},
 	headerShape("references", "References", "<a@b> "),
 }
 
 // TestParseAllocLinear parses each hostile shape at 64 KiB and at 1 MiB
 // (the shapes not marked full at 256 KiB, to save time; a header is at
-// most maxHeaderBytes)
+// most mailtext.MaxHeaderBytes)
 // and bounds what Parse allocates: 32 bytes a byte of the message, plus
 // 512 bytes a line of its text (the command search reads every line and
 // tries most as a command). Issue 25's blockquote bomb allocated 1000
@@ -125,7 +124,7 @@ func TestParseAllocLinear(t *testing.T) {
 		}
 		big := 256 << 10
 		if shape.full {
-			big = DefaultMaxBytes - 1024
+			big = mailtext.DefaultMaxBytes - 1024
 		}
 		for _, n := range []int{64 << 10, big} {
 			raw := shape.build(n)
@@ -163,7 +162,7 @@ func allocated(f func()) uint64 {
 // for a loaded machine), far above what each shape takes.
 func BenchmarkParseHostile(b *testing.B) {
 	for _, shape := range hostileShapes {
-		raw := shape.build(DefaultMaxBytes - 1024)
+		raw := shape.build(mailtext.DefaultMaxBytes - 1024)
 		b.Run(shape.name, func(b *testing.B) {
 			b.SetBytes(int64(len(raw)))
 			b.ReportAllocs()
@@ -179,67 +178,8 @@ func BenchmarkParseHostile(b *testing.B) {
 
 // textLines counts the lines of the text the command search reads in raw.
 func textLines(raw []byte) int {
-	ent, err := message.ReadWithOptions(bytes.NewReader(raw), &message.ReadOptions{MaxHeaderBytes: maxHeaderBytes})
-	if ent == nil {
-		return 0
-	}
-	text, _ := bodyText(ent, err)
-	return strings.Count(text, "\n")
-}
-
-func TestHTMLQuoteDepth(t *testing.T) {
-	in := strings.Repeat("<blockquote>", maxQuoteDepth+4) + "PASS" + strings.Repeat("</blockquote>", maxQuoteDepth+4) + "after"
-	want := strings.Repeat("> ", maxQuoteDepth) + "PASS\nafter"
-	if got := strings.TrimSpace(htmlToText(in)); got != want {
-		t.Errorf("htmlToText = %q, want %q", got, want)
-	}
-}
-
-// TestHTMLTextBound checks that the text of HTML stops at the HTML's own
-// length, and that the line it cut is dropped.
-func TestHTMLTextBound(t *testing.T) {
-	in := strings.Repeat("<blockquote>", maxQuoteDepth) + "<pre>" + strings.Repeat("ab\n", 100)
-	got := htmlToText(in)
-	if len(got) > len(in) {
-		t.Fatalf("%d bytes of text from %d bytes of HTML", len(got), len(in))
-	}
-	line := strings.Repeat("> ", maxQuoteDepth) + "ab\n"
-	if len(got) <= len(in)-len(line) || got != strings.Repeat(line, len(got)/len(line)) {
-		t.Errorf("text %q: want whole lines %q up to %d bytes", got, line, len(in))
-	}
-}
-
-func TestCutText(t *testing.T) {
-	tests := []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"PASS\nBOARD", 20, "PASS\nBOARD"},
-		{"PASS\nBOARD", 8, "PASS\n"},
-		{"PASS\nBOARD\n", 11, "PASS\nBOARD\n"},
-		{"ÉCHANGER", 2, "É"},
-		{"ÉCHANGER", 1, ""},
-	}
-	for _, tc := range tests {
-		if got := cutText(tc.in, tc.n); got != tc.want {
-			t.Errorf("cutText(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
-		}
-	}
-}
-
-// TestSubjectTags checks the one-pass reading of [Lexio …] tags.
-func TestSubjectTags(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"[Lexio t1] Re: [lexio t2 TOK] PASS", "PASS"},
-		{"Re: [Lexio t1", "[Lexio t1"},
-		{strings.Repeat("[lexio x]", 1000) + " BOARD", "BOARD"},
-	}
-	for _, tc := range tests {
-		if got := subjectCommandText(tc.in); got != tc.want {
-			t.Errorf("subjectCommandText(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	m, _ := mailtext.Read(raw, testOpts)
+	return strings.Count(m.Text, "\n")
 }
 
 // TestLongCommandLine: a line is read as a command up to maxCommandLine

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lexio-mail/lexio/parser/mailtext"
 )
 
 // msg builds a raw message from header lines and a body.
@@ -37,13 +39,13 @@ func TestParseTooLarge(t *testing.T) { // EMAIL §2.5
 		t.Errorf("under the limit: command %v, err %v", m.Command, m.Err)
 	}
 	// Over the default limit.
-	big := msg("Subject: big", "PASS\n"+strings.Repeat("y", DefaultMaxBytes))
+	big := msg("Subject: big", "PASS\n"+strings.Repeat("y", mailtext.DefaultMaxBytes))
 	if m := Parse(big, testOpts); !errors.Is(m.Err, ErrTooLarge) {
 		t.Errorf("over 1 MiB: Err = %v, want too large", m.Err)
 	}
 	// An auto-reply over the limit is ignored, not answered.
 	auto := msg("Auto-Submitted: auto-replied", strings.Repeat("z", 3000))
-	if m := Parse(auto, Options{MaxBytes: 2000}); m.Ignored != IgnoreAutoSubmitted || m.Err != nil {
+	if m := Parse(auto, Options{MaxBytes: 2000}); m.Ignored != mailtext.IgnoreAutoSubmitted || m.Err != nil {
 		t.Errorf("large auto-reply: ignored %q, err %v", m.Ignored, m.Err)
 	}
 }
@@ -56,8 +58,8 @@ func TestParseLargeTextUnderLimit(t *testing.T) {
 	if m.Err != nil || m.Command.String() != "PLACE H7 ACROSS CHAT" {
 		t.Fatalf("command %v, err %v", m.Command, m.Err)
 	}
-	if len(m.Body) > maxBodyKept {
-		t.Errorf("Body keeps %d bytes, want at most %d", len(m.Body), maxBodyKept)
+	if len(m.Body) > mailtext.MaxBodyKept {
+		t.Errorf("Body keeps %d bytes, want at most %d", len(m.Body), mailtext.MaxBodyKept)
 	}
 }
 
@@ -65,7 +67,7 @@ func largeMessage() []byte {
 	var b strings.Builder
 	b.WriteString("Some chatter first, and a long quote after.\n\nPLACE H7 ACROSS CHAT\n\n")
 	line := "> Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod.\n"
-	for b.Len() < DefaultMaxBytes*9/10 {
+	for b.Len() < mailtext.DefaultMaxBytes*9/10 {
 		b.WriteString(line)
 	}
 	return msg("Subject: long", b.String())
@@ -90,7 +92,7 @@ func TestParseDeepNesting(t *testing.T) {
 
 func TestParseTooManyParts(t *testing.T) {
 	var b strings.Builder
-	for range maxParts + 5 {
+	for range mailtext.MaxParts + 5 {
 		b.WriteString("--b\nContent-Type: image/png\n\nxx\n")
 	}
 	b.WriteString("--b\nContent-Type: text/plain\n\nPASS\n--b--\n")
@@ -101,13 +103,13 @@ func TestParseTooManyParts(t *testing.T) {
 }
 
 func TestParseHugeHeader(t *testing.T) {
-	h := "Subject: x\nX-Junk: " + strings.Repeat("a", maxHeaderBytes+10)
+	h := "Subject: x\nX-Junk: " + strings.Repeat("a", mailtext.MaxHeaderBytes+10)
 	m := Parse(msg(h, "PASS\n"), testOpts)
 	if !errors.Is(m.Err, ErrHeaderTooLarge) {
 		t.Fatalf("Err = %v, want header too large", m.Err)
 	}
 	// Many folded lines count too.
-	h = "Subject: x\nX-Junk: a" + strings.Repeat("\n b", maxHeaderBytes/3)
+	h = "Subject: x\nX-Junk: a" + strings.Repeat("\n b", mailtext.MaxHeaderBytes/3)
 	if m := Parse(msg(h, "PASS\n"), testOpts); !errors.Is(m.Err, ErrHeaderTooLarge) {
 		t.Errorf("folded: Err = %v, want header too large", m.Err)
 	}
@@ -171,30 +173,30 @@ func TestIgnoreReasons(t *testing.T) { // EMAIL §2.3
 	tests := []struct {
 		headers, want string
 	}{
-		{"Auto-Submitted: auto-replied", IgnoreAutoSubmitted},
-		{"Auto-Submitted: auto-generated", IgnoreAutoSubmitted},
+		{"Auto-Submitted: auto-replied", mailtext.IgnoreAutoSubmitted},
+		{"Auto-Submitted: auto-generated", mailtext.IgnoreAutoSubmitted},
 		{"Auto-Submitted: no", ""},
 		{"Auto-Submitted: No", ""},
-		{"X-Autoreply: yes", IgnoreAutoReply},
-		{"X-Autorespond: yes", IgnoreAutoReply},
-		{"Precedence: bulk", IgnorePrecedence},
-		{"Precedence: junk", IgnorePrecedence},
-		{"Precedence: list", IgnorePrecedence},
+		{"X-Autoreply: yes", mailtext.IgnoreAutoReply},
+		{"X-Autorespond: yes", mailtext.IgnoreAutoReply},
+		{"Precedence: bulk", mailtext.IgnorePrecedence},
+		{"Precedence: junk", mailtext.IgnorePrecedence},
+		{"Precedence: list", mailtext.IgnorePrecedence},
 		{"Precedence: first-class", ""},
-		{"List-Id: <club.example.net>", IgnoreList},
-		{"Content-Type: multipart/report; report-type=delivery-status; boundary=x", IgnoreDeliveryReport},
-		{"Content-Type: message/delivery-status", IgnoreDeliveryReport},
-		{"Return-Path: <>", IgnoreDeliveryReport},
-		{"From: MAILER-DAEMON@mx.example.net (Mail Delivery System)", IgnoreDaemon},
-		{"From: Mail Delivery Subsystem <mailer-daemon@googlemail.com>", IgnoreDaemon},
-		{"From: MAILER-DAEMON", IgnoreDaemon},
-		{"From: postmaster@example.net", IgnoreDaemon},
-		{"From: no-reply@example.com", IgnoreNoReply},
-		{"From: NoReply <noreply@example.com>", IgnoreNoReply},
-		{"From: do_not_reply@example.com", IgnoreNoReply},
-		{"From: alerts-noreply@example.com", IgnoreNoReply},
-		{"From: Lexio <LEXIO@example.org>", IgnoreOwnAddress},
-		{"From: lexio+T42@example.org", IgnoreOwnAddress},
+		{"List-Id: <club.example.net>", mailtext.IgnoreList},
+		{"Content-Type: multipart/report; report-type=delivery-status; boundary=x", mailtext.IgnoreDeliveryReport},
+		{"Content-Type: message/delivery-status", mailtext.IgnoreDeliveryReport},
+		{"Return-Path: <>", mailtext.IgnoreDeliveryReport},
+		{"From: MAILER-DAEMON@mx.example.net (Mail Delivery System)", mailtext.IgnoreDaemon},
+		{"From: Mail Delivery Subsystem <mailer-daemon@googlemail.com>", mailtext.IgnoreDaemon},
+		{"From: MAILER-DAEMON", mailtext.IgnoreDaemon},
+		{"From: postmaster@example.net", mailtext.IgnoreDaemon},
+		{"From: no-reply@example.com", mailtext.IgnoreNoReply},
+		{"From: NoReply <noreply@example.com>", mailtext.IgnoreNoReply},
+		{"From: do_not_reply@example.com", mailtext.IgnoreNoReply},
+		{"From: alerts-noreply@example.com", mailtext.IgnoreNoReply},
+		{"From: Lexio <LEXIO@example.org>", mailtext.IgnoreOwnAddress},
+		{"From: lexio+T42@example.org", mailtext.IgnoreOwnAddress},
 		{"From: lexio@other.example", ""},
 		{"From: Norah <norah@example.com>", ""},
 	}
@@ -246,25 +248,6 @@ func TestToken(t *testing.T) { // EMAIL §1.2
 	}
 }
 
-func TestSubjectCommandText(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"PASS", "PASS"},
-		{"Re: PASS", "PASS"},
-		{"RE: AW: Fwd: SV: TR: RV: pass", "pass"},
-		{"Re: [Lexio t42] PASS", "PASS"},
-		{"Re:[Lexio t42 TOK] ÉCHANGER QX?", "ÉCHANGER QX?"},
-		{"Re[2]: [Lexio t42] Your turn", "Your turn"},
-		{"[Lexio t42] Re: board", "board"},
-		{"Réponse: x", "Réponse: x"},
-		{"Relax: PASS", "Relax: PASS"},
-	}
-	for _, tc := range tests {
-		if got := subjectCommandText(tc.in); got != tc.want {
-			t.Errorf("subjectCommandText(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestSubjectFallback(t *testing.T) { // EMAIL §2.4
 	// No command in the body: the subject's is taken.
 	m := Parse(msg("Subject: Re: [Lexio t42] board", "Thanks!\n"), testOpts)
@@ -285,99 +268,6 @@ func TestSubjectFallback(t *testing.T) { // EMAIL §2.4
 	m = Parse(msg("Subject: Help me please", "hi\n"), testOpts)
 	if !errors.Is(m.Err, ErrNoCommand) {
 		t.Errorf("err %v, want no command", m.Err)
-	}
-}
-
-func TestPlayerLines(t *testing.T) { // EMAIL §2.4
-	tests := []struct {
-		name, in, want string
-	}{
-		{"quote", "PASS\n> BOARD\n>> LOG", "PASS"},
-		{"bottom-posted", "> BOARD\n> LOG\n\nPASS", "PASS"},
-		{"signature", "PASS\n-- \nBOARD", "PASS"},
-		{"signature no space", "PASS\n--\nBOARD", "PASS"},
-		{"en attribution", "PASS\nOn Mon, 3 Jun 2024, Lexio <l@x> wrote:\n> BOARD", "PASS"},
-		{"en attribution 2 lines", "PASS\nOn Mon, 3 Jun 2024 at 10:12, Lexio <l@x>\nwrote:\n> BOARD", "PASS"},
-		{"en attribution 3 lines", "PASS\nOn Mon, 3 Jun 2024 at 10:12, A Very Long Name\n<lexio+abc@example.org>\nwrote:\n> BOARD", "PASS"},
-		{"es attribution", "PASS\nEl lun, 3 jun 2024 a las 10:12, Lexio (<l@x>) escribió:\n> BOARD", "PASS"},
-		{"fr attribution", "PASS\nLe lun. 3 juin 2024 à 10:12, Lexio <l@x> a écrit :\n> BOARD", "PASS"},
-		{"de attribution", "PASS\nAm Mo., 3. Juni 2024 um 10:12 Uhr schrieb Lexio <l@x>:\n> BOARD", "PASS"},
-		{"unquoted original", "PASS\nOn Mon, 3 Jun 2024, Lexio <l@x> wrote:\nBOARD", "PASS"},
-		{"outlook en", "PASS\n-----Original Message-----\nFrom: Lexio\nBOARD", "PASS"},
-		{"outlook fr", "PASS\n-----Message d'origine-----\nBOARD", "PASS"},
-		{"outlook es", "PASS\n-----Mensaje original-----\nBOARD", "PASS"},
-		{"outlook de", "PASS\n-----Ursprüngliche Nachricht-----\nBOARD", "PASS"},
-		{"gmail forward", "PASS\n---------- Forwarded message ---------\nBOARD", "PASS"},
-		{"apple forward", "PASS\nBegin forwarded message:\nBOARD", "PASS"},
-		{"header block en", "PASS\nFrom: Lexio <l@x>\nSent: Monday\nTo: me\nSubject: x\nBOARD", "PASS"},
-		{"header block fr", "PASS\nDe : Lexio <l@x>\nEnvoyé : lundi\nÀ : moi\nObjet : x\nBOARD", "PASS"},
-		{"header block es", "PASS\nDe: Lexio <l@x>\nEnviado: lunes\nPara: yo\nAsunto: x\nBOARD", "PASS"},
-		{"header block de", "PASS\nVon: Lexio <l@x>\nGesendet: Montag\nAn: ich\nBetreff: x\nBOARD", "PASS"},
-		{"header block bold", "PASS\n*From:* Lexio <l@x>\n*Date:* Monday\nBOARD", "PASS"},
-		{"a lone From: line is text", "PASS\nFrom: the heart", "PASS\nFrom: the heart"},
-		{"iphone en", "PASS\nSent from my iPhone", "PASS"},
-		{"iphone es", "PASS\nEnviado desde mi iPhone", "PASS"},
-		{"iphone fr", "PASS\nEnvoyé de mon iPhone", "PASS"},
-		{"android", "PASS\nSent from my Android device", "PASS"},
-		{"galaxy fr", "PASS\nEnvoyé depuis mon appareil Galaxy", "PASS"},
-		{"outlook mobile", "PASS\nGet Outlook for iOS<https://aka.ms/o0ukef>", "PASS"},
-		{"outlook mobile fr", "PASS\nTélécharger Outlook pour Android", "PASS"},
-		{"german phone", "PASS\nVon meinem iPhone gesendet", "PASS"},
-		{"rule", "PASS\n________________________________", "PASS"},
-		{"blank lines squeezed", "\n\nPASS\n\n\n\nBob\n\n", "PASS\n\nBob"},
-		{"crlf", "PASS\r\n> x\r\n", "PASS"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := strings.Join(playerLines(tc.in), "\n"); got != tc.want {
-				t.Errorf("playerLines(%q) = %q, want %q", tc.in, got, tc.want)
-			}
-		})
-	}
-}
-
-func TestHTMLToText(t *testing.T) {
-	tests := []struct{ name, in, want string }{
-		{"paragraphs", "<p>PASS</p><p>Bob</p>", "PASS\nBob"},
-		{"br and entities", "PLACE&nbsp;H7&nbsp;ACROSS CH&#65;T<br>x", "PLACE H7 ACROSS CHAT\nx"},
-		{"inline tags", "<div>PLACE <b>H7</b> <i>ACROSS</i> CHAT</div>", "PLACE H7 ACROSS CHAT"},
-		{"blockquote", "PASS<blockquote>BOARD<blockquote>LOG</blockquote></blockquote>after", "PASS\n> BOARD\n> > LOG\nafter"},
-		{"gmail quote", `<div>PASS</div><div class="gmail_quote">On x wrote:<br>BOARD</div>`, "PASS\n> On x wrote:\n> BOARD"},
-		{"skipped", "<head><title>PASS</title><style>p{}</style></head><script>BOARD</script>LOG", "LOG"},
-		{"pre", "<pre>PASS\n  BOARD</pre>", "PASS\n  BOARD"},
-		{"broken", "<div><p>PASS<div", "PASS"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := strings.TrimSpace(htmlToText(tc.in))
-			if got != tc.want {
-				t.Errorf("htmlToText(%q) = %q, want %q", tc.in, got, tc.want)
-			}
-		})
-	}
-}
-
-func TestUnflow(t *testing.T) { // RFC 3676
-	tests := []struct {
-		name  string
-		in    string
-		delsp bool
-		want  string
-	}{
-		{"joined", "PLACE H7 \r\nACROSS CHAT\r\n", false, "PLACE H7 ACROSS CHAT\n"},
-		{"delsp", "PLACE H7 ACR\r\nOSS CHAT\r\n", true, "PLACE H7 ACR\nOSS CHAT\n"},
-		{"delsp joined", "PLACE H7 ACR \r\nOSS CHAT\r\n", true, "PLACE H7 ACROSS CHAT\n"},
-		{"stuffed", " From here\r\n", false, "From here\n"},
-		{"quoted", "> a \r\n> b\r\nc\r\n", false, "> a b\nc\n"},
-		{"depth change", "> a \r\nb\r\n", false, "> a \nb\n"},
-		{"signature", "-- \r\nBob\r\n", false, "-- \nBob\n"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := unflow(tc.in, tc.delsp); strings.TrimRight(got, "\n") != strings.TrimRight(tc.want, "\n") {
-				t.Errorf("unflow(%q) = %q, want %q", tc.in, got, tc.want)
-			}
-		})
 	}
 }
 
@@ -439,7 +329,7 @@ func BenchmarkParseLarge(b *testing.B) {
 	fill := func(prefix, unit, suffix string) string {
 		var s strings.Builder
 		s.WriteString(prefix)
-		for s.Len() < DefaultMaxBytes*9/10 {
+		for s.Len() < mailtext.DefaultMaxBytes*9/10 {
 			s.WriteString(unit)
 		}
 		s.WriteString(suffix)
@@ -519,7 +409,7 @@ func TestOneFrom(t *testing.T) {
 	}
 	// A message that must be ignored stays ignored (EMAIL §2.3).
 	m := Parse(msg("From: MAILER-DAEMON@mx.example.net, bob@example.net", "PASS\n"), testOpts)
-	if m.Ignored != IgnoreDaemon || m.Err != nil {
+	if m.Ignored != mailtext.IgnoreDaemon || m.Err != nil {
 		t.Errorf("a daemon among two From addresses: ignored %q, err %v", m.Ignored, m.Err)
 	}
 }

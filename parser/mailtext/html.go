@@ -1,4 +1,4 @@
-package parser
+package mailtext
 
 import (
 	"strings"
@@ -41,11 +41,11 @@ func htmlToText(s string) string {
 	for {
 		tt := z.Next()
 		if b.Len() > limit {
-			return cutText(b.String(), limit)
+			return CutText(b.String(), limit)
 		}
 		switch tt {
 		case html.ErrorToken:
-			return cutText(b.String(), limit)
+			return CutText(b.String(), limit)
 		case html.TextToken:
 			if skip > 0 {
 				continue

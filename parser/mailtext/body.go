@@ -1,4 +1,4 @@
-package parser
+package mailtext
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 const maxText = 1 << 20
 
 // errFound stops the walk once a text/plain part has been read.
-var errFound = errors.New("parser: found")
+var errFound = errors.New("mailtext: found")
 
 // walker finds the text to read in a MIME tree (EMAIL §2.4): the first
 // inline text/plain part, else the first inline text/html part.
@@ -37,7 +37,7 @@ func bodyText(root *message.Entity, rootErr error) (string, error) {
 	}
 	switch {
 	case w.havePlain:
-		return cutText(w.plain, maxText), nil
+		return CutText(w.plain, maxText), nil
 	case w.haveHTML:
 		return htmlToText(w.html), nil
 	}
@@ -46,11 +46,11 @@ func bodyText(root *message.Entity, rootErr error) (string, error) {
 
 func (w *walker) walk(e *message.Entity, entErr error, depth int) error {
 	w.parts++
-	if depth > maxDepth {
-		return newError(TooDeep, "MIME parts nested more than %d deep", maxDepth)
+	if depth > MaxDepth {
+		return newError(TooDeep, "MIME parts nested more than %d deep", MaxDepth)
 	}
-	if w.parts > maxParts {
-		return newError(TooDeep, "more than %d MIME parts", maxParts)
+	if w.parts > MaxParts {
+		return newError(TooDeep, "more than %d MIME parts", MaxParts)
 	}
 	if mr := e.MultipartReader(); mr != nil {
 		for {
@@ -186,9 +186,9 @@ func unflow(s string, delsp bool) string {
 	return b.String()
 }
 
-// cutText cuts s to at most n bytes: after its last whole line within
+// CutText cuts s to at most n bytes: after its last whole line within
 // them, or at a rune boundary when the first line is longer.
-func cutText(s string, n int) string {
+func CutText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

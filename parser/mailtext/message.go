@@ -1,8 +1,7 @@
-package parser
+package mailtext
 
 import (
 	"bytes"
-	"errors"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,9 +14,9 @@ import (
 // Limits that keep a hostile message from costing much (EMAIL §2.5).
 const (
 	DefaultMaxBytes = 1 << 20   // Options.MaxBytes when unset
-	maxHeaderBytes  = 256 << 10 // one header block; DKIM/ARC-heavy headers are ~20 KiB
-	maxDepth        = 12        // nesting of multipart entities
-	maxParts        = 200       // entities in one message
+	MaxHeaderBytes  = 256 << 10 // one header block; DKIM/ARC-heavy headers are ~20 KiB
+	MaxDepth        = 12        // nesting of multipart entities
+	MaxParts        = 200       // entities in one message
 )
 
 // Reasons a message is ignored (EMAIL §2.3): never answered, to prevent
@@ -33,7 +32,7 @@ const (
 	IgnoreOwnAddress     = "own-address"     // From is Options.ServiceAddress
 )
 
-// Options configure Parse.
+// Options configure Read.
 type Options struct {
 	// ServiceAddress is the service's own address, e.g. "lexio@example.org".
 	// Mail from it is ignored, and the reply token is taken from the
@@ -51,154 +50,76 @@ type Options struct {
 	TokenInSubject bool
 }
 
-// Message is what Parse read from one raw message.
-type Message struct {
-	MessageID  string   `json:"message_id"`
-	InReplyTo  string   `json:"in_reply_to,omitempty"`
-	References []string `json:"references,omitempty"`
-	From       string   `json:"from"` // bare address, lowercase; "" when none or several (Err says)
-	FromName   string   `json:"from_name,omitempty"`
-	To         []string `json:"to,omitempty"` // To and Cc, bare, lowercase
-	Token      string   `json:"token"`        // as written; "" when none
-	Table      string   `json:"table,omitempty"`
-	Subject    string   `json:"subject"` // decoded
-	// Body is what the player wrote: the text part (or the HTML part
-	// turned into text) without quotes, attributions, signatures and
-	// phone footers; at most 16 KiB are kept.
-	Body        string   `json:"body"`
-	AuthResults []string `json:"auth_results,omitempty"` // raw Authentication-Results values
-	Ignored     string   `json:"ignored"`                // an Ignore* reason, "" when not ignored
-	Command     *Command `json:"command,omitempty"`
-	Err         error    `json:"-"`
-	Lang        string   `json:"lang,omitempty"` // language of the command's keyword: en, es, fr
-	// CommandSource says where the command or the error was found:
-	// "body", "subject" or "" (for header-level errors and ignored mail).
-	CommandSource string `json:"source,omitempty"`
+// Mail is what Read found in one raw message.
+type Mail struct {
+	MessageID  string
+	InReplyTo  string
+	References []string
+	From       string // bare address, lowercase; "" when none or several (the error says)
+	FromName   string
+	To         []string // To and Cc, bare, lowercase
+	Token      string   // as written; "" when none
+	Table      string   // of the subject tag "[Lexio <table> …]"
+	Subject    string   // decoded
+	// AuthResults are the raw Authentication-Results values, topmost
+	// first.
+	AuthResults []string
+	Ignored     string // an Ignore* reason, "" when not ignored
+	// Text is the body's text: the first inline text/plain part, else the
+	// first text/html part turned into text, at most maxText bytes.
+	Text string
+	// Lines are the lines of Text the player wrote: without quotes,
+	// attributions, signatures and phone footers.
+	Lines []string
+	// Body is Lines joined, at most MaxBodyKept bytes.
+	Body string
+	// TextErr says why the body could not be read (an unknown charset,
+	// binary junk, broken MIME); its subject may still be read.
+	TextErr error
 }
 
-// Summary is the one-line JSON form of a Message used by `lexio parse
-// --json`. The first six keys are a contract checked outside the
-// repository.
-type Summary struct {
-	MessageID string `json:"message_id"`
-	From      string `json:"from"`
-	Token     string `json:"token"`
-	Ignored   string `json:"ignored"`
-	Command   string `json:"command"` // canonical form, see Command.String
-	Error     string `json:"error"`
-	ErrorKind string `json:"error_kind,omitempty"`
-	Subject   string `json:"subject"`
-	Lang      string `json:"lang"`
-	Table     string `json:"table,omitempty"`
-}
-
-// Summary returns the JSON summary of m.
-func (m *Message) Summary() Summary {
-	s := Summary{
-		MessageID: m.MessageID,
-		From:      m.From,
-		Token:     m.Token,
-		Ignored:   m.Ignored,
-		Command:   m.Command.String(),
-		Subject:   m.Subject,
-		Lang:      m.Lang,
-		Table:     m.Table,
-	}
-	if m.Err != nil {
-		s.Error = m.Err.Error()
-		var pe *Error
-		if errors.As(m.Err, &pe) {
-			s.ErrorKind = pe.Kind.String()
-		}
-	}
-	return s
-}
-
-// Parse reads one raw RFC 5322 message: its identity, its reply token,
-// whether it must be ignored (EMAIL §2.3), and its command (EMAIL §2.4,
-// §3). It does no I/O and never panics: whatever goes wrong is in Err,
-// an *Error.
-func Parse(raw []byte, opt Options) (m *Message) {
-	m = &Message{}
-	defer func() {
-		if r := recover(); r != nil {
-			m.Command = nil
-			m.Err = newError(Internal, "%v", r)
-		}
-	}()
-	parse(m, raw, opt)
-	return m
-}
-
-func parse(m *Message, raw []byte, opt Options) {
+// Read reads one raw RFC 5322 message: its identity, its reply token,
+// whether it must be ignored (EMAIL §2.3), and the lines its sender
+// wrote (EMAIL §2.4). An ignored message is returned with a nil error.
+// The error, an *Error, says why the message cannot be read at all: a
+// header too large or broken, no one sender, a message over
+// Options.MaxBytes; the Mail then holds what the header gave.
+func Read(raw []byte, opt Options) (*Mail, error) {
+	m := &Mail{}
 	if opt.MaxBytes <= 0 {
 		opt.MaxBytes = DefaultMaxBytes
 	}
 	raw = skipMboxLine(raw)
-	if len(raw) > maxHeaderBytes && !hasHeaderEnd(raw[:maxHeaderBytes]) {
-		m.Err = newError(HeaderTooLarge, "the header is over %d bytes", maxHeaderBytes)
-		return
+	if len(raw) > MaxHeaderBytes && !hasHeaderEnd(raw[:MaxHeaderBytes]) {
+		return m, newError(HeaderTooLarge, "the header is over %d bytes", MaxHeaderBytes)
 	}
 	// The body is read only when raw is within opt.MaxBytes (below).
-	ent, err := message.ReadWithOptions(bytes.NewReader(raw), &message.ReadOptions{MaxHeaderBytes: maxHeaderBytes})
+	ent, err := message.ReadWithOptions(bytes.NewReader(raw), &message.ReadOptions{MaxHeaderBytes: MaxHeaderBytes})
 	if ent == nil {
-		m.Err = newError(Malformed, "header: %v", err)
-		return
+		return m, newError(Malformed, "header: %v", err)
 	}
 	h := mail.Header{Header: ent.Header}
 	fromErr := readHeader(m, h, opt)
 	if m.Ignored = ignoreReason(h, m.From, opt.ServiceAddress); m.Ignored != "" {
-		return
+		return m, nil
 	}
 	if fromErr != nil {
-		m.Err = fromErr
-		return
+		return m, fromErr
 	}
 	if m.From == "" {
-		m.Err = newError(Malformed, "no valid From address")
-		return
+		return m, newError(Malformed, "no valid From address")
 	}
 	m.Token = findToken(h, m.Subject, opt)
 	if int64(len(raw)) > opt.MaxBytes {
-		m.Err = newError(TooLarge, "%d bytes, the limit is %d", len(raw), opt.MaxBytes)
-		return
+		return m, newError(TooLarge, "%d bytes, the limit is %d", len(raw), opt.MaxBytes)
 	}
 
-	text, bodyErr := bodyText(ent, err)
-	if bodyErr == nil {
-		lines := playerLines(text)
-		m.Body = bodyOf(lines)
-		cmd, cmdErr := findCommand(lines)
-		if cmd != nil {
-			m.setCommand(cmd, "body")
-			return
-		}
-		if cmdErr != nil {
-			m.Err, m.CommandSource = cmdErr, "body"
-			return
-		}
+	m.Text, m.TextErr = bodyText(ent, err)
+	if m.TextErr == nil {
+		m.Lines = playerLines(m.Text)
+		m.Body = bodyOf(m.Lines)
 	}
-	// No command in the body: try the subject (EMAIL §2.4).
-	if s := subjectCommandText(m.Subject); s != "" {
-		cmd, cmdErr, attempt := parseLine(s)
-		if cmd != nil {
-			m.setCommand(cmd, "subject")
-			return
-		}
-		if attempt {
-			m.Err, m.CommandSource = cmdErr, "subject"
-			return
-		}
-	}
-	if bodyErr != nil {
-		m.Err = bodyErr
-		return
-	}
-	m.Err = &Error{Kind: NoCommand}
-}
-
-func (m *Message) setCommand(c *Command, source string) {
-	m.Command, m.Lang, m.CommandSource = c, c.Language, source
+	return m, nil
 }
 
 // hasHeaderEnd tells whether b holds the empty line that ends a header.
@@ -219,7 +140,7 @@ func skipMboxLine(raw []byte) []byte {
 
 // readHeader fills m from the header. Its error is an AmbiguousFrom one
 // when the From does not name exactly one mailbox; m.From is then "".
-func readHeader(m *Message, h mail.Header, opt Options) *Error {
+func readHeader(m *Mail, h mail.Header, opt Options) *Error {
 	if id, err := h.MessageID(); err == nil && id != "" {
 		m.MessageID = id
 	} else {
@@ -530,11 +451,11 @@ func indexFold(s, lowerSub string) int {
 	return -1
 }
 
-// subjectCommandText strips reply and forward prefixes (repeated) and the
+// SubjectText strips reply and forward prefixes (repeated) and the
 // [Lexio …] tags from a subject, leaving what may be a command. It reads
 // the subject once: a subject of many tags no longer costs their number
 // times its length.
-func subjectCommandText(s string) string {
+func SubjectText(s string) string {
 	s = withoutTags(s)
 	for {
 		s = strings.TrimSpace(s)

@@ -1,12 +1,14 @@
-package parser
+package mailtext
 
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lexio-mail/lexio/dict"
 )
 
-// maxBodyKept bounds Message.Body; the command search reads everything.
-const maxBodyKept = 16 << 10
+// MaxBodyKept bounds Mail.Body; Lines are kept whole.
+const MaxBodyKept = 16 << 10
 
 // playerLines returns the lines the player wrote (EMAIL §2.4): quoted
 // lines ('>'), attribution lines ("On … wrote:" in en/es/fr/de/pt/it/nl,
@@ -54,45 +56,29 @@ func playerLines(text string) []string {
 	return out
 }
 
-// maxCommandLine bounds the part of a line read as a command: the
-// longest command (SAY's MaxSay characters, NEW with a few addresses) is
-// well within it, and what a line holds past it only makes a longer
-// error, so that a megabyte-long line costs no more than a short one.
-const maxCommandLine = 4 << 10
-
-// findCommand returns the first command of the player's lines (EMAIL §3:
-// only the first counts). A line that is an attempt at a command but
-// fails (a bad cell, a bad word …) ends the search with its error. With
-// no command and no attempt, the result is (nil, nil).
-func findCommand(lines []string) (*Command, error) {
-	for _, t := range lines {
-		t = cutText(t, maxCommandLine)
-		t = strings.Trim(t, "*_ ") // *bold* as text/plain renders it
-		if t == "" {
-			continue
-		}
-		c, err, attempt := parseLine(t)
-		if c != nil {
-			return c, nil
-		}
-		if attempt {
-			return nil, err
-		}
-	}
-	return nil, nil
-}
-
-// bodyOf joins the player's lines for Message.Body, cut at maxBodyKept.
+// bodyOf joins the player's lines for Mail.Body, cut at MaxBodyKept.
 func bodyOf(lines []string) string {
 	s := strings.Join(lines, "\n")
-	if len(s) > maxBodyKept {
-		cut := maxBodyKept
+	if len(s) > MaxBodyKept {
+		cut := MaxBodyKept
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
 		s = s[:cut]
 	}
 	return s
+}
+
+// fold uppercases and drops accents (dict.Normalize), as the phrases
+// below are written; ASCII takes a fast path.
+func fold(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			w, _ := dict.Normalize(s)
+			return w
+		}
+	}
+	return strings.ToUpper(s)
 }
 
 // foldPrefix folds the first bytes of s for the phrase matches below.
