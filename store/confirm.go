@@ -36,7 +36,7 @@ func (tx *Tx) AddConfirmation(c *Confirmation) error {
 	}
 	c.CreatedAt, c.Expires = c.CreatedAt.UTC(), c.Expires.UTC()
 	if err := tx.db.Create(c).Error; err != nil {
-		return fmt.Errorf("store: confirmation: %w", mapErr(err))
+		return fmt.Errorf("store: confirmation: %w", MapErr(err))
 	}
 	return nil
 }
@@ -47,7 +47,7 @@ func (tx *Tx) AddConfirmation(c *Confirmation) error {
 // when addr has no confirmation id.
 func (tx *Tx) UseConfirmation(id int64, addr string, now time.Time) (c *Confirmation, fresh bool, err error) {
 	c = new(Confirmation)
-	if err := tx.first("confirmation", c, "id = ? AND address = ?", id, NormalizeAddress(addr)); err != nil {
+	if err := tx.First("confirmation", c, "id = ? AND address = ?", id, NormalizeAddress(addr)); err != nil {
 		return nil, false, err
 	}
 	if c.UsedAt != nil || now.After(c.Expires) {
@@ -56,7 +56,7 @@ func (tx *Tx) UseConfirmation(id int64, addr string, now time.Time) (c *Confirma
 	at := now.UTC()
 	res := tx.db.Model(&Confirmation{}).Where("id = ? AND used_at IS NULL", id).Update("used_at", at)
 	if res.Error != nil {
-		return nil, false, fmt.Errorf("store: confirmation: %w", mapErr(res.Error))
+		return nil, false, fmt.Errorf("store: confirmation: %w", MapErr(res.Error))
 	}
 	if res.RowsAffected == 0 {
 		return c, false, nil
@@ -71,7 +71,7 @@ func (tx *Tx) HasConfirmed(addr string) (bool, error) {
 	var n int64
 	err := tx.db.Model(&Confirmation{}).Where("address = ? AND used_at IS NOT NULL", NormalizeAddress(addr)).Limit(1).Count(&n).Error
 	if err != nil {
-		return false, fmt.Errorf("store: confirmed: %w", mapErr(err))
+		return false, fmt.Errorf("store: confirmed: %w", MapErr(err))
 	}
 	return n > 0, nil
 }

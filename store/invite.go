@@ -17,8 +17,8 @@ func (tx *Tx) AddInvitation(inv *Invitation) error {
 	if inv.Address == "" {
 		return errors.New("store: invitation: empty address")
 	}
-	if n := utf8.RuneCountInString(inv.Address); n > maxAddress {
-		return fmt.Errorf("store: invitation: an address of %d characters, over %d: %w", n, maxAddress, ErrTooLong)
+	if n := utf8.RuneCountInString(inv.Address); n > MaxAddress {
+		return fmt.Errorf("store: invitation: an address of %d characters, over %d: %w", n, MaxAddress, ErrTooLong)
 	}
 	if inv.State == "" {
 		inv.State = InvitePending
@@ -27,7 +27,7 @@ func (tx *Tx) AddInvitation(inv *Invitation) error {
 		inv.CreatedAt = tx.now()
 	}
 	inv.CreatedAt, inv.Expires = inv.CreatedAt.UTC(), inv.Expires.UTC()
-	return tx.insertNew("invitation", inv)
+	return tx.Insert("invitation", inv)
 }
 
 // Invitations returns a table's invitations in the order they were made
@@ -35,7 +35,7 @@ func (tx *Tx) AddInvitation(inv *Invitation) error {
 func (tx *Tx) Invitations(tableID int64) ([]Invitation, error) {
 	var is []Invitation
 	if err := tx.db.Where("table_id = ?", tableID).Order("id").Find(&is).Error; err != nil {
-		return nil, fmt.Errorf("store: invitations: %w", mapErr(err))
+		return nil, fmt.Errorf("store: invitations: %w", MapErr(err))
 	}
 	return is, nil
 }
@@ -43,7 +43,7 @@ func (tx *Tx) Invitations(tableID int64) ([]Invitation, error) {
 // InvitationOf returns the invitation of addr to a table, or ErrNotFound.
 func (tx *Tx) InvitationOf(tableID int64, addr string) (*Invitation, error) {
 	var inv Invitation
-	if err := tx.first("invitation", &inv, "table_id = ? AND address = ?", tableID, NormalizeAddress(addr)); err != nil {
+	if err := tx.First("invitation", &inv, "table_id = ? AND address = ?", tableID, NormalizeAddress(addr)); err != nil {
 		return nil, err
 	}
 	return &inv, nil
@@ -57,7 +57,7 @@ func (tx *Tx) PendingInvitationsOf(addr string) ([]Invitation, error) {
 		Where("address = ? AND state = ?", NormalizeAddress(addr), InvitePending).
 		Order("id").Find(&is).Error
 	if err != nil {
-		return nil, fmt.Errorf("store: pending invitations: %w", mapErr(err))
+		return nil, fmt.Errorf("store: pending invitations: %w", MapErr(err))
 	}
 	return is, nil
 }
@@ -73,14 +73,14 @@ func (tx *Tx) AnswerInvitation(id int64, state InvitationState, at time.Time) er
 	res := tx.db.Model(&Invitation{}).Where("id = ? AND state = ?", id, InvitePending).
 		Updates(map[string]any{"state": state, "answered_at": at})
 	if res.Error != nil {
-		return fmt.Errorf("store: answer invitation %d: %w", id, mapErr(res.Error))
+		return fmt.Errorf("store: answer invitation %d: %w", id, MapErr(res.Error))
 	}
 	if res.RowsAffected == 1 {
 		return nil
 	}
 	var n int64
 	if err := tx.db.Model(&Invitation{}).Where("id = ?", id).Count(&n).Error; err != nil {
-		return fmt.Errorf("store: answer invitation %d: %w", id, mapErr(err))
+		return fmt.Errorf("store: answer invitation %d: %w", id, MapErr(err))
 	}
 	if n == 0 {
 		return fmt.Errorf("store: answer invitation %d: %w", id, ErrNotFound)
@@ -101,7 +101,7 @@ func (tx *Tx) DueInvitationTables(now time.Time, limit int) ([]int64, error) {
 		Limit(limit).
 		Pluck("table_id", &ids).Error
 	if err != nil {
-		return nil, fmt.Errorf("store: due invitations: %w", mapErr(err))
+		return nil, fmt.Errorf("store: due invitations: %w", MapErr(err))
 	}
 	return ids, nil
 }
@@ -113,7 +113,7 @@ func (tx *Tx) DueInvitationTables(now time.Time, limit int) ([]int64, error) {
 func (tx *Tx) LockTable(id int64) error {
 	res := tx.db.Model(&Table{}).Where("id = ?", id).Update("updated_at", tx.now().UTC())
 	if res.Error != nil {
-		return fmt.Errorf("store: lock table %d: %w", id, mapErr(res.Error))
+		return fmt.Errorf("store: lock table %d: %w", id, MapErr(res.Error))
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("store: lock table %d: %w", id, ErrNotFound)
@@ -125,16 +125,16 @@ func (tx *Tx) LockTable(id int64) error {
 // seats and invitations; ErrNotFound when there is no such open table.
 func (tx *Tx) DeleteOpenTable(id int64) error {
 	var t Table
-	if err := tx.first("open table", &t, "id = ? AND status = ? AND started_at IS NULL", id, statusOpen); err != nil {
+	if err := tx.First("open table", &t, "id = ? AND status = ? AND started_at IS NULL", id, statusOpen); err != nil {
 		return err
 	}
 	for _, m := range []any{&Invitation{}, &Seat{}} {
 		if err := tx.db.Where("table_id = ?", id).Delete(m).Error; err != nil {
-			return fmt.Errorf("store: delete table %d: %w", id, mapErr(err))
+			return fmt.Errorf("store: delete table %d: %w", id, MapErr(err))
 		}
 	}
 	if err := tx.db.Delete(&Table{}, id).Error; err != nil {
-		return fmt.Errorf("store: delete table %d: %w", id, mapErr(err))
+		return fmt.Errorf("store: delete table %d: %w", id, MapErr(err))
 	}
 	return nil
 }
@@ -150,7 +150,7 @@ func (tx *Tx) PendingInvitationsBy(addr string) (int, error) {
 		Where("players.address = ? AND invitations.state = ?", NormalizeAddress(addr), InvitePending).
 		Count(&n).Error
 	if err != nil {
-		return 0, fmt.Errorf("store: invitations sent: %w", mapErr(err))
+		return 0, fmt.Errorf("store: invitations sent: %w", MapErr(err))
 	}
 	return int(n), nil
 }
@@ -162,7 +162,7 @@ func (tx *Tx) PendingInvitationsBy(addr string) (int, error) {
 func (tx *Tx) LogInvite(ev InviteEvent, opener, addr string, at time.Time) error {
 	row := InviteLog{Event: ev, Opener: NormalizeAddress(opener), Address: NormalizeAddress(addr), At: at.UTC()}
 	if err := tx.db.Create(&row).Error; err != nil {
-		return fmt.Errorf("store: invitation log: %w", mapErr(err))
+		return fmt.Errorf("store: invitation log: %w", MapErr(err))
 	}
 	return nil
 }
@@ -189,7 +189,7 @@ func (tx *Tx) DeclinedBy(addr, opener string, since time.Time) (bool, error) {
 func (tx *Tx) countLog(query string, args ...any) (int, error) {
 	var n int64
 	if err := tx.db.Model(&InviteLog{}).Where(query, args...).Count(&n).Error; err != nil {
-		return 0, fmt.Errorf("store: invitation log: %w", mapErr(err))
+		return 0, fmt.Errorf("store: invitation log: %w", MapErr(err))
 	}
 	return int(n), nil
 }
@@ -198,7 +198,7 @@ func (tx *Tx) countLog(query string, args ...any) (int, error) {
 // looks back that far.
 func (tx *Tx) PruneInviteLog(before time.Time) error {
 	if err := tx.db.Where("at < ?", before.UTC()).Delete(&InviteLog{}).Error; err != nil {
-		return fmt.Errorf("store: prune invitation log: %w", mapErr(err))
+		return fmt.Errorf("store: prune invitation log: %w", MapErr(err))
 	}
 	return nil
 }
@@ -206,7 +206,7 @@ func (tx *Tx) PruneInviteLog(before time.Time) error {
 // RefuseInvitations records that addr is never to be invited again; a
 // second time changes nothing. It reports whether the refusal is new.
 func (tx *Tx) RefuseInvitations(addr string, at time.Time) (bool, error) {
-	err := tx.insertNew("invitation refusal", &InviteRefusal{Address: NormalizeAddress(addr), CreatedAt: at.UTC()})
+	err := tx.Insert("invitation refusal", &InviteRefusal{Address: NormalizeAddress(addr), CreatedAt: at.UTC()})
 	if errors.Is(err, ErrDuplicate) {
 		return false, nil
 	}
@@ -217,7 +217,7 @@ func (tx *Tx) RefuseInvitations(addr string, at time.Time) (bool, error) {
 func (tx *Tx) RefusesInvitations(addr string) (bool, error) {
 	var n int64
 	if err := tx.db.Model(&InviteRefusal{}).Where("address = ?", NormalizeAddress(addr)).Count(&n).Error; err != nil {
-		return false, fmt.Errorf("store: invitation refusal: %w", mapErr(err))
+		return false, fmt.Errorf("store: invitation refusal: %w", MapErr(err))
 	}
 	return n > 0, nil
 }
@@ -232,7 +232,7 @@ func (tx *Tx) OpenTablesBy(addr string) (int, error) {
 		Where("players.address = ? AND tables.status = ? AND tables.started_at IS NULL", NormalizeAddress(addr), statusOpen).
 		Count(&n).Error
 	if err != nil {
-		return 0, fmt.Errorf("store: open tables: %w", mapErr(err))
+		return 0, fmt.Errorf("store: open tables: %w", MapErr(err))
 	}
 	return int(n), nil
 }
@@ -248,7 +248,7 @@ func (tx *Tx) LapsedOpenTables(before time.Time, limit int) ([]int64, error) {
 		Where("status = ? AND started_at IS NULL AND created_at <= ? AND NOT EXISTS (?)", statusOpen, before.UTC(), pending).
 		Order("created_at, id").Limit(limit).Pluck("id", &ids).Error
 	if err != nil {
-		return nil, fmt.Errorf("store: lapsed open tables: %w", mapErr(err))
+		return nil, fmt.Errorf("store: lapsed open tables: %w", MapErr(err))
 	}
 	return ids, nil
 }

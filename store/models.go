@@ -328,11 +328,6 @@ type Season struct {
 	ClosedAt *time.Time
 }
 
-// normalize puts the season's times in UTC.
-func (s *Season) normalize() {
-	s.Started, s.Ends, s.ClosedAt = s.Started.UTC(), s.Ends.UTC(), utcp(s.ClosedAt)
-}
-
 // SeasonMember is a player of a season's division. Divisions are
 // numbered by DivisionOrder, 0 the top one; Seed is the player's place
 // in the division's seeding order, from 0.

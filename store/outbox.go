@@ -39,7 +39,7 @@ func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]OutboxMai
 		Limit(limit).
 		Find(&rows).Error
 	if err != nil {
-		return nil, fmt.Errorf("store: outbox due: %w", mapErr(err))
+		return nil, fmt.Errorf("store: outbox due: %w", MapErr(err))
 	}
 	raws, err := o.bodies(ctx, rows)
 	if err != nil {
@@ -62,7 +62,7 @@ func (o *Outbox) bodies(ctx context.Context, rows []OutboxMail) (map[int64][]byt
 	}
 	var bs []OutboxBody
 	if err := o.s.db.WithContext(ctx).Where("mail_id IN ?", ids).Find(&bs).Error; err != nil {
-		return nil, fmt.Errorf("store: outbox bodies: %w", mapErr(err))
+		return nil, fmt.Errorf("store: outbox bodies: %w", MapErr(err))
 	}
 	out := make(map[int64][]byte, len(bs))
 	for _, b := range bs {
@@ -106,7 +106,7 @@ func (o *Outbox) Sent(ctx context.Context, ids []int64, at time.Time) error {
 				Where("id IN ? AND sent_at IS NULL AND failed_at IS NULL", ids).
 				Updates(map[string]any{"sent_at": at.UTC(), "last_error": ""})
 			if res.Error != nil {
-				return fmt.Errorf("store: outbox sent %v: %w", ids, mapErr(res.Error))
+				return fmt.Errorf("store: outbox sent %v: %w", ids, MapErr(res.Error))
 			}
 			if res.RowsAffected != int64(len(ids)) {
 				return fmt.Errorf("store: outbox sent %v: %d of them not pending: %w", ids, int64(len(ids))-res.RowsAffected, ErrNotFound)
@@ -130,7 +130,7 @@ func (o *Outbox) Resume(ctx context.Context, now time.Time) (int, error) {
 		return res.Error
 	})
 	if err != nil {
-		return 0, fmt.Errorf("store: outbox resume: %w", mapErr(err))
+		return 0, fmt.Errorf("store: outbox resume: %w", MapErr(err))
 	}
 	return int(n), nil
 }
@@ -157,7 +157,7 @@ func pending(db *gorm.DB, what string, id int64, set map[string]any) error {
 		Where("id = ? AND sent_at IS NULL AND failed_at IS NULL", id).
 		Updates(set)
 	if res.Error != nil {
-		return fmt.Errorf("store: outbox %s %d: %w", what, id, mapErr(res.Error))
+		return fmt.Errorf("store: outbox %s %d: %w", what, id, MapErr(res.Error))
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("store: outbox %s %d: not pending: %w", what, id, ErrNotFound)
@@ -169,7 +169,7 @@ func pending(db *gorm.DB, what string, id int64, set map[string]any) error {
 func (o *Outbox) Mail(ctx context.Context, id int64) (*OutboxMail, error) {
 	var m OutboxMail
 	if err := o.s.db.WithContext(ctx).Where("id = ?", id).Take(&m).Error; err != nil {
-		return nil, fmt.Errorf("store: outbox %d: %w", id, mapErr(err))
+		return nil, fmt.Errorf("store: outbox %d: %w", id, MapErr(err))
 	}
 	raws, err := o.bodies(ctx, []OutboxMail{m})
 	if err != nil {

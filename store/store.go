@@ -306,7 +306,7 @@ func (s *Store) run(ctx context.Context, fn func(tx *Tx) error, opts *sql.TxOpti
 		return fnErr
 	}, txOpts...)
 	if err != nil && fnErr == nil {
-		return fmt.Errorf("store: transaction: %w", mapErr(err))
+		return fmt.Errorf("store: transaction: %w", MapErr(err))
 	}
 	return err
 }
@@ -320,8 +320,8 @@ func (s *Store) write(ctx context.Context, fn func(db *gorm.DB) error) error {
 	return fn(s.db.WithContext(ctx))
 }
 
-// mapErr turns the drivers' errors into the package's sentinels.
-func mapErr(err error) error {
+// MapErr turns the drivers' errors into the package's sentinels.
+func MapErr(err error) error {
 	switch {
 	case err == nil:
 		return nil

@@ -980,13 +980,13 @@ func TestMapErr(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := mapErr(tc.in); !errors.Is(got, tc.want) {
-				t.Errorf("mapErr(%v) = %v, want %v", tc.in, got, tc.want)
+			if got := MapErr(tc.in); !errors.Is(got, tc.want) {
+				t.Errorf("MapErr(%v) = %v, want %v", tc.in, got, tc.want)
 			}
 		})
 	}
-	if mapErr(nil) != nil {
-		t.Error("mapErr(nil) != nil")
+	if MapErr(nil) != nil {
+		t.Error("MapErr(nil) != nil")
 	}
 }
 

@@ -42,7 +42,7 @@ func TestSenderStringBounds(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if len([]rune(m.From)) != maxAddress || !strings.HasPrefix(from, m.From) {
+			if len([]rune(m.From)) != MaxAddress || !strings.HasPrefix(from, m.From) {
 				t.Errorf("From recorded: %d characters %q", len([]rune(m.From)), m.From)
 			}
 			if _, err := tx.EnsurePlayer(from, "en"); !errors.Is(err, ErrTooLong) {

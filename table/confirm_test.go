@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -55,7 +56,7 @@ func (h *harness) fingerprint() string {
 			return err
 		}
 		fmt.Fprintf(&b, "; vacations %d", len(vacs))
-		sgs, err := tx.PendingSignups("club")
+		sgs, err := leagues.PendingSignups(tx, "club")
 		if err != nil {
 			return err
 		}
