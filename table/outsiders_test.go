@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -51,7 +52,7 @@ func (h *harness) refusesInvitations(name string) bool {
 	var refuses bool
 	err := h.store.View(h.ctx, func(tx *store.Tx) error {
 		var err error
-		refuses, err = tx.RefusesInvitations(name + "@" + h.domain)
+		refuses, err = invites.Refuses(tx, name+"@"+h.domain)
 		return err
 	})
 	if err != nil {
