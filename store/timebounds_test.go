@@ -60,7 +60,7 @@ func TestTimeBounds(t *testing.T) {
 				return err
 			}},
 			{"mail due in year 10000", func(tx *Tx) error {
-				return tx.EnqueueMails([]*OutboxMail{{To: []string{"p0@example.org"}, NextAttempt: t0}, {To: []string{"p1@example.org"}, NextAttempt: y10000}})
+				return enqueue(tx, []*OutboxMail{{To: []string{"p0@example.org"}, NextAttempt: t0}, {To: []string{"p1@example.org"}, NextAttempt: y10000}})
 			}},
 			{"rate window in year 10000", func(tx *Tx) error {
 				_, err := tx.TakeRate("k", 5, time.Hour, y10000)

@@ -475,42 +475,7 @@ func (tx *Tx) MessageByID(messageID string) (*Message, error) {
 	return &m, nil
 }
 
-// ---- outbox and rate counters
-
-// EnqueueMails adds messages to the outbox in one statement. CreatedAt
-// defaults to now and NextAttempt to CreatedAt (due at once); IDs are set.
-func (tx *Tx) EnqueueMails(ms []*OutboxMail) error {
-	if len(ms) == 0 {
-		return nil
-	}
-	for _, m := range ms {
-		if len(m.To) == 0 {
-			return errors.New("store: outbox: no recipients")
-		}
-		if m.CreatedAt.IsZero() {
-			m.CreatedAt = tx.now()
-		}
-		m.CreatedAt = m.CreatedAt.UTC()
-		if m.NextAttempt.IsZero() {
-			m.NextAttempt = m.CreatedAt
-		}
-		m.NextAttempt = m.NextAttempt.UTC()
-	}
-	if err := tx.db.Create(ms).Error; err != nil {
-		return fmt.Errorf("store: outbox: %w", MapErr(err))
-	}
-	bodies := make([]OutboxBody, len(ms))
-	for i, m := range ms {
-		bodies[i] = OutboxBody{MailID: m.ID, Raw: m.Raw}
-		if bodies[i].Raw == nil {
-			bodies[i].Raw = []byte{}
-		}
-	}
-	if err := tx.db.Create(&bodies).Error; err != nil {
-		return fmt.Errorf("store: outbox bodies: %w", MapErr(err))
-	}
-	return nil
-}
+// ---- rate counters
 
 // TakeRate counts one event for key if fewer than limit were counted in the
 // current window, and reports whether it did. A window opens at the first

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/invites"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -292,7 +293,7 @@ func TestInvitationsUnfitAddress(t *testing.T) {
 		t.Fatalf("NEW from %s: %s %q, want pending", opener, rec.Outcome, rec.Reason)
 	}
 	h.outboxEmpty()
-	if n, err := h.store.Outbox().Due(h.ctx, h.clock.Now().Add(time.Hour), 10); err != nil || len(n) != 0 {
+	if n, err := outbox.New(h.store).Due(h.ctx, h.clock.Now().Add(time.Hour), 10); err != nil || len(n) != 0 {
 		t.Fatalf("mail queued for an unfit opener: %v, %v", n, err)
 	}
 	if n := h.kinds("bob", "invitation"); n != 0 {
