@@ -47,7 +47,7 @@ func (tx *Tx) Insert(what string, row any) error {
 	return nil
 }
 
-// First reads the first row matching query into dst, or ErrNotFound.
+// First reads a row matching query into dst; ErrNotFound if there is none.
 func (tx *Tx) First(what string, dst any, query string, args ...any) error {
 	err := tx.db.Where(query, args...).Take(dst).Error
 	if err != nil {
