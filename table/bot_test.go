@@ -13,6 +13,7 @@ import (
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -178,7 +179,7 @@ func TestBotGameByMail(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				rs, err := tx.Ratings(tc.variant, p.ID)
+				rs, err := leagues.Ratings(tx, tc.variant, p.ID)
 				if len(rs) != 0 {
 					t.Errorf("a game against the computer rated alice: %+v", rs)
 				}
@@ -242,7 +243,7 @@ players = ["alice@localhost", "carol@localhost"]
 		if err != nil {
 			return err
 		}
-		rs, err := tx.Ratings("lexio", p.ID)
+		rs, err := leagues.Ratings(tx, "lexio", p.ID)
 		if len(rs) != 0 {
 			t.Errorf("a season game with the computer rated carol: %+v", rs)
 		}

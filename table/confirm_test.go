@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
+	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -45,7 +47,7 @@ func (h *harness) fingerprint() string {
 			}
 			fmt.Fprintf(&b, "; %s=%d", status, len(all))
 		}
-		invs, err := tx.PendingInvitationsOf("bob@" + h.domain)
+		invs, err := invites.PendingOf(tx, "bob@"+h.domain)
 		if err != nil {
 			return err
 		}
@@ -55,7 +57,7 @@ func (h *harness) fingerprint() string {
 			return err
 		}
 		fmt.Fprintf(&b, "; vacations %d", len(vacs))
-		sgs, err := tx.PendingSignups("club")
+		sgs, err := leagues.PendingSignups(tx, "club")
 		if err != nil {
 			return err
 		}

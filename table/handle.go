@@ -13,6 +13,7 @@ import (
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -102,7 +103,7 @@ func (h *Request) BadToken() error {
 	if t.SeatOf(h.Msg.From) < 0 {
 		// An invitee was written to as well (LEAGUES §6): they are told,
 		// from no table (they have no seat there).
-		if _, err := h.Tx.InvitationOf(t.Row.ID, h.Msg.From); err != nil {
+		if _, err := invites.Of(h.Tx, t.Row.ID, h.Msg.From); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				return nil
 			}

@@ -24,6 +24,7 @@ import (
 	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/store/outboxmail"
 	"github.com/lexio-mail/lexio/store/storetest"
 	"github.com/lexio-mail/lexio/table"
@@ -524,7 +525,7 @@ func (h *harness) outboxEmpty() {
 		h.mem.poked.Store(true)
 	}
 	h.waitFor("the outbox to drain", func() bool {
-		rows, err := h.store.Outbox().Due(h.ctx, h.clock.Now().Add(time.Hour), 1)
+		rows, err := outbox.New(h.store).Due(h.ctx, h.clock.Now().Add(time.Hour), 1)
 		if err != nil {
 			h.t.Fatal(err)
 		}

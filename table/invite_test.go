@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -100,7 +101,7 @@ func (h *harness) invitationState(table, name string) store.InvitationState {
 		if err != nil {
 			return err
 		}
-		inv, err := tx.InvitationOf(row.ID, name+"@"+h.domain)
+		inv, err := invites.Of(tx, row.ID, name+"@"+h.domain)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -188,7 +189,7 @@ func testSMTPOutage(t *testing.T, driver string) {
 	}
 	// Every row was tried and deferred, none given up.
 	h1.waitFor("every outbox row to be tried", func() bool {
-		rows, err := h1.store.Outbox().Due(h1.ctx, h1.clock.Now().Add(24*time.Hour), 100)
+		rows, err := outbox.New(h1.store).Due(h1.ctx, h1.clock.Now().Add(24*time.Hour), 100)
 		if err != nil {
 			t.Fatal(err)
 		}

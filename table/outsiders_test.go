@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -51,7 +53,7 @@ func (h *harness) refusesInvitations(name string) bool {
 	var refuses bool
 	err := h.store.View(h.ctx, func(tx *store.Tx) error {
 		var err error
-		refuses, err = tx.RefusesInvitations(name + "@" + h.domain)
+		refuses, err = invites.Refuses(tx, name+"@"+h.domain)
 		return err
 	})
 	if err != nil {
@@ -291,7 +293,7 @@ func TestInvitationsUnfitAddress(t *testing.T) {
 		t.Fatalf("NEW from %s: %s %q, want pending", opener, rec.Outcome, rec.Reason)
 	}
 	h.outboxEmpty()
-	if n, err := h.store.Outbox().Due(h.ctx, h.clock.Now().Add(time.Hour), 10); err != nil || len(n) != 0 {
+	if n, err := outbox.New(h.store).Due(h.ctx, h.clock.Now().Add(time.Hour), 10); err != nil || len(n) != 0 {
 		t.Fatalf("mail queued for an unfit opener: %v, %v", n, err)
 	}
 	if n := h.kinds("bob", "invitation"); n != 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -163,7 +164,7 @@ func TestStartSeason(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return tx.AddSignup(&store.Signup{League: "solo", PlayerID: p.ID, Kind: store.SignupJoin})
+		return leagues.AddSignup(tx, &store.Signup{League: "solo", PlayerID: p.ID, Kind: store.SignupJoin})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -432,7 +433,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 			if err != nil {
 				return err
 			}
-			if err := tx.AddSignup(&store.Signup{League: "ladder", PlayerID: p.ID, Kind: e.kind}); err != nil {
+			if err := leagues.AddSignup(tx, &store.Signup{League: "ladder", PlayerID: p.ID, Kind: e.kind}); err != nil {
 				return err
 			}
 		}
@@ -517,7 +518,7 @@ players = ["alice@localhost", "bob@localhost"]
 				if err != nil {
 					return err
 				}
-				rs, err := tx.Ratings("lexio", p.ID)
+				rs, err := leagues.Ratings(tx, "lexio", p.ID)
 				if err != nil {
 					return err
 				}

@@ -21,6 +21,7 @@ import (
 	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 	"github.com/lexio-mail/lexio/web"
@@ -221,7 +222,7 @@ func (f *fixture) seatNotify(name, addr string) string {
 // outbox returns the mails queued since the last call, and marks them sent.
 func (f *fixture) outbox() []store.OutboxMail {
 	f.t.Helper()
-	ms, err := f.store.Outbox().Due(f.ctx, f.clock.Now().Add(time.Hour), 1000)
+	ms, err := outbox.New(f.store).Due(f.ctx, f.clock.Now().Add(time.Hour), 1000)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -229,7 +230,7 @@ func (f *fixture) outbox() []store.OutboxMail {
 	for _, m := range ms {
 		ids = append(ids, m.ID)
 	}
-	if err := f.store.Outbox().Sent(f.ctx, ids, f.clock.Now()); err != nil {
+	if err := outbox.New(f.store).Sent(f.ctx, ids, f.clock.Now()); err != nil {
 		f.t.Fatal(err)
 	}
 	return ms

@@ -19,6 +19,7 @@ import (
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/store/outboxmail"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/web"
@@ -239,7 +240,7 @@ func (d *daemon) run(ctx context.Context) error {
 		return err
 	}
 	// Mail whose sending was cut short by a stop or a crash goes first.
-	if n, err := d.store.Outbox().Resume(ctx, time.Now()); err != nil {
+	if n, err := outbox.New(d.store).Resume(ctx, time.Now()); err != nil {
 		return err
 	} else if n > 0 {
 		d.log.Info("resuming interrupted mail", "mails", n)

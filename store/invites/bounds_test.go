@@ -1,10 +1,13 @@
-package store
+package invites_test
 
 import (
 	"context"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
 )
 
 // TestInviteLog: the log counts invitations per address and per opener
@@ -13,32 +16,32 @@ import (
 func TestInviteLog(t *testing.T) {
 	eachDriver(t, func(t *testing.T, open opener) {
 		s := open(t)
-		mustTx(t, s, func(tx *Tx) error {
+		mustTx(t, s, func(tx *store.Tx) error {
 			for i, e := range []struct {
-				ev           InviteEvent
+				ev           store.InviteEvent
 				opener, addr string
 			}{
-				{LogSent, "Alice@example.org", "bob@example.org"},
-				{LogSent, "carol@example.org", "BOB@example.org"},
-				{LogSent, "alice@example.org", "dave@example.org"},
-				{LogDeclined, "alice@example.org", "bob@example.org"},
+				{store.LogSent, "Alice@example.org", "bob@example.org"},
+				{store.LogSent, "carol@example.org", "BOB@example.org"},
+				{store.LogSent, "alice@example.org", "dave@example.org"},
+				{store.LogDeclined, "alice@example.org", "bob@example.org"},
 			} {
-				if err := tx.LogInvite(e.ev, e.opener, e.addr, t0.Add(time.Duration(i)*time.Hour)); err != nil {
+				if err := invites.Log(tx, e.ev, e.opener, e.addr, t0.Add(time.Duration(i)*time.Hour)); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
-		err := s.View(context.Background(), func(tx *Tx) error {
+		err := s.View(context.Background(), func(tx *store.Tx) error {
 			for _, c := range []struct {
 				what  string
 				count func() (int, error)
 				want  int
 			}{
-				{"to bob, since before all", func() (int, error) { return tx.InvitesTo("bob@example.org", t0.Add(-time.Hour)) }, 2},
-				{"to bob, after the first", func() (int, error) { return tx.InvitesTo("bob@example.org", t0) }, 1},
-				{"by alice", func() (int, error) { return tx.InvitesBy("ALICE@example.org", t0.Add(-time.Hour)) }, 2},
-				{"by carol, later", func() (int, error) { return tx.InvitesBy("carol@example.org", t0.Add(time.Hour)) }, 0},
+				{"to bob, since before all", func() (int, error) { return invites.SentTo(tx, "bob@example.org", t0.Add(-time.Hour)) }, 2},
+				{"to bob, after the first", func() (int, error) { return invites.SentTo(tx, "bob@example.org", t0) }, 1},
+				{"by alice", func() (int, error) { return invites.SentBy(tx, "ALICE@example.org", t0.Add(-time.Hour)) }, 2},
+				{"by carol, later", func() (int, error) { return invites.SentBy(tx, "carol@example.org", t0.Add(time.Hour)) }, 0},
 			} {
 				n, err := c.count()
 				if err != nil {
@@ -48,13 +51,13 @@ func TestInviteLog(t *testing.T) {
 					t.Errorf("%s: %d, want %d", c.what, n, c.want)
 				}
 			}
-			if d, err := tx.DeclinedBy("bob@example.org", "alice@example.org", t0); err != nil || !d {
+			if d, err := invites.DeclinedBy(tx, "bob@example.org", "alice@example.org", t0); err != nil || !d {
 				t.Errorf("bob declined alice: %v, %v", d, err)
 			}
-			if d, err := tx.DeclinedBy("bob@example.org", "carol@example.org", t0.Add(-time.Hour)); err != nil || d {
+			if d, err := invites.DeclinedBy(tx, "bob@example.org", "carol@example.org", t0.Add(-time.Hour)); err != nil || d {
 				t.Errorf("bob declined carol: %v, %v", d, err)
 			}
-			if d, err := tx.DeclinedBy("bob@example.org", "alice@example.org", t0.Add(3*time.Hour)); err != nil || d {
+			if d, err := invites.DeclinedBy(tx, "bob@example.org", "alice@example.org", t0.Add(3*time.Hour)); err != nil || d {
 				t.Errorf("bob declined alice after the decline: %v, %v", d, err)
 			}
 			return nil
@@ -62,9 +65,9 @@ func TestInviteLog(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustTx(t, s, func(tx *Tx) error { return tx.PruneInviteLog(t0.Add(30 * time.Minute)) })
-		mustTx(t, s, func(tx *Tx) error {
-			n, err := tx.InvitesTo("bob@example.org", t0.Add(-time.Hour))
+		mustTx(t, s, func(tx *store.Tx) error { return invites.PruneLog(tx, t0.Add(30*time.Minute)) })
+		mustTx(t, s, func(tx *store.Tx) error {
+			n, err := invites.SentTo(tx, "bob@example.org", t0.Add(-time.Hour))
 			if n != 1 {
 				t.Errorf("after pruning: %d invitations to bob, want 1", n)
 			}
@@ -77,9 +80,9 @@ func TestInviteLog(t *testing.T) {
 func TestInviteRefusals(t *testing.T) {
 	eachDriver(t, func(t *testing.T, open opener) {
 		s := open(t)
-		mustTx(t, s, func(tx *Tx) error {
+		mustTx(t, s, func(tx *store.Tx) error {
 			for i, want := range []bool{true, false} {
-				isNew, err := tx.RefuseInvitations([]string{"Bob@Example.org", "bob@example.org"}[i], t0)
+				isNew, err := invites.Refuse(tx, []string{"Bob@Example.org", "bob@example.org"}[i], t0)
 				if err != nil {
 					return err
 				}
@@ -88,7 +91,7 @@ func TestInviteRefusals(t *testing.T) {
 				}
 			}
 			for addr, want := range map[string]bool{"BOB@example.org": true, "carol@example.org": false} {
-				got, err := tx.RefusesInvitations(addr)
+				got, err := invites.Refuses(tx, addr)
 				if err != nil {
 					return err
 				}
@@ -107,8 +110,8 @@ func TestOpenTablesBy(t *testing.T) {
 	eachDriver(t, func(t *testing.T, open opener) {
 		s := open(t)
 		newTable(t, s, "playing", 2)
-		var lonely, invited, other Table
-		mustTx(t, s, func(tx *Tx) error {
+		var lonely, invited, other store.Table
+		mustTx(t, s, func(tx *store.Tx) error {
 			p0, err := tx.PlayerByAddress("p0@example.org")
 			if err != nil {
 				return err
@@ -118,36 +121,36 @@ func TestOpenTablesBy(t *testing.T) {
 				return err
 			}
 			for _, c := range []struct {
-				t    *Table
+				t    *store.Table
 				name string
-				by   *Player
+				by   *store.Player
 			}{{&lonely, "lonely", p0}, {&invited, "invited", p0}, {&other, "other", p1}} {
 				c.t.Name, c.t.Status = c.name, "open"
 				if err := tx.CreateTable(c.t); err != nil {
 					return err
 				}
-				if err := tx.AddSeat(&Seat{TableID: c.t.ID, Position: 0, PlayerID: c.by.ID}); err != nil {
+				if err := tx.AddSeat(&store.Seat{TableID: c.t.ID, Position: 0, PlayerID: c.by.ID}); err != nil {
 					return err
 				}
 			}
-			return tx.AddInvitation(&Invitation{TableID: invited.ID, Address: "z@example.org", Expires: t0.Add(time.Hour)})
+			return invites.Add(tx, &store.Invitation{TableID: invited.ID, Address: "z@example.org", Expires: t0.Add(time.Hour)})
 		})
-		mustTx(t, s, func(tx *Tx) error {
-			n, err := tx.OpenTablesBy("P0@example.org")
+		mustTx(t, s, func(tx *store.Tx) error {
+			n, err := invites.OpenTablesBy(tx, "P0@example.org")
 			if err != nil {
 				return err
 			}
 			if n != 2 {
 				t.Errorf("p0 holds %d open tables, want 2 (the playing one is not)", n)
 			}
-			ids, err := tx.LapsedOpenTables(t0.Add(time.Minute), 10)
+			ids, err := invites.LapsedOpenTables(tx, t0.Add(time.Minute), 10)
 			if err != nil {
 				return err
 			}
 			if want := []int64{lonely.ID, other.ID}; !slices.Equal(ids, want) {
 				t.Errorf("lapsed: %v, want %v (not the one with an invitation pending)", ids, want)
 			}
-			ids, err = tx.LapsedOpenTables(t0.Add(-time.Minute), 10)
+			ids, err = invites.LapsedOpenTables(tx, t0.Add(-time.Minute), 10)
 			if len(ids) != 0 {
 				t.Errorf("lapsed before their making: %v", ids)
 			}
