@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/mail"
+	"net/url"
 	"strings"
 	"time"
 
@@ -262,9 +263,20 @@ func (w *Writer) NoInviteURI(addr string) string {
 // "[Lexio <tag> <token>]".
 func (w *Writer) tokenURI(tag, token string) string {
 	if w.cfg.Mail.TokenInSubject {
-		return mailer.MailtoURI(w.cfg.Mail.Address, "[Lexio "+tag+" "+token+"]")
+		return mailtoURI(w.cfg.Mail.Address, "[Lexio "+tag+" "+token+"]")
 	}
-	return mailer.MailtoURI(mailer.ReplyAddress(w.local, w.domain, token), "")
+	return mailtoURI(mailer.ReplyAddress(w.local, w.domain, token), "")
+}
+
+// mailtoURI returns the mailto: URI (RFC 6068) of addr, with a subject
+// when one is given: the List-Unsubscribe address where the token goes in
+// the subject tag.
+func mailtoURI(addr, subject string) string {
+	u := url.URL{Scheme: "mailto", Opaque: addr}
+	if subject != "" {
+		u.RawQuery = "subject=" + url.PathEscape(subject)
+	}
+	return u.String()
 }
 
 // Head fills what every message says about its recipient and table.
