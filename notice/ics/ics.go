@@ -25,7 +25,9 @@ type Event struct {
 	Sequence int
 	// Cancel removes the event: the turn is over.
 	Cancel bool
-	Table  string
+	// Table, with Deadline and TZ, is what the title says; Encode is
+	// given the title written.
+	Table string
 	// Deadline is when the turn ends; a cancel does not need it.
 	Deadline time.Time
 	// Stamp is the DTSTAMP: when the mail was written.
