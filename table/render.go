@@ -8,6 +8,7 @@ import (
 	"github.com/lexio-mail/lexio/analysis"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/notice"
+	"github.com/lexio-mail/lexio/notice/ics"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -31,7 +32,7 @@ import (
 // same while nothing happens, grows when the deadline moves (a presence
 // is an action), and is higher in the CANCEL, which the turn's last
 // action comes before, than in any REQUEST of the turn.
-func (s *Service) calendarEvent(t *Table, kind templates.Kind, p int, moved bool, now time.Time) *templates.Event {
+func (s *Service) calendarEvent(t *Table, kind templates.Kind, p int, moved bool, now time.Time) *ics.Event {
 	if t.Game == nil || p < 0 || p >= len(t.Seats) {
 		return nil
 	}
@@ -49,7 +50,7 @@ func (s *Service) calendarEvent(t *Table, kind templates.Kind, p int, moved bool
 		}
 		return ends[n-2] + 1
 	}
-	e := templates.Event{Table: t.Row.Name, Stamp: now, Organizer: s.cfg.Mail.Address,
+	e := ics.Event{Table: t.Row.Name, Stamp: now, Organizer: s.cfg.Mail.Address,
 		OrganizerName: s.cfg.Mail.Name, Attendee: t.Seats[p].Player.Address, TZ: t.Zones[p]}
 	// turnBegan is when turn n began; a change to the player's
 	// vacations since then may have moved its deadline, and counts in

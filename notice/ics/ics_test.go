@@ -1,14 +1,55 @@
-package templates
+package ics
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/lexio-mail/lexio/templates"
 	"github.com/lexio-mail/lexio/templates/noticetest"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// parsed is the templates' Set the tests share, parsed once.
+var parsed = sync.OnceValues(templates.New)
+
+// render writes e in lang as notice does: the title from the templates,
+// the entry around it.
+func render(lang string, e Event) ([]byte, error) {
+	s, err := parsed()
+	if err != nil {
+		return nil, err
+	}
+	title, err := s.CalendarTitle(lang, e.Table, e.Deadline, e.TZ, e.Cancel)
+	if err != nil {
+		return nil, err
+	}
+	return Encode(e, title), nil
+}
+
+// firstDiff names the first line where got differs from want.
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(wl), len(gl)) {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return fmt.Sprintf("line %d:\nwant: %s\ngot:  %s", i+1, w, g)
+		}
+	}
+	return ""
+}
 
 var (
 	calDeadline = time.Date(2026, 3, 6, 16, 4, 0, 0, time.FixedZone("CET", 3600))
@@ -21,9 +62,9 @@ func sampleEvent(cancel bool) Event {
 		Attendee: "bob@example.org"}
 }
 
-func calendar(t *testing.T, s *Set, lang string, e Event) *noticetest.ICS {
+func calendar(t *testing.T, lang string, e Event) *noticetest.ICS {
 	t.Helper()
-	raw, err := s.Calendar(lang, e)
+	raw, err := render(lang, e)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,10 +81,9 @@ func calendar(t *testing.T, s *Set, lang string, e Event) *noticetest.ICS {
 // TestCalendarGolden keeps the bytes of a request and a cancel in every
 // language in testdata/golden/<lang>/calendar-*.ics.
 func TestCalendarGolden(t *testing.T) {
-	s := newSet(t)
-	for _, lang := range Langs() {
+	for _, lang := range templates.Langs() {
 		for name, cancel := range map[string]bool{"calendar-request": false, "calendar-cancel": true} {
-			got, err := s.Calendar(lang, sampleEvent(cancel))
+			got, err := render(lang, sampleEvent(cancel))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,8 +106,7 @@ func TestCalendarGolden(t *testing.T) {
 }
 
 func TestCalendarRequest(t *testing.T) {
-	s := newSet(t)
-	c := calendar(t, s, "en", sampleEvent(false))
+	c := calendar(t, "en", sampleEvent(false))
 	if got := c.Get("METHOD"); got != "REQUEST" {
 		t.Errorf("METHOD %q", got)
 	}
@@ -110,8 +149,7 @@ func TestCalendarRequest(t *testing.T) {
 }
 
 func TestCalendarCancel(t *testing.T) {
-	s := newSet(t)
-	c := calendar(t, s, "en", sampleEvent(true))
+	c := calendar(t, "en", sampleEvent(true))
 	if got := c.Get("METHOD"); got != "CANCEL" {
 		t.Errorf("METHOD %q", got)
 	}
@@ -133,27 +171,26 @@ func TestCalendarCancel(t *testing.T) {
 // TestCalendarLanguages: the title is in the player's language, its time
 // in their zone (UTC without one), while the event's times stay UTC.
 func TestCalendarLanguages(t *testing.T) {
-	s := newSet(t)
 	for lang, want := range map[string]string{
 		"en": "Lexio t42: your turn ends Friday 6 March 2026 at 15:04 UTC",
 		"es": "Lexio t42: tu turno termina el viernes 6 de marzo de 2026 a las 15:04 UTC",
 		"fr": "Lexio t42\u00a0: votre tour se termine le vendredi 6 mars 2026 à 15:04 UTC",
 		"de": "Lexio t42: your turn ends Friday 6 March 2026 at 15:04 UTC", // the fallback
 	} {
-		if got := calendar(t, s, lang, sampleEvent(false)).Sub("VEVENT").Get("SUMMARY"); got != want {
+		if got := calendar(t, lang, sampleEvent(false)).Sub("VEVENT").Get("SUMMARY"); got != want {
 			t.Errorf("%s: SUMMARY %q, want %q", lang, got, want)
 		}
 	}
 	e := sampleEvent(false)
 	e.TZ = time.FixedZone("CET", 3600)
-	ev := calendar(t, s, "en", e).Sub("VEVENT")
+	ev := calendar(t, "en", e).Sub("VEVENT")
 	if got := ev.Get("SUMMARY"); got != "Lexio t42: your turn ends Friday 6 March 2026 at 16:04 CET" {
 		t.Errorf("SUMMARY in CET %q", got)
 	}
 	if got := ev.Get("DTEND"); got != "20260306T150400Z" {
 		t.Errorf("DTEND in CET %q", got)
 	}
-	if got := calendar(t, s, "fr", sampleEvent(true)).Sub("VEVENT").Get("SUMMARY"); got != "Lexio t42\u00a0: votre tour est terminé" {
+	if got := calendar(t, "fr", sampleEvent(true)).Sub("VEVENT").Get("SUMMARY"); got != "Lexio t42\u00a0: votre tour est terminé" {
 		t.Errorf("fr cancel SUMMARY %q", got)
 	}
 }
@@ -162,12 +199,11 @@ func TestCalendarLanguages(t *testing.T) {
 // long lines folded at 75 octets between characters; ParseICS checks the
 // octets and the CRLFs.
 func TestCalendarEscapingFolding(t *testing.T) {
-	s := newSet(t)
 	e := sampleEvent(false)
 	e.Table = strings.Repeat("é", 60) + `,;\` + "\n"
 	e.UID = "a,b;c"
 	e.OrganizerName = `Lexio: "the" game; by mail`
-	raw, err := s.Calendar("en", e)
+	raw, err := render("en", e)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,16 +232,15 @@ func TestCalendarEscapingFolding(t *testing.T) {
 // TestCalendarDeterministic: the same event gives the same bytes; the
 // stamp changes only DTSTAMP, the sequence only SEQUENCE.
 func TestCalendarDeterministic(t *testing.T) {
-	s := newSet(t)
 	e := sampleEvent(false)
-	a, _ := s.Calendar("fr", e)
-	b, _ := s.Calendar("fr", e)
+	a, _ := render("fr", e)
+	b, _ := render("fr", e)
 	if string(a) != string(b) {
 		t.Fatal("two renderings differ")
 	}
 	e.Stamp = e.Stamp.Add(time.Hour)
 	e.Sequence++
-	c, _ := s.Calendar("fr", e)
+	c, _ := render("fr", e)
 	var changed []string
 	al, cl := strings.Split(string(a), "\r\n"), strings.Split(string(c), "\r\n")
 	if len(al) != len(cl) {
