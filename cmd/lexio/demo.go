@@ -150,10 +150,10 @@ func prepareDemo(e *env, dir, words, imapAddr, smtpAddr, webAddr string) (string
 			return "", err
 		}
 		// The GADDAG first: a demo directory with the dictionary has both.
-		if _, err := writeAtomic(compiled+gaddagSuffix, gd); err != nil {
+		if _, err := dict.WriteFile(compiled+dict.GaddagSuffix, gd); err != nil {
 			return "", err
 		}
-		if _, err := writeAtomic(compiled, d); err != nil {
+		if _, err := dict.WriteFile(compiled, d); err != nil {
 			return "", err
 		}
 		fmt.Fprintf(e.stdout, "compiled %s: %d words into %s (and its GADDAG)\n", words, st.Kept, compiled)
