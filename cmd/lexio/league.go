@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/lexio-mail/lexio/league"
+	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/season"
 )
 
@@ -100,7 +101,7 @@ func printTables(e *env, ts []season.SeasonTable) {
 		if turn == "" {
 			turn = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\n", t.Name, t.Division, t.Round, t.Status, shown(turn), strings.Join(shownAll(t.Players), " "))
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\n", t.Name, t.Division, t.Round, t.Status, parser.Shown(turn), strings.Join(shownAll(t.Players), " "))
 	}
 	w.Flush()
 }
@@ -236,7 +237,7 @@ func runLeagueStandings(ctx context.Context, e *env, args []string) error {
 			w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "RANK\tPLAYER\tPLAYED\tWON\tTIED\tLOST\tPOINTS\tSPREAD\tFOR\tRATING\tRD\t")
 		}
-		fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%+d\t%d\t%.2f\t%.2f\t\n", r.Rank, shown(r.Player), r.Played, r.Won, r.Tied, r.Lost,
+		fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%+d\t%d\t%.2f\t%.2f\t\n", r.Rank, parser.Shown(r.Player), r.Played, r.Won, r.Tied, r.Lost,
 			r.Points, r.Spread, r.PointsFor, r.Rating, r.RD)
 	}
 	if w == nil {

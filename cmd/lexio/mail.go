@@ -11,6 +11,7 @@ import (
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/parser"
 )
 
 // mailConfig reads the configuration of the embedded mail server at path
@@ -66,7 +67,7 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 	}
 	if *list {
 		for i, m := range msgs {
-			fmt.Fprintf(e.stdout, "%3d  %s  %s\n", i+1, m.Date.Local().Format("Jan 2 15:04"), shown(m.Subject))
+			fmt.Fprintf(e.stdout, "%3d  %s  %s\n", i+1, m.Date.Local().Format("Jan 2 15:04"), parser.Shown(m.Subject))
 		}
 		return nil
 	}
@@ -81,18 +82,18 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 	if *html {
 		// The HTML part alone, as it came: `> page.html` saves the page.
 		if m.HTML == "" {
-			return fmt.Errorf("message %d of %d (%s) has no HTML part", i, len(msgs), shown(m.Subject))
+			return fmt.Errorf("message %d of %d (%s) has no HTML part", i, len(msgs), parser.Shown(m.Subject))
 		}
-		fmt.Fprint(e.stdout, shownText(m.HTML))
+		fmt.Fprint(e.stdout, parser.ShownText(m.HTML))
 		return nil
 	}
 	// What the sender chose is shown with its control characters
 	// escaped: never raw to the terminal.
-	fmt.Fprintf(e.stdout, "Message %d of %d\nFrom: %s\nDate: %s\nSubject: %s\n", i, len(msgs), shown(m.From), m.Date.Local().Format(time.RFC1123), shown(m.Subject))
+	fmt.Fprintf(e.stdout, "Message %d of %d\nFrom: %s\nDate: %s\nSubject: %s\n", i, len(msgs), parser.Shown(m.From), m.Date.Local().Format(time.RFC1123), parser.Shown(m.Subject))
 	if len(m.Attachments) > 0 {
 		fmt.Fprintf(e.stdout, "Attached: %s\n", strings.Join(shownAll(m.Attachments), ", "))
 	}
-	fmt.Fprintf(e.stdout, "\n%s\n", shownText(m.Text))
+	fmt.Fprintf(e.stdout, "\n%s\n", parser.ShownText(m.Text))
 	return nil
 }
 
