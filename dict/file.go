@@ -27,9 +27,31 @@ func GaddagOf(path string, d *Dict) (*Gaddag, error) {
 	return BuildGaddag(d)
 }
 
-// WriteFile writes v (a Dict or a Gaddag) to path through a temporary
-// file renamed over it.
-func WriteFile(path string, v io.WriterTo) (int64, error) {
+// Compile builds the dictionary of the word list read from r and its
+// GADDAG, and writes them to out and out.gaddag, the GADDAG first: a
+// directory with the dictionary has both. The GADDAG goes in a file of
+// its own, so that the dictionary's format stays as it is. It returns
+// what loading the list did and the bytes of each file.
+func Compile(r io.Reader, out string) (st Stats, n, gn int64, err error) {
+	d, st, err := Build(r)
+	if err != nil {
+		return st, 0, 0, err
+	}
+	gd, err := BuildGaddag(d)
+	if err != nil {
+		return st, 0, 0, err
+	}
+	if gn, err = writeFile(out+GaddagSuffix, gd); err != nil {
+		return st, 0, 0, err
+	}
+	if n, err = writeFile(out, d); err != nil {
+		return st, 0, 0, err
+	}
+	return st, n, gn, nil
+}
+
+// writeFile writes v to path through a temporary file renamed over it.
+func writeFile(path string, v io.WriterTo) (int64, error) {
 	tmp := path + ".tmp"
 	w, err := os.Create(tmp)
 	if err != nil {

@@ -94,20 +94,9 @@ func prepareDemo(e *env, dir, words, imapAddr, smtpAddr, webAddr string) (string
 		if err != nil {
 			return "", fmt.Errorf("%w: install Debian's French word list: apt-get install wfrench", err)
 		}
-		d, st, err := dict.Build(f)
+		st, _, _, err := dict.Compile(f, compiled)
 		f.Close()
 		if err != nil {
-			return "", err
-		}
-		gd, err := dict.BuildGaddag(d)
-		if err != nil {
-			return "", err
-		}
-		// The GADDAG first: a demo directory with the dictionary has both.
-		if _, err := dict.WriteFile(compiled+dict.GaddagSuffix, gd); err != nil {
-			return "", err
-		}
-		if _, err := dict.WriteFile(compiled, d); err != nil {
 			return "", err
 		}
 		fmt.Fprintf(e.stdout, "compiled %s: %d words into %s (and its GADDAG)\n", words, st.Kept, compiled)

@@ -110,22 +110,8 @@ func runDictBuild(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, st, err := dict.Build(f)
+	st, n, gn, err := dict.Compile(f, out)
 	f.Close()
-	if err != nil {
-		return err
-	}
-	gd, err := dict.BuildGaddag(d)
-	if err != nil {
-		return err
-	}
-	n, err := dict.WriteFile(out, d)
-	if err != nil {
-		return err
-	}
-	// The GADDAG of `lexio moves` goes beside the dictionary, in a file of
-	// its own: the dictionary's format stays as it is.
-	gn, err := dict.WriteFile(out+dict.GaddagSuffix, gd)
 	if err != nil {
 		return err
 	}
