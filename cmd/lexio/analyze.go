@@ -15,17 +15,9 @@ import (
 // analyzeLine is one player of `lexio analyze --json`; its fields are a
 // contract.
 type analyzeLine struct {
-	Player string        `json:"player"` // the record's nick
-	Left   int           `json:"left"`   // points left on the table
-	Misses []analyzeMiss `json:"misses"` // the three biggest, biggest first
-}
-
-type analyzeMiss struct {
-	Turn      int    `json:"turn"`
-	Played    string `json:"played"` // PLACE command, EXCHANGE [TILES], PASS
-	Score     int    `json:"score"`
-	Best      string `json:"best"` // the best placement's PLACE command
-	BestScore int    `json:"best_score"`
+	Player string          `json:"player"` // the record's nick
+	Left   int             `json:"left"`   // points left on the table
+	Misses []analysis.Miss `json:"misses"` // the three biggest, biggest first
 }
 
 func runAnalyze(ctx context.Context, e *env, args []string) error {
@@ -69,10 +61,7 @@ func runAnalyze(ctx context.Context, e *env, args []string) error {
 	for i, p := range rep.Players {
 		nick := rec.Players[i].Nick
 		if *asJSON {
-			l := analyzeLine{Player: nick, Left: p.Left, Misses: []analyzeMiss{}}
-			for _, m := range p.Misses {
-				l.Misses = append(l.Misses, analyzeMiss{Turn: m.Turn, Played: m.Played, Score: m.Score, Best: m.Best, BestScore: m.BestScore})
-			}
+			l := analyzeLine{Player: nick, Left: p.Left, Misses: append([]analysis.Miss{}, p.Misses...)}
 			if err := enc.Encode(l); err != nil {
 				return err
 			}

@@ -44,30 +44,9 @@ func runLeagueList(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%t\t%s\n", l.Name, l.Variant, l.TableSize, len(l.Divisions), l.Signup, seasonState(cur))
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%t\t%s\n", l.Name, l.Variant, l.TableSize, len(l.Divisions), l.Signup, season.State(cur))
 	}
 	return w.Flush()
-}
-
-// seasonState says where a league's last season is.
-func seasonState(s *season.Season) string {
-	switch {
-	case s == nil:
-		return "none yet"
-	case s.Running():
-		return fmt.Sprintf("%d running (%d of %d tables over, ends %s)", s.Number, over(s), len(s.Tables), s.Ends.Local().Format("2006-01-02"))
-	}
-	return fmt.Sprintf("%d over", s.Number)
-}
-
-func over(s *season.Season) int {
-	n := 0
-	for _, t := range s.Tables {
-		if t.Status == "over" {
-			n++
-		}
-	}
-	return n
 }
 
 func runLeagueShow(ctx context.Context, e *env, args []string) error {
@@ -80,7 +59,7 @@ func runLeagueShow(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "league %s: season %s\n", name, seasonState(cur))
+	fmt.Fprintf(e.stdout, "league %s: season %s\n", name, season.State(cur))
 	if cur != nil {
 		printTables(e, cur.Tables)
 	}
@@ -226,7 +205,7 @@ func runLeagueStandings(ctx context.Context, e *env, args []string) error {
 		_, err = fmt.Fprintf(e.stdout, "%s\n", b)
 		return err
 	}
-	fmt.Fprintf(e.stdout, "league %s, season %s\n", s.League, seasonState(s))
+	fmt.Fprintf(e.stdout, "league %s, season %s\n", s.League, season.State(s))
 	var w *tabwriter.Writer
 	for i, r := range rows {
 		if i == 0 || r.Division != rows[i-1].Division {
