@@ -28,10 +28,11 @@ func GaddagOf(path string, d *Dict) (*Gaddag, error) {
 }
 
 // Compile builds the dictionary of the word list read from r and its
-// GADDAG, and writes them to out and out.gaddag, the GADDAG first: a
-// directory with the dictionary has both. The GADDAG goes in a file of
-// its own, so that the dictionary's format stays as it is. It returns
-// what loading the list did and the bytes of each file.
+// GADDAG, and writes them to out and out.gaddag. The GADDAG goes in a file
+// of its own, so that the dictionary's format stays as it is. Each is
+// written to a temporary file first, then renamed, the GADDAG first: a
+// directory with the dictionary has both. It returns what loading the
+// list did and the bytes of each file.
 func Compile(r io.Reader, out string) (st Stats, n, gn int64, err error) {
 	d, st, err := Build(r)
 	if err != nil {
@@ -41,17 +42,30 @@ func Compile(r io.Reader, out string) (st Stats, n, gn int64, err error) {
 	if err != nil {
 		return st, 0, 0, err
 	}
-	if gn, err = writeFile(out+GaddagSuffix, gd); err != nil {
-		return st, 0, 0, err
+	gout := out + GaddagSuffix
+	n, err = writeTemp(out, d)
+	if err == nil {
+		if gn, err = writeTemp(gout, gd); err != nil {
+			os.Remove(out + ".tmp")
+		}
 	}
-	if n, err = writeFile(out, d); err != nil {
+	if err == nil {
+		if err = os.Rename(gout+".tmp", gout); err == nil {
+			err = os.Rename(out+".tmp", out)
+		}
+		if err != nil {
+			os.Remove(out + ".tmp")
+			os.Remove(gout + ".tmp")
+		}
+	}
+	if err != nil {
 		return st, 0, 0, err
 	}
 	return st, n, gn, nil
 }
 
-// writeFile writes v to path through a temporary file renamed over it.
-func writeFile(path string, v io.WriterTo) (int64, error) {
+// writeTemp writes v to path.tmp, whole or not at all.
+func writeTemp(path string, v io.WriterTo) (int64, error) {
 	tmp := path + ".tmp"
 	w, err := os.Create(tmp)
 	if err != nil {
@@ -60,9 +74,6 @@ func writeFile(path string, v io.WriterTo) (int64, error) {
 	n, err := v.WriteTo(w)
 	if cerr := w.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
 	}
 	if err != nil {
 		os.Remove(tmp)
