@@ -11,6 +11,9 @@
 // and actions, the racks as the engine dealt them) and a GCG record
 // (FromRecord: the racks written on its lines). A turn whose rack is not
 // known in full cannot be judged: it is skipped, and counted.
+//
+// Moves ranks a rack's placements as `lexio moves` lists them (moves.go).
+// The package knows nothing of mail or files.
 package analysis
 
 import (

@@ -1,6 +1,8 @@
 // Package client is the player's side of a mailbox: read the messages of
 // one's INBOX over IMAP and send a message over SMTP, as a mail client
-// would. `lexio mail read|send` and the end-to-end tests use it.
+// would: a command as a reply to the service's newest message, and the
+// wait for its answer. `lexio mail read|send` and the end-to-end tests use
+// it. It knows nothing of games.
 package client
 
 import (
