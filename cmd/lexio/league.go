@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -144,27 +142,6 @@ func leagueCommand(ctx context.Context, e *env, name string, args []string) (*se
 	return svc, fs.Arg(0), closeFn, nil
 }
 
-// standingJSON is one line of `league standings --json`, the contract
-// of LEAGUES §9.3: these keys, integers but rating and rd, which are
-// rounded to 2 decimals.
-type standingJSON struct {
-	Division  string  `json:"division"`
-	Rank      int     `json:"rank"`
-	Player    string  `json:"player"`
-	Name      string  `json:"name"`
-	Played    int     `json:"played"`
-	Won       int     `json:"won"`
-	Tied      int     `json:"tied"`
-	Lost      int     `json:"lost"`
-	Points    int     `json:"points"`
-	Spread    int     `json:"spread"`
-	PointsFor int     `json:"points_for"`
-	Rating    float64 `json:"rating"`
-	RD        float64 `json:"rd"`
-}
-
-func round2(x float64) float64 { return math.Round(x*100) / 100 }
-
 func runLeagueStandings(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "league standings")
 	path := fs.String("c", configPath(e), "configuration `file`")
@@ -192,13 +169,7 @@ func runLeagueStandings(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		out := make([]standingJSON, 0, len(rows))
-		for _, r := range rows {
-			out = append(out, standingJSON{Division: r.Division, Rank: r.Rank, Player: r.Player, Name: r.Name,
-				Played: r.Played, Won: r.Won, Tied: r.Tied, Lost: r.Lost, Points: r.Points, Spread: r.Spread,
-				PointsFor: r.PointsFor, Rating: round2(r.Rating), RD: round2(r.RD)})
-		}
-		b, err := json.Marshal(out)
+		b, err := season.StandingsJSON(rows)
 		if err != nil {
 			return err
 		}
