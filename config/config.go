@@ -6,6 +6,9 @@
 // variable, and the inline form is refused by Validate unless the
 // embedded demo mail server is in use.
 // A secret file must be private to its owner (mode 0600 or 0400).
+//
+// Demo writes the file `lexio demo` plays with. The package knows nothing
+// of what the other packages do with the values.
 package config
 
 import (

@@ -60,6 +60,18 @@ func (s *Season) Running() bool {
 	return false
 }
 
+// State says where a league's last season is, s (nil for none yet), as
+// the admin's commands show it.
+func State(s *Season) string {
+	switch {
+	case s == nil:
+		return "none yet"
+	case s.Running():
+		return fmt.Sprintf("%d running (%d of %d tables over, ends %s)", s.Number, len(s.Tables)-unfinished(s), len(s.Tables), s.Ends.Local().Format("2006-01-02"))
+	}
+	return fmt.Sprintf("%d over", s.Number)
+}
+
 // StartSeason starts the next season of a league (LEAGUES §7.2): its
 // divisions (the first season's from the configuration, a later one's by
 // league.NextSeason from the last season's standings, its withdrawals and

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -251,7 +249,7 @@ func (d *daemon) run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	parts := []func(context.Context) error{d.recv.Run, d.disp.Run, d.sched.Run}
 	if d.web != nil {
-		serveWeb, err := d.listenWeb()
+		serveWeb, err := d.web.Listen(d.cfg.Web.Listen, d.cfg.Web.BaseURL, d.log)
 		if err != nil {
 			return err
 		}
@@ -271,39 +269,4 @@ func (d *daemon) run(ctx context.Context) error {
 	wg.Wait()
 	close(errs)
 	return <-errs
-}
-
-// webGrace bounds how long a stop waits for the web requests in flight.
-const webGrace = 5 * time.Second
-
-// listenWeb opens [web].listen and returns the part that serves the web
-// side on it until ctx ends: then the listener closes first (no new
-// request), the requests in flight finish (within webGrace), and the part
-// returns, before serve closes the store.
-func (d *daemon) listenWeb() (func(context.Context) error, error) {
-	ln, err := net.Listen("tcp", d.cfg.Web.Listen)
-	if err != nil {
-		return nil, fmt.Errorf("web: %w", err)
-	}
-	d.log.Info("web side listening", "address", ln.Addr().String(), "base_url", d.cfg.Web.BaseURL)
-	srv := &http.Server{Handler: d.web, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute, ErrorLog: slog.NewLogLogger(d.log.Handler(), slog.LevelWarn)}
-	return func(ctx context.Context) error {
-		done := make(chan error, 1)
-		go func() { done <- srv.Serve(ln) }()
-		select {
-		case err := <-done:
-			return fmt.Errorf("web: %w", err)
-		case <-ctx.Done():
-		}
-		sctx, cancel := context.WithTimeout(context.Background(), webGrace)
-		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			d.log.Warn("web requests cut short at the stop", "err", err)
-			srv.Close()
-		}
-		<-done // http.ErrServerClosed
-		d.log.Info("web side stopped")
-		return ctx.Err()
-	}, nil
 }

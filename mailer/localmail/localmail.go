@@ -23,6 +23,10 @@
 // The IMAP side advertises IMAP4rev1 and IMAP4rev2, so IDLE, MOVE and UIDPLUS
 // are available; Options.NoMove advertises IMAP4rev1 only, without MOVE and
 // UIDPLUS, to exercise clients' fallbacks.
+//
+// Server.KeptPassword gives the mailbox that holds secrets (the service's)
+// a random password kept private in Options.Dir. The package knows nothing
+// of games.
 package localmail
 
 import (

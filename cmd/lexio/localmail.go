@@ -2,14 +2,8 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/lexio-mail/lexio/config"
@@ -41,11 +35,7 @@ func startLocalMail(ctx context.Context, cfg *config.Config, log *slog.Logger) (
 	}
 	local, _, _ := strings.Cut(cfg.Mail.Address, "@")
 	m := &localMail{Server: srv}
-	if cfg.Embedded.MailDir != "" {
-		// Written after Start, which made the directory and holds its lock.
-		m.passwordFile = filepath.Join(cfg.Embedded.MailDir, strings.ToLower(local)+".password")
-	}
-	if m.password, err = mailboxPassword(m.passwordFile); err != nil {
+	if m.password, m.passwordFile, err = srv.KeptPassword(local); err != nil {
 		srv.Close()
 		return nil, fmt.Errorf("embedded mail server: the password of %s: %w", local, err)
 	}
@@ -60,54 +50,4 @@ func startLocalMail(ctx context.Context, cfg *config.Config, log *slog.Logger) (
 		}
 	}
 	return m, nil
-}
-
-// mailboxPassword returns the password kept in the file at path, or the
-// first time writes a new random one there, mode 0600. path "" gives a new
-// password that is kept nowhere.
-func mailboxPassword(path string) (string, error) {
-	if path == "" {
-		return randomPassword()
-	}
-	pw, err := config.SecretFile(path)
-	if err == nil {
-		if pw = strings.TrimSpace(pw); pw != "" {
-			return pw, nil
-		}
-		return "", fmt.Errorf("%s is empty: delete it to get a new password", path)
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return "", err
-	}
-	if pw, err = randomPassword(); err != nil {
-		return "", err
-	}
-	// A whole file or none, even after a crash.
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".password-*") // mode 0600
-	if err != nil {
-		return "", err
-	}
-	_, err = tmp.WriteString(pw + "\n")
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	return pw, nil
-}
-
-func randomPassword() (string, error) {
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(b), nil
 }
