@@ -26,6 +26,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/lexio-mail/lexio/internal/botseat"
+	"github.com/lexio-mail/lexio/internal/secretfile"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/internal/zone"
 )
@@ -692,29 +693,8 @@ func secret(env, file, inline string) (string, error) {
 // SecretFile reads a secret kept in a file that only its owner may read
 // or write (else ErrNotPrivate), without its final line break. A missing
 // file gives an error that is fs.ErrNotExist.
-func SecretFile(file string) (string, error) {
-	if err := private(file); err != nil {
-		return "", err
-	}
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return "", err // the path is not secret; the content never appears in errors
-	}
-	return strings.TrimRight(string(b), "\r\n"), nil
-}
+func SecretFile(file string) (string, error) { return secretfile.Read(file) }
 
 // ErrNotPrivate reports a secret file open to its group or to others. Such
 // a file is refused, as ssh refuses a private key anyone else may read.
-var ErrNotPrivate = errors.New("open to group or others")
-
-// private checks that only the file's owner may read or write it.
-func private(file string) error {
-	fi, err := os.Stat(file)
-	if err != nil {
-		return err
-	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return fmt.Errorf("%s: %w (mode %04o): chmod 600 it", file, ErrNotPrivate, perm)
-	}
-	return nil
-}
+var ErrNotPrivate = secretfile.ErrNotPrivate

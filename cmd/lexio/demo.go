@@ -13,6 +13,7 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
+	"github.com/lexio-mail/lexio/internal/secretfile"
 )
 
 func runDemo(ctx context.Context, e *env, args []string) error {
@@ -84,7 +85,7 @@ func prepareDemo(e *env, dir, words, imapAddr, smtpAddr, webAddr string) (string
 		if _, err := rand.Read(b); err != nil {
 			return "", err
 		}
-		if err := os.WriteFile(secret, []byte(hex.EncodeToString(b)+"\n"), 0o600); err != nil {
+		if err := secretfile.Write(secret, hex.EncodeToString(b)); err != nil {
 			return "", err
 		}
 	}

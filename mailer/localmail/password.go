@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lexio-mail/lexio/internal/secretfile"
 )
 
 // KeptPassword is the password of a mailbox that holds secrets (the
@@ -32,7 +33,7 @@ func mailboxPassword(path string) (string, error) {
 	if path == "" {
 		return randomPassword()
 	}
-	pw, err := privateFile(path)
+	pw, err := secretfile.Read(path)
 	if err == nil {
 		if pw = strings.TrimSpace(pw); pw != "" {
 			return pw, nil
@@ -45,40 +46,7 @@ func mailboxPassword(path string) (string, error) {
 	if pw, err = randomPassword(); err != nil {
 		return "", err
 	}
-	// A whole file or none, even after a crash.
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".password-*") // mode 0600
-	if err != nil {
-		return "", err
-	}
-	_, err = tmp.WriteString(pw + "\n")
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	return pw, nil
-}
-
-// privateFile reads a file that only its owner may read or write, as
-// ssh reads a private key: one open to group or others is refused.
-func privateFile(path string) (string, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return "", fmt.Errorf("%s: open to group or others (mode %04o): chmod 600 it", path, perm)
-	}
-	b, err := os.ReadFile(path)
-	return string(b), err
+	return pw, secretfile.Write(path, pw)
 }
 
 func randomPassword() (string, error) {
