@@ -225,7 +225,7 @@ func (h *Request) queue(t *Table, to notice.Recipient, m templates.Mail) {
 	e := notice.Envelope{To: to, Reply: h.Rec.MessageID}
 	if t != nil {
 		e.Table, e.Seq, e.TableID = t.Row.Name, int64(len(t.Actions())), &t.Row.ID
-		e.Cal = h.s.calendarEvent(t, templates.KindOf(m), to.Pos, h.moved, h.Now)
+		e.Cal = h.s.CalendarEvent(t, templates.KindOf(m), to.Pos, h.moved, h.Now)
 	}
 	h.Out.Add(e, m)
 }

@@ -340,6 +340,7 @@ func (h *harness) newService(o harnessOpts, cfg *config.Config, st *store.Store,
 	}
 	h.players, h.seasons, h.lobby = player.New(h.svc, logger), season.New(h.svc, logger), lobby.New(h.svc, logger)
 	h.svc.SetSeasons(h.seasons)
+	h.svc.SetVacations(h.players)
 	h.front = inbox.New(h.svc, h.players, h.seasons, h.lobby, logger)
 }
 

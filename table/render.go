@@ -16,7 +16,7 @@ import (
 // and the templates' output into outbox rows. Only engine.View is read for
 // a player, so a message can hold no other player's rack before the end.
 
-// calendarEvent is the calendar entry a mail of kind to seat p about t
+// CalendarEvent is the calendar entry a mail of kind to seat p about t
 // carries, written at now (its DTSTAMP: when the mail is queued), or nil.
 // Each turn of each player is one event, whose UID names the table, the
 // turn's number and the seat:
@@ -31,7 +31,7 @@ import (
 // same while nothing happens, grows when the deadline moves (a presence
 // is an action), and is higher in the CANCEL, which the turn's last
 // action comes before, than in any REQUEST of the turn.
-func (s *Service) calendarEvent(t *Table, kind templates.Kind, p int, moved bool, now time.Time) *templates.Event {
+func (s *Service) CalendarEvent(t *Table, kind templates.Kind, p int, moved bool, now time.Time) *templates.Event {
 	if t.Game == nil || p < 0 || p >= len(t.Seats) {
 		return nil
 	}

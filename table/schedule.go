@@ -123,7 +123,7 @@ func (s *Service) queue(t *Table, p int, m templates.Mail, now time.Time, out *n
 // of the notice a mail stands in for (NOTIFY turn).
 func (s *Service) queueCal(t *Table, cal templates.Kind, p int, m templates.Mail, now time.Time, out *notice.Batch) {
 	e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, To: t.Recipient(p), TableID: &t.Row.ID,
-		Cal: s.calendarEvent(t, cal, p, false, now)}
+		Cal: s.CalendarEvent(t, cal, p, false, now)}
 	if templates.KindOf(m) == templates.Reminder {
 		e.Extra = strconv.FormatInt(t.Row.NextReminder.Unix(), 36)
 	}

@@ -77,6 +77,8 @@ type Service struct {
 	zone *time.Location
 	// seasons hear of the tables of league seasons.
 	seasons Seasons
+	// vacations end a player's vacation when they move.
+	vacations Vacations
 	// tickHook, nil but in tests (export_test.go), runs in each table's
 	// deadline transaction (EnforceDeadlines) between its read and its writes.
 	tickHook func(tableID int64)
@@ -141,6 +143,19 @@ type Seasons interface {
 // SetSeasons makes the tables tell s of their seasons; the wiring calls
 // it once, before anything else.
 func (s *Service) SetSeasons(ss Seasons) { s.seasons = ss }
+
+// Vacations is what a move needs of the players' vacations (package
+// player), called in the move's transaction.
+type Vacations interface {
+	// EndByMove ends the running vacation of pl, who just moved at a
+	// table that honours vacations (LEAGUES §3.2): their tables'
+	// deadlines follow (Reschedule) and the other players are told.
+	EndByMove(tx *store.Tx, pl *store.Player, now time.Time, log *slog.Logger, out *notice.Batch) error
+}
+
+// SetVacations makes a move end its player's vacation through v; the
+// wiring calls it once, before anything else.
+func (s *Service) SetVacations(v Vacations) { s.vacations = v }
 
 // Part is what a package that acts through the tables (lobby, player,
 // season, inbox) holds of the service: its configuration, store, clock,

@@ -31,6 +31,7 @@ func wire(o table.Options, log *slog.Logger) (*services, error) {
 	s := &services{tables: tables, players: player.New(tables, log.With("part", "player")),
 		seasons: season.New(tables, log.With("part", "season")), lobby: lobby.New(tables, log.With("part", "lobby"))}
 	tables.SetSeasons(s.seasons)
+	tables.SetVacations(s.players)
 	s.inbox = inbox.New(tables, s.players, s.seasons, s.lobby, log.With("part", "inbox"))
 	return s, nil
 }
@@ -43,7 +44,7 @@ func (s *services) jobs() []scheduler.Job {
 		{Name: "invitation expiry", Run: s.lobby.ExpireInvitations},
 		// The vacations that began or ended are told next (LEAGUES §3.2);
 		// the deadlines they moved are already in the tables' rows.
-		{Name: "vacations", Run: s.tables.TellVacations},
+		{Name: "vacations", Run: s.players.TellVacations},
 		// Seasons whose end has come are closed at their end (LEAGUES
 		// §7.3), each table's turns that ran out before it enforced first.
 		{Name: "season ends", Run: s.seasons.CloseSeasons},
