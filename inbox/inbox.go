@@ -120,7 +120,7 @@ func (s *Service) handleOnce(ctx context.Context, in mailer.Inbound, m *parser.M
 		if seen {
 			return errHandled
 		}
-		h := s.Tables.NewRequest(tx, m, rec, now, log, in.Size, s.Notices.NewBatch(now))
+		h := s.Tables.NewRequest(tx, m, rec, now, log, in.Size, s.Notices.NewBatch(now), s)
 		if err := s.route(h); err != nil {
 			return err
 		}

@@ -31,6 +31,8 @@ type Request struct {
 	// moved: the sender was away and wrote, which moved their deadline
 	// if the turn is theirs (RULES §9.2): their answers carry it.
 	moved bool
+	// bounds decide whether an answer to the author may go.
+	bounds Bounds
 	// Proven: the sender showed that they read the From address's mail
 	// (EMAIL §1.7): a reply token of theirs, require_auth's verdict, or
 	// an answered confirmation. Without it nothing changes state, and
@@ -38,10 +40,20 @@ type Request struct {
 	Proven bool
 }
 
+// Bounds are the bounds on the answers to a message (EMAIL §2.6), the
+// inbox's: a Request asks them before each answer to its author.
+type Bounds interface {
+	// WithinBound counts one answer to h's author, as to, about t (nil
+	// for none) and reports whether it may go; past the bound it may
+	// queue one notice saying so (Request.Queue).
+	WithinBound(h *Request, t *Table, to notice.Recipient) (bool, error)
+}
+
 // NewRequest is message m inside transaction tx, handled at now: rec is
-// its record, out the mail it causes, size its size in bytes.
-func (s *Service) NewRequest(tx *store.Tx, m *parser.Message, rec *store.Message, now time.Time, log *slog.Logger, size int64, out *notice.Batch) *Request {
-	return &Request{s: s, Tx: tx, Msg: m, Rec: rec, Now: now, Log: log, size: size, Out: out}
+// its record, out the mail it causes, size its size in bytes, b the
+// bounds on its answers.
+func (s *Service) NewRequest(tx *store.Tx, m *parser.Message, rec *store.Message, now time.Time, log *slog.Logger, size int64, out *notice.Batch, b Bounds) *Request {
+	return &Request{s: s, Tx: tx, Msg: m, Rec: rec, Now: now, Log: log, size: size, Out: out, bounds: b}
 }
 
 // Table is a table loaded in a transaction.
@@ -211,17 +223,17 @@ func (h *Request) Reply(t *Table, m templates.Mail) error {
 
 // ReplyAs is Reply to the author as the recipient to.
 func (h *Request) ReplyAs(t *Table, to notice.Recipient, m templates.Mail) error {
-	ok, err := h.WithinBound(t, to)
+	ok, err := h.bounds.WithinBound(h, t, to)
 	if err != nil || !ok {
 		return err
 	}
-	h.queue(t, to, m)
+	h.Queue(t, to, m)
 	return nil
 }
 
-// queue queues a mail to the author without counting it against the
+// Queue queues a mail to the author without counting it against the
 // bound: the mails of a turn (the separate acceptance).
-func (h *Request) queue(t *Table, to notice.Recipient, m templates.Mail) {
+func (h *Request) Queue(t *Table, to notice.Recipient, m templates.Mail) {
 	e := notice.Envelope{To: to, Reply: h.Rec.MessageID}
 	if t != nil {
 		e.Table, e.Seq, e.TableID = t.Row.Name, int64(len(t.Actions())), &t.Row.ID
