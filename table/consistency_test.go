@@ -66,7 +66,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 	}
 	for i, tc := range tampers {
 		name := "tamper-" + tc.name
-		if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), uint64(i+1)); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), uint64(i+1)); err != nil {
 			t.Fatal(err)
 		}
 		h.clock.Add(time.Minute)
@@ -89,7 +89,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 			t.Fatalf("%s: tampering: %v", name, err)
 		}
 	}
-	if err := h.svc.CreateTable(h.ctx, "fine", "main", emails("alice", "bob"), 99); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "fine", "main", emails("alice", "bob"), 99); err != nil {
 		t.Fatal(err)
 	}
 	h.clock.Add(time.Minute)

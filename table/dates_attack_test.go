@@ -40,7 +40,7 @@ func TestVacationYear10000(t *testing.T) { eachDriver(t, testVacationYear10000) 
 func testVacationYear10000(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver}) // Monday 2 March 2026, 09:00 UTC
 	for _, tb := range []struct{ name, other string }{{"ya", "bob"}, {"yb", "carol"}} {
-		if err := h.svc.CreateTable(h.ctx, tb.name, "main", emails("alice", tb.other), 5); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, tb.name, "main", emails("alice", tb.other), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,7 +77,7 @@ func TestUnreadableRows(t *testing.T) {
 	h := newHarness(t, harnessOpts{driver: store.DriverSQLite})
 	t0 := h.clock.Now()
 	for _, tb := range []struct{ name, a, b string }{{"ua", "alice", "bob"}, {"ub", "alice", "carol"}, {"uc", "dave", "eve"}} {
-		if err := h.svc.CreateTable(h.ctx, tb.name, "main", emails(tb.a, tb.b), 5); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, tb.name, "main", emails(tb.a, tb.b), 5); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -338,7 +338,8 @@ func (h *harness) newService(o harnessOpts, cfg *config.Config, st *store.Store,
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.players, h.seasons, h.lobby = player.New(h.svc, logger), season.New(h.svc, logger), lobby.New(h.svc, logger)
+	h.players, h.lobby = player.New(h.svc, logger), lobby.New(h.svc, logger)
+	h.seasons = season.New(h.svc, h.lobby, logger)
 	h.svc.SetSeasons(h.seasons)
 	h.svc.SetVacations(h.players)
 	h.front = inbox.New(h.svc, h.players, h.seasons, h.lobby, logger)

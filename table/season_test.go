@@ -542,7 +542,7 @@ players = ["alice@localhost", "bob@localhost"]
 		t.Fatal(err)
 	}
 	resign(f.Tables[0], 0)
-	if err := h.svc.CreateTable(h.ctx, "loose", "rated", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "loose", "rated", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.answerAt("loose", "bob", "RESIGN loose")
@@ -615,7 +615,7 @@ name = "top"
 players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 `)
 	taken := season.TableName("club", 1, 1, 3)
-	if err := h.svc.CreateTable(h.ctx, taken, "main", emails("dave", "eve"), 3); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, taken, "main", emails("dave", "eve"), 3); err != nil {
 		t.Fatal(err)
 	}
 	h.outboxEmpty()

@@ -116,10 +116,12 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.players, f.seasons = player.New(f.svc, nil), season.New(f.svc, nil)
+	gather := lobby.New(f.svc, nil)
+	f.players, f.seasons = player.New(f.svc, nil), season.New(f.svc, gather, nil)
 	f.svc.SetSeasons(f.seasons)
-	f.front = inbox.New(f.svc, f.players, f.seasons, lobby.New(f.svc, nil), nil)
-	if err := f.svc.EnsureTables(f.ctx); err != nil {
+	f.svc.SetVacations(f.players)
+	f.front = inbox.New(f.svc, f.players, f.seasons, gather, nil)
+	if err := gather.EnsureTables(f.ctx); err != nil {
 		t.Fatal(err)
 	}
 	f.server, err = web.New(web.Options{Source: f.svc, Leagues: f.seasons, Unsubscriber: f.players, Links: f.links, Templates: f.tmpl, Lang: "en", Now: f.clock.Now, PerMinute: 60})

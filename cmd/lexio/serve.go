@@ -136,7 +136,7 @@ func (d *daemon) reloaded(ctx context.Context, e *env, path string) *daemon {
 			next, err = newDaemon(cfg, n, d.store, d.mail, newLogger(e, cfg.LogLevel))
 		}
 		if err == nil {
-			err = next.svc.EnsureTables(ctx)
+			err = next.parts.lobby.EnsureTables(ctx)
 		}
 	}
 	if err != nil {
@@ -235,7 +235,7 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (*stor
 // the receiver moves what was handled, the dispatcher stops between two
 // mails; run returns once every part has, and serve then closes the store.
 func (d *daemon) run(ctx context.Context) error {
-	if err := d.svc.EnsureTables(ctx); err != nil {
+	if err := d.parts.lobby.EnsureTables(ctx); err != nil {
 		return err
 	}
 	// Mail whose sending was cut short by a stop or a crash goes first.

@@ -91,7 +91,7 @@ func runTableNew(ctx context.Context, e *env, args []string) error {
 	if l == "" {
 		l = c.Leagues[0].Name
 	}
-	if err := svc.tables.CreateTable(ctx, name, l, players, *seed); err != nil {
+	if err := svc.lobby.CreateTable(ctx, name, l, players, *seed); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "table %s opened for %s (league %s); %s plays first. The daemon sends the notices.\n",

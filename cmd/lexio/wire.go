@@ -29,7 +29,8 @@ func wire(o table.Options, log *slog.Logger) (*services, error) {
 		return nil, err
 	}
 	s := &services{tables: tables, players: player.New(tables, log.With("part", "player")),
-		seasons: season.New(tables, log.With("part", "season")), lobby: lobby.New(tables, log.With("part", "lobby"))}
+		lobby: lobby.New(tables, log.With("part", "lobby"))}
+	s.seasons = season.New(tables, s.lobby, log.With("part", "season"))
 	tables.SetSeasons(s.seasons)
 	tables.SetVacations(s.players)
 	s.inbox = inbox.New(tables, s.players, s.seasons, s.lobby, log.With("part", "inbox"))
