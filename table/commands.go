@@ -96,7 +96,7 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 	case parser.KindPreview:
 		return h.preview(t, p, c)
 	case parser.KindBoard:
-		msg, err := h.s.noticeData(t, p, h.Now)
+		msg, err := h.s.NoticeData(t, p, h.Now)
 		if err != nil {
 			return err
 		}

@@ -93,7 +93,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 		t.Fatal(err)
 	}
 	h.clock.Add(time.Minute)
-	if _, err := h.svc.Tables(h.ctx); err == nil || !strings.Contains(err.Error(), "the row and the log disagree") {
+	if _, err := h.views.List(h.ctx); err == nil || !strings.Contains(err.Error(), "the row and the log disagree") {
 		t.Errorf("Tables() = %v; want the error of a tampered table", err)
 	}
 	if g := h.game("fine"); g == nil || g.Over() {

@@ -57,7 +57,7 @@ func testVacationYear10000(t *testing.T, driver string) {
 	h.command("alice", "yb", "VACATION 2027-03-02 2027-03-02", table.OutcomeApplied, "VACATION 2027-03-02 2027-03-02")
 	h.command("alice", "yb", "VACATION OFF", table.OutcomeApplied, "VACATION OFF")
 	h.command("alice", "yb", findMove(h.game("yb"), 0), table.OutcomeApplied, "PLACE")
-	ts, err := h.svc.Tables(h.ctx)
+	ts, err := h.views.List(h.ctx)
 	if err != nil || len(ts) != 2 || ts[0].Moves != 1 || ts[1].Moves != 1 {
 		t.Fatalf("tables: %+v, %v", ts, err)
 	}
@@ -98,14 +98,14 @@ func TestUnreadableRows(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ts, err := h.svc.Tables(h.ctx)
+	ts, err := h.views.List(h.ctx)
 	if len(ts) != 3 || ts[0].Err == nil || ts[1].Err != nil || ts[2].Err == nil || ts[1].Name != "ub" || len(ts[1].Players) != 2 {
 		t.Fatalf("tables: %+v", ts)
 	}
 	if err == nil || !strings.Contains(err.Error(), "table ua: ") || !strings.Contains(err.Error(), "table uc: ") || strings.Contains(err.Error(), "table ub") {
 		t.Errorf("tables' error: %v; want ua and uc named", err)
 	}
-	if w, err := h.svc.WebTable(h.ctx, "ub", 0); err != nil || w == nil {
+	if w, err := h.views.WebTable(h.ctx, "ub", 0); err != nil || w == nil {
 		t.Errorf("ub's page: %v, %v", w, err)
 	}
 

@@ -18,7 +18,7 @@ func (h *harness) tickAt(at time.Time) int {
 
 func (h *harness) deadline(table string) time.Time {
 	h.t.Helper()
-	sum, err := h.svc.Table(h.ctx, table)
+	sum, err := h.views.Show(h.ctx, table)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,6 +83,16 @@ func (t *Table) Recipient(p int) notice.Recipient {
 func (t *Table) SeatOf(addr string) int {
 	for i, st := range t.Seats {
 		if st.Player.Address == addr {
+			return i
+		}
+	}
+	return -1
+}
+
+// SeatOfID returns the seat of the player whose id is id, or -1.
+func (t *Table) SeatOfID(id int64) int {
+	for i, st := range t.Seats {
+		if st.PlayerID == id {
 			return i
 		}
 	}
@@ -452,4 +463,25 @@ func (s *Service) ended(tx *store.Tx, t *Table, now time.Time) error {
 	}
 	t.ended = true
 	return s.seasons.Ended(tx, t, now)
+}
+
+// Game rebuilds the game of a table, for the admin's tools; nil before the
+// game starts.
+func (s *Service) Game(ctx context.Context, name string) (*engine.Game, error) {
+	var g *engine.Game
+	err := s.store.View(ctx, func(tx *store.Tx) error {
+		t, err := s.Load(tx, name)
+		if err != nil {
+			return err
+		}
+		g = t.Game
+		return nil
+	})
+	return g, err
+}
+
+// IsTurn tells the actions that end a turn from the probes and presence
+// marks that the log also holds.
+func IsTurn(k engine.ActionKind) bool {
+	return k == engine.ActPlace || k == engine.ActExchange || k == engine.ActPass || k == engine.ActExpire
 }

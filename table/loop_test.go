@@ -252,7 +252,7 @@ func TestProbeLog(t *testing.T) {
 	cell := fmt.Sprintf("%c%d", 'A'+start.Col, start.Row+1)
 	mustContain(t, "the log", h.lastOf("alice", "log-reply").Text, play.Words[0].Text, cell)
 
-	ts, err := h.svc.Tables(h.ctx)
+	ts, err := h.views.List(h.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestProbeLog(t *testing.T) {
 		t.Fatalf("after a preview and a probe: %d tables, moves %d; want 0 moves", len(ts), ts[0].Moves)
 	}
 	h.expect(h.fresh("alice", name, "PASS"), table.OutcomeApplied, "PASS")
-	if sum, err := h.svc.Table(h.ctx, name); err != nil || sum.Moves != 1 {
+	if sum, err := h.views.Show(h.ctx, name); err != nil || sum.Moves != 1 {
 		t.Errorf("after a pass: moves %d (%v), want 1", sum.Moves, err)
 	}
 }

@@ -38,7 +38,7 @@ func (s *Service) CalendarEvent(t *Table, kind templates.Kind, p int, moved bool
 	acts := t.Game.Actions()
 	var ends []int // the actions that ended a turn
 	for i, a := range acts {
-		if isTurn(a.Kind) {
+		if IsTurn(a.Kind) {
 			ends = append(ends, i)
 		}
 	}
@@ -100,8 +100,8 @@ func SeatAddrs(seats []store.Seat) []string {
 	return out
 }
 
-// noticeData is the state of a game for one player.
-func (s *Service) noticeData(t *Table, p int, now time.Time) (templates.NoticeMsg, error) {
+// NoticeData is the state of a game for one player.
+func (s *Service) NoticeData(t *Table, p int, now time.Time) (templates.NoticeMsg, error) {
 	v, err := t.Game.View(p, now)
 	if err != nil {
 		return templates.NoticeMsg{}, notice.Permanent(err)
@@ -132,8 +132,8 @@ func (s *Service) noticeData(t *Table, p int, now time.Time) (templates.NoticeMs
 	return msg, nil
 }
 
-// gameOverData is the end of a game, the same for everyone but the "You".
-func (s *Service) gameOverData(t *Table, p int, now time.Time) (templates.GameOverMsg, error) {
+// GameOverData is the end of a game, the same for everyone but the "You".
+func (s *Service) GameOverData(t *Table, p int, now time.Time) (templates.GameOverMsg, error) {
 	v, err := t.Game.View(p, now)
 	if err != nil || v.Result == nil {
 		return templates.GameOverMsg{}, notice.Permanent(fmt.Errorf("table: game over view: %v", err))
@@ -170,11 +170,11 @@ func (s *Service) gameOverData(t *Table, p int, now time.Time) (templates.GameOv
 	return msg, nil
 }
 
-// missed is what each player left on the table in t's game, in seat
+// Missed is what each player left on the table in t's game, in seat
 // order (package analysis), or nil when the service has no GADDAG. An
 // analysis that fails leaves the section out, logged: the end of the game
 // goes out all the same.
-func (s *Service) missed(t *Table, names []string) []templates.MissedLine {
+func (s *Service) Missed(t *Table, names []string) []templates.MissedLine {
 	if s.gaddag == nil {
 		return nil
 	}

@@ -172,7 +172,7 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 			if q != p && t.Game.Left(q) {
 				continue
 			}
-			msg, err := s.noticeData(t, q, now)
+			msg, err := s.NoticeData(t, q, now)
 			if err != nil {
 				return err
 			}

@@ -88,7 +88,7 @@ func TestResignTwoPlayers(t *testing.T) {
 	if !slices.Equal(r.Scores, scores) || !slices.Equal(r.Racks, racks) {
 		t.Errorf("scores %v racks %q, want %v and %q untouched", r.Scores, r.Racks, scores, racks)
 	}
-	if sum, _ := h.svc.Table(h.ctx, name); sum.Status != table.StatusOver {
+	if sum, _ := h.views.Show(h.ctx, name); sum.Status != table.StatusOver {
 		t.Errorf("status %s", sum.Status)
 	}
 	for _, p := range players {
@@ -395,7 +395,7 @@ func TestSubstitute(t *testing.T) {
 	if last := g.Actions()[len(g.Actions())-1]; last.Kind != engine.ActSubstitute || last.From != "Bob" || last.To != "Dave" {
 		t.Errorf("last action %+v", last)
 	}
-	sum, _ := h.svc.Table(h.ctx, name)
+	sum, _ := h.views.Show(h.ctx, name)
 	if !slices.Equal(sum.Players, emails("alice", "dave", "carol")) {
 		t.Errorf("seats %v", sum.Players)
 	}

@@ -623,7 +623,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 	if err == nil || !strings.Contains(err.Error(), "the name "+taken+" of a season table is taken") {
 		t.Fatalf("start: %v, want the name taken", err)
 	}
-	ts, err := h.svc.Tables(h.ctx)
+	ts, err := h.views.List(h.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -158,14 +158,16 @@ type Vacations interface {
 func (s *Service) SetVacations(v Vacations) { s.vacations = v }
 
 // Part is what a package that acts through the tables (lobby, player,
-// season, inbox) holds of the service: its configuration, store, clock,
-// mail writer and tokens, and the tables themselves.
+// season, inbox, tableview) holds of the service: its configuration,
+// store, clock, mail writer, tokens and web links (nil when the web side
+// is off), and the tables themselves.
 type Part struct {
 	Cfg     *config.Config
 	Store   *store.Store
 	Tables  *Service
 	Notices *notice.Writer
 	Tokens  *mailer.Tokens
+	Links   *weblink.Links
 	Now     func() time.Time
 	Log     *slog.Logger
 }
@@ -176,7 +178,7 @@ func (s *Service) Part(log *slog.Logger) Part {
 	if log == nil {
 		log = s.log
 	}
-	return Part{Cfg: s.cfg, Store: s.store, Tables: s, Notices: s.notices, Tokens: s.tokens, Now: s.now, Log: log}
+	return Part{Cfg: s.cfg, Store: s.store, Tables: s, Notices: s.notices, Tokens: s.tokens, Links: s.links, Now: s.now, Log: log}
 }
 
 // CanPlay reports whether the service can seat the computer: it has the

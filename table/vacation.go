@@ -67,7 +67,7 @@ func (t *Table) banks() []time.Duration {
 	var turns []clock.Turn
 	at := g.Config().Start
 	for _, a := range g.Actions() {
-		if !isTurn(a.Kind) {
+		if !IsTurn(a.Kind) {
 			continue
 		}
 		turns = append(turns, clock.Turn{Player: a.Player, Start: at, End: a.At, Expired: a.Kind == engine.ActExpire})

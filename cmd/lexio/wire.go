@@ -9,6 +9,7 @@ import (
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/table/tableview"
 )
 
 // services are the parts that own each concern of the game by mail,
@@ -20,6 +21,8 @@ type services struct {
 	seasons *season.Service
 	lobby   *lobby.Service
 	inbox   *inbox.Service
+	// views read the tables for the operator and the web.
+	views *tableview.Service
 }
 
 // wire builds the services on o's store and configuration.
@@ -29,7 +32,7 @@ func wire(o table.Options, log *slog.Logger) (*services, error) {
 		return nil, err
 	}
 	s := &services{tables: tables, players: player.New(tables, log.With("part", "player")),
-		lobby: lobby.New(tables, log.With("part", "lobby"))}
+		lobby: lobby.New(tables, log.With("part", "lobby")), views: tableview.New(tables, log.With("part", "tableview"))}
 	s.seasons = season.New(tables, s.lobby, log.With("part", "season"))
 	tables.SetSeasons(s.seasons)
 	tables.SetVacations(s.players)

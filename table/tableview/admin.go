@@ -1,4 +1,4 @@
-package table
+package tableview
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 )
 
 // Summary is a table as the admin sees it.
@@ -25,21 +26,21 @@ type Summary struct {
 	Actions               []engine.Action
 	Rules                 engine.Rules
 	Left                  []engine.Departure // who resigned or forfeited, in order (LEAGUES §2)
-	// Err says why the table could not be read (Tables); only Name is
+	// Err says why the table could not be read (List); only Name is
 	// set then.
 	Err error
 }
 
-// Tables lists every table, by name. A table that cannot be read (a row
+// List lists every table, by name. A table that cannot be read (a row
 // the driver cannot read back, a log that disagrees with its row) does
 // not hide the others: it is listed with its Err, and the error returned
 // with the whole list joins those tables' errors. Each table is read in a
 // read transaction of its own, so that an error of one (which aborts a
 // PostgreSQL transaction) leaves the next to be read; an error worth
 // trying again (IsTemporary) ends the listing.
-func (s *Service) Tables(ctx context.Context) ([]Summary, error) {
+func (s *Service) List(ctx context.Context) ([]Summary, error) {
 	var refs []store.TableRef
-	err := s.store.View(ctx, func(tx *store.Tx) error {
+	err := s.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
 		refs, err = tx.TableRefs("")
 		return err
@@ -51,12 +52,12 @@ func (s *Service) Tables(ctx context.Context) ([]Summary, error) {
 	var bad []error
 	for _, ref := range refs {
 		var sum Summary
-		err := s.store.View(ctx, func(tx *store.Tx) error {
+		err := s.Store.View(ctx, func(tx *store.Tx) error {
 			row, err := tx.TableByID(ref.ID)
 			if err != nil {
 				return err
 			}
-			t, err := s.LoadRow(tx, row)
+			t, err := s.Tables.LoadRow(tx, row)
 			if err != nil {
 				return err
 			}
@@ -81,11 +82,11 @@ func (s *Service) Tables(ctx context.Context) ([]Summary, error) {
 	return out, errors.Join(bad...)
 }
 
-// Table describes one table, its log included.
-func (s *Service) Table(ctx context.Context, name string) (Summary, error) {
+// Show describes one table, its log included.
+func (s *Service) Show(ctx context.Context, name string) (Summary, error) {
 	var sum Summary
-	err := s.store.View(ctx, func(tx *store.Tx) error {
-		t, err := s.Load(tx, name)
+	err := s.Store.View(ctx, func(tx *store.Tx) error {
+		t, err := s.Tables.Load(tx, name)
 		if err != nil {
 			return err
 		}
@@ -95,11 +96,11 @@ func (s *Service) Table(ctx context.Context, name string) (Summary, error) {
 	return sum, err
 }
 
-func summary(t *Table) Summary {
+func summary(t *table.Table) Summary {
 	sum := Summary{Name: t.Row.Name, League: t.Row.League, Variant: t.Row.Variant, Status: t.Row.Status,
 		Turn: -1, Deadline: t.Row.Deadline}
 	for _, a := range t.Actions() {
-		if isTurn(a.Kind) {
+		if table.IsTurn(a.Kind) {
 			sum.Moves++
 		}
 	}
@@ -116,25 +117,4 @@ func summary(t *Table) Summary {
 		}
 	}
 	return sum
-}
-
-// Game rebuilds the game of a table, for the admin's tools; nil before the
-// game starts.
-func (s *Service) Game(ctx context.Context, name string) (*engine.Game, error) {
-	var g *engine.Game
-	err := s.store.View(ctx, func(tx *store.Tx) error {
-		t, err := s.Load(tx, name)
-		if err != nil {
-			return err
-		}
-		g = t.Game
-		return nil
-	})
-	return g, err
-}
-
-// isTurn tells the actions that end a turn from the probes and presence
-// marks that the log also holds.
-func isTurn(k engine.ActionKind) bool {
-	return k == engine.ActPlace || k == engine.ActExchange || k == engine.ActPass || k == engine.ActExpire
 }
