@@ -1,13 +1,16 @@
 package inbox
 
 // This file holds the bounds on the answers to a message (EMAIL §2.6):
-// per sender and hour, to unproven mail per address and day, and the
-// day's mail to outsiders (notice).
+// per sender and hour, to unproven mail per address and day, the day's
+// mail to outsiders (notice), and one answer an hour to a message
+// without a command.
 
 import (
+	"errors"
 	"time"
 
 	"github.com/lexio-mail/lexio/notice"
+	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
@@ -77,5 +80,25 @@ func (s *Service) WithinBound(h *table.Request, t *table.Table, to notice.Recipi
 	until := start.Add(time.Hour)
 	h.Log.Info("reply bound reached: replies paused", "until", until)
 	h.Queue(t, to, templates.PausedMsg{Head: s.Notices.Head(table.TableName(t), to, h.Now), Limit: limit, Until: until})
+	return false, nil
+}
+
+// NoCommandOnce lets one message without a command be answered per
+// sender and hour; it reports whether h may be. An auto-responder
+// that answers our mail with prose (or our own text, which holds no
+// command) gets one "no command found" and then nothing, so the exchange
+// stops; a person who wrote no command is told once, and HELP always
+// answers.
+func (s *Service) NoCommandOnce(h *table.Request) (bool, error) {
+	var pe *parser.Error
+	if !errors.As(h.Msg.Err, &pe) || pe.Kind != parser.NoCommand {
+		return true, nil
+	}
+	ok, err := h.Tx.TakeRate("no-command:"+h.Msg.From, 1, time.Hour, h.Now)
+	if err != nil || ok {
+		return ok, err
+	}
+	h.Outcome(table.OutcomeRejected, string(templates.ReasonNoCommand))
+	h.Log.Info("no command, not answered: one message without a command was answered this hour")
 	return false, nil
 }

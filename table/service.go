@@ -2,16 +2,17 @@
 // transaction and rebuilt from its log (the log is the truth), saved with
 // optimistic locking; the commands that act on a table — placements,
 // exchanges, passes, previews, BOARD, LOG, SAY, RESIGN, a substitute, the
-// computer's turns — and those that gather players at one: NEW, JOIN,
-// START, DECLINE, STOP and the invitations with their bounds and expiry
-// (LEAGUES §6); deadlines, reminders and expiries (EMAIL §5); and how a
-// player's vacations move their deadlines (LEAGUES §3.2). A Request is
-// one inbound message inside its transaction, with the answers it may
-// give within the reply bounds (EMAIL §2.6).
+// computer's turns; deadlines, reminders and expiries (EMAIL §5), and
+// how a player's vacations move their deadlines (LEAGUES §3.2). A
+// Request is one inbound message inside its transaction, with the
+// answers it gives.
 //
-// It knows nothing of how mail is read or whose it is (package inbox), of
-// a player's preferences (player) or of league seasons (season), which
-// hears of a season table's end through Seasons, set by the wiring.
+// It knows nothing of how mail is read or whose it is, nor of the reply
+// bounds (package inbox, through Front), of gathering players (lobby), of
+// a player's preferences and the notices of their vacations (player,
+// which a move reaches through Vacations), of the reads from outside the
+// mail (tableview), or of league seasons (season), which hears of a
+// season table's end through Seasons; the wiring sets both.
 package table
 
 import (
