@@ -30,7 +30,7 @@ type Request struct {
 	// moved: the sender was away and wrote, which moved their deadline
 	// if the turn is theirs (RULES §9.2): their answers carry it.
 	moved bool
-	// front is the mail front door's, which answers to its bounds.
+	// front is the mail front door the message came through.
 	front Front
 	// Proven: the sender showed that they read the From address's mail
 	// (EMAIL §1.7): a reply token of theirs, require_auth's verdict, or

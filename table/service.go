@@ -12,7 +12,8 @@
 // a player's preferences and the notices of their vacations (player,
 // which a move reaches through Vacations), of the reads from outside the
 // mail (tableview), or of league seasons (season), which hears of a
-// season table's end through Seasons; the wiring sets both.
+// season table's end through Seasons. The wiring sets Seasons and
+// Vacations.
 package table
 
 import (

@@ -14,7 +14,8 @@ import (
 
 // services are the parts that own each concern of the game by mail,
 // connected: the inbox routes each message's command to the part that
-// owns it; the tables tell seasons of their seasons' tables.
+// owns it; the tables tell seasons of their seasons' tables, and players
+// of a move that ends a vacation; the season's tables open in the lobby.
 type services struct {
 	tables  *table.Service
 	players *player.Service
