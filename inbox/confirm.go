@@ -43,7 +43,7 @@ func (s *Service) askConfirmation(h *table.Request, c *parser.Command) error {
 		return nil
 	}
 	to := h.Sender(nil)
-	ok, err := h.WithinBound(nil, to)
+	ok, err := s.WithinBound(h, nil, to)
 	if err != nil || !ok {
 		return err
 	}

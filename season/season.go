@@ -14,6 +14,7 @@ import (
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/league"
+	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/store"
@@ -141,8 +142,8 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 		started = &Season{League: l.Name, Number: number, Started: row.Started, Ends: row.Ends, Divisions: divs}
 		for i, d := range divs {
 			for _, st := range pairDivision(l, number, i, d) {
-				t, err := s.Tables.Create(tx, st.Name, l, st.Players, 0, now, out)
-				if errors.Is(err, table.ErrExists) {
+				t, err := s.lobby.Create(tx, st.Name, l, st.Players, 0, now, out)
+				if errors.Is(err, lobby.ErrExists) {
 					return fmt.Errorf("season: league %q: the name %s of a season table is taken by another table", l.Name, st.Name)
 				}
 				if err != nil {

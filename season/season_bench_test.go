@@ -11,6 +11,7 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/league"
+	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/leagues"
@@ -55,7 +56,7 @@ signup = true
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := New(tables, nil)
+	s := New(tables, lobby.New(tables, nil), nil)
 	tables.SetSeasons(s)
 	l := cfg.League("big")
 	const players, size, finished = 10000, 10, 50000

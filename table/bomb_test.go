@@ -25,7 +25,7 @@ func TestBlockquoteBomb(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	const name = "bomb"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -57,7 +57,7 @@ func TestFailedRecordsTheMessage(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	const name = "failed"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)

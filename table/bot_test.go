@@ -210,7 +210,7 @@ name = "club"
 name = "top"
 players = ["alice@localhost", "carol@localhost"]
 `)
-	if err := h.svc.EnsureTables(h.ctx); err != nil {
+	if err := h.lobby.EnsureTables(h.ctx); err != nil {
 		t.Fatal(err)
 	}
 	start := h.game("vsbot").TurnStart()

@@ -16,7 +16,7 @@ func TestLongSenderStrings(t *testing.T) { eachDriver(t, testLongSenderStrings) 
 
 func testLongSenderStrings(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver})
-	if err := h.svc.CreateTable(h.ctx, "sl", "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "sl", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("x", 1200) + "@localhost"

@@ -176,7 +176,7 @@ func TestCalendarEntries(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	t0 := h.clock.Now()
 	const name = "cal"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)

@@ -81,7 +81,7 @@ func TestForgedFromConfirms(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{domain: inviteDomain, config: confirmConfig})
 	addr := func(n string) string { return n + "@" + h.domain }
-	if err := h.svc.CreateTable(h.ctx, "cf", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "cf", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -208,7 +208,7 @@ func TestUnprovenAnswersBounded(t *testing.T) {
 	h := newHarness(t, harnessOpts{domain: inviteDomain, config: openTablesConfig,
 		mail: "unproven_answers_per_day = 3\nunproven_answers_total_per_day = 5"})
 	addr := func(n string) string { return n + "@" + h.domain }
-	if err := h.svc.CreateTable(h.ctx, "ub", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "ub", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -265,7 +265,7 @@ func TestConfirmTokenInSubject(t *testing.T) {
 func TestWebUnsubscribeIsProven(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{mail: "unproven_answers_per_day = 1"})
-	if err := h.svc.CreateTable(h.ctx, "wu", "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "wu", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)

@@ -66,7 +66,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 	}
 	for i, tc := range tampers {
 		name := "tamper-" + tc.name
-		if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), uint64(i+1)); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), uint64(i+1)); err != nil {
 			t.Fatal(err)
 		}
 		h.clock.Add(time.Minute)
@@ -89,11 +89,11 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 			t.Fatalf("%s: tampering: %v", name, err)
 		}
 	}
-	if err := h.svc.CreateTable(h.ctx, "fine", "main", emails("alice", "bob"), 99); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "fine", "main", emails("alice", "bob"), 99); err != nil {
 		t.Fatal(err)
 	}
 	h.clock.Add(time.Minute)
-	if _, err := h.svc.Tables(h.ctx); err == nil || !strings.Contains(err.Error(), "the row and the log disagree") {
+	if _, err := h.views.List(h.ctx); err == nil || !strings.Contains(err.Error(), "the row and the log disagree") {
 		t.Errorf("Tables() = %v; want the error of a tampered table", err)
 	}
 	if g := h.game("fine"); g == nil || g.Over() {

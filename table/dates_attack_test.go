@@ -40,7 +40,7 @@ func TestVacationYear10000(t *testing.T) { eachDriver(t, testVacationYear10000) 
 func testVacationYear10000(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver}) // Monday 2 March 2026, 09:00 UTC
 	for _, tb := range []struct{ name, other string }{{"ya", "bob"}, {"yb", "carol"}} {
-		if err := h.svc.CreateTable(h.ctx, tb.name, "main", emails("alice", tb.other), 5); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, tb.name, "main", emails("alice", tb.other), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -57,7 +57,7 @@ func testVacationYear10000(t *testing.T, driver string) {
 	h.command("alice", "yb", "VACATION 2027-03-02 2027-03-02", table.OutcomeApplied, "VACATION 2027-03-02 2027-03-02")
 	h.command("alice", "yb", "VACATION OFF", table.OutcomeApplied, "VACATION OFF")
 	h.command("alice", "yb", findMove(h.game("yb"), 0), table.OutcomeApplied, "PLACE")
-	ts, err := h.svc.Tables(h.ctx)
+	ts, err := h.views.List(h.ctx)
 	if err != nil || len(ts) != 2 || ts[0].Moves != 1 || ts[1].Moves != 1 {
 		t.Fatalf("tables: %+v, %v", ts, err)
 	}
@@ -77,7 +77,7 @@ func TestUnreadableRows(t *testing.T) {
 	h := newHarness(t, harnessOpts{driver: store.DriverSQLite})
 	t0 := h.clock.Now()
 	for _, tb := range []struct{ name, a, b string }{{"ua", "alice", "bob"}, {"ub", "alice", "carol"}, {"uc", "dave", "eve"}} {
-		if err := h.svc.CreateTable(h.ctx, tb.name, "main", emails(tb.a, tb.b), 5); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, tb.name, "main", emails(tb.a, tb.b), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -98,14 +98,14 @@ func TestUnreadableRows(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ts, err := h.svc.Tables(h.ctx)
+	ts, err := h.views.List(h.ctx)
 	if len(ts) != 3 || ts[0].Err == nil || ts[1].Err != nil || ts[2].Err == nil || ts[1].Name != "ub" || len(ts[1].Players) != 2 {
 		t.Fatalf("tables: %+v", ts)
 	}
 	if err == nil || !strings.Contains(err.Error(), "table ua: ") || !strings.Contains(err.Error(), "table uc: ") || strings.Contains(err.Error(), "table ub") {
 		t.Errorf("tables' error: %v; want ua and uc named", err)
 	}
-	if w, err := h.svc.WebTable(h.ctx, "ub", 0); err != nil || w == nil {
+	if w, err := h.views.WebTable(h.ctx, "ub", 0); err != nil || w == nil {
 		t.Errorf("ub's page: %v, %v", w, err)
 	}
 

@@ -18,7 +18,7 @@ func (h *harness) tickAt(at time.Time) int {
 
 func (h *harness) deadline(table string) time.Time {
 	h.t.Helper()
-	sum, err := h.svc.Table(h.ctx, table)
+	sum, err := h.views.Show(h.ctx, table)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func testDeadlines(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver})
 	t0 := h.clock.Now()
 	const name = "dl"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -157,11 +157,11 @@ func TestCatchUp(t *testing.T) { eachDriver(t, testCatchUp) }
 func testCatchUp(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver})
 	t0 := h.clock.Now()
-	if err := h.svc.CreateTable(h.ctx, "ca", "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "ca", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.clock.Add(time.Hour)
-	if err := h.svc.CreateTable(h.ctx, "cb", "main", emails("carol", "dave"), 6); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "cb", "main", emails("carol", "dave"), 6); err != nil {
 		t.Fatal(err)
 	}
 	// Down for several turn lengths: one Tick.

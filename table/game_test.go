@@ -198,7 +198,7 @@ func testFullGames(t *testing.T, driver string) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpts{driver: driver})
-			if err := h.svc.CreateTable(h.ctx, tt.name, tt.league, emails(tt.players...), tt.seed); err != nil {
+			if err := h.lobby.CreateTable(h.ctx, tt.name, tt.league, emails(tt.players...), tt.seed); err != nil {
 				t.Fatal(err)
 			}
 			for _, p := range tt.players {

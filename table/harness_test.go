@@ -28,6 +28,7 @@ import (
 	"github.com/lexio-mail/lexio/store/outboxmail"
 	"github.com/lexio-mail/lexio/store/storetest"
 	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/table/tableview"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -73,11 +74,13 @@ type harness struct {
 	svc   *table.Service
 	// players, seasons and lobby own a player's preferences, league
 	// seasons and gathering players at tables; front is the mail front
-	// door that routes to them (as cmd/lexio/wire.go connects them).
+	// door that routes to them (as cmd/lexio/wire.go connects them);
+	// views read the tables as the operator and the web do.
 	players *player.Service
 	seasons *season.Service
 	lobby   *lobby.Service
 	front   *inbox.Service
+	views   *tableview.Service
 	clock   *clock
 	cfg     *config.Config
 	disp    *mailer.Dispatcher // sockets only
@@ -339,9 +342,12 @@ func (h *harness) newService(o harnessOpts, cfg *config.Config, st *store.Store,
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.players, h.seasons, h.lobby = player.New(h.svc, logger), season.New(h.svc, logger), lobby.New(h.svc, logger)
+	h.players, h.lobby = player.New(h.svc, logger), lobby.New(h.svc, logger)
+	h.seasons = season.New(h.svc, h.lobby, logger)
 	h.svc.SetSeasons(h.seasons)
+	h.svc.SetVacations(h.players)
 	h.front = inbox.New(h.svc, h.players, h.seasons, h.lobby, logger)
+	h.views = tableview.New(h.svc, logger)
 }
 
 func (h *harness) account(name string) client.Account {

@@ -29,7 +29,7 @@ func TestIdentity(t *testing.T) { eachDriver(t, testIdentity) }
 func testIdentity(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver})
 	for name, players := range map[string][]string{"ida": {"alice", "bob"}, "idb": {"carol", "dave"}} {
-		if err := h.svc.CreateTable(h.ctx, name, "main", emails(players...), 5); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, name, "main", emails(players...), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -107,7 +107,7 @@ func TestRequireAuth(t *testing.T) { eachDriver(t, testRequireAuth) }
 
 func testRequireAuth(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver, mail: "require_auth = true\nauth_serv_id = \"mx.localhost\""})
-	if err := h.svc.CreateTable(h.ctx, "auth", "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "auth", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -163,7 +163,7 @@ func TestAmbiguousFrom(t *testing.T) { eachDriver(t, testAmbiguousFrom) }
 
 func testAmbiguousFrom(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver})
-	if err := h.svc.CreateTable(h.ctx, "amb", "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "amb", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)

@@ -12,7 +12,7 @@ import (
 func TestNoLeagueSeason(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{})
-	if err := h.svc.CreateTable(h.ctx, "t1", "main", emails("alice", "bob"), 3); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "t1", "main", emails("alice", "bob"), 3); err != nil {
 		t.Fatal(err)
 	}
 	notice := latestNotice(h.waitMail("alice", 1))

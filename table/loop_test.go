@@ -79,7 +79,7 @@ func TestAutoResponderLoop(t *testing.T) {
 		t.Run(fmt.Sprintf("quote=%v,in-reply-to=%v,to-from=%v", r.quote, r.inReplyTo, r.toFrom), func(t *testing.T) {
 			h := newHarness(t, harnessOpts{})
 			const name = "away"
-			if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+			if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 				t.Fatal(err)
 			}
 			before := len(h.waitMail("alice", 1))
@@ -119,7 +119,7 @@ func TestReplyBound(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{mail: "replies_per_hour = 3"})
 	const name = "bound"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -165,7 +165,7 @@ func TestReplyAddress(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	const name = "addr"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -191,7 +191,7 @@ func TestReplyAddress(t *testing.T) {
 
 	// At two tables, GAMES to the plain address comes from the plain
 	// address (no table is guessed); through a table's address, from it.
-	if err := h.svc.CreateTable(h.ctx, "addr2", "main", emails("carol", "bob"), 6); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "addr2", "main", emails("carol", "bob"), 6); err != nil {
 		t.Fatal(err)
 	}
 	h.expect(h.sendMail("bob", mailSpec{Body: "GAMES"}), table.OutcomeApplied, "GAMES")
@@ -239,7 +239,7 @@ func TestProbeLog(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{dict: words{}})
 	const name = "probe"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -252,7 +252,7 @@ func TestProbeLog(t *testing.T) {
 	cell := fmt.Sprintf("%c%d", 'A'+start.Col, start.Row+1)
 	mustContain(t, "the log", h.lastOf("alice", "log-reply").Text, play.Words[0].Text, cell)
 
-	ts, err := h.svc.Tables(h.ctx)
+	ts, err := h.views.List(h.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestProbeLog(t *testing.T) {
 		t.Fatalf("after a preview and a probe: %d tables, moves %d; want 0 moves", len(ts), ts[0].Moves)
 	}
 	h.expect(h.fresh("alice", name, "PASS"), table.OutcomeApplied, "PASS")
-	if sum, err := h.svc.Table(h.ctx, name); err != nil || sum.Moves != 1 {
+	if sum, err := h.views.Show(h.ctx, name); err != nil || sum.Moves != 1 {
 		t.Errorf("after a pass: moves %d (%v), want 1", sum.Moves, err)
 	}
 }

@@ -40,7 +40,7 @@ func TestGameOverMissed(t *testing.T) {
 	}
 	h := newHarness(t, harnessOpts{dict: d, gaddag: gd})
 	players := []string{"alice", "bob"}
-	if err := h.svc.CreateTable(h.ctx, "missed", "main", emails(players...), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "missed", "main", emails(players...), 5); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range players {

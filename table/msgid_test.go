@@ -23,7 +23,7 @@ func TestOddMessageIDAnswered(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	const name = "odd"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)

@@ -10,7 +10,7 @@ import "testing"
 func TestNamesApart(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{})
-	if err := h.svc.CreateTable(h.ctx, "t1", "main", []string{"alice@" + h.domain, "alice@evil.test", "lexio@evil.test"}, 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "t1", "main", []string{"alice@" + h.domain, "alice@evil.test", "lexio@evil.test"}, 5); err != nil {
 		t.Fatal(err)
 	}
 	m := h.waitMail("alice", 1)[0]

@@ -34,7 +34,7 @@ func TestOneTableNameRule(t *testing.T) {
 				t.Errorf("config: %v", err)
 			}
 			// The admin's CreateTable.
-			err = h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 1)
+			err = h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 1)
 			if want != (err == nil) || !want && !errors.Is(err, tablename.ErrInvalid) {
 				t.Errorf("CreateTable: %v", err)
 			}

@@ -81,7 +81,7 @@ func TestNotifyTurn(t *testing.T) { eachDriver(t, testNotifyTurn) }
 func testNotifyTurn(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver})
 	const name = "nt"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob", "carol"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob", "carol"), 5); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"alice", "bob", "carol"} {
@@ -146,7 +146,7 @@ func testNotifyTurn(t *testing.T, driver string) {
 func TestNotifyTurnResignation(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{})
-	if err := h.svc.CreateTable(h.ctx, "r3", "main", emails("alice", "bob", "carol"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "r3", "main", emails("alice", "bob", "carol"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("carol", 1)
@@ -171,7 +171,7 @@ func testNotifyPerTable(t *testing.T, driver string) {
 		name    string
 		players []string
 	}{{"t1", emails("alice", "bob")}, {"t2", emails("alice", "carol")}, {"t3", emails("bob", "carol")}} {
-		if err := h.svc.CreateTable(h.ctx, tc.name, "main", tc.players, 5); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, tc.name, "main", tc.players, 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -238,7 +238,7 @@ func TestUnsubscribeByMail(t *testing.T) { eachDriver(t, testUnsubscribeByMail) 
 func testUnsubscribeByMail(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver})
 	for _, name := range []string{"t1", "t2"} {
-		if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -300,7 +300,7 @@ func testDigest(t *testing.T, driver string) {
 		name    string
 		players []string
 	}{{"t1", emails("alice", "bob")}, {"t2", emails("alice", "carol")}, {"t3", emails("bob", "carol")}} {
-		if err := h.svc.CreateTable(h.ctx, tc.name, "main", tc.players, 5); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, tc.name, "main", tc.players, 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -411,10 +411,10 @@ func TestSay(t *testing.T) { eachDriver(t, testSay) }
 
 func testSay(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver, mail: "error_replies_per_hour = 3"})
-	if err := h.svc.CreateTable(h.ctx, "t1", "main", emails("alice", "bob", "carol"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "t1", "main", emails("alice", "bob", "carol"), 5); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.svc.CreateTable(h.ctx, "t2", "main", emails("alice", "dave"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "t2", "main", emails("alice", "dave"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 2)
@@ -504,7 +504,7 @@ func testSay(t *testing.T, driver string) {
 func TestUnsubscribeInSubject(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{mail: "token_in_subject = true"})
-	if err := h.svc.CreateTable(h.ctx, "t1", "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "t1", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	n := latestNotice(h.waitMail("alice", 1))
@@ -525,7 +525,7 @@ func TestNotifyTurnSeparateAcceptance(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{mail: "separate_acceptance = true"})
 	const name = "sa"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)

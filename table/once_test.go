@@ -63,7 +63,7 @@ func TestExactlyOnce(t *testing.T) { eachDriver(t, testExactlyOnce) }
 func testExactlyOnce(t *testing.T, driver string) {
 	h1 := newHarness(t, harnessOpts{driver: driver, sockets: true})
 	const name = "once"
-	if err := h1.svc.CreateTable(h1.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h1.lobby.CreateTable(h1.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h1.waitMail("alice", 1)
@@ -176,7 +176,7 @@ func testSMTPOutage(t *testing.T, driver string) {
 	h1 := newHarness(t, harnessOpts{driver: driver, sockets: true, smtpAddr: dead, mail: "separate_acceptance = true"})
 	const name = "outage"
 	players := []string{"alice", "bob"}
-	if err := h1.svc.CreateTable(h1.ctx, name, "main", emails(players...), 5); err != nil {
+	if err := h1.lobby.CreateTable(h1.ctx, name, "main", emails(players...), 5); err != nil {
 		t.Fatal(err)
 	}
 	// The players cannot see the notices: they write fresh messages.

@@ -380,7 +380,7 @@ func TestInvitationsOutsiderDay(t *testing.T) {
 	h.users("frank")
 	// The openers play here already: their confirmations are no mail to
 	// outsiders.
-	if err := h.svc.CreateTable(h.ctx, "known", "main", []string{"alice@" + h.domain, "dave@" + h.domain, "frank@" + h.domain}, 7); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "known", "main", []string{"alice@" + h.domain, "dave@" + h.domain, "frank@" + h.domain}, 7); err != nil {
 		t.Fatal(err)
 	}
 	h.open("alice", "NEW lexio "+h.addrs("bob", "carol"))

@@ -120,7 +120,7 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 		}
 	}()
 	const name = "race"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -233,7 +233,7 @@ func testExpiryRacesMove(t *testing.T, driver string) {
 		}
 	}()
 	const name = "race"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)

@@ -65,7 +65,7 @@ func TestResignTwoPlayers(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	const name = "r2"
 	players := []string{"alice", "bob"}
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails(players...), 11); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails(players...), 11); err != nil {
 		t.Fatal(err)
 	}
 	first := latestNotice(h.waitMail("alice", 1))
@@ -88,7 +88,7 @@ func TestResignTwoPlayers(t *testing.T) {
 	if !slices.Equal(r.Scores, scores) || !slices.Equal(r.Racks, racks) {
 		t.Errorf("scores %v racks %q, want %v and %q untouched", r.Scores, r.Racks, scores, racks)
 	}
-	if sum, _ := h.svc.Table(h.ctx, name); sum.Status != table.StatusOver {
+	if sum, _ := h.views.Show(h.ctx, name); sum.Status != table.StatusOver {
 		t.Errorf("status %s", sum.Status)
 	}
 	for _, p := range players {
@@ -122,7 +122,7 @@ func TestResignThreeAndFour(t *testing.T) {
 		h := newHarness(t, harnessOpts{})
 		const name = "r3"
 		players := []string{"alice", "bob", "carol"}
-		if err := h.svc.CreateTable(h.ctx, name, "main", emails(players...), 12); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, name, "main", emails(players...), 12); err != nil {
 			t.Fatal(err)
 		}
 		h.waitMail("bob", 1)
@@ -196,7 +196,7 @@ func TestResignThreeAndFour(t *testing.T) {
 		h := newHarness(t, harnessOpts{})
 		const name = "r4"
 		players := []string{"alice", "bob", "carol", "dave"}
-		if err := h.svc.CreateTable(h.ctx, name, "main", emails(players...), 13); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, name, "main", emails(players...), 13); err != nil {
 			t.Fatal(err)
 		}
 		h.waitMail("dave", 1)
@@ -237,10 +237,10 @@ func TestResignThreeAndFour(t *testing.T) {
 func TestResignRefused(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{})
-	if err := h.svc.CreateTable(h.ctx, "mine", "main", emails("alice", "bob"), 14); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "mine", "main", emails("alice", "bob"), 14); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.svc.CreateTable(h.ctx, "theirs", "main", emails("bob", "carol"), 15); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "theirs", "main", emails("bob", "carol"), 15); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -282,7 +282,7 @@ func TestForfeitByTick(t *testing.T) {
 	h := newHarness(t, harnessOpts{config: forfeitConfig})
 	t0 := h.clock.Now()
 	const name = "ff"
-	if err := h.svc.CreateTable(h.ctx, name, "strict", emails("alice", "bob"), 16); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "strict", emails("alice", "bob"), 16); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -321,7 +321,7 @@ func TestForfeitCatchUp(t *testing.T) {
 	h := newHarness(t, harnessOpts{config: forfeitConfig})
 	t0 := h.clock.Now()
 	const name = "cu"
-	if err := h.svc.CreateTable(h.ctx, name, "strict", emails("alice", "bob", "carol"), 17); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "strict", emails("alice", "bob", "carol"), 17); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("carol", 1)
@@ -376,7 +376,7 @@ func TestSubstitute(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	const name = "sub"
 	players := []string{"alice", "bob", "carol"}
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails(players...), 18); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails(players...), 18); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("bob", 1)
@@ -395,7 +395,7 @@ func TestSubstitute(t *testing.T) {
 	if last := g.Actions()[len(g.Actions())-1]; last.Kind != engine.ActSubstitute || last.From != "Bob" || last.To != "Dave" {
 		t.Errorf("last action %+v", last)
 	}
-	sum, _ := h.svc.Table(h.ctx, name)
+	sum, _ := h.views.Show(h.ctx, name)
 	if !slices.Equal(sum.Players, emails("alice", "dave", "carol")) {
 		t.Errorf("seats %v", sum.Players)
 	}

@@ -204,7 +204,7 @@ reserve_size = 2
 reserve_refill = "15s"
 `})
 	const name = "rej"
-	if err := h.svc.CreateTable(h.ctx, name, "tight", emails("alice", "bob"), 7); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "tight", emails("alice", "bob"), 7); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -298,7 +298,7 @@ func testInfoCommands(t *testing.T, driver string) {
 	lex := &lexicon{}
 	h := newHarness(t, harnessOpts{driver: driver, dict: lex})
 	const name = "info"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 3); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 3); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -384,7 +384,7 @@ func TestBadInput(t *testing.T) { eachDriver(t, testBadInput) }
 func testBadInput(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver, sockets: true, mail: "max_message_bytes = 4096\nerror_replies_per_hour = 3"})
 	const name = "bad"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)
@@ -512,7 +512,7 @@ func TestStaleThroughReferences(t *testing.T) { eachDriver(t, testStaleThroughRe
 func testStaleThroughReferences(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver})
 	const name = "refs"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)

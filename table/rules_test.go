@@ -14,7 +14,7 @@ func TestHelpRules(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{mail: "replies_per_hour = 3"})
 	const name = "rules"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob", "carol"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob", "carol"), 5); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"alice", "bob", "carol"} {

@@ -17,7 +17,7 @@ import (
 func TestSayAttackLoneCR(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOpts{})
-	if err := h.svc.CreateTable(h.ctx, "t1", "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "t1", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)

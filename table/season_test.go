@@ -543,7 +543,7 @@ players = ["alice@localhost", "bob@localhost"]
 		t.Fatal(err)
 	}
 	resign(f.Tables[0], 0)
-	if err := h.svc.CreateTable(h.ctx, "loose", "rated", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "loose", "rated", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.answerAt("loose", "bob", "RESIGN loose")
@@ -616,7 +616,7 @@ name = "top"
 players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 `)
 	taken := season.TableName("club", 1, 1, 3)
-	if err := h.svc.CreateTable(h.ctx, taken, "main", emails("dave", "eve"), 3); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, taken, "main", emails("dave", "eve"), 3); err != nil {
 		t.Fatal(err)
 	}
 	h.outboxEmpty()
@@ -624,7 +624,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 	if err == nil || !strings.Contains(err.Error(), "the name "+taken+" of a season table is taken") {
 		t.Fatalf("start: %v, want the name taken", err)
 	}
-	ts, err := h.svc.Tables(h.ctx)
+	ts, err := h.views.List(h.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -188,7 +188,7 @@ func TestGameOverStandings(t *testing.T) {
 			t.Errorf("%s: no standings table in the HTML part", who)
 		}
 	}
-	if err := h.svc.CreateTable(h.ctx, "loose", "club", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "loose", "club", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.answerAt("loose", "bob", "RESIGN loose")

@@ -11,7 +11,7 @@ import (
 func tickJobs(h *harness) []scheduler.Job {
 	return []scheduler.Job{
 		{Name: "invitation expiry", Run: h.lobby.ExpireInvitations},
-		{Name: "vacations", Run: h.svc.TellVacations},
+		{Name: "vacations", Run: h.players.TellVacations},
 		{Name: "season ends", Run: h.seasons.CloseSeasons},
 		{Name: "deadlines", Run: h.svc.EnforceDeadlines},
 		{Name: "digests", Run: h.players.SendDigests},

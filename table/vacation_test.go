@@ -90,7 +90,7 @@ func testTimeBank(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver, config: bankLeague})
 	t0 := h.clock.Now()
 	const name = "tb"
-	if err := h.svc.CreateTable(h.ctx, name, "bank", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "bank", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	if d := h.deadline(name); !d.Equal(t0.Add(82 * time.Hour)) {
@@ -171,7 +171,7 @@ func testVacationSpansDeadline(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver})
 	t0 := h.clock.Now() // Monday 2 March 2026, 09:00 UTC
 	const name = "vs"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	_, first := h.lastEntry("alice", "turn-notice")
@@ -261,7 +261,7 @@ func testVacationEndedByMove(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver})
 	t0 := h.clock.Now()
 	for _, tb := range []struct{ name, other string }{{"ea", "bob"}, {"eb", "carol"}} {
-		if err := h.svc.CreateTable(h.ctx, tb.name, "main", emails("alice", tb.other), 5); err != nil {
+		if err := h.lobby.CreateTable(h.ctx, tb.name, "main", emails("alice", tb.other), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -325,7 +325,7 @@ func testVacationAllowance(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver, clock: &clock{t: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}})
 	t0 := h.clock.Now()
 	const name = "ny"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.command("alice", name, "TZ Pacific/Auckland", table.OutcomeApplied, "TZ")
@@ -407,10 +407,10 @@ func TestVacationIgnored(t *testing.T) { eachDriver(t, testVacationIgnored) }
 func testVacationIgnored(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver, config: bankLeague})
 	t0 := h.clock.Now()
-	if err := h.svc.CreateTable(h.ctx, "vm", "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "vm", "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.svc.CreateTable(h.ctx, "vc", "cup", emails("carol", "alice"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "vc", "cup", emails("carol", "alice"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.at(t0.Add(time.Hour))
@@ -451,7 +451,7 @@ func testCatchUpBankVacation(t *testing.T, driver string) {
 	h := newHarness(t, harnessOpts{driver: driver, config: bankLeague})
 	t0 := h.clock.Now() // 2 March 2026, 09:00 UTC
 	const name = "cu"
-	if err := h.svc.CreateTable(h.ctx, name, "bank", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "bank", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	// 4 and 5 March: from +39h to +87h, 48 hours.
@@ -491,7 +491,7 @@ func TestReminderBeforeVacation(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	t0 := h.clock.Now() // 2 March 2026, 09:00 UTC
 	const name = "rv"
-	if err := h.svc.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	// 5 March, from +63h to +87h.

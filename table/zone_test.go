@@ -19,10 +19,10 @@ func testZone(t *testing.T, driver string) {
 	// A winter morning; the "long" league's deadline falls in summer.
 	h := newHarness(t, harnessOpts{driver: driver, clock: &clock{t: time.Date(2026, 1, 15, 9, 0, 0, 0, time.UTC)},
 		config: "[[league]]\nname = \"long\"\nturn_time = \"4000h\"\nreminders = [\"24h\"]\naway_grace = \"24h\"\n"})
-	if err := h.svc.CreateTable(h.ctx, "winter", "main", emails("alice", "bob"), 3); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "winter", "main", emails("alice", "bob"), 3); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.svc.CreateTable(h.ctx, "summer", "long", emails("bob", "carol"), 3); err != nil {
+	if err := h.lobby.CreateTable(h.ctx, "summer", "long", emails("bob", "carol"), 3); err != nil {
 		t.Fatal(err)
 	}
 	h.waitMail("alice", 1)

@@ -135,7 +135,7 @@ func (d *daemon) reloaded(ctx context.Context, e *env, path string) *daemon {
 			next, err = newDaemon(cfg, n, d.store, d.mail, newLogger(e, cfg.LogLevel))
 		}
 		if err == nil {
-			err = next.svc.EnsureTables(ctx)
+			err = next.parts.lobby.EnsureTables(ctx)
 		}
 	}
 	if err != nil {
@@ -195,7 +195,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	}
 	d.svc = d.parts.tables
 	if links != nil {
-		d.web, err = web.New(web.Options{Source: d.svc, Unsubscriber: d.parts.players, Leagues: d.parts.seasons, Links: links, Templates: n.tmpl, Lang: cfg.Language,
+		d.web, err = web.New(web.Options{Source: d.parts.views, Unsubscriber: d.parts.players, Leagues: d.parts.seasons, Links: links, Templates: n.tmpl, Lang: cfg.Language,
 			Logger: log.With("part", "web")})
 		if err != nil {
 			return nil, err
@@ -234,7 +234,7 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (*stor
 // the receiver moves what was handled, the dispatcher stops between two
 // mails; run returns once every part has, and serve then closes the store.
 func (d *daemon) run(ctx context.Context) error {
-	if err := d.svc.EnsureTables(ctx); err != nil {
+	if err := d.parts.lobby.EnsureTables(ctx); err != nil {
 		return err
 	}
 	// Mail whose sending was cut short by a stop or a crash goes first.

@@ -92,7 +92,7 @@ func runTableNew(ctx context.Context, e *env, args []string) error {
 	if l == "" {
 		l = c.Leagues[0].Name
 	}
-	if err := svc.tables.CreateTable(ctx, name, l, players, *seed); err != nil {
+	if err := svc.lobby.CreateTable(ctx, name, l, players, *seed); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "table %s opened for %s (league %s); %s plays first. The daemon sends the notices.\n",
@@ -113,7 +113,7 @@ func runTableList(ctx context.Context, e *env, args []string) error {
 	defer closeFn()
 	// A table that cannot be read is listed with its error, among the
 	// others; the command then fails, naming it.
-	ts, err := svc.tables.Tables(ctx)
+	ts, err := svc.views.List(ctx)
 	if err != nil && ts == nil {
 		return err
 	}
@@ -160,7 +160,7 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeFn()
-	t, err := svc.tables.Table(ctx, fs.Arg(0))
+	t, err := svc.views.Show(ctx, fs.Arg(0))
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 	if t.Deadline != nil {
 		fmt.Fprintf(e.stdout, "turn of %s until %s\n", players[t.Turn], t.Deadline.Local().Format(time.RFC1123))
 	}
-	if u := svc.tables.WatchURL(t.Name, t.League); u != "" {
+	if u := svc.views.WatchURL(t.Name, t.League); u != "" {
 		fmt.Fprintf(e.stdout, "spectators: %s\n", u)
 	}
 	for i, p := range players {

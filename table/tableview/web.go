@@ -1,4 +1,4 @@
-package table
+package tableview
 
 import (
 	"bytes"
@@ -11,13 +11,14 @@ import (
 	"github.com/lexio-mail/lexio/gcg"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 	"github.com/lexio-mail/lexio/web/view"
 )
 
-// This file is what the web side reads (EMAIL §7): a table as one player
-// or a spectator sees it, a finished game's record, a league's seasons,
-// and the one-click unsubscribe. Each read goes through the store and
+// This file is what the web side reads (EMAIL §7, web.Source): a table
+// as one player or a spectator sees it, a finished game's record, a
+// seated player's language. Each read goes through the store and
 // rebuilds the game as the other read paths do; a player's page is
 // filled from engine.View for that player alone, a spectator's from no
 // player's view, so that no page holds a rack it must not before the end.
@@ -26,20 +27,20 @@ import (
 // §7.1), for the admin to hand out: "" unless the web side is on and the
 // league allows spectators.
 func (s *Service) WatchURL(name, leagueName string) string {
-	if l := s.cfg.League(leagueName); s.links == nil || l == nil || !l.Spectators {
+	if l := s.Cfg.League(leagueName); s.Links == nil || l == nil || !l.Spectators {
 		return ""
 	}
-	return s.links.Spectator(name)
+	return s.Links.Spectator(name)
 }
 
 // WebTable reads table name as the player whose id is player sees it, or
 // as a spectator for player 0. It returns nil, and no error, when the
 // table does not exist or the player holds none of its seats.
 func (s *Service) WebTable(ctx context.Context, name string, player int64) (*view.Table, error) {
-	now := s.now()
+	now := s.Now()
 	var out *view.Table
-	err := s.store.View(ctx, func(tx *store.Tx) error {
-		t, err := s.Load(tx, name)
+	err := s.Store.View(ctx, func(tx *store.Tx) error {
+		t, err := s.Tables.Load(tx, name)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
@@ -58,33 +59,24 @@ func (s *Service) WebTable(ctx context.Context, name string, player int64) (*vie
 	return out, err
 }
 
-// SeatOfID returns the seat of the player whose id is id, or -1.
-func (t *Table) SeatOfID(id int64) int {
-	for i, st := range t.Seats {
-		if st.PlayerID == id {
-			return i
-		}
-	}
-	return -1
-}
-
 // webTable fills the page of t for seat p, or for a spectator (p < 0).
-func (s *Service) webTable(t *Table, p int, now time.Time) (*view.Table, error) {
-	w := &view.Table{Name: t.Row.Name, League: t.Row.League, Variant: t.Row.Variant, Lang: s.cfg.Language, TZ: s.zone, Now: now}
-	if l := s.cfg.League(t.Row.League); l != nil {
+func (s *Service) webTable(t *table.Table, p int, now time.Time) (*view.Table, error) {
+	zone := s.Tables.ZoneOf("") // the configuration's
+	w := &view.Table{Name: t.Row.Name, League: t.Row.League, Variant: t.Row.Variant, Lang: s.Cfg.Language, TZ: zone, Now: now}
+	if l := s.Cfg.League(t.Row.League); l != nil {
 		w.Spectators, w.Seasons = l.Spectators, l.Seasons()
 	}
-	to := notice.Recipient{Pos: -1, TZ: s.zone, Lang: s.cfg.Language}
+	to := notice.Recipient{Pos: -1, TZ: zone, Lang: s.Cfg.Language}
 	if p >= 0 {
 		to = t.Recipient(p)
 		to.ID = 0 // the page links to nothing of the mail's
-		w.Lang, w.TZ, w.Viewer = to.Lang, to.TZ, Names(t.Seats)[p]
+		w.Lang, w.TZ, w.Viewer = to.Lang, to.TZ, table.Names(t.Seats)[p]
 	}
-	head := s.notices.Head(t.Row.Name, to, now)
+	head := s.Notices.Head(t.Row.Name, to, now)
 	head.To = w.Viewer
 	if t.Game == nil {
 		w.Notice = templates.NoticeMsg{Head: head, State: templates.Table{Variant: t.Row.Variant}}
-		for _, n := range Names(t.Seats) {
+		for _, n := range table.Names(t.Seats) {
 			w.Notice.State.Players = append(w.Notice.State.Players, templates.PlayerLine{Name: n})
 		}
 		return w, nil
@@ -93,7 +85,7 @@ func (s *Service) webTable(t *Table, p int, now time.Time) (*view.Table, error) 
 	// A spectator's state is drawn from seat 0's view, then stripped of
 	// all that is seat 0's own: the rack, the "you", the private log.
 	seat := max(p, 0)
-	msg, err := s.noticeData(t, seat, now)
+	msg, err := s.Tables.NoticeData(t, seat, now)
 	if err != nil {
 		return nil, err
 	}
@@ -114,15 +106,15 @@ func (s *Service) webTable(t *Table, p int, now time.Time) (*view.Table, error) 
 	for i := range msg.State.Players {
 		msg.State.Players[i].Address = "" // a page names no address
 	}
-	msg.Log = notice.LogLines(entries, Names(t.Seats), &b)
+	msg.Log = notice.LogLines(entries, table.Names(t.Seats), &b)
 	w.Notice = msg
 	if w.Over {
-		over, err := s.gameOverData(t, seat, now)
+		over, err := s.Tables.GameOverData(t, seat, now)
 		if err != nil {
 			return nil, err
 		}
 		over.Head = head
-		over.Missed = s.missed(t, Names(t.Seats))
+		over.Missed = s.Tables.Missed(t, table.Names(t.Seats))
 		if p < 0 {
 			for i := range over.Final {
 				over.Final[i].You = false
@@ -140,15 +132,15 @@ func (s *Service) webTable(t *Table, p int, now time.Time) (*view.Table, error) 
 // over.
 func (s *Service) WebGCG(ctx context.Context, name string) ([]byte, error) {
 	var out []byte
-	err := s.store.View(ctx, func(tx *store.Tx) error {
-		t, err := s.Load(tx, name)
+	err := s.Store.View(ctx, func(tx *store.Tx) error {
+		t, err := s.Tables.Load(tx, name)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
 		if err != nil || t.Game == nil || !t.Game.Over() {
 			return err
 		}
-		rec, err := gcg.FromGame(t.Game.Config(), t.Game.Actions(), Names(t.Seats))
+		rec, err := gcg.FromGame(t.Game.Config(), t.Game.Actions(), table.Names(t.Seats))
 		if err != nil {
 			return notice.Permanent(err)
 		}
@@ -168,7 +160,7 @@ func (s *Service) WebGCG(ctx context.Context, name string) ([]byte, error) {
 // seat there.
 func (s *Service) WebPlayerLang(ctx context.Context, name string, player int64) (string, error) {
 	lang := ""
-	err := s.store.View(ctx, func(tx *store.Tx) error {
+	err := s.Store.View(ctx, func(tx *store.Tx) error {
 		row, err := tx.TableByName(name)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
