@@ -58,6 +58,7 @@ type Config struct {
 	Embedded Embedded `toml:"embedded"`
 	Open     Open     `toml:"open_tables"`
 	Web      Web      `toml:"web"`
+	Metrics  Metrics  `toml:"metrics"`
 	Leagues  []League `toml:"league"`
 	Tables   []Table  `toml:"table"`
 }
@@ -524,6 +525,7 @@ func (c *Config) Validate() error {
 	}
 
 	c.Web.validate(bad)
+	c.Metrics.validate(c.Web, bad)
 	leagues := map[string]bool{}
 	for _, l := range c.Leagues {
 		if l.Name == "" {
