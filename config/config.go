@@ -4,7 +4,8 @@
 // Secrets (passwords, the MAC secret, a PostgreSQL DSN with a password) are
 // never taken only inline: each has a *_file key and an environment
 // variable, and the inline form is refused by Validate unless the
-// embedded demo mail server is in use.
+// embedded demo mail server is in use. The OAuth2 refresh token is a file
+// alone, since lexio writes it back when the provider rotates it.
 // A secret file must be private to its owner (mode 0600 or 0400).
 package config
 
@@ -54,6 +55,7 @@ type Config struct {
 	Embedded Embedded `toml:"embedded"`
 	Open     Open     `toml:"open_tables"`
 	Web      Web      `toml:"web"`
+	OAuth2   OAuth2   `toml:"oauth2"`
 	Leagues  []League `toml:"league"`
 	Tables   []Table  `toml:"table"`
 }
@@ -107,6 +109,7 @@ type IMAP struct {
 	TLS              string        `toml:"tls"` // tls | starttls | none
 	CAFile           string        `toml:"ca_file"`
 	Username         string        `toml:"username"`
+	Auth             string        `toml:"auth"` // password | oauth2
 	PasswordFile     string        `toml:"password_file"`
 	Password         string        `toml:"password"`
 	Mailbox          string        `toml:"mailbox"`
@@ -123,6 +126,7 @@ type SMTP struct {
 	TLS          string `toml:"tls"` // tls | starttls | none
 	CAFile       string `toml:"ca_file"`
 	Username     string `toml:"username"`
+	Auth         string `toml:"auth"` // password | oauth2
 	PasswordFile string `toml:"password_file"`
 	Password     string `toml:"password"`
 	// MaxAttempts and MaxAge bound the tries of an outgoing mail.
@@ -360,6 +364,7 @@ func (c *Config) fill() {
 	if c.SMTP.TLS == "" {
 		c.SMTP.TLS = "starttls"
 	}
+	c.fillOAuth2()
 	if c.Embedded.Domain == "" {
 		c.Embedded.Domain = "localhost"
 	}
@@ -520,6 +525,7 @@ func (c *Config) Validate() error {
 	}
 
 	c.Web.validate(bad)
+	c.validateOAuth2(bad)
 	leagues := map[string]bool{}
 	for _, l := range c.Leagues {
 		if l.Name == "" {
