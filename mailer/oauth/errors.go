@@ -58,8 +58,9 @@ func describe(err error, endpoint, clientID string, secrets ...string) error {
 	var re *oauth2.RetrieveError
 	if !errors.As(err, &re) {
 		// A transport error names the URL and the network's failure,
-		// nothing of the request's body.
-		return fmt.Errorf("the %s is unreachable for client %s: %w", endpoint, clientID, err)
+		// x/oauth2's an answer it could not read: nothing of the
+		// request's body, nor of the answer's.
+		return fmt.Errorf("client %s got no token from the %s: %w", clientID, endpoint, err)
 	}
 	e := &Error{Endpoint: endpoint, ClientID: clientID, Code: errorCode(re.ErrorCode)}
 	if re.Response != nil {

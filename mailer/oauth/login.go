@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -52,6 +53,8 @@ func Login(ctx context.Context, cfg Config, show func(authURL string)) error {
 
 	type answer struct{ code, errCode, errDesc string }
 	got := make(chan answer, 1)
+	var mu sync.Mutex
+	answered := false
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		if r.URL.Path != "/" {
@@ -69,21 +72,30 @@ func Login(ctx context.Context, cfg Config, show func(authURL string)) error {
 			http.Error(w, "lexio: the answer holds neither a code nor an error", http.StatusBadRequest)
 			return
 		}
-		select {
-		case got <- a:
-		default:
+		mu.Lock()
+		first := !answered
+		answered = true
+		mu.Unlock()
+		if !first {
 			http.Error(w, "lexio: already answered", http.StatusConflict)
 			return
 		}
+		// The page is written before Login goes on, which shuts the
+		// server down once the handler returns.
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		if a.errCode != "" {
 			fmt.Fprintln(w, "lexio: the authorization was refused; see the terminal.")
-			return
+		} else {
+			fmt.Fprintln(w, "lexio has the provider's answer: you may close this window and read the terminal.")
 		}
-		fmt.Fprintln(w, "lexio has the authorization: you may close this window.")
+		got <- a
 	})}
 	go srv.Serve(ln)
-	defer srv.Close()
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	}()
 
 	show(oc.AuthCodeURL(state, oauth2.AccessTypeOffline, oauth2.ApprovalForce, oauth2.S256ChallengeOption(verifier)))
 

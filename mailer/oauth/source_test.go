@@ -312,7 +312,7 @@ func TestUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.Token(context.Background())
-	if err == nil || !strings.HasPrefix(err.Error(), "the token endpoint is unreachable for client lexio: ") || strings.Contains(err.Error(), clientSecret) {
+	if err == nil || !strings.HasPrefix(err.Error(), "client lexio got no token from the token endpoint: ") || strings.Contains(err.Error(), clientSecret) {
 		t.Errorf("err = %v", err)
 	}
 }
