@@ -168,9 +168,9 @@ func (s *Source) Token(ctx context.Context) (string, error) {
 	return "", err
 }
 
-// Invalidate drops the cached token if it is refused, the one a server
-// just refused, so that the next Token asks for a new one. Several
-// connections refused the same token cause one request.
+// Invalidate drops the cached token if it is refused (the token a server
+// just refused), so that the next Token asks for a new one. Several
+// connections refusing the same token cause one request.
 func (s *Source) Invalidate(refused string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -195,12 +195,13 @@ func (s *Source) fetch(ctx context.Context) error {
 	} else {
 		tok, err = s.rt.TokenSource(ctx, &oauth2.Token{RefreshToken: s.refresh}).Token()
 	}
-	if err == nil && tok.TokenType != "" && !strings.EqualFold(tok.TokenType, "bearer") {
-		err = fmt.Errorf("the token endpoint gave client %s a token of type %q, not bearer", s.cfg.ClientID, printable(tok.TokenType, 20))
-	}
 	if err != nil {
 		s.failures.Add(1)
 		return s.describe(err)
+	}
+	if tok.TokenType != "" && !strings.EqualFold(tok.TokenType, "bearer") {
+		s.failures.Add(1)
+		return fmt.Errorf("the token endpoint gave client %s a token of type %q, not bearer", s.cfg.ClientID, printable(tok.TokenType, 20))
 	}
 	s.refreshes.Add(1)
 	now := s.now()

@@ -302,6 +302,23 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
+// TestNotBearer: a token of another type is refused.
+func TestNotBearer(t *testing.T) {
+	ts := newTokenServer(t, func(int, url.Values) (int, string, string) {
+		return 200, "application/json", `{"access_token":"at-1","token_type":"mac","expires_in":3600}`
+	})
+	s, err := oauth.New(oauth.Config{TokenURL: ts.URL, ClientID: clientID, ClientSecret: clientSecret, Grant: oauth.ClientCredentials})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Token(context.Background()); err == nil || err.Error() != `the token endpoint gave client lexio a token of type "mac", not bearer` {
+		t.Errorf("err = %v", err)
+	}
+	if st := s.Stats(); st.Failures != 1 || st.Refreshes != 0 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
 // TestUnreachable: a token endpoint that does not answer is named, with
 // the client, and the request's body (the secret) is not.
 func TestUnreachable(t *testing.T) {
