@@ -4,7 +4,8 @@
 // Secrets (passwords, the MAC secret, a PostgreSQL DSN with a password) are
 // never taken only inline: each has a *_file key and an environment
 // variable, and the inline form is refused by Validate unless the
-// embedded demo mail server is in use.
+// embedded demo mail server is in use. The OAuth2 refresh token is a file
+// alone, since lexio writes it back when the provider rotates it.
 // A secret file must be private to its owner (mode 0600 or 0400).
 //
 // Demo writes the file `lexio demo` plays with. The package knows nothing
@@ -59,6 +60,7 @@ type Config struct {
 	Open     Open     `toml:"open_tables"`
 	Web      Web      `toml:"web"`
 	Metrics  Metrics  `toml:"metrics"`
+	OAuth2   OAuth2   `toml:"oauth2"`
 	Leagues  []League `toml:"league"`
 	Tables   []Table  `toml:"table"`
 }
@@ -112,6 +114,7 @@ type IMAP struct {
 	TLS              string        `toml:"tls"` // tls | starttls | none
 	CAFile           string        `toml:"ca_file"`
 	Username         string        `toml:"username"`
+	Auth             string        `toml:"auth"` // password | oauth2
 	PasswordFile     string        `toml:"password_file"`
 	Password         string        `toml:"password"`
 	Mailbox          string        `toml:"mailbox"`
@@ -128,6 +131,7 @@ type SMTP struct {
 	TLS          string `toml:"tls"` // tls | starttls | none
 	CAFile       string `toml:"ca_file"`
 	Username     string `toml:"username"`
+	Auth         string `toml:"auth"` // password | oauth2
 	PasswordFile string `toml:"password_file"`
 	Password     string `toml:"password"`
 	// MaxAttempts and MaxAge bound the tries of an outgoing mail.
@@ -365,6 +369,7 @@ func (c *Config) fill() {
 	if c.SMTP.TLS == "" {
 		c.SMTP.TLS = "starttls"
 	}
+	c.fillOAuth2()
 	if c.Embedded.Domain == "" {
 		c.Embedded.Domain = "localhost"
 	}
@@ -526,6 +531,7 @@ func (c *Config) Validate() error {
 
 	c.Web.validate(bad)
 	c.Metrics.validate(c.Web, bad)
+	c.validateOAuth2(bad)
 	leagues := map[string]bool{}
 	for _, l := range c.Leagues {
 		if l.Name == "" {

@@ -51,3 +51,22 @@ func TestWriteWholePrivate(t *testing.T) {
 		t.Errorf("%d files left in the directory, want the secret alone", len(entries))
 	}
 }
+
+// TestWriteOverReadOnly replaces a read-only secret (mode 0400, as a host
+// may leave it) and names no secret when it cannot write.
+func TestWriteOverReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "token")
+	if err := os.WriteFile(f, []byte("old\n"), 0o400); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(f, "new"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(f); string(b) != "new\n" {
+		t.Errorf("content %q", b)
+	}
+	if err := Write(filepath.Join(dir, "missing", "token"), "secret-data"); err == nil || strings.Contains(err.Error(), "secret-data") {
+		t.Errorf("into a missing directory: %v", err)
+	}
+}
