@@ -48,6 +48,7 @@ func commands() []command {
 		{"replay", "replay [--variant lexio|lexico] [--plain] [--dict FILE] [--check] GAME.gcg", "replay a game record (GCG) through the rules and check its scores", runReplay},
 		{"serve", "serve [-c FILE]", "run the daemon: read mail, apply moves, send notices, enforce deadlines", runServe},
 		{"demo", "demo [--data DIR] [--imap ADDR] [--smtp ADDR] [--web ADDR]", "the daemon with a built-in mail server and a table for alice and bob (make run)", runDemo},
+		{"auth login", "auth login [-c FILE] [--timeout D]", "get the first OAuth2 refresh token ([oauth2] grant = \"refresh_token\"): sign in from a browser on this machine; writes oauth2.refresh_token_file", runAuthLogin},
 		{"mail read", "mail read --as ADDRESS [--list] [-n N] [--html]", "read a player's mailbox on the built-in mail server", runMailRead},
 		{"mail send", "mail send --as ADDRESS [--table NAME] [--to ADDRESS] COMMAND", "send a command as a player through the built-in mail server", runMailSend},
 		{"table new", "table new [--league L] [--seed N] NAME PLAYER...", "open a table: players in turn order, tiles dealt, notices queued", runTableNew},
@@ -87,7 +88,7 @@ func run(ctx context.Context, e *env, args []string) int {
 		}
 		return 0
 	}
-	if name == "table" || name == "dict" || name == "mail" || name == "league" {
+	if name == "table" || name == "dict" || name == "mail" || name == "league" || name == "auth" {
 		// two-word commands: "table new", "dict build", "mail send"
 		if len(rest) > 0 && (rest[0] == "-h" || rest[0] == "--help") {
 			help(e, e.stdout, []string{name})
