@@ -126,6 +126,7 @@ func TestBotGameByMail(t *testing.T) {
 		{"NEW lexico bot", "lexico", "medium"},
 	} {
 		t.Run(tc.variant, func(t *testing.T) {
+			t.Parallel()
 			h := botHarness(t, "")
 			gd, _ := frenchGaddag()
 			d, _ := frenchSample()
