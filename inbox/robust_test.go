@@ -2,153 +2,18 @@ package inbox_test
 
 import (
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/table"
 )
-
-// lexicon is a dictionary the test fills as it goes: a word is valid once
-// added (RULES §8.1).
-type lexicon struct {
-	mu sync.Mutex
-	w  lexiotest.Words
-}
-
-func (l *lexicon) Contains(s string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Contains(s)
-}
-
-// add makes every word of a play valid.
-func (l *lexicon) add(p engine.Play) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, w := range p.Words {
-		l.w = append(l.w, w.Text)
-	}
-}
-
-// absent returns n letters that are not on the rack.
-func absent(rack []byte, n int) string {
-	var out []byte
-	for c := byte('A'); c <= 'Z' && len(out) < n; c++ {
-		if !strings.ContainsRune(string(rack), rune(c)) {
-			out = append(out, c)
-		}
-	}
-	return string(out)
-}
-
-// TestRejections: refused moves by mail keep the turn and change nothing
-// but the probe reserve (RULES §1.3, §6, EMAIL §1.5, §4.1).
-func TestRejections(t *testing.T) { lexiotest.EachDriver(t, testRejections) }
-
-func testRejections(t *testing.T, driver string) {
-	lex := &lexicon{}
-	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Dict: lex, Config: `
-[[league]]
-name = "tight"
-reserve_size = 2
-reserve_refill = "15s"
-`})
-	const name = "rej"
-	if err := h.Tables.CreateTable(h.Ctx, name, "tight", lexiotest.Emails("alice", "bob"), 7); err != nil {
-		t.Fatal(err)
-	}
-	h.WaitMail("alice", 1)
-	h.WaitMail("bob", 1)
-	g := h.Game(name)
-	cmd, play := lexiotest.FindPlay(g, 0)
-	if cmd == "" {
-		t.Fatal("no first move")
-	}
-
-	// Not your turn: refused, naming whose turn it is.
-	id := h.Send("bob", cmd)
-	h.Expect(id, table.OutcomeRejected, "not-your-turn")
-	lexiotest.MustContain(t, "not-your-turn reply", lexiotest.Intro(h.LastOf("bob", "rejected").Text), "Alice")
-
-	// RULES §6.4: tiles not on the rack name the problem and spend nothing.
-	id = h.Send("alice", "PLACE G7 ACROSS "+absent(g.Rack(0), 2))
-	h.Expect(id, table.OutcomeRejected, "not-on-rack")
-	lexiotest.MustContain(t, "not-on-rack reply", h.LastOf("alice", "rejected").Text, "Probe reserve: 2 of 2")
-
-	// RULES §6.1–6.2: an unknown word keeps the turn, names every word,
-	// spends one attempt.
-	id = h.Send("alice", cmd)
-	h.Expect(id, table.OutcomeRejected, "unknown-words")
-	r := h.LastOf("alice", "rejected")
-	lexiotest.MustContain(t, "unknown-words reply", r.Text, "Probe reserve: 1 of 2")
-	for _, w := range play.Words {
-		lexiotest.MustContain(t, "unknown-words reply", r.Text, w.Text)
-	}
-	g = h.Game(name)
-	if lexiotest.Turns(g) != 0 || g.Turn() != 0 {
-		t.Fatalf("after a rejection: %d turns, turn %d", lexiotest.Turns(g), g.Turn())
-	}
-	if left, _ := g.Reserve(0, h.Clock.Now()); left != 1 {
-		t.Errorf("alice's reserve %d, want 1", left)
-	}
-
-	// The next valid move is applied.
-	lex.add(play)
-	h.Expect(h.Send("alice", cmd), table.OutcomeApplied, "PLACE")
-	if g = h.Game(name); lexiotest.Turns(g) != 1 || g.Turn() != 1 {
-		t.Fatalf("alice's move: %d turns, turn %d", lexiotest.Turns(g), g.Turn())
-	}
-
-	// RULES §6.3: bob spends his reserve; then even a valid word is
-	// refused without its words being checked, until the clock refills it.
-	cmd, play = lexiotest.FindPlay(g, 1)
-	for i := 0; i < 2; i++ {
-		h.Expect(h.Send("bob", cmd), table.OutcomeRejected, "unknown-words")
-	}
-	lexiotest.MustContain(t, "second probe", h.LastOf("bob", "rejected").Text, "Probe reserve: 0 of 2")
-	lex.add(play)
-	// Refused for the reserve alone: the words were not judged.
-	if rec := h.Expect(h.Send("bob", cmd), table.OutcomeRejected, "reserve-empty"); strings.Contains(rec.Reason, "unknown-words") {
-		t.Errorf("reserve-empty judged the words: %q", rec.Reason)
-	}
-	lexiotest.MustContain(t, "reserve-empty reply", h.LastOf("bob", "rejected").Text, "Probe reserve: 0 of 2")
-	if g = h.Game(name); lexiotest.Turns(g) != 1 || g.Turn() != 1 {
-		t.Fatalf("after reserve-empty: %d turns, turn %d", lexiotest.Turns(g), g.Turn())
-	}
-	h.Clock.Add(15 * time.Second)
-	h.Expect(h.Send("bob", cmd), table.OutcomeApplied, "PLACE")
-
-	// EMAIL §1.5: alice answers her first notice although she has played
-	// since: refused as stale, nothing changes.
-	g = h.Game(name)
-	cmd, play = lexiotest.FindPlay(g, 0)
-	lex.add(play)
-	first := lexiotest.OfKind(h.Inbox("alice"), "turn-notice")[0]
-	if lexiotest.Seq(first) != 0 {
-		t.Fatalf("first notice %s", first.MessageID)
-	}
-	before := len(g.Actions())
-	h.Expect(h.ReplyTo("alice", &first, cmd), table.OutcomeRejected, "stale")
-	h.LastOf("alice", "rejected")
-	if g = h.Game(name); len(g.Actions()) != before {
-		t.Fatalf("a stale move changed the game: %d actions, had %d", len(g.Actions()), before)
-	}
-	// A fresh message, with no In-Reply-To, is meant for now.
-	h.Expect(h.Fresh("alice", name, cmd), table.OutcomeApplied, "PLACE")
-	if g = h.Game(name); lexiotest.Turns(g) != 3 || g.Turn() != 1 {
-		t.Fatalf("fresh move: %d turns, turn %d", lexiotest.Turns(g), g.Turn())
-	}
-}
 
 // TestInfoCommands: BOARD, PREVIEW, LANG, LOG, GAMES and HELP by mail
 // (EMAIL §3) answer the sender only and play nothing.
 func TestInfoCommands(t *testing.T) { lexiotest.EachDriver(t, testInfoCommands) }
 
 func testInfoCommands(t *testing.T, driver string) {
-	lex := &lexicon{}
+	lex := &lexiotest.Lexicon{}
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Dict: lex})
 	const name = "info"
 	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 3); err != nil {
@@ -187,7 +52,7 @@ func testInfoCommands(t *testing.T, driver string) {
 	lc := h.LastOf("bob", "lang-changed").Text
 	lexiotest.MustContain(t, "lang-changed", lc, "LANGUE en", "LANGUE es")
 	lexiotest.MustNotContain(t, "lang-changed", lc, "LANGUE fr", "LANG fr")
-	lex.add(play)
+	lex.Add(play)
 	h.Expect(h.Send("alice", cmd), table.OutcomeApplied, "PLACE")
 	n := h.LastOf("bob", "turn-notice")
 	// Bob's notice names the commands in French (AIDE), Alice's in
@@ -303,58 +168,6 @@ func testBadInput(t *testing.T, driver string) {
 	if n := len(h.Inbox("eve")); n != 3 {
 		t.Errorf("eve got %d replies to 5 bad messages, want 3", n)
 	}
-}
-
-// TestOpenTables: NEW, JOIN and START by mail where the configuration
-// allows (EMAIL §3).
-func TestOpenTables(t *testing.T) { lexiotest.EachDriver(t, testOpenTables) }
-
-func testOpenTables(t *testing.T, driver string) {
-	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Config: "[open_tables]\nallow = true\nleague = \"main\"\n"})
-	rec := h.Expect(h.SendMail("alice", lexiotest.MailSpec{Body: "NEW"}), table.OutcomeApplied, "NEW ")
-	name := strings.TrimPrefix(rec.Reason, "NEW ")
-	lexiotest.MustContain(t, "table-opened", h.LastOf("alice", "table-opened").Text, name)
-
-	h.Expect(h.SendMail("bob", lexiotest.MailSpec{Body: "JOIN " + name}), table.OutcomeApplied, "JOIN")
-	h.Expect(h.SendMail("carol", lexiotest.MailSpec{Body: "REJOINDRE " + name}), table.OutcomeApplied, "JOIN")
-	h.OutboxEmpty()
-	if n := len(lexiotest.OfKind(h.Inbox("alice"), "table-joined")); n != 2 {
-		t.Errorf("alice was told of %d joins, want 2", n)
-	}
-	// Only the opener starts.
-	h.Expect(h.Fresh("bob", name, "START"), table.OutcomeRejected, "not-owner")
-	h.Expect(h.SendMail("alice", lexiotest.MailSpec{Body: "START"}), table.OutcomeApplied, "START")
-	for _, p := range []string{"alice", "bob", "carol"} {
-		if n := lexiotest.Seq(h.LastOf(p, "turn-notice")); n != 0 {
-			t.Errorf("%s: first notice of turn %d", p, n)
-		}
-	}
-	h.Expect(h.SendMail("dave", lexiotest.MailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "already-started")
-	h.Expect(h.SendMail("alice", lexiotest.MailSpec{Body: "START"}), table.OutcomeRejected, "")
-
-	players := []string{"alice", "bob", "carol"}
-	for i := 0; i < 3; i++ {
-		g := h.Game(name)
-		h.Expect(h.Send(players[g.Turn()], lexiotest.FindMove(g, g.Turn())), table.OutcomeApplied, "PLACE")
-	}
-	if g := h.Game(name); lexiotest.Turns(g) != 3 || g.Players() != 3 {
-		t.Errorf("%d turns, %d players", lexiotest.Turns(g), g.Players())
-	}
-
-	// A full table.
-	rec = h.Expect(h.SendMail("dave", lexiotest.MailSpec{Body: "NEW"}), table.OutcomeApplied, "NEW ")
-	full := strings.TrimPrefix(rec.Reason, "NEW ")
-	for _, p := range []string{"alice", "bob", "carol"} {
-		h.Expect(h.SendMail(p, lexiotest.MailSpec{Body: "JOIN " + full}), table.OutcomeApplied, "JOIN")
-	}
-	h.Expect(h.SendMail("eve", lexiotest.MailSpec{Body: "JOIN " + full}), table.OutcomeRejected, "table-full")
-	lexiotest.MustContain(t, "table-full reply", h.LastOf("eve", "rejected").Text, full)
-
-	// Where the configuration does not allow it.
-	closed := lexiotest.New(t, lexiotest.Options{Driver: driver})
-	closed.Expect(closed.SendMail("alice", lexiotest.MailSpec{Body: "NEW"}), table.OutcomeRejected, "opening-disabled")
-	closed.Expect(closed.SendMail("bob", lexiotest.MailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "opening-disabled")
-	closed.LastOf("alice", "rejected")
 }
 
 // TestStaleThroughReferences: a reply to the player's own earlier message

@@ -25,22 +25,6 @@ func kindsAt(h *lexiotest.Harness, name, table string) []string {
 	return ks
 }
 
-// noticeAt is name's latest notice of table.
-func noticeAt(h *lexiotest.Harness, name, table string) *client.Message {
-	h.T.Helper()
-	var at []client.Message
-	for _, m := range h.Inbox(name) {
-		if strings.HasPrefix(m.MessageID, "lexio."+table+".") {
-			at = append(at, m)
-		}
-	}
-	m := lexiotest.LatestNotice(at)
-	if m == nil {
-		h.T.Fatalf("%s has no notice of %s", name, table)
-	}
-	return m
-}
-
 // unsubscribeAddress reads the mailto: address of m's List-Unsubscribe.
 func unsubscribeAddress(t *testing.T, m client.Message) string {
 	t.Helper()
@@ -54,7 +38,7 @@ func unsubscribeAddress(t *testing.T, m client.Message) string {
 
 func pass(h *lexiotest.Harness, name, tableName string) {
 	h.T.Helper()
-	h.Expect(h.ReplyTo(name, noticeAt(h, name, tableName), "PASS"), table.OutcomeApplied, "PASS")
+	h.Expect(h.ReplyTo(name, h.NoticeAt(name, tableName), "PASS"), table.OutcomeApplied, "PASS")
 }
 
 // TestNotifyTurn: with NOTIFY turn (LEAGUES §5.1) a player gets no notice
@@ -73,7 +57,7 @@ func testNotifyTurn(t *testing.T, driver string) {
 		h.WaitMail(p, 1)
 	}
 	// In French; the answer is in bob's language, from the table.
-	notice := noticeAt(h, "bob", name)
+	notice := h.NoticeAt("bob", name)
 	id := h.ReplyTo("bob", notice, "avis tour")
 	h.Expect(id, table.OutcomeApplied, "NOTIFY turn")
 	nc := h.Answer("bob", id)
@@ -169,17 +153,17 @@ func testNotifyPerTable(t *testing.T, driver string) {
 		t.Errorf("answer %s from %q", lexiotest.Kind(a), a.ReplyTo)
 	}
 	// From t1's address, naming t2: confirmed from t2.
-	id = h.ReplyTo("alice", noticeAt(h, "alice", "t1"), "NOTIFY all t2")
+	id = h.ReplyTo("alice", h.NoticeAt("alice", "t1"), "NOTIFY all t2")
 	h.Expect(id, table.OutcomeApplied, "NOTIFY all t2")
 	a := h.Answer("alice", id)
-	if !strings.Contains(a.Subject, "[Lexio t2]") || a.ReplyTo != noticeAt(h, "alice", "t2").ReplyTo {
+	if !strings.Contains(a.Subject, "[Lexio t2]") || a.ReplyTo != h.NoticeAt("alice", "t2").ReplyTo {
 		t.Errorf("NOTIFY all t2 answered with %q from %q, want t2's reply address", a.Subject, a.ReplyTo)
 	}
 	for _, tc := range []struct{ cmd, reason string }{
 		{"NOTIFY all t99", "no-such-table"},
 		{"NOTIFY all t3", "not-a-player"},
 	} {
-		h.Expect(h.ReplyTo("alice", noticeAt(h, "alice", "t1"), tc.cmd), table.OutcomeRejected, tc.reason)
+		h.Expect(h.ReplyTo("alice", h.NoticeAt("alice", "t1"), tc.cmd), table.OutcomeRejected, tc.reason)
 	}
 
 	pass(h, "alice", "t1") // bob's turn at t1: alice hears only of her pass
@@ -229,7 +213,7 @@ func testUnsubscribeByMail(t *testing.T, driver string) {
 	}
 	h.WaitMail("alice", 2)
 	h.WaitMail("bob", 2)
-	n1, n2 := noticeAt(h, "alice", "t1"), noticeAt(h, "alice", "t2")
+	n1, n2 := h.NoticeAt("alice", "t1"), h.NoticeAt("alice", "t2")
 	u1, u2 := unsubscribeAddress(t, *n1), unsubscribeAddress(t, *n2)
 	if u1 == u2 || !strings.HasPrefix(u1, "lexio+unsub_t1-") || !strings.HasSuffix(u1, "@localhost") || u1 == n1.ReplyTo {
 		t.Fatalf("unsubscribe addresses %q and %q (reply address %q)", u1, u2, n1.ReplyTo)
@@ -264,7 +248,7 @@ func testUnsubscribeByMail(t *testing.T, driver string) {
 
 	// Bob's own, on his turn, with a command in the body: the address
 	// decides, and nothing is played.
-	b1 := unsubscribeAddress(t, *noticeAt(h, "bob", "t1"))
+	b1 := unsubscribeAddress(t, *h.NoticeAt("bob", "t1"))
 	h.Expect(h.SendMail("bob", lexiotest.MailSpec{To: b1, Body: "PASS"}), table.OutcomeApplied, "NOTIFY turn t1")
 	if g := h.Game("t1"); len(g.Actions()) != 1 {
 		t.Fatalf("a message to an unsubscribe address played: %d actions", len(g.Actions()))
@@ -386,103 +370,6 @@ func testDigest(t *testing.T, driver string) {
 	expect(h, day(4, 8, 0), map[string]int{"alice": 1, "bob": 2, "carol": 2, "dave": 0})
 }
 
-// TestSay: SAY passes a line to the other players of the table only, in a
-// mail of its own, named by display name, quoted in the text and escaped
-// in the HTML; a player with NOTIFY turn still gets it. From the plain
-// address it needs exactly one table in play. Too long, or past the bound
-// per hour, it is refused with the reason; a message delivered twice is
-// said once (LEAGUES §5.3).
-func TestSay(t *testing.T) { lexiotest.EachDriver(t, testSay) }
-
-func testSay(t *testing.T, driver string) {
-	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Mail: "error_replies_per_hour = 3"})
-	if err := h.Tables.CreateTable(h.Ctx, "t1", "main", lexiotest.Emails("alice", "bob", "carol"), 5); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Tables.CreateTable(h.Ctx, "t2", "main", lexiotest.Emails("alice", "dave"), 5); err != nil {
-		t.Fatal(err)
-	}
-	h.WaitMail("alice", 2)
-	h.WaitMail("carol", 1)
-	h.Expect(h.Fresh("bob", "t1", "NOTIFY turn"), table.OutcomeApplied, "NOTIFY turn")
-
-	said := func(name string) []client.Message {
-		h.T.Helper()
-		h.OutboxEmpty()
-		return lexiotest.OfKind(h.Inbox(name), "said")
-	}
-	line := "Good luck <script>alert(1)</script> & have fun"
-	id := h.ReplyTo("alice", noticeAt(h, "alice", "t1"), "SAY "+line)
-	h.Expect(id, table.OutcomeApplied, "SAY")
-	for _, p := range []string{"bob", "carol"} {
-		ms := said(p)
-		if len(ms) != 1 {
-			t.Fatalf("%s got %d SAY mails, want 1", p, len(ms))
-		}
-		m := ms[0]
-		// Alice's display name, her line quoted as it was written.
-		lexiotest.MustContain(t, p+"'s SAY mail", m.Subject, "[Lexio t1]", "Alice")
-		lexiotest.MustContain(t, p+"'s SAY mail", m.Text, "Alice", "> "+line)
-		if !strings.Contains(m.HTML, "Good luck &lt;script&gt;alert(1)&lt;/script&gt; &amp; have fun") || strings.Contains(m.HTML, "<script") {
-			t.Errorf("%s's SAY mail is not escaped in HTML:\n%s", p, m.HTML)
-		}
-		if strings.Contains(string(m.Raw), "alice@") {
-			t.Errorf("%s's SAY mail shows alice's address", p)
-		}
-		if m.ReplyTo != noticeAt(h, p, "t1").ReplyTo {
-			t.Errorf("%s's SAY mail from %q, want their t1 reply address", p, m.ReplyTo)
-		}
-	}
-	for _, p := range []string{"alice", "dave"} {
-		if n := len(said(p)); n != 0 {
-			t.Errorf("%s got %d SAY mails, want none", p, n)
-		}
-	}
-
-	// From the plain address: carol sits at one table, so it goes there.
-	h.Expect(h.SendMail("carol", lexiotest.MailSpec{Body: "DIRE bonjour à tous"}), table.OutcomeApplied, "SAY")
-	if ms := said("alice"); len(ms) != 1 || !strings.Contains(ms[0].Text, "Carol") || !strings.Contains(ms[0].Text, "> bonjour à tous") {
-		t.Errorf("alice's SAY mails from carol: %d", len(ms))
-	}
-	// Alice sits at two: she must say which.
-	id = h.SendMail("alice", lexiotest.MailSpec{Body: "SAY hello"})
-	h.Expect(id, table.OutcomeRejected, "say-where")
-	lexiotest.MustHaveNumbers(t, "SAY without a table", lexiotest.Intro(h.Answer("alice", id).Text), 2)
-
-	// Too long: refused with the bound, nothing sent.
-	id = h.ReplyTo("bob", noticeAt(h, "bob", "t1"), "SAY "+strings.Repeat("é", 501))
-	h.Expect(id, table.OutcomeRejected, "say-too-long")
-	lexiotest.MustHaveNumbers(t, "too long", lexiotest.Intro(h.Answer("bob", id).Text), 500)
-
-	// Twice the same message: said once.
-	raw := "From: alice@localhost\nTo: lexio+" + h.Token("t1", "alice") + "@localhost\nSubject: hi\nMessage-ID: <twice@localhost>\n\nSAY once only\n"
-	h.SendRaw("alice", []string{"lexio+" + h.Token("t1", "alice") + "@localhost"}, raw)
-	h.Expect("twice@localhost", table.OutcomeApplied, "SAY")
-	h.SendRaw("alice", []string{"lexio+" + h.Token("t1", "alice") + "@localhost"}, raw)
-	h.WaitFor("the copy handled", func() bool { return strings.Contains(h.Logs.String(), "message already handled") })
-
-	// Alice's third line this hour is the last the bound passes on.
-	h.Expect(h.Fresh("alice", "t1", "SAY three"), table.OutcomeApplied, "SAY")
-	id = h.Fresh("alice", "t1", "SAY four")
-	h.Expect(id, table.OutcomeRejected, "say-limit")
-	lexiotest.MustHaveNumbers(t, "the SAY bound", lexiotest.Intro(h.Answer("alice", id).Text), 3)
-	var texts []string
-	for _, m := range said("bob") {
-		if strings.Contains(m.Text, "Alice") {
-			texts = append(texts, m.Text)
-		}
-	}
-	if len(texts) != 3 || !strings.Contains(texts[1], "> once only") || !strings.Contains(texts[2], "> three") {
-		t.Errorf("bob got %d of alice's lines, want 3:\n%s", len(texts), strings.Join(texts, "\n"))
-	}
-	// An hour on, she may speak again.
-	h.Clock.Add(time.Hour)
-	h.Expect(h.Fresh("alice", "t1", "SAY five"), table.OutcomeApplied, "SAY")
-	if n := len(said("carol")); n != 4 {
-		t.Errorf("carol got %d lines, want 4", n)
-	}
-}
-
 // TestUnsubscribeInSubject: where the token lives in the subject tag, the
 // List-Unsubscribe address is the service's own with the tag as subject,
 // and a mail written to it does the same.
@@ -514,7 +401,7 @@ func TestNotifyTurnSeparateAcceptance(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
-	h.Expect(h.ReplyTo("alice", noticeAt(h, "alice", name), "NOTIFY turn"), table.OutcomeApplied, "NOTIFY turn")
+	h.Expect(h.ReplyTo("alice", h.NoticeAt("alice", name), "NOTIFY turn"), table.OutcomeApplied, "NOTIFY turn")
 	turn := lexiotest.CalendarOf(t, h.LastOf("alice", "turn-notice"))
 	if turn == nil || turn.Method != "REQUEST" {
 		t.Fatalf("alice's first notice has no entry for her turn: %+v", turn)

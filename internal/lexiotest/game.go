@@ -2,6 +2,7 @@ package lexiotest
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/enginetest"
@@ -82,4 +83,26 @@ func Emails(names ...string) []string {
 		out[i] = n + "@localhost"
 	}
 	return out
+}
+
+// Lexicon is a dictionary the test fills as it goes: a word is valid once
+// added (RULES §8.1).
+type Lexicon struct {
+	mu sync.Mutex
+	w  Words
+}
+
+func (l *Lexicon) Contains(s string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Contains(s)
+}
+
+// Add makes every word of a play valid.
+func (l *Lexicon) Add(p engine.Play) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, w := range p.Words {
+		l.w = append(l.w, w.Text)
+	}
 }

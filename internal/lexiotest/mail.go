@@ -181,3 +181,19 @@ func (h *Harness) AnswerAt(name, who, command string) {
 	h.Expect(h.ReplyTo(who, m, command), table.OutcomeApplied, "")
 	h.OutboxEmpty()
 }
+
+// NoticeAt is name's latest notice of table.
+func (h *Harness) NoticeAt(name, table string) *client.Message {
+	h.T.Helper()
+	var at []client.Message
+	for _, m := range h.Inbox(name) {
+		if strings.HasPrefix(m.MessageID, "lexio."+table+".") {
+			at = append(at, m)
+		}
+	}
+	m := LatestNotice(at)
+	if m == nil {
+		h.T.Fatalf("%s has no notice of %s", name, table)
+	}
+	return m
+}
