@@ -11,6 +11,9 @@
 // and actions, the racks as the engine dealt them) and a GCG record
 // (FromRecord: the racks written on its lines). A turn whose rack is not
 // known in full cannot be judged: it is skipped, and counted.
+//
+// Moves ranks a rack's placements as `lexio moves` lists them (moves.go).
+// The package knows nothing of mail or files.
 package analysis
 
 import (
@@ -67,19 +70,19 @@ type Turn struct {
 }
 
 // Miss is one judged turn: what the player did, and the best placement
-// their rack had.
+// their rack had. Its JSON fields are a contract of `lexio analyze --json`.
 type Miss struct {
-	Turn int
-	Kind Kind
+	Turn int  `json:"turn"`
+	Kind Kind `json:"-"`
 	// Played is the move as a command: the canonical PLACE command (as
 	// `lexio moves` writes it), "EXCHANGE" and the tiles returned when
 	// known, "PASS", or "(expired)" for a turn that ran out.
-	Played string
+	Played string `json:"played"`
 	// Word is a placement's main word, a blank's letter lowercase.
-	Word      string
-	Score     int
-	Best      string // the best placement's PLACE command; "" when there was none
-	BestScore int
+	Word      string `json:"-"`
+	Score     int    `json:"score"`
+	Best      string `json:"best"` // the best placement's PLACE command; "" when there was none
+	BestScore int    `json:"best_score"`
 }
 
 // Left is what the turn left on the table: never below 0.

@@ -4,8 +4,12 @@
 // Secrets (passwords, the MAC secret, a PostgreSQL DSN with a password) are
 // never taken only inline: each has a *_file key and an environment
 // variable, and the inline form is refused by Validate unless the
-// embedded demo mail server is in use.
+// embedded demo mail server is in use. The OAuth2 refresh token is a file
+// alone, since lexio writes it back when the provider rotates it.
 // A secret file must be private to its owner (mode 0600 or 0400).
+//
+// Demo writes the file `lexio demo` plays with. The package knows nothing
+// of what the other packages do with the values.
 package config
 
 import (
@@ -23,6 +27,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/lexio-mail/lexio/internal/botseat"
+	"github.com/lexio-mail/lexio/internal/secretfile"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/internal/zone"
 )
@@ -54,6 +59,8 @@ type Config struct {
 	Embedded Embedded `toml:"embedded"`
 	Open     Open     `toml:"open_tables"`
 	Web      Web      `toml:"web"`
+	Metrics  Metrics  `toml:"metrics"`
+	OAuth2   OAuth2   `toml:"oauth2"`
 	Leagues  []League `toml:"league"`
 	Tables   []Table  `toml:"table"`
 }
@@ -107,6 +114,7 @@ type IMAP struct {
 	TLS              string        `toml:"tls"` // tls | starttls | none
 	CAFile           string        `toml:"ca_file"`
 	Username         string        `toml:"username"`
+	Auth             string        `toml:"auth"` // password | oauth2
 	PasswordFile     string        `toml:"password_file"`
 	Password         string        `toml:"password"`
 	Mailbox          string        `toml:"mailbox"`
@@ -123,6 +131,7 @@ type SMTP struct {
 	TLS          string `toml:"tls"` // tls | starttls | none
 	CAFile       string `toml:"ca_file"`
 	Username     string `toml:"username"`
+	Auth         string `toml:"auth"` // password | oauth2
 	PasswordFile string `toml:"password_file"`
 	Password     string `toml:"password"`
 	// MaxAttempts and MaxAge bound the tries of an outgoing mail.
@@ -360,6 +369,7 @@ func (c *Config) fill() {
 	if c.SMTP.TLS == "" {
 		c.SMTP.TLS = "starttls"
 	}
+	c.fillOAuth2()
 	if c.Embedded.Domain == "" {
 		c.Embedded.Domain = "localhost"
 	}
@@ -520,6 +530,8 @@ func (c *Config) Validate() error {
 	}
 
 	c.Web.validate(bad)
+	c.Metrics.validate(c.Web, bad)
+	c.validateOAuth2(bad)
 	leagues := map[string]bool{}
 	for _, l := range c.Leagues {
 		if l.Name == "" {
@@ -689,29 +701,8 @@ func secret(env, file, inline string) (string, error) {
 // SecretFile reads a secret kept in a file that only its owner may read
 // or write (else ErrNotPrivate), without its final line break. A missing
 // file gives an error that is fs.ErrNotExist.
-func SecretFile(file string) (string, error) {
-	if err := private(file); err != nil {
-		return "", err
-	}
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return "", err // the path is not secret; the content never appears in errors
-	}
-	return strings.TrimRight(string(b), "\r\n"), nil
-}
+func SecretFile(file string) (string, error) { return secretfile.Read(file) }
 
 // ErrNotPrivate reports a secret file open to its group or to others. Such
 // a file is refused, as ssh refuses a private key anyone else may read.
-var ErrNotPrivate = errors.New("open to group or others")
-
-// private checks that only the file's owner may read or write it.
-func private(file string) error {
-	fi, err := os.Stat(file)
-	if err != nil {
-		return err
-	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return fmt.Errorf("%s: %w (mode %04o): chmod 600 it", file, ErrNotPrivate, perm)
-	}
-	return nil
-}
+var ErrNotPrivate = secretfile.ErrNotPrivate

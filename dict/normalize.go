@@ -3,7 +3,8 @@
 //
 // A loaded dictionary is a minimal acyclic automaton (a DAWG) kept in its
 // compiled binary form: the same bytes are searched in memory, written to
-// disk and loaded back without rebuilding anything.
+// disk and loaded back without rebuilding anything. A dictionary's file
+// has its GADDAG beside it (file.go). It knows nothing of games.
 package dict
 
 import (

@@ -38,6 +38,9 @@
 //
 //	#adjudicated
 //	>alice: (EI) -2 38
+//
+// Position, ParseRack and RackFits give `lexio moves` a position to play
+// from (position.go). The package knows nothing of mail.
 package gcg
 
 import (

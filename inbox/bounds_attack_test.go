@@ -17,7 +17,7 @@ func TestLongSenderStrings(t *testing.T) { lexiotest.EachDriver(t, testLongSende
 
 func testLongSenderStrings(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver})
-	if err := h.Tables.CreateTable(h.Ctx, "sl", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "sl", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("x", 1200) + "@localhost"

@@ -7,6 +7,8 @@ import (
 
 	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
+	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -46,7 +48,7 @@ func fingerprint(h *lexiotest.Harness) string {
 			}
 			fmt.Fprintf(&b, "; %s=%d", status, len(all))
 		}
-		invs, err := tx.PendingInvitationsOf("bob@" + h.Domain)
+		invs, err := invites.PendingOf(tx, "bob@"+h.Domain)
 		if err != nil {
 			return err
 		}
@@ -56,7 +58,7 @@ func fingerprint(h *lexiotest.Harness) string {
 			return err
 		}
 		fmt.Fprintf(&b, "; vacations %d", len(vacs))
-		sgs, err := tx.PendingSignups("club")
+		sgs, err := leagues.PendingSignups(tx, "club")
 		if err != nil {
 			return err
 		}
@@ -80,7 +82,7 @@ func TestForgedFromConfirms(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{Domain: lexiotest.InviteDomain, Config: confirmConfig})
 	addr := func(n string) string { return n + "@" + h.Domain }
-	if err := h.Tables.CreateTable(h.Ctx, "cf", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "cf", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
@@ -207,7 +209,7 @@ func TestUnprovenAnswersBounded(t *testing.T) {
 	h := lexiotest.New(t, lexiotest.Options{Domain: lexiotest.InviteDomain, Config: lexiotest.OpenTablesConfig,
 		Mail: "unproven_answers_per_day = 3\nunproven_answers_total_per_day = 5"})
 	addr := func(n string) string { return n + "@" + h.Domain }
-	if err := h.Tables.CreateTable(h.Ctx, "ub", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "ub", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
@@ -264,7 +266,7 @@ func TestConfirmTokenInSubject(t *testing.T) {
 func TestWebUnsubscribeIsProven(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{Mail: "unproven_answers_per_day = 1"})
-	if err := h.Tables.CreateTable(h.Ctx, "wu", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "wu", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)

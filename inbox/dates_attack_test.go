@@ -22,7 +22,7 @@ func TestVacationYear10000(t *testing.T) { lexiotest.EachDriver(t, testVacationY
 func testVacationYear10000(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver}) // Monday 2 March 2026, 09:00 UTC
 	for _, tb := range []struct{ name, other string }{{"ya", "bob"}, {"yb", "carol"}} {
-		if err := h.Tables.CreateTable(h.Ctx, tb.name, "main", lexiotest.Emails("alice", tb.other), 5); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, tb.name, "main", lexiotest.Emails("alice", tb.other), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -39,7 +39,7 @@ func testVacationYear10000(t *testing.T, driver string) {
 	h.Command("alice", "yb", "VACATION 2027-03-02 2027-03-02", table.OutcomeApplied, "VACATION 2027-03-02 2027-03-02")
 	h.Command("alice", "yb", "VACATION OFF", table.OutcomeApplied, "VACATION OFF")
 	h.Command("alice", "yb", lexiotest.FindMove(h.Game("yb"), 0), table.OutcomeApplied, "PLACE")
-	ts, err := h.Tables.Tables(h.Ctx)
+	ts, err := h.Views.List(h.Ctx)
 	if err != nil || len(ts) != 2 || ts[0].Moves != 1 || ts[1].Moves != 1 {
 		t.Fatalf("tables: %+v, %v", ts, err)
 	}
@@ -59,7 +59,7 @@ func TestUnreadableRows(t *testing.T) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: store.DriverSQLite})
 	t0 := h.Clock.Now()
 	for _, tb := range []struct{ name, a, b string }{{"ua", "alice", "bob"}, {"ub", "alice", "carol"}, {"uc", "dave", "eve"}} {
-		if err := h.Tables.CreateTable(h.Ctx, tb.name, "main", lexiotest.Emails(tb.a, tb.b), 5); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, tb.name, "main", lexiotest.Emails(tb.a, tb.b), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -80,14 +80,14 @@ func TestUnreadableRows(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ts, err := h.Tables.Tables(h.Ctx)
+	ts, err := h.Views.List(h.Ctx)
 	if len(ts) != 3 || ts[0].Err == nil || ts[1].Err != nil || ts[2].Err == nil || ts[1].Name != "ub" || len(ts[1].Players) != 2 {
 		t.Fatalf("tables: %+v", ts)
 	}
 	if err == nil || !strings.Contains(err.Error(), "table ua: ") || !strings.Contains(err.Error(), "table uc: ") || strings.Contains(err.Error(), "table ub") {
 		t.Errorf("tables' error: %v; want ua and uc named", err)
 	}
-	if w, err := h.Tables.WebTable(h.Ctx, "ub", 0); err != nil || w == nil {
+	if w, err := h.Views.WebTable(h.Ctx, "ub", 0); err != nil || w == nil {
 		t.Errorf("ub's page: %v, %v", w, err)
 	}
 

@@ -30,7 +30,7 @@ func TestIdentity(t *testing.T) { lexiotest.EachDriver(t, testIdentity) }
 func testIdentity(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver})
 	for name, players := range map[string][]string{"ida": {"alice", "bob"}, "idb": {"carol", "dave"}} {
-		if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 5); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -108,7 +108,7 @@ func TestRequireAuth(t *testing.T) { lexiotest.EachDriver(t, testRequireAuth) }
 
 func testRequireAuth(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Mail: "require_auth = true\nauth_serv_id = \"mx.localhost\""})
-	if err := h.Tables.CreateTable(h.Ctx, "auth", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "auth", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
@@ -164,7 +164,7 @@ func TestAmbiguousFrom(t *testing.T) { lexiotest.EachDriver(t, testAmbiguousFrom
 
 func testAmbiguousFrom(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver})
-	if err := h.Tables.CreateTable(h.Ctx, "amb", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "amb", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)

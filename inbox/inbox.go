@@ -5,7 +5,9 @@
 // command that changes state (EMAIL §1) — and routes its command to the
 // package that owns it: a table's moves (table), gathering players at a
 // table (lobby), a player's preferences (player), a league's seasons
-// (season). It also
+// (season). It gives each message's table.Request what it answers by
+// (table.Front): the bounds on the answers to a sender (EMAIL §2.6) and
+// the answer to a reply token that does not match its sender. It also
 // records a message the receiver gave up on (Failed).
 //
 // It knows nothing of the rules of the game or of what a command does
@@ -120,7 +122,7 @@ func (s *Service) handleOnce(ctx context.Context, in mailer.Inbound, m *parser.M
 		if seen {
 			return errHandled
 		}
-		h := s.Tables.NewRequest(tx, m, rec, now, log, in.Size, s.Notices.NewBatch(now))
+		h := s.Tables.NewRequest(tx, m, rec, now, log, in.Size, s.Notices.NewBatch(now), s)
 		if err := s.route(h); err != nil {
 			return err
 		}

@@ -26,7 +26,7 @@ func TestAutoResponderLoop(t *testing.T) {
 		t.Run(fmt.Sprintf("quote=%v,in-reply-to=%v,to-from=%v", r.Quote, r.InReplyTo, r.ToFrom), func(t *testing.T) {
 			h := lexiotest.New(t, lexiotest.Options{})
 			const name = "away"
-			if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+			if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 				t.Fatal(err)
 			}
 			before := len(h.WaitMail("alice", 1))
@@ -66,7 +66,7 @@ func TestReplyBound(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{Mail: "replies_per_hour = 3"})
 	const name = "bound"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
@@ -112,7 +112,7 @@ func TestReplyAddress(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{})
 	const name = "addr"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
@@ -138,7 +138,7 @@ func TestReplyAddress(t *testing.T) {
 
 	// At two tables, GAMES to the plain address comes from the plain
 	// address (no table is guessed); through a table's address, from it.
-	if err := h.Tables.CreateTable(h.Ctx, "addr2", "main", lexiotest.Emails("carol", "bob"), 6); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "addr2", "main", lexiotest.Emails("carol", "bob"), 6); err != nil {
 		t.Fatal(err)
 	}
 	h.Expect(h.SendMail("bob", lexiotest.MailSpec{Body: "GAMES"}), table.OutcomeApplied, "GAMES")

@@ -24,7 +24,7 @@ func TestOddMessageIDAnswered(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{})
 	const name = "odd"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)

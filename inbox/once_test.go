@@ -9,6 +9,7 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -63,7 +64,7 @@ func TestExactlyOnce(t *testing.T) { lexiotest.EachDriver(t, testExactlyOnce) }
 func testExactlyOnce(t *testing.T, driver string) {
 	h1 := lexiotest.New(t, lexiotest.Options{Driver: driver, Sockets: true})
 	const name = "once"
-	if err := h1.Tables.CreateTable(h1.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h1.Lobby.CreateTable(h1.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h1.WaitMail("alice", 1)
@@ -176,7 +177,7 @@ func testSMTPOutage(t *testing.T, driver string) {
 	h1 := lexiotest.New(t, lexiotest.Options{Driver: driver, Sockets: true, SMTPAddr: dead, Mail: "separate_acceptance = true"})
 	const name = "outage"
 	players := []string{"alice", "bob"}
-	if err := h1.Tables.CreateTable(h1.Ctx, name, "main", lexiotest.Emails(players...), 5); err != nil {
+	if err := h1.Lobby.CreateTable(h1.Ctx, name, "main", lexiotest.Emails(players...), 5); err != nil {
 		t.Fatal(err)
 	}
 	// The players cannot see the notices: they write fresh messages.
@@ -189,7 +190,7 @@ func testSMTPOutage(t *testing.T, driver string) {
 	}
 	// Every row was tried and deferred, none given up.
 	h1.WaitFor("every outbox row to be tried", func() bool {
-		rows, err := h1.Store.Outbox().Due(h1.Ctx, h1.Clock.Now().Add(24*time.Hour), 100)
+		rows, err := outbox.New(h1.Store).Due(h1.Ctx, h1.Clock.Now().Add(24*time.Hour), 100)
 		if err != nil {
 			t.Fatal(err)
 		}

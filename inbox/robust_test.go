@@ -16,7 +16,7 @@ func testInfoCommands(t *testing.T, driver string) {
 	lex := &lexiotest.Lexicon{}
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Dict: lex})
 	const name = "info"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 3); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 3); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
@@ -102,7 +102,7 @@ func TestBadInput(t *testing.T) { lexiotest.EachDriver(t, testBadInput) }
 func testBadInput(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Sockets: true, Mail: "max_message_bytes = 4096\nerror_replies_per_hour = 3"})
 	const name = "bad"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
@@ -178,7 +178,7 @@ func TestStaleThroughReferences(t *testing.T) { lexiotest.EachDriver(t, testStal
 func testStaleThroughReferences(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver})
 	const name = "refs"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)

@@ -8,6 +8,7 @@ import (
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -77,7 +78,7 @@ func (s *Service) route(h *table.Request) error {
 		if t.SeatOf(m.From) < 0 {
 			// An invitee's answer comes through the token of their
 			// invitation, before they have a seat (LEAGUES §6).
-			inv, err := h.Tx.InvitationOf(t.Row.ID, m.From)
+			inv, err := invites.Of(h.Tx, t.Row.ID, m.From)
 			if errors.Is(err, store.ErrNotFound) {
 				h.Log.Warn("valid token from a player without a seat")
 				h.Outcome(table.OutcomeRejected, string(templates.ReasonNotAPlayer))

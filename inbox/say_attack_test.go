@@ -18,7 +18,7 @@ import (
 func TestSayAttackLoneCR(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{})
-	if err := h.Tables.CreateTable(h.Ctx, "t1", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "t1", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)

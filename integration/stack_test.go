@@ -28,6 +28,7 @@ import (
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -548,7 +549,7 @@ func (d *daemon) outboxEmpty(timeout time.Duration) {
 	d.t.Helper()
 	waitFor(d.t, "the outbox to drain", timeout, func() bool {
 		d.checkAlive()
-		rows, err := d.st.Outbox().Due(context.Background(), time.Now().Add(24*time.Hour), 1)
+		rows, err := outbox.New(d.st).Due(context.Background(), time.Now().Add(24*time.Hour), 1)
 		return err == nil && len(rows) == 0
 	})
 }

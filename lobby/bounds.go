@@ -7,6 +7,7 @@ import (
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -58,7 +59,7 @@ func (s *Service) openReasons(h *table.Request, seats, invite []string, max int)
 	if len(invite) > 0 || len(seats) == 0 {
 		// The table will wait to start: it counts against the opener's
 		// open tables.
-		have, err := h.Tx.OpenTablesBy(h.Msg.From)
+		have, err := invites.OpenTablesBy(h.Tx, h.Msg.From)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +95,7 @@ func (s *Service) boundReasons(h *table.Request, invite []string) ([]templates.R
 		// The invitations would name it to their recipients.
 		rs = append(rs, templates.Reason{Kind: templates.ReasonUnfitAddress, Detail: shown(opener)})
 	}
-	sent, err := h.Tx.InvitesBy(opener, h.Now.Add(-openerWindow))
+	sent, err := invites.SentBy(h.Tx, opener, h.Now.Add(-openerWindow))
 	if err != nil {
 		return nil, err
 	}
@@ -126,15 +127,15 @@ func (s *Service) addressReason(h *table.Request, a string, room *int) (*templat
 	if !s.Notices.PlainAddress(a) {
 		return &templates.Reason{Kind: templates.ReasonUnfitAddress, Detail: shown(a)}, nil
 	}
-	refuses, err := h.Tx.RefusesInvitations(a)
+	refuses, err := invites.Refuses(h.Tx, a)
 	if err != nil || refuses {
 		return &templates.Reason{Kind: templates.ReasonRefusesInvite, Detail: a}, err
 	}
-	declined, err := h.Tx.DeclinedBy(a, h.Msg.From, h.Now.Add(-declinedFor))
+	declined, err := invites.DeclinedBy(h.Tx, a, h.Msg.From, h.Now.Add(-declinedFor))
 	if err != nil || declined {
 		return &templates.Reason{Kind: templates.ReasonDeclinedYou, Detail: a, Need: int(declinedFor / (24 * time.Hour))}, err
 	}
-	n, err := h.Tx.InvitesTo(a, h.Now.Add(-recipientWindow))
+	n, err := invites.SentTo(h.Tx, a, h.Now.Add(-recipientWindow))
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +175,7 @@ func (s *Service) mailInvitee(tx *store.Tx, e notice.Envelope, m templates.Mail,
 func (s *Service) lapseOpenTables(ctx context.Context, now time.Time) (int, error) {
 	before := now.Add(-s.Cfg.InviteTTL)
 	return s.Notices.EachDue(ctx, s.Store, now, "open table lapse",
-		func(tx *store.Tx, limit int) ([]int64, error) { return tx.LapsedOpenTables(before, limit) },
+		func(tx *store.Tx, limit int) ([]int64, error) { return invites.LapsedOpenTables(tx, before, limit) },
 		func(tx *store.Tx, id int64, out *notice.Batch) error {
 			t, err := s.lockLoad(tx, id)
 			if err != nil {
@@ -194,5 +195,5 @@ func (s *Service) lapse(tx *store.Tx, t *table.Table, now time.Time, out *notice
 		out.Add(notice.Envelope{Table: t.Row.Name, To: t.Recipient(p), TableID: &t.Row.ID}, m)
 	}
 	s.Log.Info("open table not started in time: closed", "table", t.Row.Name, "opened", t.Row.CreatedAt, "seated", len(t.Seats))
-	return tx.DeleteOpenTable(t.Row.ID)
+	return invites.DeleteOpenTable(tx, t.Row.ID)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -52,7 +53,7 @@ func (s *Service) inviteReasons(h *table.Request, addrs []string, max int) []tem
 // waitingReason is the reason to refuse n more invitations from the
 // sender, if they would be more than maxWaiting waiting at once.
 func (s *Service) waitingReason(h *table.Request, n int) (*templates.Reason, error) {
-	have, err := h.Tx.PendingInvitationsBy(h.Msg.From)
+	have, err := invites.PendingBy(h.Tx, h.Msg.From)
 	if err != nil || have+n <= maxWaiting {
 		return nil, err
 	}
@@ -82,7 +83,7 @@ func (s *Service) invite(h *table.Request, t *table.Table, addrs []string) (time
 	msg := templates.InvitationMsg{Opener: opener, Variant: t.Row.Variant, Expires: expires}
 	// Named with the seated players, so that none reads like another.
 	msg.Invited = notice.Names(append(table.SeatAddrs(t.Seats), addrs...))[len(t.Seats):]
-	if err := h.Tx.PruneInviteLog(h.Now.Add(-logKept)); err != nil {
+	if err := invites.PruneLog(h.Tx, h.Now.Add(-logKept)); err != nil {
 		return time.Time{}, err
 	}
 	for _, a := range addrs {
@@ -91,10 +92,10 @@ func (s *Service) invite(h *table.Request, t *table.Table, addrs []string) (time
 			return time.Time{}, err
 		}
 		inv := &store.Invitation{TableID: t.Row.ID, Address: a, Expires: expires, CreatedAt: h.Now}
-		if err := h.Tx.AddInvitation(inv); err != nil {
+		if err := invites.Add(h.Tx, inv); err != nil {
 			return time.Time{}, err
 		}
-		if err := h.Tx.LogInvite(store.LogSent, opener, a, h.Now); err != nil {
+		if err := invites.Log(h.Tx, store.LogSent, opener, a, h.Now); err != nil {
 			return time.Time{}, err
 		}
 		to := notice.Recipient{Addr: a, Lang: pl.Lang, TZ: s.Tables.ZoneOf(pl.TimeZone), Pos: -1}
@@ -124,10 +125,10 @@ func (s *Service) invitee(tx *store.Tx, addr string) (notice.Recipient, error) {
 	return notice.Recipient{Addr: pl.Address, Lang: pl.Lang, TZ: s.Tables.ZoneOf(pl.TimeZone), Pos: -1}, nil
 }
 
-// lockLoad takes the table's row (store.Tx.LockTable) and reads it again:
+// lockLoad takes the table's row (invites.LockTable) and reads it again:
 // seats and invitations read after it are the last committed.
 func (s *Service) lockLoad(tx *store.Tx, id int64) (*table.Table, error) {
-	if err := tx.LockTable(id); err != nil {
+	if err := invites.LockTable(tx, id); err != nil {
 		return nil, err
 	}
 	row, err := tx.TableByID(id)
@@ -261,7 +262,7 @@ func (s *Service) answer(h *table.Request, t *table.Table, accept bool) error {
 	if _, err := s.expireInvitations(h.Tx, t, h.Now, h.Out); err != nil {
 		return err
 	}
-	inv, err := h.Tx.InvitationOf(id, h.Msg.From)
+	inv, err := invites.Of(h.Tx, id, h.Msg.From)
 	if errors.Is(err, store.ErrNotFound) {
 		// The table closed: every invitation lapsed, this one with them.
 		return h.Refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonInviteExpired, Detail: name}}, false)
@@ -290,14 +291,14 @@ func (s *Service) acceptInvitation(h *table.Request, t *table.Table, inv *store.
 	if err := h.Tx.AddSeat(&store.Seat{TableID: t.Row.ID, Position: len(t.Seats), PlayerID: pl.ID, CreatedAt: h.Now}); err != nil {
 		return err
 	}
-	if err := h.Tx.AnswerInvitation(inv.ID, store.InviteJoined, h.Now); err != nil {
+	if err := invites.Answer(h.Tx, inv.ID, store.InviteJoined, h.Now); err != nil {
 		return err
 	}
 	t, err = s.Tables.LoadRow(h.Tx, t.Row)
 	if err != nil {
 		return err
 	}
-	invs, err := h.Tx.Invitations(t.Row.ID)
+	invs, err := invites.OfTable(h.Tx, t.Row.ID)
 	if err != nil {
 		return err
 	}
@@ -350,13 +351,13 @@ func (s *Service) declineInvitation(h *table.Request, t *table.Table, inv *store
 // opener is told. It returns how many invitations are left pending; the
 // caller then calls invitationsDone.
 func (s *Service) recordDecline(h *table.Request, t *table.Table, inv *store.Invitation) (int, error) {
-	if err := h.Tx.AnswerInvitation(inv.ID, store.InviteDeclined, h.Now); err != nil {
+	if err := invites.Answer(h.Tx, inv.ID, store.InviteDeclined, h.Now); err != nil {
 		return 0, err
 	}
-	if err := h.Tx.LogInvite(store.LogDeclined, t.Seats[0].Player.Address, inv.Address, h.Now); err != nil {
+	if err := invites.Log(h.Tx, store.LogDeclined, t.Seats[0].Player.Address, inv.Address, h.Now); err != nil {
 		return 0, err
 	}
-	invs, err := h.Tx.Invitations(t.Row.ID)
+	invs, err := invites.OfTable(h.Tx, t.Row.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -379,14 +380,14 @@ func (s *Service) invitationsDone(tx *store.Tx, t *table.Table, pending int, now
 		return s.Tables.StartGame(tx, t, 0, now, out)
 	}
 	s.Log.Info("every invitation answered, nobody seated but the opener: the table is closed", "table", t.Row.Name)
-	return tx.DeleteOpenTable(t.Row.ID)
+	return invites.DeleteOpenTable(tx, t.Row.ID)
 }
 
 // expireInvitations expires the pending invitations of t that lapsed by
 // now, tells the opener in one mail, and starts or closes the table if
 // none is left pending. It reports whether any expired.
 func (s *Service) expireInvitations(tx *store.Tx, t *table.Table, now time.Time, out *notice.Batch) (bool, error) {
-	invs, err := tx.Invitations(t.Row.ID)
+	invs, err := invites.OfTable(tx, t.Row.ID)
 	if err != nil {
 		return false, err
 	}
@@ -396,7 +397,7 @@ func (s *Service) expireInvitations(tx *store.Tx, t *table.Table, now time.Time,
 		if inv.State != store.InvitePending || inv.Expires.After(now) {
 			continue
 		}
-		if err := tx.AnswerInvitation(inv.ID, store.InviteExpired, inv.Expires); err != nil {
+		if err := invites.Answer(tx, inv.ID, store.InviteExpired, inv.Expires); err != nil {
 			return false, err
 		}
 		msg.Expired = append(msg.Expired, inv.Address)
@@ -408,7 +409,7 @@ func (s *Service) expireInvitations(tx *store.Tx, t *table.Table, now time.Time,
 	if len(addrs) == 0 {
 		return false, nil
 	}
-	if invs, err = tx.Invitations(t.Row.ID); err != nil {
+	if invs, err = invites.OfTable(tx, t.Row.ID); err != nil {
 		return false, err
 	}
 	seated, named := inviteNames(t.Seats, invs)
@@ -429,7 +430,7 @@ func (s *Service) expireInvitations(tx *store.Tx, t *table.Table, now time.Time,
 // opener starts the game, and tells each invitee; one that had lapsed
 // is only marked expired.
 func (s *Service) withdrawInvitations(tx *store.Tx, t *table.Table, now time.Time, out *notice.Batch) error {
-	invs, err := tx.Invitations(t.Row.ID)
+	invs, err := invites.OfTable(tx, t.Row.ID)
 	if err != nil {
 		return err
 	}
@@ -438,12 +439,12 @@ func (s *Service) withdrawInvitations(tx *store.Tx, t *table.Table, now time.Tim
 			continue
 		}
 		if !inv.Expires.After(now) {
-			if err := tx.AnswerInvitation(inv.ID, store.InviteExpired, inv.Expires); err != nil {
+			if err := invites.Answer(tx, inv.ID, store.InviteExpired, inv.Expires); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := tx.AnswerInvitation(inv.ID, store.InviteWithdrawn, now); err != nil {
+		if err := invites.Answer(tx, inv.ID, store.InviteWithdrawn, now); err != nil {
 			return err
 		}
 		to, err := s.invitee(tx, inv.Address)
@@ -466,7 +467,7 @@ func (s *Service) Decline(h *table.Request, t *table.Table, table string) error 
 		// Seated at the table of the token: nothing there to decline.
 		return h.Refuse(t, "DECLINE", []templates.Reason{{Kind: templates.ReasonNoInvitation, Detail: t.Row.Name}}, false)
 	}
-	pending, err := h.Tx.PendingInvitationsOf(h.Msg.From)
+	pending, err := invites.PendingOf(h.Tx, h.Msg.From)
 	if err != nil {
 		return err
 	}
@@ -507,7 +508,7 @@ func (s *Service) ExpireInvitations(ctx context.Context, now time.Time) (int, er
 
 func (s *Service) expireInvitationsOnce(ctx context.Context, now time.Time) (int, error) {
 	return s.Notices.EachDue(ctx, s.Store, now, "invitation expiry",
-		func(tx *store.Tx, limit int) ([]int64, error) { return tx.DueInvitationTables(now, limit) },
+		func(tx *store.Tx, limit int) ([]int64, error) { return invites.DueTables(tx, now, limit) },
 		func(tx *store.Tx, id int64, out *notice.Batch) error {
 			t, err := s.lockLoad(tx, id)
 			if err != nil {
@@ -520,6 +521,6 @@ func (s *Service) expireInvitationsOnce(ctx context.Context, now time.Time) (int
 
 // inviteOnly reports whether t seats only its invitees.
 func inviteOnly(tx *store.Tx, t *table.Table) (bool, error) {
-	invs, err := tx.Invitations(t.Row.ID)
+	invs, err := invites.OfTable(tx, t.Row.ID)
 	return len(invs) > 0, err
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -47,7 +48,7 @@ func invitationState(h *lexiotest.Harness, table, name string) store.InvitationS
 		if err != nil {
 			return err
 		}
-		inv, err := tx.InvitationOf(row.ID, name+"@"+h.Domain)
+		inv, err := invites.Of(tx, row.ID, name+"@"+h.Domain)
 		if err != nil {
 			return err
 		}

@@ -3,8 +3,9 @@
 // START, DECLINE, and STOP (never invite me again), through a table's or
 // an invitation's reply address; the invitations themselves, their
 // bounds on mail to people who never played here, their expiry, and the
-// lapse of open tables never started. Once a game starts, the table is
-// package table's.
+// lapse of open tables never started; and the tables opened with their
+// players known: the operator's, the configuration's and a league
+// season's (Create). Once a game starts, the table is package table's.
 //
 // It knows nothing of how mail is read or whose it is (package inbox
 // routes to it), nor of the rules of the game.

@@ -8,6 +8,7 @@ import (
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -113,7 +114,7 @@ func (s *Service) Join(h *table.Request, name string) error {
 			return err
 		}
 		if t.SeatOf(h.Msg.From) < 0 {
-			_, err := h.Tx.InvitationOf(t.Row.ID, h.Msg.From)
+			_, err := invites.Of(h.Tx, t.Row.ID, h.Msg.From)
 			if err == nil {
 				return s.answer(h, t, true)
 			}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -52,7 +54,7 @@ func refusesInvitations(h *lexiotest.Harness, name string) bool {
 	var refuses bool
 	err := h.Store.View(h.Ctx, func(tx *store.Tx) error {
 		var err error
-		refuses, err = tx.RefusesInvitations(name + "@" + h.Domain)
+		refuses, err = invites.Refuses(tx, name+"@"+h.Domain)
 		return err
 	})
 	if err != nil {
@@ -298,7 +300,7 @@ func TestInvitationsUnfitAddress(t *testing.T) {
 		t.Fatalf("NEW from %s: %s %q, want pending", opener, rec.Outcome, rec.Reason)
 	}
 	h.OutboxEmpty()
-	if n, err := h.Store.Outbox().Due(h.Ctx, h.Clock.Now().Add(time.Hour), 10); err != nil || len(n) != 0 {
+	if n, err := outbox.New(h.Store).Due(h.Ctx, h.Clock.Now().Add(time.Hour), 10); err != nil || len(n) != 0 {
 		t.Fatalf("mail queued for an unfit opener: %v, %v", n, err)
 	}
 	if n := kinds(h, "bob", "invitation"); n != 0 {
@@ -387,7 +389,7 @@ func TestInvitationsOutsiderDay(t *testing.T) {
 	users(h, "frank")
 	// The openers play here already: their confirmations are no mail to
 	// outsiders.
-	if err := h.Tables.CreateTable(h.Ctx, "known", "main", []string{"alice@" + h.Domain, "dave@" + h.Domain, "frank@" + h.Domain}, 7); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "known", "main", []string{"alice@" + h.Domain, "dave@" + h.Domain, "frank@" + h.Domain}, 7); err != nil {
 		t.Fatal(err)
 	}
 	h.Open("alice", "NEW lexio "+addrs(h, "bob", "carol"))

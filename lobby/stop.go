@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/invites"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -19,10 +20,10 @@ import (
 // plain address it waits for a confirmation as every command that changes
 // state (EMAIL §1.7).
 func (s *Service) NoInvite(h *table.Request, t *table.Table, unsubscribed bool) error {
-	if _, err := h.Tx.RefuseInvitations(h.Msg.From, h.Now); err != nil {
+	if _, err := invites.Refuse(h.Tx, h.Msg.From, h.Now); err != nil {
 		return err
 	}
-	pending, err := h.Tx.PendingInvitationsOf(h.Msg.From)
+	pending, err := invites.PendingOf(h.Tx, h.Msg.From)
 	if err != nil {
 		return err
 	}
@@ -58,7 +59,7 @@ func (s *Service) declineForGood(h *table.Request, id int64) (string, error) {
 	if _, err := s.expireInvitations(h.Tx, t, h.Now, h.Out); err != nil {
 		return "", err
 	}
-	inv, err := h.Tx.InvitationOf(id, h.Msg.From)
+	inv, err := invites.Of(h.Tx, id, h.Msg.From)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", nil // the table closed as its invitations lapsed
 	}

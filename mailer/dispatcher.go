@@ -92,6 +92,11 @@ type DispatcherConfig struct {
 	// without TLS, which go-mail allows only to localhost; the strongest
 	// offered mechanism with TLS).
 	Username, Password string
+	// Tokens, when set, logs in as Username with an OAuth2 bearer token
+	// by Mechanism (bearer.XOAUTH2, the default, or bearer.OAuthBearer)
+	// instead of Password.
+	Tokens    OAuthTokens
+	Mechanism string
 	// HELO is the name given in EHLO (default "localhost").
 	HELO string
 	// Timeout bounds connecting and each message (default 30 s).
@@ -137,6 +142,9 @@ type Dispatcher struct {
 	// recently used last; the lanes of a batch take and return them.
 	mu   sync.Mutex
 	idle []idleConn
+	// dialMu holds the client's login to one dial at a time when each
+	// dial presents a token of its own.
+	dialMu sync.Mutex
 }
 
 // idleConn is a connection kept between batches, and since when.
@@ -223,7 +231,10 @@ func NewDispatcher(cfg DispatcherConfig, outbox Outbox) (*Dispatcher, error) {
 		}
 		opts = append(opts, gomail.WithTLSConfig(tc))
 	}
-	if cfg.Username != "" {
+	if cfg.Tokens != nil {
+		// dial sets the login of each connection.
+		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthCustom))
+	} else if cfg.Username != "" {
 		auth := gomail.SMTPAuthAutoDiscover
 		if cfg.TLS == TLSNone {
 			auth = gomail.SMTPAuthPlain
@@ -493,7 +504,7 @@ func (s *smtpSession) send(ctx context.Context, row Outgoing) error {
 		s.c = s.d.reuse()
 	}
 	if s.c == nil {
-		c, err := s.d.client.DialToSMTPClientWithContext(ctx)
+		c, err := s.d.dial(ctx)
 		if err != nil {
 			s.dialErr = &SendError{Kind: SendTemporary, Code: replyCode(err), Err: fmt.Errorf("connect %s: %w", s.d.cfg.Addr, err)}
 			return s.dialErr

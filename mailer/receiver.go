@@ -91,6 +91,11 @@ type ReceiverConfig struct {
 	// of the system roots.
 	CAFile             string
 	Username, Password string
+	// Tokens, when set, logs in as Username with an OAuth2 bearer token
+	// by Mechanism (bearer.XOAUTH2, the default, or bearer.OAuthBearer)
+	// instead of Password.
+	Tokens    OAuthTokens
+	Mechanism string
 	// Mailbox is read (default "INBOX"); handled messages are moved to
 	// Processed (default "Processed"), which is created when missing.
 	Mailbox, Processed string
@@ -336,9 +341,9 @@ func (r *Receiver) dial(ctx context.Context, events chan struct{}) (*imapclient.
 		_ = c.Close()
 		return nil, fmt.Errorf("mailer: imap greeting: %w", err)
 	}
-	if err := c.Login(r.cfg.Username, r.cfg.Password).Wait(); err != nil {
+	if err := imapLogin(ctx, c, r.cfg.Username, r.cfg.Password, r.cfg.Tokens, r.cfg.Mechanism); err != nil {
 		_ = c.Close()
-		return nil, fmt.Errorf("mailer: imap login as %q: %w", r.cfg.Username, err)
+		return nil, err
 	}
 	_ = conn.SetDeadline(time.Time{})
 	return c, nil

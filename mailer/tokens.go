@@ -4,7 +4,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base32"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -135,17 +134,6 @@ func (t *Tokens) verifyTagged(token, prefix, kind, fromAddr string) (field strin
 	}
 	field, got := rest[:i], rest[i+1:]
 	return field, hmac.Equal([]byte(got), []byte(t.sum(kind, field, fromAddr)))
-}
-
-// MailtoURI returns the mailto: URI (RFC 6068) of addr, with a subject
-// when one is given: the List-Unsubscribe address where the token goes in
-// the subject tag.
-func MailtoURI(addr, subject string) string {
-	u := url.URL{Scheme: "mailto", Opaque: addr}
-	if subject != "" {
-		u.RawQuery = "subject=" + url.PathEscape(subject)
-	}
-	return u.String()
 }
 
 // ConfirmPrefix starts every confirmation token. '_' is in no table name,

@@ -128,12 +128,6 @@ func TestUnsubscribeTokens(t *testing.T) {
 	if _, ok := tok.VerifyUnsubscribe(reply, "alice@example.org"); ok {
 		t.Error("a reply token verified as an unsubscribe token")
 	}
-	if got := mailer.MailtoURI("lexio@example.org", "[Lexio t1 "+alice+"]"); got != "mailto:lexio@example.org?subject=%5BLexio%20t1%20"+alice+"%5D" {
-		t.Errorf("MailtoURI with a subject: %q", got)
-	}
-	if got := mailer.MailtoURI("lexio+"+alice+"@example.org", ""); got != "mailto:lexio+"+alice+"@example.org" {
-		t.Errorf("MailtoURI: %q", got)
-	}
 }
 
 // TestConfirmToken: a confirmation token is good for its id and address

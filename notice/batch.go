@@ -10,6 +10,7 @@ import (
 
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -78,7 +79,7 @@ func (b *Batch) Enqueue(tx *store.Tx) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return len(mails), tx.EnqueueMails(mails)
+	return len(mails), outbox.Enqueue(tx, mails)
 }
 
 // Commit runs fn in one store transaction with a batch written at now,

@@ -17,12 +17,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net/mail"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/notice/ics"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -92,8 +94,8 @@ type Envelope struct {
 	Table   string // "" for a message about no table
 	Seq     int64  // the table's last action when the mail was written
 	To      Recipient
-	Reply   string           // the inbound Message-ID this answers, if any
-	Cal     *templates.Event // the calendar entry attached, if any
+	Reply   string     // the inbound Message-ID this answers, if any
+	Cal     *ics.Event // the calendar entry attached, if any
 	TableID *int64
 	// Extra tells apart messages of one kind to one player in one turn
 	// (the reminders).
@@ -189,7 +191,7 @@ func (w *Writer) Render(e Envelope, m templates.Mail, now time.Time) (*store.Out
 		env.AutoSubmitted = "auto-replied"
 	}
 	if e.Cal != nil {
-		ics, err := w.tmpl.Calendar(e.To.Lang, *e.Cal)
+		title, err := w.tmpl.CalendarTitle(e.To.Lang, e.Cal.Table, e.Cal.Deadline, e.Cal.TZ, e.Cal.Cancel)
 		if err != nil {
 			return nil, Permanent(fmt.Errorf("notice: calendar of %s: %w", kind, err))
 		}
@@ -200,7 +202,7 @@ func (w *Writer) Render(e Envelope, m templates.Mail, now time.Time) (*store.Out
 		env.Attachments = []mailer.Attachment{{
 			Filename:    name,
 			ContentType: "text/calendar; charset=utf-8; method=" + e.Cal.Method(),
-			Data:        ics,
+			Data:        ics.Encode(*e.Cal, title),
 		}}
 	}
 	raw, err := mailer.Compose(env)
@@ -261,9 +263,20 @@ func (w *Writer) NoInviteURI(addr string) string {
 // "[Lexio <tag> <token>]".
 func (w *Writer) tokenURI(tag, token string) string {
 	if w.cfg.Mail.TokenInSubject {
-		return mailer.MailtoURI(w.cfg.Mail.Address, "[Lexio "+tag+" "+token+"]")
+		return mailtoURI(w.cfg.Mail.Address, "[Lexio "+tag+" "+token+"]")
 	}
-	return mailer.MailtoURI(mailer.ReplyAddress(w.local, w.domain, token), "")
+	return mailtoURI(mailer.ReplyAddress(w.local, w.domain, token), "")
+}
+
+// mailtoURI returns the mailto: URI (RFC 6068) of addr, with a subject
+// when one is given: the List-Unsubscribe address where the token goes in
+// the subject tag.
+func mailtoURI(addr, subject string) string {
+	u := url.URL{Scheme: "mailto", Opaque: addr}
+	if subject != "" {
+		u.RawQuery = "subject=" + url.PathEscape(subject)
+	}
+	return u.String()
 }
 
 // Head fills what every message says about its recipient and table.

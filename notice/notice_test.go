@@ -81,3 +81,15 @@ func TestRenderThreads(t *testing.T) {
 		t.Errorf("an answer's headers:\n%s", raw[:strings.Index(raw, "\r\n\r\n")])
 	}
 }
+
+// TestMailtoURI: an unsubscribe token goes into a mailto: URI as it is in
+// the address, escaped in the subject (RFC 6068).
+func TestMailtoURI(t *testing.T) {
+	alice := mailer.NewTokens([]byte("0123456789abcdef-server-secret")).Unsubscribe("t1", "Alice@Example.org")
+	if got := mailtoURI("lexio@example.org", "[Lexio t1 "+alice+"]"); got != "mailto:lexio@example.org?subject=%5BLexio%20t1%20"+alice+"%5D" {
+		t.Errorf("mailtoURI with a subject: %q", got)
+	}
+	if got := mailtoURI("lexio+"+alice+"@example.org", ""); got != "mailto:lexio+"+alice+"@example.org" {
+		t.Errorf("mailtoURI: %q", got)
+	}
+}

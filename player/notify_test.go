@@ -50,7 +50,7 @@ func TestNotifyTurn(t *testing.T) { lexiotest.EachDriver(t, testNotifyTurn) }
 func testNotifyTurn(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver})
 	const name = "nt"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob", "carol"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob", "carol"), 5); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"alice", "bob", "carol"} {
@@ -115,7 +115,7 @@ func testNotifyTurn(t *testing.T, driver string) {
 func TestNotifyTurnResignation(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{})
-	if err := h.Tables.CreateTable(h.Ctx, "r3", "main", lexiotest.Emails("alice", "bob", "carol"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "r3", "main", lexiotest.Emails("alice", "bob", "carol"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("carol", 1)
@@ -140,7 +140,7 @@ func testNotifyPerTable(t *testing.T, driver string) {
 		name    string
 		players []string
 	}{{"t1", lexiotest.Emails("alice", "bob")}, {"t2", lexiotest.Emails("alice", "carol")}, {"t3", lexiotest.Emails("bob", "carol")}} {
-		if err := h.Tables.CreateTable(h.Ctx, tc.name, "main", tc.players, 5); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, tc.name, "main", tc.players, 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -207,7 +207,7 @@ func TestUnsubscribeByMail(t *testing.T) { lexiotest.EachDriver(t, testUnsubscri
 func testUnsubscribeByMail(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver})
 	for _, name := range []string{"t1", "t2"} {
-		if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -269,7 +269,7 @@ func testDigest(t *testing.T, driver string) {
 		name    string
 		players []string
 	}{{"t1", lexiotest.Emails("alice", "bob")}, {"t2", lexiotest.Emails("alice", "carol")}, {"t3", lexiotest.Emails("bob", "carol")}} {
-		if err := h.Tables.CreateTable(h.Ctx, tc.name, "main", tc.players, 5); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, tc.name, "main", tc.players, 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -376,7 +376,7 @@ func testDigest(t *testing.T, driver string) {
 func TestUnsubscribeInSubject(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{Mail: "token_in_subject = true"})
-	if err := h.Tables.CreateTable(h.Ctx, "t1", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "t1", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	n := lexiotest.LatestNotice(h.WaitMail("alice", 1))
@@ -397,7 +397,7 @@ func TestNotifyTurnSeparateAcceptance(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{Mail: "separate_acceptance = true"})
 	const name = "sa"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)

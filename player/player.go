@@ -1,14 +1,17 @@
 // Package player owns what is a player's own: their list of tables
 // (GAMES), the language and time zone of their mail (LANG, TZ), their
-// vacations and yearly allowance (VACATION, LEAGUES §3.2), which mail
-// they get (NOTIFY, the List-Unsubscribe address and the web's one-click
-// unsubscribe; LEAGUES §5) and the daily digest. It answers the commands
-// the inbox routes to it and runs the digest job for the scheduler.
+// vacations and yearly allowance (VACATION, LEAGUES §3.2) and what they
+// do: their tables' deadlines follow, the other players are told when one
+// begins and ends (a scheduler job), a move ends a running one (the
+// table calls EndByMove); which mail they get (NOTIFY, the
+// List-Unsubscribe address and the web's one-click unsubscribe; LEAGUES
+// §5) and the daily digest. It answers the commands the inbox routes to
+// it and runs its jobs for the scheduler.
 //
 // It knows nothing of the rules of the game, of how mail is read or
-// authenticated, or of leagues. What a vacation does to a table's
-// deadlines, and telling the other players, is the table's
-// (table.Service.Reclock); it writes mail through package notice.
+// authenticated, or of leagues. How a vacation moves a deadline is the
+// table's (table.Service.Reschedule); it writes mail through package
+// notice.
 package player
 
 import (

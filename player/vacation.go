@@ -58,7 +58,7 @@ func (s *Service) Vacation(h *table.Request, t *table.Table, v *parser.Vacation)
 	zoneName, loc := s.vacationZone(pl)
 	// The tables are read before the change: their rows agree with the
 	// vacations as they were.
-	tables, err := s.Tables.PlayerTables(h.Tx, pl.Address)
+	tables, err := s.playerTables(h.Tx, pl.Address)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (s *Service) Vacation(h *table.Request, t *table.Table, v *parser.Vacation)
 		changed := false
 		for i := range vs {
 			if vs[i].To.After(now) {
-				table.EndVacation(&vs[i], now, s.Tables.ZoneOf(vs[i].Zone))
+				endVacation(&vs[i], now, s.Tables.ZoneOf(vs[i].Zone))
 				if err := h.Tx.SaveVacation(&vs[i]); err != nil {
 					return err
 				}
@@ -93,7 +93,7 @@ func (s *Service) Vacation(h *table.Request, t *table.Table, v *parser.Vacation)
 		msg.Year = nv.DaysFrom.In(loc).Year()
 	}
 	h.Outcome(table.OutcomeApplied, cmd)
-	if err := s.Tables.Reclock(h.Tx, tables, pl.ID, vs, now, h.Out); err != nil {
+	if err := s.reclock(h.Tx, tables, pl.ID, vs, now, h.Out); err != nil {
 		return err
 	}
 	for _, t := range tables {

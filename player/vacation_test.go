@@ -67,7 +67,7 @@ func testTimeBank(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Config: bankLeague})
 	t0 := h.Clock.Now()
 	const name = "tb"
-	if err := h.Tables.CreateTable(h.Ctx, name, "bank", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "bank", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	if d := h.Deadline(name); !d.Equal(t0.Add(82 * time.Hour)) {
@@ -148,7 +148,7 @@ func testVacationSpansDeadline(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver})
 	t0 := h.Clock.Now() // Monday 2 March 2026, 09:00 UTC
 	const name = "vs"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	_, first := h.LastEntry("alice", "turn-notice")
@@ -238,7 +238,7 @@ func testVacationEndedByMove(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver})
 	t0 := h.Clock.Now()
 	for _, tb := range []struct{ name, other string }{{"ea", "bob"}, {"eb", "carol"}} {
-		if err := h.Tables.CreateTable(h.Ctx, tb.name, "main", lexiotest.Emails("alice", tb.other), 5); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, tb.name, "main", lexiotest.Emails("alice", tb.other), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -302,7 +302,7 @@ func testVacationAllowance(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Clock: lexiotest.NewClock(time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))})
 	t0 := h.Clock.Now()
 	const name = "ny"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.Command("alice", name, "TZ Pacific/Auckland", table.OutcomeApplied, "TZ")
@@ -384,10 +384,10 @@ func TestVacationIgnored(t *testing.T) { lexiotest.EachDriver(t, testVacationIgn
 func testVacationIgnored(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Config: bankLeague})
 	t0 := h.Clock.Now()
-	if err := h.Tables.CreateTable(h.Ctx, "vm", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "vm", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Tables.CreateTable(h.Ctx, "vc", "cup", lexiotest.Emails("carol", "alice"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "vc", "cup", lexiotest.Emails("carol", "alice"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.At(t0.Add(time.Hour))
@@ -428,7 +428,7 @@ func testCatchUpBankVacation(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Config: bankLeague})
 	t0 := h.Clock.Now() // 2 March 2026, 09:00 UTC
 	const name = "cu"
-	if err := h.Tables.CreateTable(h.Ctx, name, "bank", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "bank", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	// 4 and 5 March: from +39h to +87h, 48 hours.
@@ -468,7 +468,7 @@ func TestReminderBeforeVacation(t *testing.T) {
 	h := lexiotest.New(t, lexiotest.Options{})
 	t0 := h.Clock.Now() // 2 March 2026, 09:00 UTC
 	const name = "rv"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	// 5 March, from +63h to +87h.

@@ -20,10 +20,10 @@ func testZone(t *testing.T, driver string) {
 	// A winter morning; the "long" league's deadline falls in summer.
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Clock: lexiotest.NewClock(time.Date(2026, 1, 15, 9, 0, 0, 0, time.UTC)),
 		Config: "[[league]]\nname = \"long\"\nturn_time = \"4000h\"\nreminders = [\"24h\"]\naway_grace = \"24h\"\n"})
-	if err := h.Tables.CreateTable(h.Ctx, "winter", "main", lexiotest.Emails("alice", "bob"), 3); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "winter", "main", lexiotest.Emails("alice", "bob"), 3); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Tables.CreateTable(h.Ctx, "summer", "long", lexiotest.Emails("bob", "carol"), 3); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "summer", "long", lexiotest.Emails("bob", "carol"), 3); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)

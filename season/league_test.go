@@ -13,7 +13,7 @@ import (
 func TestNoLeagueSeason(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{})
-	if err := h.Tables.CreateTable(h.Ctx, "t1", "main", lexiotest.Emails("alice", "bob"), 3); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "t1", "main", lexiotest.Emails("alice", "bob"), 3); err != nil {
 		t.Fatal(err)
 	}
 	notice := lexiotest.LatestNotice(h.WaitMail("alice", 1))

@@ -14,9 +14,11 @@ import (
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/league"
+	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/web/view"
 )
@@ -59,6 +61,18 @@ func (s *Season) Running() bool {
 	return false
 }
 
+// State says where a league's last season is, s (nil for none yet), as
+// the admin's commands show it.
+func State(s *Season) string {
+	switch {
+	case s == nil:
+		return "none yet"
+	case s.Running():
+		return fmt.Sprintf("%d running (%d of %d tables over, ends %s)", s.Number, len(s.Tables)-unfinished(s), len(s.Tables), s.Ends.Local().Format("2006-01-02"))
+	}
+	return fmt.Sprintf("%d over", s.Number)
+}
+
 // StartSeason starts the next season of a league (LEAGUES §7.2): its
 // divisions (the first season's from the configuration, a later one's by
 // league.NextSeason from the last season's standings, its withdrawals and
@@ -84,7 +98,7 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 					l.Name, last.view.Number, unfinished(last.view), last.view.Ends.Format(time.DateOnly))
 			}
 			if !last.view.Closed {
-				if err := tx.CloseSeason(last.row.ID, now); err != nil {
+				if err := leagues.Close(tx, last.row.ID, now); err != nil {
 					return err
 				}
 			}
@@ -104,12 +118,12 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 			}
 		}
 		row := &store.Season{League: l.Name, Number: number, Started: now, Ends: now.Add(l.SeasonLength())}
-		if err := tx.CreateSeason(row); errors.Is(err, store.ErrDuplicate) {
+		if err := leagues.Create(tx, row); errors.Is(err, store.ErrDuplicate) {
 			return fmt.Errorf("season: league %q: season %d was started meanwhile", l.Name, number)
 		} else if err != nil {
 			return err
 		}
-		if err := tx.UseSignups(used, row.ID); err != nil {
+		if err := leagues.UseSignups(tx, used, row.ID); err != nil {
 			return err
 		}
 		var members []store.SeasonMember
@@ -122,20 +136,20 @@ func (s *Service) StartSeason(ctx context.Context, name string) (*Season, error)
 				members = append(members, store.SeasonMember{SeasonID: row.ID, Division: d.Name, DivisionOrder: i, Seed: j, PlayerID: p.ID})
 			}
 		}
-		if err := tx.AddSeasonMembers(members); err != nil {
+		if err := leagues.AddMembers(tx, members); err != nil {
 			return err
 		}
 		started = &Season{League: l.Name, Number: number, Started: row.Started, Ends: row.Ends, Divisions: divs}
 		for i, d := range divs {
 			for _, st := range pairDivision(l, number, i, d) {
-				t, err := s.Tables.Create(tx, st.Name, l, st.Players, 0, now, out)
-				if errors.Is(err, table.ErrExists) {
+				t, err := s.lobby.Create(tx, st.Name, l, st.Players, 0, now, out)
+				if errors.Is(err, lobby.ErrExists) {
 					return fmt.Errorf("season: league %q: the name %s of a season table is taken by another table", l.Name, st.Name)
 				}
 				if err != nil {
 					return err
 				}
-				if err := tx.AddLeagueTable(&store.LeagueTable{TableID: t.Row.ID, SeasonID: row.ID, DivisionOrder: i, Round: st.Round}); err != nil {
+				if err := leagues.AddTable(tx, &store.LeagueTable{TableID: t.Row.ID, SeasonID: row.ID, DivisionOrder: i, Round: st.Round}); err != nil {
 					return err
 				}
 				st.Status, st.ToMove = t.Row.Status, toMove(t)
@@ -249,7 +263,7 @@ type seasonData struct {
 	members []store.SeasonMember
 	// seats are the stored results of its finished tables, by table and
 	// seat; finished are those tables by division order.
-	seats    []store.FinishedSeat
+	seats    []leagues.FinishedSeat
 	finished map[int][]league.Finished
 }
 
@@ -265,7 +279,7 @@ func (s *Service) lastSeason(tx *store.Tx, l *config.League, full bool) (*season
 // tables; with full, each running table is also rebuilt to tell whose
 // turn it is.
 func (s *Service) readSeason(tx *store.Tx, l *config.League, number, division int, full bool) (*seasonData, error) {
-	rows, err := tx.Seasons(l.Name)
+	rows, err := leagues.Seasons(tx, l.Name)
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
@@ -278,7 +292,7 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number, division in
 	}
 	d := &seasonData{row: row, finished: map[int][]league.Finished{},
 		view: &Season{League: l.Name, Number: row.Number, Started: row.Started, Ends: row.Ends, Closed: row.ClosedAt != nil}}
-	members, err := tx.SeasonMembers(row.ID, division)
+	members, err := leagues.Members(tx, row.ID, division)
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +306,7 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number, division in
 		dv.Players = append(dv.Players, m.Player.Address)
 	}
 	if full {
-		lts, err := tx.LeagueTables(row.ID, division)
+		lts, err := leagues.Tables(tx, row.ID, division)
 		if err != nil {
 			return nil, err
 		}
@@ -308,7 +322,7 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number, division in
 			d.view.Tables = append(d.view.Tables, st)
 		}
 	} else {
-		states, err := tx.LeagueTableStates(row.ID, division)
+		states, err := leagues.TableStates(tx, row.ID, division)
 		if err != nil {
 			return nil, err
 		}
@@ -316,7 +330,7 @@ func (s *Service) readSeason(tx *store.Tx, l *config.League, number, division in
 			d.view.Tables = append(d.view.Tables, SeasonTable{Name: ts.Name, Division: d.divisionName(ts.DivisionOrder), Round: ts.Round, Status: ts.Status})
 		}
 	}
-	if d.seats, err = tx.SeasonResults(row.ID, division); err != nil {
+	if d.seats, err = leagues.Results(tx, row.ID, division); err != nil {
 		return nil, err
 	}
 	d.addResults(d.seats)
@@ -333,7 +347,7 @@ func (d *seasonData) divisionName(order int) string {
 
 // addResults adds the stored seats of finished tables to the season's
 // results, by division.
-func (d *seasonData) addResults(seats []store.FinishedSeat) {
+func (d *seasonData) addResults(seats []leagues.FinishedSeat) {
 	for i := 0; i < len(seats); {
 		j := i
 		f := league.Finished{}
@@ -394,7 +408,7 @@ func (d *seasonData) standings(l *config.League) [][]league.Row {
 // with no moves); a later one is league.NextSeason of the last season's
 // standings. A player's latest SIGNUP or WITHDRAW counts.
 func (s *Service) nextDivisions(tx *store.Tx, l *config.League, last *seasonData) ([]league.Division, []int64, error) {
-	pending, err := tx.PendingSignups(l.Name)
+	pending, err := leagues.PendingSignups(tx, l.Name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -507,7 +521,7 @@ func (d *seasonData) standingsWithRatings(tx *store.Tx, l *config.League, divisi
 			all = append(all, m.PlayerID)
 		}
 	}
-	ratings, err := tx.Ratings(l.Variant, all...)
+	ratings, err := leagues.Ratings(tx, l.Variant, all...)
 	if err != nil {
 		return nil, err
 	}
@@ -562,7 +576,7 @@ func (s *Service) Show(ctx context.Context, name string) (*Season, []league.Divi
 // seasonTable returns the season row of t's table, nil (and no error)
 // for a table that belongs to no season.
 func seasonTable(tx *store.Tx, t *table.Table) (*store.LeagueTable, error) {
-	lt, err := tx.LeagueTableOf(t.Row.ID)
+	lt, err := leagues.TableOf(tx, t.Row.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
@@ -590,7 +604,7 @@ func (s *Service) Ended(tx *store.Tx, t *table.Table, now time.Time) error {
 	for i, st := range f.Seats {
 		results[i] = store.SeatResult{Seat: i, PlayerID: t.Seats[i].PlayerID, Score: st.Score, LeftOrder: st.Left}
 	}
-	if err := tx.FinishLeagueTable(t.Row.ID, now, results); err != nil {
+	if err := leagues.FinishTable(tx, t.Row.ID, now, results); err != nil {
 		return err
 	}
 	if l := s.Cfg.League(t.Row.League); l != nil && *l.Rated && !t.HasBot() { // a game with the computer is never rated
@@ -598,11 +612,11 @@ func (s *Service) Ended(tx *store.Tx, t *table.Table, now time.Time) error {
 			return err
 		}
 	}
-	left, err := tx.UnfinishedLeagueTables(lt.SeasonID)
+	left, err := leagues.Unfinished(tx, lt.SeasonID)
 	if err != nil || left > 0 {
 		return err
 	}
-	if err := tx.CloseSeason(lt.SeasonID, now); err != nil && !errors.Is(err, store.ErrConflict) {
+	if err := leagues.Close(tx, lt.SeasonID, now); err != nil && !errors.Is(err, store.ErrConflict) {
 		return err // a conflict: the season was closed already (league close)
 	}
 	return nil
@@ -616,7 +630,7 @@ func (s *Service) rateTable(tx *store.Tx, t *table.Table, f league.Finished, now
 	for i, seat := range t.Seats {
 		ids[i] = seat.PlayerID
 	}
-	stored, err := tx.Ratings(t.Row.Variant, ids...)
+	stored, err := leagues.Ratings(tx, t.Row.Variant, ids...)
 	if err != nil {
 		return err
 	}
@@ -631,7 +645,7 @@ func (s *Service) rateTable(tx *store.Tx, t *table.Table, f league.Finished, now
 		r := pool[seat.Player.Address]
 		row := &store.PlayerRating{Variant: t.Row.Variant, PlayerID: seat.PlayerID, Rating: r.R, RD: r.RD, Volatility: r.Vol,
 			Games: stored[seat.PlayerID].Games + 1, UpdatedAt: now}
-		if err := tx.SaveRating(row); err != nil {
+		if err := leagues.SaveRating(tx, row); err != nil {
 			return err
 		}
 	}
@@ -650,7 +664,7 @@ func (s *Service) CloseSeason(ctx context.Context, name string) (*Season, error)
 	now := s.Now()
 	var number int
 	_, err = s.Notices.Commit(ctx, s.Store, now, func(tx *store.Tx, out *notice.Batch) error {
-		rows, err := tx.Seasons(l.Name)
+		rows, err := leagues.Seasons(tx, l.Name)
 		if err != nil {
 			return err
 		}
@@ -683,7 +697,7 @@ func (s *Service) CloseSeason(ctx context.Context, name string) (*Season, error)
 // season is closed with the last. The mails are of now (at is in the past
 // after downtime).
 func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, at, now time.Time, out *notice.Batch) error {
-	lts, err := tx.LeagueTables(row.ID, -1)
+	lts, err := leagues.Tables(tx, row.ID, -1)
 	if err != nil {
 		return err
 	}
@@ -734,7 +748,7 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 			return err
 		}
 	}
-	if err := tx.CloseSeason(row.ID, at); err != nil && !errors.Is(err, store.ErrConflict) {
+	if err := leagues.Close(tx, row.ID, at); err != nil && !errors.Is(err, store.ErrConflict) {
 		return err // a conflict: its last table's end closed it
 	}
 	return nil
@@ -748,7 +762,7 @@ func (s *Service) JoinDivision(tx *store.Tx, t *table.Table, playerID int64) err
 	if lt == nil {
 		return err
 	}
-	members, err := tx.SeasonMembers(lt.SeasonID, lt.DivisionOrder)
+	members, err := leagues.Members(tx, lt.SeasonID, lt.DivisionOrder)
 	if err != nil || len(members) == 0 {
 		return err
 	}
@@ -758,7 +772,7 @@ func (s *Service) JoinDivision(tx *store.Tx, t *table.Table, playerID int64) err
 		}
 	}
 	last := members[len(members)-1]
-	err = tx.AddSeasonMembers([]store.SeasonMember{{SeasonID: lt.SeasonID, Division: last.Division,
+	err = leagues.AddMembers(tx, []store.SeasonMember{{SeasonID: lt.SeasonID, Division: last.Division,
 		DivisionOrder: lt.DivisionOrder, Seed: last.Seed + 1, PlayerID: playerID}})
 	if errors.Is(err, store.ErrDuplicate) {
 		return nil // a member of another division: their standings are there
@@ -777,7 +791,7 @@ func (s *Service) EndDue(tx *store.Tx, t *table.Table, now time.Time, out *notic
 	if lt == nil {
 		return false, err
 	}
-	row, err := tx.SeasonByID(lt.SeasonID)
+	row, err := leagues.ByID(tx, lt.SeasonID)
 	if err != nil {
 		return false, err
 	}
@@ -794,7 +808,7 @@ func (s *Service) EndDue(tx *store.Tx, t *table.Table, now time.Time, out *notic
 func (s *Service) CloseSeasons(ctx context.Context, now time.Time) (int, error) {
 	return s.Notices.EachDue(ctx, s.Store, now, "season end",
 		func(tx *store.Tx, limit int) ([]int64, error) {
-			due, err := tx.DueSeasons(now, limit)
+			due, err := leagues.Due(tx, now, limit)
 			ids := make([]int64, len(due))
 			for i, d := range due {
 				ids[i] = d.ID
@@ -802,7 +816,7 @@ func (s *Service) CloseSeasons(ctx context.Context, now time.Time) (int, error) 
 			return ids, err
 		},
 		func(tx *store.Tx, id int64, out *notice.Batch) error {
-			row, err := tx.SeasonByID(id)
+			row, err := leagues.ByID(tx, id)
 			if err != nil {
 				return err
 			}

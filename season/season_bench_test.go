@@ -11,8 +11,10 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/league"
+	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -54,7 +56,7 @@ signup = true
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := New(tables, nil)
+	s := New(tables, lobby.New(tables, nil), nil)
 	tables.SetSeasons(s)
 	l := cfg.League("big")
 	const players, size, finished = 10000, 10, 50000
@@ -71,10 +73,10 @@ signup = true
 				return nil, err
 			}
 		}
-		return row, tx.AddLeagueTable(&store.LeagueTable{TableID: row.ID, SeasonID: season.ID, DivisionOrder: a / size, Round: 1})
+		return row, leagues.AddTable(tx, &store.LeagueTable{TableID: row.ID, SeasonID: season.ID, DivisionOrder: a / size, Round: 1})
 	}
 	err = st.Tx(ctx, func(tx *store.Tx) error {
-		if err := tx.CreateSeason(season); err != nil {
+		if err := leagues.Create(tx, season); err != nil {
 			return err
 		}
 		var ms []store.SeasonMember
@@ -85,12 +87,12 @@ signup = true
 			}
 			ids[i] = p.ID
 			ms = append(ms, store.SeasonMember{SeasonID: season.ID, Division: fmt.Sprint("d", i/size), DivisionOrder: i / size, Seed: i % size, PlayerID: p.ID})
-			if err := tx.SaveRating(&store.PlayerRating{Variant: "lexio", PlayerID: p.ID, Rating: 1500 + float64(i%300), RD: 80, Volatility: 0.06, Games: 5, UpdatedAt: now}); err != nil {
+			if err := leagues.SaveRating(tx, &store.PlayerRating{Variant: "lexio", PlayerID: p.ID, Rating: 1500 + float64(i%300), RD: 80, Volatility: 0.06, Games: 5, UpdatedAt: now}); err != nil {
 				return err
 			}
 		}
 		for i := 0; i < len(ms); i += 1000 {
-			if err := tx.AddSeasonMembers(ms[i:min(i+1000, len(ms))]); err != nil {
+			if err := leagues.AddMembers(tx, ms[i:min(i+1000, len(ms))]); err != nil {
 				return err
 			}
 		}
@@ -102,7 +104,7 @@ signup = true
 				return err
 			}
 			rs := []store.SeatResult{{Seat: 0, PlayerID: ids[a], Score: 250 + k%200}, {Seat: 1, PlayerID: ids[c], Score: 250 + k%170}}
-			if err := tx.FinishLeagueTable(row.ID, now.Add(time.Duration(k)*time.Second), rs); err != nil {
+			if err := leagues.FinishTable(tx, row.ID, now.Add(time.Duration(k)*time.Second), rs); err != nil {
 				return err
 			}
 		}

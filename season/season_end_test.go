@@ -12,6 +12,7 @@ import (
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -222,7 +223,7 @@ players = ["alice@localhost", "eve@localhost"]
 		}
 	}
 	err = h.Store.View(h.Ctx, func(tx *store.Tx) error {
-		ss, err := tx.Seasons("club")
+		ss, err := leagues.Seasons(tx, "club")
 		if err == nil && (len(ss) != 1 || ss[0].ClosedAt == nil || !ss[0].ClosedAt.Equal(ends)) {
 			t.Errorf("season row %+v, want closed at %v", ss, ends)
 		}

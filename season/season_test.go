@@ -13,6 +13,7 @@ import (
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -163,7 +164,7 @@ func TestStartSeason(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return tx.AddSignup(&store.Signup{League: "solo", PlayerID: p.ID, Kind: store.SignupJoin})
+		return leagues.AddSignup(tx, &store.Signup{League: "solo", PlayerID: p.ID, Kind: store.SignupJoin})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -409,7 +410,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 			if err != nil {
 				return err
 			}
-			if err := tx.AddSignup(&store.Signup{League: "ladder", PlayerID: p.ID, Kind: e.kind}); err != nil {
+			if err := leagues.AddSignup(tx, &store.Signup{League: "ladder", PlayerID: p.ID, Kind: e.kind}); err != nil {
 				return err
 			}
 		}
@@ -494,7 +495,7 @@ players = ["alice@localhost", "bob@localhost"]
 				if err != nil {
 					return err
 				}
-				rs, err := tx.Ratings("lexio", p.ID)
+				rs, err := leagues.Ratings(tx, "lexio", p.ID)
 				if err != nil {
 					return err
 				}
@@ -519,7 +520,7 @@ players = ["alice@localhost", "bob@localhost"]
 		t.Fatal(err)
 	}
 	resign(f.Tables[0], 0)
-	if err := h.Tables.CreateTable(h.Ctx, "loose", "rated", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "loose", "rated", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.AnswerAt("loose", "bob", "RESIGN loose")
@@ -592,7 +593,7 @@ name = "top"
 players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 `)
 	taken := season.TableName("club", 1, 1, 3)
-	if err := h.Tables.CreateTable(h.Ctx, taken, "main", lexiotest.Emails("dave", "eve"), 3); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, taken, "main", lexiotest.Emails("dave", "eve"), 3); err != nil {
 		t.Fatal(err)
 	}
 	h.OutboxEmpty()
@@ -600,7 +601,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 	if err == nil || !strings.Contains(err.Error(), "the name "+taken+" of a season table is taken") {
 		t.Fatalf("start: %v, want the name taken", err)
 	}
-	ts, err := h.Tables.Tables(h.Ctx)
+	ts, err := h.Views.List(h.Ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

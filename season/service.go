@@ -13,16 +13,19 @@ package season
 import (
 	"log/slog"
 
+	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/table"
 )
 
 // Service runs the seasons of the configuration's leagues.
 type Service struct {
 	table.Part
+	// lobby opens a season's tables.
+	lobby *lobby.Service
 }
 
-// New returns the seasons of the leagues whose tables are tables',
-// logging to log (the tables' own when nil).
-func New(tables *table.Service, log *slog.Logger) *Service {
-	return &Service{Part: tables.Part(log)}
+// New returns the seasons of the leagues whose tables are tables', opened
+// by lob, logging to log (the tables' own when nil).
+func New(tables *table.Service, lob *lobby.Service, log *slog.Logger) *Service {
+	return &Service{Part: tables.Part(log), lobby: lob}
 }

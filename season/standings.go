@@ -10,6 +10,7 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -56,7 +57,7 @@ func (s *Service) EndStandings(tx *store.Tx, t *table.Table, now time.Time) (*no
 	if l == nil {
 		return nil, nil
 	}
-	row, err := tx.SeasonByID(lt.SeasonID)
+	row, err := leagues.ByID(tx, lt.SeasonID)
 	if err != nil {
 		return nil, err
 	}
@@ -91,14 +92,14 @@ func (s *Service) AnswerStandings(h *table.Request, t *table.Table, name string)
 	}
 	var m *store.SeasonMember
 	if l != nil {
-		m, err = h.Tx.LastMembership(l.Name, p.ID)
+		m, err = leagues.LastMembership(h.Tx, l.Name, p.ID)
 		if errors.Is(err, store.ErrNotFound) {
 			return refuse(templates.ReasonNotInLeague, l.Name)
 		} else if err != nil {
 			return err
 		}
 	} else {
-		open, err := h.Tx.PlayerSeasons(p.ID)
+		open, err := leagues.PlayerSeasons(h.Tx, p.ID)
 		if err != nil {
 			return err
 		}
@@ -191,13 +192,13 @@ func (s *Service) Signup(h *table.Request, t *table.Table, name string, withdraw
 	if withdraw {
 		kind, verb = store.SignupWithdraw, "WITHDRAW "
 	}
-	if err := h.Tx.AddSignup(&store.Signup{League: l.Name, PlayerID: p.ID, Kind: kind, At: h.Now}); err != nil {
+	if err := leagues.AddSignup(h.Tx, &store.Signup{League: l.Name, PlayerID: p.ID, Kind: kind, At: h.Now}); err != nil {
 		return err
 	}
 	if withdraw && running > 0 {
 		// Only a player of the season under way leaves "after it"; one
 		// who had only signed up is simply not in the next.
-		if m, err := h.Tx.LastMembership(l.Name, p.ID); errors.Is(err, store.ErrNotFound) || err == nil && m.Season.Number != running {
+		if m, err := leagues.LastMembership(h.Tx, l.Name, p.ID); errors.Is(err, store.ErrNotFound) || err == nil && m.Season.Number != running {
 			running = 0
 		} else if err != nil {
 			return err
@@ -213,14 +214,14 @@ func (s *Service) Signup(h *table.Request, t *table.Table, name string, withdraw
 // things stand (a member of its last season or signed up, and not
 // withdrawn since), and the number of its season under way (0 if none).
 func (s *Service) leagueState(h *table.Request, l *config.League, playerID int64) (in bool, running int, err error) {
-	seasons, err := h.Tx.Seasons(l.Name)
+	seasons, err := leagues.Seasons(h.Tx, l.Name)
 	if err != nil {
 		return false, 0, err
 	}
 	if n := len(seasons); n > 0 && seasons[n-1].ClosedAt == nil {
 		running = seasons[n-1].Number
 	}
-	m, err := h.Tx.LastMembership(l.Name, playerID)
+	m, err := leagues.LastMembership(h.Tx, l.Name, playerID)
 	switch {
 	case err == nil:
 		in = m.Season.Number == seasons[len(seasons)-1].Number
@@ -234,7 +235,7 @@ func (s *Service) leagueState(h *table.Request, l *config.League, playerID int64
 			}
 		}
 	}
-	pending, err := h.Tx.PendingSignups(l.Name)
+	pending, err := leagues.PendingSignups(h.Tx, l.Name)
 	if err != nil {
 		return false, 0, err
 	}
@@ -255,7 +256,7 @@ func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 	var members []store.SeasonMember
 	err := s.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
-		members, err = tx.OpenSeasonMembers()
+		members, err = leagues.OpenMembers(tx)
 		return err
 	})
 	if err != nil {
@@ -272,7 +273,7 @@ func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 			continue
 		}
 		_, err := s.Notices.Commit(ctx, s.Store, now, func(tx *store.Tx, out *notice.Batch) error {
-			if err := tx.MarkWeekly(m.ID, week); err != nil {
+			if err := leagues.MarkWeekly(tx, m.ID, week); err != nil {
 				return err
 			}
 			div, err := s.divisionStandings(tx, l, m.Season.Number, m.DivisionOrder)

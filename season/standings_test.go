@@ -189,7 +189,7 @@ func TestGameOverStandings(t *testing.T) {
 			t.Errorf("%s: no standings table in the HTML part", who)
 		}
 	}
-	if err := h.Tables.CreateTable(h.Ctx, "loose", "club", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "loose", "club", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.AnswerAt("loose", "bob", "RESIGN loose")

@@ -43,7 +43,7 @@ func benchApply(b *testing.B, open opener) {
 			for j := range ms {
 				ms[j] = &OutboxMail{TableID: &tab.ID, MessageID: fmt.Sprintf("<t.%d.%d@lexio>", i, j), From: "lexio@example.org", To: to[j], Raw: raw, CreatedAt: at}
 			}
-			if err := tx.EnqueueMails(ms); err != nil {
+			if err := enqueue(tx, ms); err != nil {
 				return err
 			}
 			*tab = next

@@ -110,7 +110,7 @@ var ErrTooLong = errors.New("store: too long")
 // The sizes, in characters, of the columns that hold what a sender
 // writes (the models' size tags).
 const (
-	maxAddress   = 320 // players.address, messages.from_addr, invitations.address
+	MaxAddress   = 320 // players.address, messages.from_addr, invitations.address
 	maxMessageID = 998 // messages.message_id
 	maxRateKey   = 400 // rate_counters.rate_key, which may hold an address
 )

@@ -35,7 +35,7 @@ func TestBackgroundCheckpoint(t *testing.T) {
 	write := func(round, n int) {
 		for i := range n {
 			mustTx(t, s, func(tx *Tx) error {
-				return tx.EnqueueMails([]*OutboxMail{{MessageID: fmt.Sprintf("<%d.%d@x>", round, i), From: "lexio@x", To: []string{"a@x"}, Raw: body}})
+				return enqueue(tx, []*OutboxMail{{MessageID: fmt.Sprintf("<%d.%d@x>", round, i), From: "lexio@x", To: []string{"a@x"}, Raw: body}})
 			})
 		}
 	}

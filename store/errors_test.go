@@ -32,8 +32,8 @@ func TestIsTemporary(t *testing.T) {
 		{"connection lost", fmt.Errorf("receive: %w", io.ErrUnexpectedEOF), true},
 		{"pgx connection closed", pgconn.ErrConnClosed, true},
 		{"network", &net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")}, true},
-		{"serialization failure", mapErr(&pgconn.PgError{Code: "40001"}), true},
-		{"deadlock", mapErr(&pgconn.PgError{Code: "40P01"}), true},
+		{"serialization failure", MapErr(&pgconn.PgError{Code: "40001"}), true},
+		{"deadlock", MapErr(&pgconn.PgError{Code: "40P01"}), true},
 		{"admin shutdown", &pgconn.PgError{Code: "57P01"}, true},
 		{"cannot connect now", &pgconn.PgError{Code: "57P03"}, true},
 		{"connection failure", &pgconn.PgError{Code: "08006"}, true},
@@ -41,7 +41,7 @@ func TestIsTemporary(t *testing.T) {
 		{"lock timeout", &pgconn.PgError{Code: "55P03"}, true},
 		{"duplicate", fmt.Errorf("store: insert seat: %w", ErrDuplicate), false},
 		{"not found", ErrNotFound, false},
-		{"unique violation", mapErr(&pgconn.PgError{Code: "23505", Message: "duplicate key value (SQLSTATE 23505)"}), false},
+		{"unique violation", MapErr(&pgconn.PgError{Code: "23505", Message: "duplicate key value (SQLSTATE 23505)"}), false},
 		{"check violation", &pgconn.PgError{Code: "23514"}, false},
 		{"syntax error", &pgconn.PgError{Code: "42601"}, false},
 		{"other", errors.New("store: player: empty address"), false},
@@ -78,7 +78,7 @@ func TestIsTemporaryReal(t *testing.T) {
 			t.Errorf("a seat taken: %v, want a permanent ErrDuplicate", err)
 		}
 		err = s.Tx(context.Background(), func(tx *Tx) error {
-			return mapErr(tx.db.Exec("SELECT nothing FROM no_such_table").Error)
+			return MapErr(tx.db.Exec("SELECT nothing FROM no_such_table").Error)
 		})
 		if err == nil || IsTemporary(err) {
 			t.Errorf("bad SQL: %v, want a permanent error", err)

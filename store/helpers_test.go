@@ -93,3 +93,41 @@ func newTable(t testing.TB, s *Store, name string, n int) *Table {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// enqueue writes mail rows and their messages in tx, in two statements as
+// store/outbox's Enqueue does (which the store's own tests cannot import):
+// the mail of a move, in the move's transaction.
+func enqueue(tx *Tx, ms []*OutboxMail) error {
+	for _, m := range ms {
+		if m.NextAttempt.IsZero() {
+			m.NextAttempt = m.CreatedAt
+		}
+	}
+	if err := tx.db.Create(ms).Error; err != nil {
+		return fmt.Errorf("outbox: %w", MapErr(err))
+	}
+	bodies := make([]OutboxBody, len(ms))
+	for i, m := range ms {
+		bodies[i] = OutboxBody{MailID: m.ID, Raw: m.Raw}
+	}
+	return MapErr(tx.db.Create(&bodies).Error)
+}
+
+// outboxRows returns every row of the outbox, with its message, by id.
+func outboxRows(s *Store) ([]OutboxMail, error) {
+	var rows []OutboxMail
+	err := s.View(context.Background(), func(tx *Tx) error {
+		if err := tx.db.Order("id").Find(&rows).Error; err != nil {
+			return err
+		}
+		for i := range rows {
+			var b OutboxBody
+			if err := tx.db.Where("mail_id = ?", rows[i].ID).Take(&b).Error; err != nil {
+				return err
+			}
+			rows[i].Raw = b.Raw
+		}
+		return nil
+	})
+	return rows, err
+}

@@ -328,11 +328,6 @@ type Season struct {
 	ClosedAt *time.Time
 }
 
-// normalize puts the season's times in UTC.
-func (s *Season) normalize() {
-	s.Started, s.Ends, s.ClosedAt = s.Started.UTC(), s.Ends.UTC(), utcp(s.ClosedAt)
-}
-
 // SeasonMember is a player of a season's division. Divisions are
 // numbered by DivisionOrder, 0 the top one; Seed is the player's place
 // in the division's seeding order, from 0.
@@ -410,6 +405,26 @@ type PlayerRating struct {
 	Volatility float64   `gorm:"type:double precision;not null"`
 	Games      int       `gorm:"not null;default:0"` // rated tables played
 	UpdatedAt  time.Time `gorm:"not null"`
+}
+
+// Confirmation is a command that came to the service's plain address from
+// a sender nothing proved (EMAIL §1.7): it waits until the address answers
+// the mail that asks whether to do it, once, before Expires.
+type Confirmation struct {
+	ID int64 `gorm:"primaryKey"`
+	// Address is the sender's, lowercase: only it may confirm.
+	Address string `gorm:"size:320;not null;index"`
+	// Command is the command as the parser writes it (parser.Command's
+	// String), read again when it is confirmed.
+	Command string `gorm:"size:1000;not null"`
+	// Lang is the language the command was written in.
+	Lang string `gorm:"size:8;not null;default:en"`
+	// MessageID is the message that asked.
+	MessageID string    `gorm:"size:998;not null;default:''"`
+	CreatedAt time.Time `gorm:"not null"`
+	Expires   time.Time `gorm:"not null"`
+	// UsedAt is when it was confirmed; nil while it waits.
+	UsedAt *time.Time
 }
 
 // schemaVersion records the migrations applied to the database.

@@ -9,7 +9,7 @@ import (
 func (tx *Tx) SetPlayerNotify(addr, mode string) error {
 	res := tx.db.Model(&Player{}).Where("address = ?", NormalizeAddress(addr)).Update("notify", mode)
 	if res.Error != nil {
-		return fmt.Errorf("store: player notify: %w", mapErr(res.Error))
+		return fmt.Errorf("store: player notify: %w", MapErr(res.Error))
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("store: player notify: %w", ErrNotFound)
@@ -24,7 +24,7 @@ func (tx *Tx) SetSeatNotify(tableID int64, addr, mode string) error {
 	player := tx.db.Model(&Player{}).Select("id").Where("address = ?", NormalizeAddress(addr))
 	res := tx.db.Model(&Seat{}).Where("table_id = ? AND player_id = (?)", tableID, player).Update("notify", mode)
 	if res.Error != nil {
-		return fmt.Errorf("store: seat notify: %w", mapErr(res.Error))
+		return fmt.Errorf("store: seat notify: %w", MapErr(res.Error))
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("store: seat notify: %w", ErrNotFound)
@@ -41,7 +41,7 @@ func (tx *Tx) PlayersChoosing(mode string) ([]Player, error) {
 		Where("seats.notify = ? AND tables.status = ?", mode, statusPlaying)
 	var ps []Player
 	if err := tx.db.Where("notify = ? OR id IN (?)", mode, atTable).Order("id").Find(&ps).Error; err != nil {
-		return nil, fmt.Errorf("store: digest players: %w", mapErr(err))
+		return nil, fmt.Errorf("store: digest players: %w", MapErr(err))
 	}
 	return ps, nil
 }
@@ -53,14 +53,14 @@ func (tx *Tx) PlayersChoosing(mode string) ([]Player, error) {
 func (tx *Tx) SetDigestDay(playerID int64, prev, day string) error {
 	res := tx.db.Model(&Player{}).Where("id = ? AND digest_day = ?", playerID, prev).Update("digest_day", day)
 	if res.Error != nil {
-		return fmt.Errorf("store: digest day: %w", mapErr(res.Error))
+		return fmt.Errorf("store: digest day: %w", MapErr(res.Error))
 	}
 	if res.RowsAffected == 1 {
 		return nil
 	}
 	var n int64
 	if err := tx.db.Model(&Player{}).Where("id = ?", playerID).Count(&n).Error; err != nil {
-		return fmt.Errorf("store: digest day: %w", mapErr(err))
+		return fmt.Errorf("store: digest day: %w", MapErr(err))
 	}
 	if n == 0 {
 		return fmt.Errorf("store: digest day of player %d: %w", playerID, ErrNotFound)

@@ -17,7 +17,7 @@ func (tx *Tx) RateWindow(key string, window time.Duration, now time.Time) (time.
 	case errors.Is(err, gorm.ErrRecordNotFound):
 		return time.Time{}, 0, nil
 	case err != nil:
-		return time.Time{}, 0, fmt.Errorf("store: rate: %w", mapErr(err))
+		return time.Time{}, 0, fmt.Errorf("store: rate: %w", MapErr(err))
 	}
 	if !rc.WindowStart.After(now.UTC().Add(-window)) {
 		return time.Time{}, 0, nil // closed

@@ -1,6 +1,10 @@
-// Package store keeps lexio's state in a SQL database through gorm: players,
-// tables with their seats and action log, the processed inbound messages,
-// the outbox of mail to send and the rate counters.
+// Package store keeps lexio's state in a SQL database through gorm: the
+// connection, transactions, the schema (every model, and the migrations),
+// and the queries of players, tables with their seats and action log, the
+// processed inbound messages, vacations and the rate counters. The queries
+// of leagues, invitations, confirmations and the outbox are in
+// sub-packages (store/leagues, store/invites, store/confirms,
+// store/outbox), which run in a Tx through its DB handle.
 //
 // SQLite (a file, through the pure-Go glebarez driver) is the default;
 // PostgreSQL is optional. The store knows no game rules: an action of the
@@ -16,7 +20,7 @@
 // IMMEDIATE, so a transaction never has to upgrade a read lock to a write
 // lock halfway (the upgrade that fails at once with "database is locked",
 // whatever the busy timeout). Reads outside write transactions (Store.View,
-// Outbox.Due) use the other connections of the pool and run concurrently
+// the outbox's Due) use the other connections of the pool and run concurrently
 // in WAL mode. SetMaxOpenConns(1) would also serialise writers, but it
 // would make every reader wait for the write transaction in flight. Another
 // process writing to the same file (a CLI command while the daemon runs)
@@ -306,13 +310,18 @@ func (s *Store) run(ctx context.Context, fn func(tx *Tx) error, opts *sql.TxOpti
 		return fnErr
 	}, txOpts...)
 	if err != nil && fnErr == nil {
-		return fmt.Errorf("store: transaction: %w", mapErr(err))
+		return fmt.Errorf("store: transaction: %w", MapErr(err))
 	}
 	return err
 }
 
-// write runs one statement-level write outside Tx, in the writer's slot.
-func (s *Store) write(ctx context.Context, fn func(db *gorm.DB) error) error {
+// Read is the pool's handle outside any transaction, for store/outbox's
+// reads, which run beside the writer on SQLite. It must not write.
+func (s *Store) Read(ctx context.Context) *gorm.DB { return s.db.WithContext(ctx) }
+
+// Write runs statement-level writes outside Tx, in the writer's slot (for
+// store/outbox).
+func (s *Store) Write(ctx context.Context, fn func(db *gorm.DB) error) error {
 	if err := s.lock(ctx); err != nil {
 		return err
 	}
@@ -320,8 +329,8 @@ func (s *Store) write(ctx context.Context, fn func(db *gorm.DB) error) error {
 	return fn(s.db.WithContext(ctx))
 }
 
-// mapErr turns the drivers' errors into the package's sentinels.
-func mapErr(err error) error {
+// MapErr turns the drivers' errors into the package's sentinels.
+func MapErr(err error) error {
 	switch {
 	case err == nil:
 		return nil

@@ -60,14 +60,7 @@ func TestTimeBounds(t *testing.T) {
 				return err
 			}},
 			{"mail due in year 10000", func(tx *Tx) error {
-				return tx.EnqueueMails([]*OutboxMail{{To: []string{"p0@example.org"}, NextAttempt: t0}, {To: []string{"p1@example.org"}, NextAttempt: y10000}})
-			}},
-			{"season closed in year 10000", func(tx *Tx) error {
-				sn := &Season{League: "main", Number: 1, Started: t0, Ends: t0.Add(time.Hour)}
-				if err := tx.CreateSeason(sn); err != nil {
-					return err
-				}
-				return tx.CloseSeason(sn.ID, y10000)
+				return enqueue(tx, []*OutboxMail{{To: []string{"p0@example.org"}, NextAttempt: t0}, {To: []string{"p1@example.org"}, NextAttempt: y10000}})
 			}},
 			{"rate window in year 10000", func(tx *Tx) error {
 				_, err := tx.TakeRate("k", 5, time.Hour, y10000)
@@ -99,9 +92,6 @@ func TestTimeBounds(t *testing.T) {
 			}
 			if as, err := tx.Actions(tab.ID); err != nil || len(as) != 0 {
 				t.Errorf("actions: %v, %v", as, err)
-			}
-			if sns, err := tx.Seasons("main"); err != nil || len(sns) != 0 {
-				t.Errorf("seasons: %+v, %v", sns, err)
 			}
 			if _, err := tx.Tables(""); err != nil {
 				t.Errorf("tables: %v", err)

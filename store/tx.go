@@ -26,13 +26,20 @@ func NormalizeAddress(addr string) string {
 	return strings.ToLower(strings.TrimSpace(addr))
 }
 
-// insertNew inserts row unless a unique key is taken, in which case it
+// DB is the transaction's handle, for the store's sub-packages: what they
+// write passes the same time bounds; their errors go through MapErr.
+func (tx *Tx) DB() *gorm.DB { return tx.db }
+
+// Now reads the store's clock (Options.Now).
+func (tx *Tx) Now() time.Time { return tx.now() }
+
+// Insert inserts row unless a unique key is taken, in which case it
 // returns ErrDuplicate. ON CONFLICT DO NOTHING keeps the transaction usable
 // after a clash (on PostgreSQL a failed INSERT would abort it).
-func (tx *Tx) insertNew(what string, row any) error {
+func (tx *Tx) Insert(what string, row any) error {
 	res := tx.db.Clauses(clause.OnConflict{DoNothing: true}).Create(row)
 	if res.Error != nil {
-		return fmt.Errorf("store: insert %s: %w", what, mapErr(res.Error))
+		return fmt.Errorf("store: insert %s: %w", what, MapErr(res.Error))
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("store: insert %s: %w", what, ErrDuplicate)
@@ -40,10 +47,11 @@ func (tx *Tx) insertNew(what string, row any) error {
 	return nil
 }
 
-func (tx *Tx) first(what string, dst any, query string, args ...any) error {
+// First reads a row matching query into dst; ErrNotFound if there is none.
+func (tx *Tx) First(what string, dst any, query string, args ...any) error {
 	err := tx.db.Where(query, args...).Take(dst).Error
 	if err != nil {
-		return fmt.Errorf("store: %s: %w", what, mapErr(err))
+		return fmt.Errorf("store: %s: %w", what, MapErr(err))
 	}
 	return nil
 }
@@ -53,7 +61,7 @@ func (tx *Tx) first(what string, dst any, query string, args ...any) error {
 // PlayerByAddress returns the player with that address, or ErrNotFound.
 func (tx *Tx) PlayerByAddress(addr string) (*Player, error) {
 	var p Player
-	if err := tx.first("player", &p, "address = ?", NormalizeAddress(addr)); err != nil {
+	if err := tx.First("player", &p, "address = ?", NormalizeAddress(addr)); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -66,11 +74,11 @@ func (tx *Tx) EnsurePlayer(addr, lang string) (*Player, error) {
 	if addr == "" {
 		return nil, errors.New("store: player: empty address")
 	}
-	if n := utf8.RuneCountInString(addr); n > maxAddress {
-		return nil, fmt.Errorf("store: player: an address of %d characters, over %d: %w", n, maxAddress, ErrTooLong)
+	if n := utf8.RuneCountInString(addr); n > MaxAddress {
+		return nil, fmt.Errorf("store: player: an address of %d characters, over %d: %w", n, MaxAddress, ErrTooLong)
 	}
 	p := Player{Address: addr, Lang: lang}
-	err := tx.insertNew("player", &p)
+	err := tx.Insert("player", &p)
 	if err == nil {
 		return &p, nil
 	}
@@ -85,7 +93,7 @@ func (tx *Tx) EnsurePlayer(addr, lang string) (*Player, error) {
 func (tx *Tx) SetPlayerLang(addr, lang string) error {
 	res := tx.db.Model(&Player{}).Where("address = ?", NormalizeAddress(addr)).Update("lang", lang)
 	if res.Error != nil {
-		return fmt.Errorf("store: player lang: %w", mapErr(res.Error))
+		return fmt.Errorf("store: player lang: %w", MapErr(res.Error))
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("store: player lang: %w", ErrNotFound)
@@ -98,7 +106,7 @@ func (tx *Tx) SetPlayerLang(addr, lang string) error {
 func (tx *Tx) SetPlayerZone(addr, zone string) error {
 	res := tx.db.Model(&Player{}).Where("address = ?", NormalizeAddress(addr)).Update("time_zone", zone)
 	if res.Error != nil {
-		return fmt.Errorf("store: player zone: %w", mapErr(res.Error))
+		return fmt.Errorf("store: player zone: %w", MapErr(res.Error))
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("store: player zone: %w", ErrNotFound)
@@ -115,7 +123,7 @@ func (tx *Tx) CreateTable(t *Table) error {
 		t.Status = statusOpen
 	}
 	t.normalize()
-	if err := tx.insertNew("table", t); err != nil {
+	if err := tx.Insert("table", t); err != nil {
 		return err
 	}
 	t.read, t.readOK = t.Deadline, true
@@ -125,7 +133,7 @@ func (tx *Tx) CreateTable(t *Table) error {
 // TableByName returns the table with that name, or ErrNotFound.
 func (tx *Tx) TableByName(name string) (*Table, error) {
 	var t Table
-	if err := tx.first("table", &t, "name = ?", name); err != nil {
+	if err := tx.First("table", &t, "name = ?", name); err != nil {
 		return nil, err
 	}
 	return &t, nil
@@ -134,7 +142,7 @@ func (tx *Tx) TableByName(name string) (*Table, error) {
 // TableByID returns the table with that id, or ErrNotFound.
 func (tx *Tx) TableByID(id int64) (*Table, error) {
 	var t Table
-	if err := tx.first("table", &t, "id = ?", id); err != nil {
+	if err := tx.First("table", &t, "id = ?", id); err != nil {
 		return nil, err
 	}
 	return &t, nil
@@ -148,7 +156,7 @@ func (tx *Tx) Tables(status string) ([]Table, error) {
 	}
 	var ts []Table
 	if err := q.Find(&ts).Error; err != nil {
-		return nil, fmt.Errorf("store: tables: %w", mapErr(err))
+		return nil, fmt.Errorf("store: tables: %w", MapErr(err))
 	}
 	return ts, nil
 }
@@ -170,7 +178,7 @@ func (tx *Tx) TableRefs(status string) ([]TableRef, error) {
 	}
 	var refs []TableRef
 	if err := q.Scan(&refs).Error; err != nil {
-		return nil, fmt.Errorf("store: table refs: %w", mapErr(err))
+		return nil, fmt.Errorf("store: table refs: %w", MapErr(err))
 	}
 	return refs, nil
 }
@@ -186,7 +194,7 @@ func (tx *Tx) TableRefsOfPlayer(addr string) ([]TableRef, error) {
 		Order("tables.name").
 		Scan(&refs).Error
 	if err != nil {
-		return nil, fmt.Errorf("store: table refs of player: %w", mapErr(err))
+		return nil, fmt.Errorf("store: table refs of player: %w", MapErr(err))
 	}
 	return refs, nil
 }
@@ -202,7 +210,7 @@ func (tx *Tx) TablesOfPlayer(addr string) ([]Table, error) {
 		Order("tables.name").
 		Find(&ts).Error
 	if err != nil {
-		return nil, fmt.Errorf("store: tables of player: %w", mapErr(err))
+		return nil, fmt.Errorf("store: tables of player: %w", MapErr(err))
 	}
 	return ts, nil
 }
@@ -240,7 +248,7 @@ func (tx *Tx) SaveTable(t *Table, prevSeq int64) error {
 			"updated_at":    t.UpdatedAt,
 		})
 	if res.Error != nil {
-		return fmt.Errorf("store: save table %d: %w", t.ID, mapErr(res.Error))
+		return fmt.Errorf("store: save table %d: %w", t.ID, MapErr(res.Error))
 	}
 	if res.RowsAffected == 1 {
 		t.read, t.readOK = t.Deadline, true
@@ -270,7 +278,7 @@ func (tx *Tx) DueTables(now time.Time, limit int) ([]Table, error) {
 		Limit(limit).
 		Find(&ts).Error
 	if err != nil {
-		return nil, fmt.Errorf("store: due tables: %w", mapErr(err))
+		return nil, fmt.Errorf("store: due tables: %w", MapErr(err))
 	}
 	return ts, nil
 }
@@ -281,7 +289,7 @@ func (tx *Tx) DueTables(now time.Time, limit int) ([]Table, error) {
 func (tx *Tx) AddVacation(v *Vacation) error {
 	v.normalize()
 	if err := tx.db.Create(v).Error; err != nil {
-		return fmt.Errorf("store: add vacation: %w", mapErr(err))
+		return fmt.Errorf("store: add vacation: %w", MapErr(err))
 	}
 	return nil
 }
@@ -294,7 +302,7 @@ func (tx *Tx) SaveVacation(v *Vacation) error {
 		"to_at": v.To, "days": v.Days, "ended_at": v.EndedAt, "told": v.Told, "due_at": v.DueAt,
 	})
 	if res.Error != nil {
-		return fmt.Errorf("store: save vacation %d: %w", v.ID, mapErr(res.Error))
+		return fmt.Errorf("store: save vacation %d: %w", v.ID, MapErr(res.Error))
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("store: save vacation %d: %w", v.ID, ErrNotFound)
@@ -310,7 +318,7 @@ func (tx *Tx) Vacations(playerIDs ...int64) ([]Vacation, error) {
 		return nil, nil
 	}
 	if err := tx.db.Preload("Player").Where("player_id IN ?", playerIDs).Order("from_at, id").Find(&vs).Error; err != nil {
-		return nil, fmt.Errorf("store: vacations: %w", mapErr(err))
+		return nil, fmt.Errorf("store: vacations: %w", MapErr(err))
 	}
 	// PostgreSQL's driver gives times in the session's zone: UTC as stored.
 	for i := range vs {
@@ -327,7 +335,7 @@ func (tx *Tx) DueVacations(now time.Time, limit int) ([]Vacation, error) {
 	var vs []Vacation
 	err := tx.db.Select("id, player_id").Where("due_at <= ?", now.UTC()).Order("due_at, id").Limit(limit).Find(&vs).Error
 	if err != nil {
-		return nil, fmt.Errorf("store: due vacations: %w", mapErr(err))
+		return nil, fmt.Errorf("store: due vacations: %w", MapErr(err))
 	}
 	return vs, nil
 }
@@ -339,7 +347,7 @@ func (tx *Tx) DueVacations(now time.Time, limit int) ([]Vacation, error) {
 func (tx *Tx) LockPlayer(id int64) error {
 	res := tx.db.Exec("UPDATE players SET lang = lang WHERE id = ?", id)
 	if res.Error != nil {
-		return fmt.Errorf("store: lock player %d: %w", id, mapErr(res.Error))
+		return fmt.Errorf("store: lock player %d: %w", id, MapErr(res.Error))
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("store: lock player %d: %w", id, ErrNotFound)
@@ -356,13 +364,13 @@ func (tx *Tx) AddSeat(s *Seat) error {
 	if s.Position < 0 || s.Position > 3 {
 		return fmt.Errorf("store: seat position %d out of 0-3", s.Position)
 	}
-	err := tx.insertNew("seat", s)
+	err := tx.Insert("seat", s)
 	if !errors.Is(err, ErrDuplicate) {
 		return err
 	}
 	var n int64
 	if err := tx.db.Model(&Seat{}).Where("table_id = ? AND player_id = ?", s.TableID, s.PlayerID).Count(&n).Error; err != nil {
-		return fmt.Errorf("store: seat: %w", mapErr(err))
+		return fmt.Errorf("store: seat: %w", MapErr(err))
 	}
 	if n > 0 {
 		return err
@@ -377,7 +385,7 @@ func (tx *Tx) AddSeat(s *Seat) error {
 func (tx *Tx) MoveSeat(tableID int64, position int, playerID int64) error {
 	var n int64
 	if err := tx.db.Model(&Seat{}).Where("table_id = ? AND player_id = ?", tableID, playerID).Count(&n).Error; err != nil {
-		return fmt.Errorf("store: move seat: %w", mapErr(err))
+		return fmt.Errorf("store: move seat: %w", MapErr(err))
 	}
 	if n > 0 {
 		return fmt.Errorf("store: move seat: player %d already sits at table %d: %w", playerID, tableID, ErrDuplicate)
@@ -385,7 +393,7 @@ func (tx *Tx) MoveSeat(tableID int64, position int, playerID int64) error {
 	res := tx.db.Model(&Seat{}).Where("table_id = ? AND position = ?", tableID, position).
 		Updates(map[string]any{"player_id": playerID, "notify": ""})
 	if res.Error != nil {
-		return fmt.Errorf("store: move seat: %w", mapErr(res.Error))
+		return fmt.Errorf("store: move seat: %w", MapErr(res.Error))
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("store: move seat %d of table %d: %w", position, tableID, ErrNotFound)
@@ -397,7 +405,7 @@ func (tx *Tx) MoveSeat(tableID int64, position int, playerID int64) error {
 func (tx *Tx) Seats(tableID int64) ([]Seat, error) {
 	var ss []Seat
 	if err := tx.db.Preload("Player").Where("table_id = ?", tableID).Order("position").Find(&ss).Error; err != nil {
-		return nil, fmt.Errorf("store: seats: %w", mapErr(err))
+		return nil, fmt.Errorf("store: seats: %w", MapErr(err))
 	}
 	return ss, nil
 }
@@ -410,7 +418,7 @@ func (tx *Tx) Seats(tableID int64) ([]Seat, error) {
 // change was made).
 func (tx *Tx) AppendAction(tableID, seq int64, kind, payload string, at time.Time) (*Action, error) {
 	a := Action{TableID: tableID, Seq: seq, Kind: kind, Payload: payload, At: at.UTC()}
-	if err := tx.insertNew("action", &a); err != nil {
+	if err := tx.Insert("action", &a); err != nil {
 		if errors.Is(err, ErrDuplicate) {
 			return nil, fmt.Errorf("store: table %d action %d taken: %w", tableID, seq, ErrConflict)
 		}
@@ -423,7 +431,7 @@ func (tx *Tx) AppendAction(tableID, seq int64, kind, payload string, at time.Tim
 func (tx *Tx) Actions(tableID int64) ([]Action, error) {
 	var as []Action
 	if err := tx.db.Where("table_id = ?", tableID).Order("seq").Find(&as).Error; err != nil {
-		return nil, fmt.Errorf("store: actions: %w", mapErr(err))
+		return nil, fmt.Errorf("store: actions: %w", MapErr(err))
 	}
 	return as, nil
 }
@@ -445,15 +453,15 @@ func (tx *Tx) RecordMessage(m *Message) error {
 	}
 	m.At = m.At.UTC()
 	m.MessageID = messageKey(m.MessageID)
-	m.From = cut(NormalizeAddress(m.From), maxAddress)
-	return tx.insertNew("message", m)
+	m.From = cut(NormalizeAddress(m.From), MaxAddress)
+	return tx.Insert("message", m)
 }
 
 // MessageSeen reports whether a Message-ID is recorded.
 func (tx *Tx) MessageSeen(messageID string) (bool, error) {
 	var n int64
 	if err := tx.db.Model(&Message{}).Where("message_id = ?", messageKey(messageID)).Limit(1).Count(&n).Error; err != nil {
-		return false, fmt.Errorf("store: message seen: %w", mapErr(err))
+		return false, fmt.Errorf("store: message seen: %w", MapErr(err))
 	}
 	return n > 0, nil
 }
@@ -461,48 +469,13 @@ func (tx *Tx) MessageSeen(messageID string) (bool, error) {
 // MessageByID returns the record of a Message-ID, or ErrNotFound.
 func (tx *Tx) MessageByID(messageID string) (*Message, error) {
 	var m Message
-	if err := tx.first("message", &m, "message_id = ?", messageKey(messageID)); err != nil {
+	if err := tx.First("message", &m, "message_id = ?", messageKey(messageID)); err != nil {
 		return nil, err
 	}
 	return &m, nil
 }
 
-// ---- outbox and rate counters
-
-// EnqueueMails adds messages to the outbox in one statement. CreatedAt
-// defaults to now and NextAttempt to CreatedAt (due at once); IDs are set.
-func (tx *Tx) EnqueueMails(ms []*OutboxMail) error {
-	if len(ms) == 0 {
-		return nil
-	}
-	for _, m := range ms {
-		if len(m.To) == 0 {
-			return errors.New("store: outbox: no recipients")
-		}
-		if m.CreatedAt.IsZero() {
-			m.CreatedAt = tx.now()
-		}
-		m.CreatedAt = m.CreatedAt.UTC()
-		if m.NextAttempt.IsZero() {
-			m.NextAttempt = m.CreatedAt
-		}
-		m.NextAttempt = m.NextAttempt.UTC()
-	}
-	if err := tx.db.Create(ms).Error; err != nil {
-		return fmt.Errorf("store: outbox: %w", mapErr(err))
-	}
-	bodies := make([]OutboxBody, len(ms))
-	for i, m := range ms {
-		bodies[i] = OutboxBody{MailID: m.ID, Raw: m.Raw}
-		if bodies[i].Raw == nil {
-			bodies[i].Raw = []byte{}
-		}
-	}
-	if err := tx.db.Create(&bodies).Error; err != nil {
-		return fmt.Errorf("store: outbox bodies: %w", mapErr(err))
-	}
-	return nil
-}
+// ---- rate counters
 
 // TakeRate counts one event for key if fewer than limit were counted in the
 // current window, and reports whether it did. A window opens at the first
@@ -521,7 +494,7 @@ func (tx *Tx) TakeRate(key string, limit int, window time.Duration, now time.Tim
 			Where("rate_key = ? AND window_start > ? AND hits < ?", key, open, limit).
 			Update("hits", gorm.Expr("hits + 1"))
 		if res.Error != nil {
-			return false, fmt.Errorf("store: rate: %w", mapErr(res.Error))
+			return false, fmt.Errorf("store: rate: %w", MapErr(res.Error))
 		}
 		if res.RowsAffected == 1 {
 			return true, nil
@@ -531,7 +504,7 @@ func (tx *Tx) TakeRate(key string, limit int, window time.Duration, now time.Tim
 			Where("rate_key = ? AND window_start <= ?", key, open).
 			Updates(map[string]any{"window_start": now, "hits": 1})
 		if res.Error != nil {
-			return false, fmt.Errorf("store: rate: %w", mapErr(res.Error))
+			return false, fmt.Errorf("store: rate: %w", MapErr(res.Error))
 		}
 		if res.RowsAffected == 1 {
 			return true, nil
@@ -541,14 +514,14 @@ func (tx *Tx) TakeRate(key string, limit int, window time.Duration, now time.Tim
 		res = tx.db.Clauses(clause.OnConflict{DoNothing: true}).
 			Create(&RateCounter{Key: key, WindowStart: now, Count: 1})
 		if res.Error != nil {
-			return false, fmt.Errorf("store: rate: %w", mapErr(res.Error))
+			return false, fmt.Errorf("store: rate: %w", MapErr(res.Error))
 		}
 		if res.RowsAffected == 1 {
 			return true, nil
 		}
 		var rc RateCounter
 		if err := tx.db.Where("rate_key = ?", key).Take(&rc).Error; err != nil {
-			return false, fmt.Errorf("store: rate: %w", mapErr(err))
+			return false, fmt.Errorf("store: rate: %w", MapErr(err))
 		}
 		if rc.WindowStart.After(open) && rc.Count >= limit {
 			return false, nil

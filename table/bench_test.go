@@ -20,9 +20,10 @@ import (
 	"github.com/lexio-mail/lexio/templates"
 )
 
-// benchService is a service on a SQLite file, without mail servers: the
-// benchmark calls the front door's HandleMessage as the receiver would.
-func benchService(b *testing.B) (*table.Service, *inbox.Service, *lexiotest.Clock) {
+// benchService is a service on a SQLite file, without mail servers, with
+// its lobby: the benchmark calls the front door's HandleMessage as the
+// receiver would.
+func benchService(b *testing.B) (*table.Service, *lobby.Service, *inbox.Service, *lexiotest.Clock) {
 	b.Helper()
 	ctx := context.Background()
 	clk := lexiotest.NewClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
@@ -44,10 +45,12 @@ func benchService(b *testing.B) (*table.Service, *inbox.Service, *lexiotest.Cloc
 	if err != nil {
 		b.Fatal(err)
 	}
-	players, seasons, gather := player.New(svc, nil), season.New(svc, nil), lobby.New(svc, nil)
+	players, gather := player.New(svc, nil), lobby.New(svc, nil)
+	seasons := season.New(svc, gather, nil)
 	svc.SetSeasons(seasons)
+	svc.SetVacations(players)
 	front := inbox.New(svc, players, seasons, gather, nil)
-	return svc, front, clk
+	return svc, gather, front, clk
 }
 
 var benchPlayers = []string{"alice", "bob", "carol", "dave"}
@@ -68,14 +71,14 @@ func BenchmarkInbound(b *testing.B) {
 	// player, the author's opening with the acceptance); a new table when
 	// a game ends.
 	b.Run("move", func(b *testing.B) {
-		svc, front, clk := benchService(b)
+		svc, gather, front, clk := benchService(b)
 		ctx := context.Background()
 		done, tables := 0, 0
 		for done < b.N {
 			b.StopTimer()
 			name := fmt.Sprintf("b%d", tables)
 			tables++
-			if err := svc.CreateTable(ctx, name, "main", lexiotest.Emails(benchPlayers...), uint64(tables)); err != nil {
+			if err := gather.CreateTable(ctx, name, "main", lexiotest.Emails(benchPlayers...), uint64(tables)); err != nil {
 				b.Fatal(err)
 			}
 			g, err := svc.Game(ctx, name)
@@ -115,9 +118,9 @@ func BenchmarkInbound(b *testing.B) {
 	})
 	// board: BOARD requests, one mail each.
 	b.Run("board", func(b *testing.B) {
-		svc, front, clk := benchService(b)
+		svc, gather, front, clk := benchService(b)
 		ctx := context.Background()
-		if err := svc.CreateTable(ctx, "board", "main", lexiotest.Emails(benchPlayers...), 1); err != nil {
+		if err := gather.CreateTable(ctx, "board", "main", lexiotest.Emails(benchPlayers...), 1); err != nil {
 			b.Fatal(err)
 		}
 		raws := make([][]byte, b.N)

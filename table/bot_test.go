@@ -14,6 +14,7 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -180,7 +181,7 @@ func TestBotGameByMail(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				rs, err := tx.Ratings(tc.variant, p.ID)
+				rs, err := leagues.Ratings(tx, tc.variant, p.ID)
 				if len(rs) != 0 {
 					t.Errorf("a game against the computer rated alice: %+v", rs)
 				}
@@ -211,7 +212,7 @@ name = "club"
 name = "top"
 players = ["alice@localhost", "carol@localhost"]
 `)
-	if err := h.Tables.EnsureTables(h.Ctx); err != nil {
+	if err := h.Lobby.EnsureTables(h.Ctx); err != nil {
 		t.Fatal(err)
 	}
 	start := h.Game("vsbot").TurnStart()
@@ -244,7 +245,7 @@ players = ["alice@localhost", "carol@localhost"]
 		if err != nil {
 			return err
 		}
-		rs, err := tx.Ratings("lexio", p.ID)
+		rs, err := leagues.Ratings(tx, "lexio", p.ID)
 		if len(rs) != 0 {
 			t.Errorf("a season game with the computer rated carol: %+v", rs)
 		}

@@ -86,7 +86,7 @@ func TestCalendarEntries(t *testing.T) {
 	h := lexiotest.New(t, lexiotest.Options{})
 	t0 := h.Clock.Now()
 	const name = "cal"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)

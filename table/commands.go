@@ -65,7 +65,7 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 			// One of the turn's mails: not counted against the reply bound.
 			// (An author who gets no notice gets the acceptance alone, from
 			// announce.)
-			h.queue(t, h.Sender(t), templates.AcceptedMsg{
+			h.Queue(t, h.Sender(t), templates.AcceptedMsg{
 				Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
 		}
 		if err := h.s.Announce(h.Tx, t, h.Now, h.Out, p, &acc.Acceptance); err != nil {
@@ -96,7 +96,7 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 	case parser.KindPreview:
 		return h.preview(t, p, c)
 	case parser.KindBoard:
-		msg, err := h.s.noticeData(t, p, h.Now)
+		msg, err := h.s.NoticeData(t, p, h.Now)
 		if err != nil {
 			return err
 		}

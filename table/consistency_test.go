@@ -67,7 +67,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 	}
 	for i, tc := range tampers {
 		name := "tamper-" + tc.name
-		if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), uint64(i+1)); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), uint64(i+1)); err != nil {
 			t.Fatal(err)
 		}
 		h.Clock.Add(time.Minute)
@@ -90,11 +90,11 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 			t.Fatalf("%s: tampering: %v", name, err)
 		}
 	}
-	if err := h.Tables.CreateTable(h.Ctx, "fine", "main", lexiotest.Emails("alice", "bob"), 99); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "fine", "main", lexiotest.Emails("alice", "bob"), 99); err != nil {
 		t.Fatal(err)
 	}
 	h.Clock.Add(time.Minute)
-	if _, err := h.Tables.Tables(h.Ctx); err == nil || !strings.Contains(err.Error(), "the row and the log disagree") {
+	if _, err := h.Views.List(h.Ctx); err == nil || !strings.Contains(err.Error(), "the row and the log disagree") {
 		t.Errorf("Tables() = %v; want the error of a tampered table", err)
 	}
 	if g := h.Game("fine"); g == nil || g.Over() {

@@ -19,7 +19,7 @@ func testDeadlines(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver})
 	t0 := h.Clock.Now()
 	const name = "dl"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
@@ -133,11 +133,11 @@ func TestCatchUp(t *testing.T) { lexiotest.EachDriver(t, testCatchUp) }
 func testCatchUp(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver})
 	t0 := h.Clock.Now()
-	if err := h.Tables.CreateTable(h.Ctx, "ca", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "ca", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.Clock.Add(time.Hour)
-	if err := h.Tables.CreateTable(h.Ctx, "cb", "main", lexiotest.Emails("carol", "dave"), 6); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "cb", "main", lexiotest.Emails("carol", "dave"), 6); err != nil {
 		t.Fatal(err)
 	}
 	// Down for several turn lengths: one Tick.

@@ -134,7 +134,7 @@ func testFullGames(t *testing.T, driver string) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := lexiotest.New(t, lexiotest.Options{Driver: driver})
-			if err := h.Tables.CreateTable(h.Ctx, tt.name, tt.league, lexiotest.Emails(tt.players...), tt.seed); err != nil {
+			if err := h.Lobby.CreateTable(h.Ctx, tt.name, tt.league, lexiotest.Emails(tt.players...), tt.seed); err != nil {
 				t.Fatal(err)
 			}
 			for _, p := range tt.players {

@@ -1,15 +1,14 @@
 package table
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
@@ -31,6 +30,8 @@ type Request struct {
 	// moved: the sender was away and wrote, which moved their deadline
 	// if the turn is theirs (RULES §9.2): their answers carry it.
 	moved bool
+	// front is the mail front door the message came through.
+	front Front
 	// Proven: the sender showed that they read the From address's mail
 	// (EMAIL §1.7): a reply token of theirs, require_auth's verdict, or
 	// an answered confirmation. Without it nothing changes state, and
@@ -38,10 +39,26 @@ type Request struct {
 	Proven bool
 }
 
+// Front is what a Request needs of the mail front door (package inbox),
+// which gives it: the bounds on the answers to a message (EMAIL §2.6) and
+// the answer to a reply token that does not match its sender.
+type Front interface {
+	// WithinBound counts one answer to h's author, as to, about t (nil
+	// for none) and reports whether it may go; past the bound it may
+	// queue one notice saying so (Request.Queue).
+	WithinBound(h *Request, t *Table, to notice.Recipient) (bool, error)
+	// NoCommandOnce reports whether h may be answered, if it holds no
+	// command (once per sender and hour).
+	NoCommandOnce(h *Request) (bool, error)
+	// BadToken answers h, whose token does not match its sender.
+	BadToken(h *Request) error
+}
+
 // NewRequest is message m inside transaction tx, handled at now: rec is
-// its record, out the mail it causes, size its size in bytes.
-func (s *Service) NewRequest(tx *store.Tx, m *parser.Message, rec *store.Message, now time.Time, log *slog.Logger, size int64, out *notice.Batch) *Request {
-	return &Request{s: s, Tx: tx, Msg: m, Rec: rec, Now: now, Log: log, size: size, Out: out}
+// its record, out the mail it causes, size its size in bytes, f the front
+// door it came through.
+func (s *Service) NewRequest(tx *store.Tx, m *parser.Message, rec *store.Message, now time.Time, log *slog.Logger, size int64, out *notice.Batch, f Front) *Request {
+	return &Request{s: s, Tx: tx, Msg: m, Rec: rec, Now: now, Log: log, size: size, Out: out, front: f}
 }
 
 // Table is a table loaded in a transaction.
@@ -76,42 +93,26 @@ func (t *Table) SeatOf(addr string) int {
 	return -1
 }
 
+// SeatOfID returns the seat of the player whose id is id, or -1.
+func (t *Table) SeatOfID(id int64) int {
+	for i, st := range t.Seats {
+		if st.PlayerID == id {
+			return i
+		}
+	}
+	return -1
+}
+
 func (h *Request) Outcome(o string, reason string) {
 	h.Rec.Outcome, h.Rec.Reason = o, reason
 }
 
-// BadToken answers a token that does not match its sender. Only a player
-// or an invitee of the table the token names is told (a forged From must not make us
-// write to a stranger); everything is logged.
-func (h *Request) BadToken() error {
-	// The token names its table before its last '-' (mailer.Tokens),
-	// after the prefix of an unsubscribe address.
-	name := ""
-	if i := strings.LastIndexByte(h.Msg.Token, '-'); i > 0 {
-		name = strings.TrimPrefix(strings.ToLower(h.Msg.Token[:i]), mailer.UnsubscribePrefix)
-	}
-	h.Log.Warn("forged or damaged reply token", "token_table", name)
-	h.Outcome(OutcomeRejected, string(templates.ReasonBadToken))
-	t, err := h.Load(name)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if t.SeatOf(h.Msg.From) < 0 {
-		// An invitee was written to as well (LEAGUES §6): they are told,
-		// from no table (they have no seat there).
-		if _, err := h.Tx.InvitationOf(t.Row.ID, h.Msg.From); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return nil
-			}
-			return err
-		}
-		t = nil
-	}
-	return h.Refuse(t, h.Msg.Command.String(), []templates.Reason{{Kind: templates.ReasonBadToken}}, true)
-}
+// BadToken answers a token that does not match its sender (Front).
+func (h *Request) BadToken() error { return h.front.BadToken(h) }
+
+// NoCommandOnce reports whether a message may be answered, if it holds no
+// command (Front).
+func (h *Request) NoCommandOnce() (bool, error) { return h.front.NoCommandOnce(h) }
 
 // SenderLang is the language to answer the sender in.
 func (h *Request) SenderLang(t *Table) string {
@@ -140,26 +141,6 @@ func (h *Request) senderZone(t *Table) *time.Location {
 		return h.s.ZoneOf(p.TimeZone)
 	}
 	return h.s.zone
-}
-
-// NoCommandOnce lets one message without a command be answered per
-// sender and hour; it reports whether this one may be. An auto-responder
-// that answers our mail with prose (or our own text, which holds no
-// command) gets one "no command found" and then nothing, so the exchange
-// stops; a person who wrote no command is told once, and HELP always
-// answers.
-func (h *Request) NoCommandOnce() (bool, error) {
-	var pe *parser.Error
-	if !errors.As(h.Msg.Err, &pe) || pe.Kind != parser.NoCommand {
-		return true, nil
-	}
-	ok, err := h.Tx.TakeRate("no-command:"+h.Msg.From, 1, time.Hour, h.Now)
-	if err != nil || ok {
-		return ok, err
-	}
-	h.Outcome(OutcomeRejected, string(templates.ReasonNoCommand))
-	h.Log.Info("no command, not answered: one message without a command was answered this hour")
-	return false, nil
 }
 
 // ReplyTable is the table a reply about no particular table (GAMES,
@@ -211,21 +192,21 @@ func (h *Request) Reply(t *Table, m templates.Mail) error {
 
 // ReplyAs is Reply to the author as the recipient to.
 func (h *Request) ReplyAs(t *Table, to notice.Recipient, m templates.Mail) error {
-	ok, err := h.WithinBound(t, to)
+	ok, err := h.front.WithinBound(h, t, to)
 	if err != nil || !ok {
 		return err
 	}
-	h.queue(t, to, m)
+	h.Queue(t, to, m)
 	return nil
 }
 
-// queue queues a mail to the author without counting it against the
+// Queue queues a mail to the author without counting it against the
 // bound: the mails of a turn (the separate acceptance).
-func (h *Request) queue(t *Table, to notice.Recipient, m templates.Mail) {
+func (h *Request) Queue(t *Table, to notice.Recipient, m templates.Mail) {
 	e := notice.Envelope{To: to, Reply: h.Rec.MessageID}
 	if t != nil {
 		e.Table, e.Seq, e.TableID = t.Row.Name, int64(len(t.Actions())), &t.Row.ID
-		e.Cal = h.s.calendarEvent(t, templates.KindOf(m), to.Pos, h.moved, h.Now)
+		e.Cal = h.s.CalendarEvent(t, templates.KindOf(m), to.Pos, h.moved, h.Now)
 	}
 	h.Out.Add(e, m)
 }
@@ -440,4 +421,25 @@ func (s *Service) ended(tx *store.Tx, t *Table, now time.Time) error {
 	}
 	t.ended = true
 	return s.seasons.Ended(tx, t, now)
+}
+
+// Game rebuilds the game of a table, for the admin's tools; nil before the
+// game starts.
+func (s *Service) Game(ctx context.Context, name string) (*engine.Game, error) {
+	var g *engine.Game
+	err := s.store.View(ctx, func(tx *store.Tx) error {
+		t, err := s.Load(tx, name)
+		if err != nil {
+			return err
+		}
+		g = t.Game
+		return nil
+	})
+	return g, err
+}
+
+// IsTurn tells the actions that end a turn from the probes and presence
+// marks that the log also holds.
+func IsTurn(k engine.ActionKind) bool {
+	return k == engine.ActPlace || k == engine.ActExchange || k == engine.ActPass || k == engine.ActExpire
 }

@@ -41,7 +41,7 @@ func TestGameOverMissed(t *testing.T) {
 	}
 	h := lexiotest.New(t, lexiotest.Options{Dict: d, Gaddag: gd})
 	players := []string{"alice", "bob"}
-	if err := h.Tables.CreateTable(h.Ctx, "missed", "main", lexiotest.Emails(players...), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "missed", "main", lexiotest.Emails(players...), 5); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range players {

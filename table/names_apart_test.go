@@ -14,7 +14,7 @@ import (
 func TestNamesApart(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{})
-	if err := h.Tables.CreateTable(h.Ctx, "t1", "main", []string{"alice@" + h.Domain, "alice@evil.test", "lexio@evil.test"}, 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "t1", "main", []string{"alice@" + h.Domain, "alice@evil.test", "lexio@evil.test"}, 5); err != nil {
 		t.Fatal(err)
 	}
 	m := h.WaitMail("alice", 1)[0]

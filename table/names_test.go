@@ -35,7 +35,7 @@ func TestOneTableNameRule(t *testing.T) {
 				t.Errorf("config: %v", err)
 			}
 			// The admin's CreateTable.
-			err = h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 1)
+			err = h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 1)
 			if want != (err == nil) || !want && !errors.Is(err, tablename.ErrInvalid) {
 				t.Errorf("CreateTable: %v", err)
 			}

@@ -34,7 +34,7 @@ func (t *Table) NotifyMode(p int) string {
 func (t *Table) wantsNotice(p int) bool {
 	acts := t.Game.Actions()
 	return t.NotifyMode(p) == NotifyAll || t.Game.Turn() == p ||
-		len(acts) == 0 || !isTurn(acts[len(acts)-1].Kind)
+		len(acts) == 0 || !IsTurn(acts[len(acts)-1].Kind)
 }
 
 // Say passes a player's line on to the other players of the table it came

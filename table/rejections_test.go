@@ -23,7 +23,7 @@ reserve_size = 2
 reserve_refill = "15s"
 `})
 	const name = "rej"
-	if err := h.Tables.CreateTable(h.Ctx, name, "tight", lexiotest.Emails("alice", "bob"), 7); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "tight", lexiotest.Emails("alice", "bob"), 7); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
@@ -115,7 +115,7 @@ func TestProbeLog(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{Dict: lexiotest.Words{}})
 	const name = "probe"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
@@ -128,7 +128,7 @@ func TestProbeLog(t *testing.T) {
 	cell := fmt.Sprintf("%c%d", 'A'+start.Col, start.Row+1)
 	lexiotest.MustContain(t, "the log", h.LastOf("alice", "log-reply").Text, play.Words[0].Text, cell)
 
-	ts, err := h.Tables.Tables(h.Ctx)
+	ts, err := h.Views.List(h.Ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestProbeLog(t *testing.T) {
 		t.Fatalf("after a preview and a probe: %d tables, moves %d; want 0 moves", len(ts), ts[0].Moves)
 	}
 	h.Expect(h.Fresh("alice", name, "PASS"), table.OutcomeApplied, "PASS")
-	if sum, err := h.Tables.Table(h.Ctx, name); err != nil || sum.Moves != 1 {
+	if sum, err := h.Views.Show(h.Ctx, name); err != nil || sum.Moves != 1 {
 		t.Errorf("after a pass: moves %d (%v), want 1", sum.Moves, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/lexio-mail/lexio/analysis"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/notice"
+	"github.com/lexio-mail/lexio/notice/ics"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -16,7 +17,7 @@ import (
 // and the templates' output into outbox rows. Only engine.View is read for
 // a player, so a message can hold no other player's rack before the end.
 
-// calendarEvent is the calendar entry a mail of kind to seat p about t
+// CalendarEvent is the calendar entry a mail of kind to seat p about t
 // carries, written at now (its DTSTAMP: when the mail is queued), or nil.
 // Each turn of each player is one event, whose UID names the table, the
 // turn's number and the seat:
@@ -31,14 +32,14 @@ import (
 // same while nothing happens, grows when the deadline moves (a presence
 // is an action), and is higher in the CANCEL, which the turn's last
 // action comes before, than in any REQUEST of the turn.
-func (s *Service) calendarEvent(t *Table, kind templates.Kind, p int, moved bool, now time.Time) *templates.Event {
+func (s *Service) CalendarEvent(t *Table, kind templates.Kind, p int, moved bool, now time.Time) *ics.Event {
 	if t.Game == nil || p < 0 || p >= len(t.Seats) {
 		return nil
 	}
 	acts := t.Game.Actions()
 	var ends []int // the actions that ended a turn
 	for i, a := range acts {
-		if isTurn(a.Kind) {
+		if IsTurn(a.Kind) {
 			ends = append(ends, i)
 		}
 	}
@@ -49,7 +50,7 @@ func (s *Service) calendarEvent(t *Table, kind templates.Kind, p int, moved bool
 		}
 		return ends[n-2] + 1
 	}
-	e := templates.Event{Table: t.Row.Name, Stamp: now, Organizer: s.cfg.Mail.Address,
+	e := ics.Event{Table: t.Row.Name, Stamp: now, Organizer: s.cfg.Mail.Address,
 		OrganizerName: s.cfg.Mail.Name, Attendee: t.Seats[p].Player.Address, TZ: t.Zones[p]}
 	// turnBegan is when turn n began; a change to the player's
 	// vacations since then may have moved its deadline, and counts in
@@ -100,8 +101,8 @@ func SeatAddrs(seats []store.Seat) []string {
 	return out
 }
 
-// noticeData is the state of a game for one player.
-func (s *Service) noticeData(t *Table, p int, now time.Time) (templates.NoticeMsg, error) {
+// NoticeData is the state of a game for one player.
+func (s *Service) NoticeData(t *Table, p int, now time.Time) (templates.NoticeMsg, error) {
 	v, err := t.Game.View(p, now)
 	if err != nil {
 		return templates.NoticeMsg{}, notice.Permanent(err)
@@ -132,8 +133,8 @@ func (s *Service) noticeData(t *Table, p int, now time.Time) (templates.NoticeMs
 	return msg, nil
 }
 
-// gameOverData is the end of a game, the same for everyone but the "You".
-func (s *Service) gameOverData(t *Table, p int, now time.Time) (templates.GameOverMsg, error) {
+// GameOverData is the end of a game, the same for everyone but the "You".
+func (s *Service) GameOverData(t *Table, p int, now time.Time) (templates.GameOverMsg, error) {
 	v, err := t.Game.View(p, now)
 	if err != nil || v.Result == nil {
 		return templates.GameOverMsg{}, notice.Permanent(fmt.Errorf("table: game over view: %v", err))
@@ -170,11 +171,11 @@ func (s *Service) gameOverData(t *Table, p int, now time.Time) (templates.GameOv
 	return msg, nil
 }
 
-// missed is what each player left on the table in t's game, in seat
+// Missed is what each player left on the table in t's game, in seat
 // order (package analysis), or nil when the service has no GADDAG. An
 // analysis that fails leaves the section out, logged: the end of the game
 // goes out all the same.
-func (s *Service) missed(t *Table, names []string) []templates.MissedLine {
+func (s *Service) Missed(t *Table, names []string) []templates.MissedLine {
 	if s.gaddag == nil {
 		return nil
 	}

@@ -78,7 +78,7 @@ func (s *Service) departed(tx *store.Tx, t *Table, p int, now time.Time, out *no
 			msg.Expired = t.Row.ForfeitAfter
 		}
 		e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, To: t.Recipient(p), Reply: reply,
-			TableID: &t.Row.ID, Cal: s.calendarEvent(t, templates.Resigned, p, false, now)}
+			TableID: &t.Row.ID, Cal: s.CalendarEvent(t, templates.Resigned, p, false, now)}
 		out.Add(e, msg)
 	}
 	return s.Announce(tx, t, now, out, -1, nil)
@@ -172,7 +172,7 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 			if q != p && t.Game.Left(q) {
 				continue
 			}
-			msg, err := s.noticeData(t, q, now)
+			msg, err := s.NoticeData(t, q, now)
 			if err != nil {
 				return err
 			}

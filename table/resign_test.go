@@ -66,7 +66,7 @@ func TestResignTwoPlayers(t *testing.T) {
 	h := lexiotest.New(t, lexiotest.Options{})
 	const name = "r2"
 	players := []string{"alice", "bob"}
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 11); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 11); err != nil {
 		t.Fatal(err)
 	}
 	first := lexiotest.LatestNotice(h.WaitMail("alice", 1))
@@ -89,7 +89,7 @@ func TestResignTwoPlayers(t *testing.T) {
 	if !slices.Equal(r.Scores, scores) || !slices.Equal(r.Racks, racks) {
 		t.Errorf("scores %v racks %q, want %v and %q untouched", r.Scores, r.Racks, scores, racks)
 	}
-	if sum, _ := h.Tables.Table(h.Ctx, name); sum.Status != table.StatusOver {
+	if sum, _ := h.Views.Show(h.Ctx, name); sum.Status != table.StatusOver {
 		t.Errorf("status %s", sum.Status)
 	}
 	for _, p := range players {
@@ -123,7 +123,7 @@ func TestResignThreeAndFour(t *testing.T) {
 		h := lexiotest.New(t, lexiotest.Options{})
 		const name = "r3"
 		players := []string{"alice", "bob", "carol"}
-		if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 12); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 12); err != nil {
 			t.Fatal(err)
 		}
 		h.WaitMail("bob", 1)
@@ -197,7 +197,7 @@ func TestResignThreeAndFour(t *testing.T) {
 		h := lexiotest.New(t, lexiotest.Options{})
 		const name = "r4"
 		players := []string{"alice", "bob", "carol", "dave"}
-		if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 13); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 13); err != nil {
 			t.Fatal(err)
 		}
 		h.WaitMail("dave", 1)
@@ -238,10 +238,10 @@ func TestResignThreeAndFour(t *testing.T) {
 func TestResignRefused(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{})
-	if err := h.Tables.CreateTable(h.Ctx, "mine", "main", lexiotest.Emails("alice", "bob"), 14); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "mine", "main", lexiotest.Emails("alice", "bob"), 14); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Tables.CreateTable(h.Ctx, "theirs", "main", lexiotest.Emails("bob", "carol"), 15); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "theirs", "main", lexiotest.Emails("bob", "carol"), 15); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
@@ -283,7 +283,7 @@ func TestForfeitByTick(t *testing.T) {
 	h := lexiotest.New(t, lexiotest.Options{Config: forfeitConfig})
 	t0 := h.Clock.Now()
 	const name = "ff"
-	if err := h.Tables.CreateTable(h.Ctx, name, "strict", lexiotest.Emails("alice", "bob"), 16); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "strict", lexiotest.Emails("alice", "bob"), 16); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 1)
@@ -322,7 +322,7 @@ func TestForfeitCatchUp(t *testing.T) {
 	h := lexiotest.New(t, lexiotest.Options{Config: forfeitConfig})
 	t0 := h.Clock.Now()
 	const name = "cu"
-	if err := h.Tables.CreateTable(h.Ctx, name, "strict", lexiotest.Emails("alice", "bob", "carol"), 17); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "strict", lexiotest.Emails("alice", "bob", "carol"), 17); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("carol", 1)
@@ -377,7 +377,7 @@ func TestSubstitute(t *testing.T) {
 	h := lexiotest.New(t, lexiotest.Options{})
 	const name = "sub"
 	players := []string{"alice", "bob", "carol"}
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 18); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 18); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("bob", 1)
@@ -396,7 +396,7 @@ func TestSubstitute(t *testing.T) {
 	if last := g.Actions()[len(g.Actions())-1]; last.Kind != engine.ActSubstitute || last.From != "Bob" || last.To != "Dave" {
 		t.Errorf("last action %+v", last)
 	}
-	sum, _ := h.Tables.Table(h.Ctx, name)
+	sum, _ := h.Views.Show(h.Ctx, name)
 	if !slices.Equal(sum.Players, lexiotest.Emails("alice", "dave", "carol")) {
 		t.Errorf("seats %v", sum.Players)
 	}

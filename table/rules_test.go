@@ -15,7 +15,7 @@ func TestHelpRules(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{Mail: "replies_per_hour = 3"})
 	const name = "rules"
-	if err := h.Tables.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob", "carol"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob", "carol"), 5); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"alice", "bob", "carol"} {

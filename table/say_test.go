@@ -20,10 +20,10 @@ func TestSay(t *testing.T) { lexiotest.EachDriver(t, testSay) }
 
 func testSay(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Mail: "error_replies_per_hour = 3"})
-	if err := h.Tables.CreateTable(h.Ctx, "t1", "main", lexiotest.Emails("alice", "bob", "carol"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "t1", "main", lexiotest.Emails("alice", "bob", "carol"), 5); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Tables.CreateTable(h.Ctx, "t2", "main", lexiotest.Emails("alice", "dave"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "t2", "main", lexiotest.Emails("alice", "dave"), 5); err != nil {
 		t.Fatal(err)
 	}
 	h.WaitMail("alice", 2)

@@ -123,7 +123,7 @@ func (s *Service) queue(t *Table, p int, m templates.Mail, now time.Time, out *n
 // of the notice a mail stands in for (NOTIFY turn).
 func (s *Service) queueCal(t *Table, cal templates.Kind, p int, m templates.Mail, now time.Time, out *notice.Batch) {
 	e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, To: t.Recipient(p), TableID: &t.Row.ID,
-		Cal: s.calendarEvent(t, cal, p, false, now)}
+		Cal: s.CalendarEvent(t, cal, p, false, now)}
 	if templates.KindOf(m) == templates.Reminder {
 		e.Extra = strconv.FormatInt(t.Row.NextReminder.Unix(), 36)
 	}
@@ -148,7 +148,7 @@ func (s *Service) Announce(tx *store.Tx, t *Table, now time.Time, out *notice.Ba
 		if standings, err = s.seasons.EndStandings(tx, t, now); err != nil {
 			return err
 		}
-		missed = s.missed(t, Names(t.Seats))
+		missed = s.Missed(t, Names(t.Seats))
 	}
 	for p := range t.Seats {
 		if !t.Game.Over() && t.Game.Left(p) {
@@ -159,7 +159,7 @@ func (s *Service) Announce(tx *store.Tx, t *Table, now time.Time, out *notice.Ba
 			a = acc
 		}
 		if t.Game.Over() {
-			msg, err := s.gameOverData(t, p, now)
+			msg, err := s.GameOverData(t, p, now)
 			if err != nil {
 				return err
 			}
@@ -183,7 +183,7 @@ func (s *Service) Announce(tx *store.Tx, t *Table, now time.Time, out *notice.Ba
 			}
 			continue
 		}
-		msg, err := s.noticeData(t, p, now)
+		msg, err := s.NoticeData(t, p, now)
 		if err != nil {
 			return err
 		}
@@ -241,7 +241,7 @@ func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *notice.B
 	}
 	if t.Row.NextReminder != nil && !t.Row.NextReminder.After(now) {
 		p := t.Game.Turn()
-		msg, err := s.noticeData(t, p, now)
+		msg, err := s.NoticeData(t, p, now)
 		if err != nil {
 			return err
 		}

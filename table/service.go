@@ -2,16 +2,18 @@
 // transaction and rebuilt from its log (the log is the truth), saved with
 // optimistic locking; the commands that act on a table — placements,
 // exchanges, passes, previews, BOARD, LOG, SAY, RESIGN, a substitute, the
-// computer's turns — and those that gather players at one: NEW, JOIN,
-// START, DECLINE, STOP and the invitations with their bounds and expiry
-// (LEAGUES §6); deadlines, reminders and expiries (EMAIL §5); and how a
-// player's vacations move their deadlines (LEAGUES §3.2). A Request is
-// one inbound message inside its transaction, with the answers it may
-// give within the reply bounds (EMAIL §2.6).
+// computer's turns; deadlines, reminders and expiries (EMAIL §5), and
+// how a player's vacations move their deadlines (LEAGUES §3.2). A
+// Request is one inbound message inside its transaction, with the
+// answers it gives.
 //
-// It knows nothing of how mail is read or whose it is (package inbox), of
-// a player's preferences (player) or of league seasons (season), which
-// hears of a season table's end through Seasons, set by the wiring.
+// It knows nothing of how mail is read or whose it is, nor of the reply
+// bounds (package inbox, through Front), of gathering players (lobby), of
+// a player's preferences and the notices of their vacations (player,
+// which a move reaches through Vacations), of the reads from outside the
+// mail (tableview), or of league seasons (season), which hears of a
+// season table's end through Seasons. The wiring sets Seasons and
+// Vacations.
 package table
 
 import (
@@ -77,6 +79,8 @@ type Service struct {
 	zone *time.Location
 	// seasons hear of the tables of league seasons.
 	seasons Seasons
+	// vacations end a player's vacation when they move.
+	vacations Vacations
 	// tickHook, nil but in tests (export_test.go), runs in each table's
 	// deadline transaction (EnforceDeadlines) between its read and its writes.
 	tickHook func(tableID int64)
@@ -142,15 +146,30 @@ type Seasons interface {
 // it once, before anything else.
 func (s *Service) SetSeasons(ss Seasons) { s.seasons = ss }
 
+// Vacations is what a move needs of the players' vacations (package
+// player), called in the move's transaction.
+type Vacations interface {
+	// EndByMove ends the running vacation of pl, who just moved at a
+	// table that honours vacations (LEAGUES §3.2): their tables'
+	// deadlines follow (Reschedule) and the other players are told.
+	EndByMove(tx *store.Tx, pl *store.Player, now time.Time, log *slog.Logger, out *notice.Batch) error
+}
+
+// SetVacations makes a move end its player's vacation through v; the
+// wiring calls it once, before anything else.
+func (s *Service) SetVacations(v Vacations) { s.vacations = v }
+
 // Part is what a package that acts through the tables (lobby, player,
-// season, inbox) holds of the service: its configuration, store, clock,
-// mail writer and tokens, and the tables themselves.
+// season, inbox, tableview) holds of the service: its configuration,
+// store, clock, mail writer, tokens and web links (nil when the web side
+// is off), and the tables themselves.
 type Part struct {
 	Cfg     *config.Config
 	Store   *store.Store
 	Tables  *Service
 	Notices *notice.Writer
 	Tokens  *mailer.Tokens
+	Links   *weblink.Links
 	Now     func() time.Time
 	Log     *slog.Logger
 }
@@ -161,7 +180,7 @@ func (s *Service) Part(log *slog.Logger) Part {
 	if log == nil {
 		log = s.log
 	}
-	return Part{Cfg: s.cfg, Store: s.store, Tables: s, Notices: s.notices, Tokens: s.tokens, Now: s.now, Log: log}
+	return Part{Cfg: s.cfg, Store: s.store, Tables: s, Notices: s.notices, Tokens: s.tokens, Links: s.links, Now: s.now, Log: log}
 }
 
 // CanPlay reports whether the service can seat the computer: it has the

@@ -1,17 +1,12 @@
 package table
 
 import (
-	"context"
-	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/lexio-mail/lexio/clock"
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/templates"
 )
 
 // This file is the time of LEAGUES §3: each player's time bank, derived
@@ -72,7 +67,7 @@ func (t *Table) banks() []time.Duration {
 	var turns []clock.Turn
 	at := g.Config().Start
 	for _, a := range g.Actions() {
-		if !isTurn(a.Kind) {
+		if !IsTurn(a.Kind) {
 			continue
 		}
 		turns = append(turns, clock.Turn{Player: a.Player, Start: at, End: a.At, Expired: a.Kind == engine.ActExpire})
@@ -142,58 +137,6 @@ func (t *Table) vacationEdits(p int, since time.Time) int {
 	return n
 }
 
-// PlayerTables loads the games in progress of the player at addr. A
-// table that cannot be read (a row the driver cannot read back, a log
-// that disagrees with its row) is left out, and logged: it must not keep
-// the player from their vacation at the others. An error worth trying
-// again (store.IsTemporary) fails the whole.
-func (s *Service) PlayerTables(tx *store.Tx, addr string) ([]*Table, error) {
-	refs, err := tx.TableRefsOfPlayer(addr)
-	if err != nil {
-		return nil, err
-	}
-	var out []*Table
-	for _, ref := range refs {
-		row, err := tx.TableByID(ref.ID)
-		if err == nil && row.Status != StatusPlaying {
-			continue
-		}
-		var t *Table
-		if err == nil {
-			t, err = s.LoadRow(tx, row)
-		}
-		if err != nil {
-			if store.IsTemporary(err) {
-				return nil, err
-			}
-			s.log.Error("a table of the player cannot be read: left out", "table", ref.Name, "err", err)
-			continue
-		}
-		if t.Game != nil && !t.Game.Over() {
-			out = append(out, t)
-		}
-	}
-	return out, nil
-}
-
-// EndVacation ends v at now: a running one stops there and charges only
-// the days begun, and its end is due to be told (reclock tells it); one
-// still to come is cancelled, charges none, and is never told.
-func EndVacation(v *store.Vacation, now time.Time, loc *time.Location) {
-	if v.From.After(now) {
-		v.To = v.From
-		v.Days = 0
-		v.Told = store.VacationEndTold // never began: nothing to tell
-	} else {
-		v.To = now
-		v.Days = clock.Begun(v.DaysFrom, v.Days, loc, now)
-	}
-	v.EndedAt, v.DueAt = &now, &now
-	if v.Told == store.VacationEndTold {
-		v.DueAt = nil
-	}
-}
-
 // endVacationByMove ends the running vacation of seat p, who just moved
 // at t (LEAGUES §3.2), unless t's league ignores vacations (a move there
 // says nothing about the player's other games).
@@ -201,134 +144,33 @@ func (h *Request) endVacationByMove(t *Table, p int) error {
 	if t.runningVacation(p, h.Now) == nil {
 		return nil
 	}
-	pl := t.Seats[p].Player
-	if err := h.Tx.LockPlayer(pl.ID); err != nil {
-		return err
-	}
-	vs, err := h.Tx.Vacations(pl.ID)
-	if err != nil {
-		return err
-	}
-	tables, err := h.s.PlayerTables(h.Tx, pl.Address)
-	if err != nil {
-		return err
-	}
-	for i := range vs {
-		if !vs[i].From.After(h.Now) && vs[i].To.After(h.Now) {
-			EndVacation(&vs[i], h.Now, h.s.ZoneOf(vs[i].Zone))
-			if err := h.Tx.SaveVacation(&vs[i]); err != nil {
-				return err
-			}
-		}
-	}
-	h.Log.Info("a move ended the player's vacation")
-	return h.s.Reclock(h.Tx, tables, pl.ID, vs, h.Now, h.Out)
+	return h.s.vacations.EndByMove(h.Tx, t.Seats[p].Player, h.Now, h.Log, h.Out)
 }
 
-// Reclock applies a player's changed vacations vs to their tables, loaded
-// before the change: each deadline, reminder and due time follows, in
-// this transaction, so that the scheduler's due query stays right. Where
-// the player's own deadline moved they are told, with their turn's
-// calendar entry again (same UID, higher SEQUENCE). Then every vacation
-// of theirs due to be told (begun or ended by now) is told.
-func (s *Service) Reclock(tx *store.Tx, tables []*Table, playerID int64, vs []store.Vacation, now time.Time, out *notice.Batch) error {
-	for _, t := range tables {
-		if t.Row.IgnoreVacations {
-			continue
-		}
-		p := slices.IndexFunc(t.Seats, func(st store.Seat) bool { return st.PlayerID == playerID })
-		if p < 0 {
-			continue
-		}
-		t.vacs[p] = slices.Clone(vs)
-		before, beforeReminder := t.Row.Deadline, t.Row.NextReminder
-		s.schedule(t, now)
-		if sameTime(before, t.Row.Deadline) && sameTime(beforeReminder, t.Row.NextReminder) {
-			continue
-		}
-		if err := tx.SaveTable(t.Row, t.prevSeq); err != nil {
-			return err
-		}
-		if !sameTime(before, t.Row.Deadline) && t.Game.Turn() == p {
-			s.log.Info("a vacation moved the deadline", "table", t.Row.Name, "player", p, "deadline", *t.Row.Deadline)
-			s.tellVacation(t, p, nil, now, out, false)
-		}
+// Reschedule gives seat p of t, loaded before the change, the vacations
+// vs: the deadline, reminder and due time follow, and are written in tx
+// when they changed, so that the scheduler's due query stays right.
+// moved says that the deadline of p's own turn moved.
+func (s *Service) Reschedule(tx *store.Tx, t *Table, p int, vs []store.Vacation, now time.Time) (moved bool, err error) {
+	t.vacs[p] = slices.Clone(vs)
+	before, beforeReminder := t.Row.Deadline, t.Row.NextReminder
+	s.schedule(t, now)
+	if sameTime(before, t.Row.Deadline) && sameTime(beforeReminder, t.Row.NextReminder) {
+		return false, nil
 	}
-	for i := range vs {
-		if vs[i].DueAt != nil && !vs[i].DueAt.After(now) {
-			if err := s.tellDue(tx, tables, &vs[i], now, out); err != nil {
-				return err
-			}
-		}
+	if err := tx.SaveTable(t.Row, t.prevSeq); err != nil {
+		return false, err
 	}
-	return nil
+	if !sameTime(before, t.Row.Deadline) && t.Game.Turn() == p {
+		s.log.Info("a vacation moved the deadline", "table", t.Row.Name, "player", p, "deadline", *t.Row.Deadline)
+		return true, nil
+	}
+	return false, nil
 }
 
-// tellDue tells the other players of the tables of v's player (loaded)
-// what of v is due by now: its start, its end, or both after downtime.
-func (s *Service) tellDue(tx *store.Tx, tables []*Table, v *store.Vacation, now time.Time, out *notice.Batch) error {
-	for v.DueAt != nil && !v.DueAt.After(now) {
-		end := v.Told == store.VacationStartTold
-		for _, t := range tables {
-			if t.Row.IgnoreVacations {
-				continue
-			}
-			p := slices.IndexFunc(t.Seats, func(st store.Seat) bool { return st.PlayerID == v.PlayerID })
-			if p >= 0 {
-				s.tellVacation(t, p, v, now, out, end)
-			}
-		}
-		if end {
-			v.Told, v.DueAt = store.VacationEndTold, nil
-		} else {
-			v.Told, v.DueAt = store.VacationStartTold, &v.To
-		}
-		if err := tx.SaveVacation(v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// tellVacation queues the vacation notices of table t about seat p. With
-// v, the other players are told that v began (end false) or ended; with v
-// nil, p alone is told that their deadline moved, by the vacation now
-// running or coming, or by its end when none is left, with their turn's
-// calendar entry.
-func (s *Service) tellVacation(t *Table, p int, v *store.Vacation, now time.Time, out *notice.Batch, end bool) {
-	ns := Names(t.Seats)
-	for q := range t.Seats {
-		if (v == nil) != (q == p) {
-			continue
-		}
-		msg := templates.VacationNoticeMsg{Head: s.notices.Head(t.Row.Name, t.Recipient(q), now), Player: ns[p], You: q == p, Over: end}
-		if v != nil {
-			msg.Begins, msg.Ends = v.From, v.To
-		} else if cur := t.runningOrNext(p, now); cur != nil {
-			msg.Begins, msg.Ends = cur.From, cur.To
-		} else {
-			msg.Over = true
-		}
-		if t.Game.Turn() == p && t.Row.Deadline != nil {
-			msg.Deadline = *t.Row.Deadline
-		}
-		e := notice.Envelope{Table: t.Row.Name, Seq: t.Row.Seq, To: t.Recipient(q), TableID: &t.Row.ID}
-		if v == nil {
-			e.Cal = s.calendarEvent(t, templates.VacationNotice, p, true, now)
-			e.Extra = "m" + strconv.FormatInt(t.Row.Deadline.Unix(), 36) + "." + strconv.FormatInt(now.UnixNano(), 36)
-		} else {
-			e.Extra = "v" + strconv.FormatInt(v.ID, 10) + ".start"
-			if end {
-				e.Extra = "v" + strconv.FormatInt(v.ID, 10) + ".end"
-			}
-		}
-		out.Add(e, msg)
-	}
-}
-
-// runningOrNext is seat p's vacation running at now, else the next one to
+// RunningOrNext is seat p's vacation running at now, else the next one to
 // come, or nil.
-func (t *Table) runningOrNext(p int, now time.Time) *store.Vacation {
+func (t *Table) RunningOrNext(p int, now time.Time) *store.Vacation {
 	if v := t.runningVacation(p, now); v != nil {
 		return v
 	}
@@ -338,43 +180,4 @@ func (t *Table) runningOrNext(p int, now time.Time) *store.Vacation {
 		}
 	}
 	return nil
-}
-
-// TellVacations tells the other players of every vacation whose start or
-// end came by now (LEAGUES §3.2), each player in a transaction of its
-// own. The deadlines need nothing: they were moved when the vacation was
-// set. It returns how many vacations it told of.
-func (s *Service) TellVacations(ctx context.Context, now time.Time) (int, error) {
-	playerOf := map[int64]int64{} // vacation → player, as found due
-	return s.notices.EachDue(ctx, s.store, now, "telling a vacation",
-		func(tx *store.Tx, limit int) ([]int64, error) {
-			due, err := tx.DueVacations(now, limit)
-			ids := make([]int64, len(due))
-			for i, v := range due {
-				ids[i], playerOf[v.ID] = v.ID, v.PlayerID
-			}
-			return ids, err
-		},
-		func(tx *store.Tx, id int64, out *notice.Batch) error {
-			playerID := playerOf[id]
-			if err := tx.LockPlayer(playerID); err != nil {
-				return err
-			}
-			vs, err := tx.Vacations(playerID)
-			if err != nil {
-				return err
-			}
-			i := slices.IndexFunc(vs, func(v store.Vacation) bool { return v.ID == id })
-			if i < 0 || vs[i].DueAt == nil || vs[i].DueAt.After(now) {
-				return nil // told meanwhile
-			}
-			if vs[i].Player == nil {
-				return notice.Permanent(fmt.Errorf("table: vacation %d without its player", id))
-			}
-			tables, err := s.PlayerTables(tx, vs[i].Player.Address)
-			if err != nil {
-				return err
-			}
-			return s.tellDue(tx, tables, &vs[i], now, out)
-		})
 }

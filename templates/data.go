@@ -306,33 +306,6 @@ const (
 	ReasonBinary       ReasonKind = "binary-junk"
 )
 
-// ReasonKinds lists every ReasonKind the templates write a sentence for.
-func ReasonKinds() []ReasonKind {
-	return []ReasonKind{
-		ReasonNoTiles, ReasonTooManyTiles, ReasonOffBoard, ReasonWalled, ReasonOccupied,
-		ReasonDuplicateCell, ReasonBadLetter, ReasonMismatch, ReasonNotThrough,
-		ReasonNotInLine, ReasonGap, ReasonNotTouching, ReasonFirstNotCentre,
-		ReasonFirstTooShort, ReasonNotOnRack, ReasonUnknownWords, ReasonReserveEmpty,
-		ReasonNotYourTurn, ReasonGameOver, ReasonExchangeNotAllowed, ReasonBagTooSmall,
-		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
-		ReasonConfirmUsed, ReasonConfirmExpired,
-		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
-		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonResigned, ReasonNotYourTable, ReasonNoTableToJoin, ReasonNotAtTable, ReasonNoCommand, ReasonBadCell,
-		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
-		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonBadVacation, ReasonBadNotify,
-		ReasonBadAddress, ReasonSayTooLong, ReasonMissingArg,
-		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
-		ReasonVacationDays, ReasonVacationOverlap, ReasonVacationPast, ReasonVacationFar, ReasonNoVacation,
-		ReasonNotInvited, ReasonNoInvitation, ReasonSeveralInvites, ReasonInviteDeclined,
-		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonSelfInvite,
-		ReasonNotYetSeated, ReasonInvitesWaiting,
-		ReasonUnfitAddress, ReasonRefusesInvite, ReasonInvitedOften, ReasonDeclinedYou,
-		ReasonInvitesToday, ReasonOutsiderMail, ReasonOpenTables,
-		ReasonSayLimit, ReasonSayWhere,
-		ReasonNoSuchLeague, ReasonNoSignup, ReasonNotInLeague, ReasonWhichLeague, ReasonAlreadySignedUp,
-	}
-}
-
 // Reason is one reason a command was refused; fields that do not apply to
 // the Kind are empty.
 type Reason struct {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/notice/ics"
 )
 
 // maxMail bounds a whole message: Gmail clips mail over 102 KB, and a
@@ -174,12 +175,13 @@ func TestMailSize(t *testing.T) {
 					HTML:          r.HTML,
 				}
 				if c.ics {
-					ics, err := s.Calendar(lang, Event{UID: "lexio.t42.turn40.0@example.org", Sequence: 1, Table: "t42",
-						Deadline: sampleDeadline, Stamp: sampleNow, Organizer: "lexio@example.org", Attendee: "alexandrine@example.org"})
+					title, err := s.CalendarTitle(lang, "t42", sampleDeadline, nil, false)
 					if err != nil {
 						t.Fatal(err)
 					}
-					env.Attachments = []mailer.Attachment{{Filename: "deadline.ics", ContentType: "text/calendar; charset=utf-8; method=REQUEST", Data: ics}}
+					cal := ics.Encode(ics.Event{UID: "lexio.t42.turn40.0@example.org", Sequence: 1, Table: "t42",
+						Deadline: sampleDeadline, Stamp: sampleNow, Organizer: "lexio@example.org", Attendee: "alexandrine@example.org"}, title)
+					env.Attachments = []mailer.Attachment{{Filename: "deadline.ics", ContentType: "text/calendar; charset=utf-8; method=REQUEST", Data: cal}}
 				}
 				raw, err := mailer.Compose(env)
 				if err != nil {

@@ -21,7 +21,9 @@ import (
 	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/table/tableview"
 	"github.com/lexio-mail/lexio/templates"
 	"github.com/lexio-mail/lexio/web"
 )
@@ -83,6 +85,8 @@ type fixture struct {
 	clock *clock
 	store *store.Store
 	svc   *table.Service
+	// views are the tables' pages.
+	views *tableview.Service
 	// players own the one-click unsubscribe.
 	players *player.Service
 	// seasons own the league pages.
@@ -116,13 +120,16 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.players, f.seasons = player.New(f.svc, nil), season.New(f.svc, nil)
+	gather := lobby.New(f.svc, nil)
+	f.players, f.seasons = player.New(f.svc, nil), season.New(f.svc, gather, nil)
 	f.svc.SetSeasons(f.seasons)
-	f.front = inbox.New(f.svc, f.players, f.seasons, lobby.New(f.svc, nil), nil)
-	if err := f.svc.EnsureTables(f.ctx); err != nil {
+	f.svc.SetVacations(f.players)
+	f.front = inbox.New(f.svc, f.players, f.seasons, gather, nil)
+	f.views = tableview.New(f.svc, nil)
+	if err := gather.EnsureTables(f.ctx); err != nil {
 		t.Fatal(err)
 	}
-	f.server, err = web.New(web.Options{Source: f.svc, Leagues: f.seasons, Unsubscriber: f.players, Links: f.links, Templates: f.tmpl, Lang: "en", Now: f.clock.Now, PerMinute: 60})
+	f.server, err = web.New(web.Options{Source: f.views, Leagues: f.seasons, Unsubscriber: f.players, Links: f.links, Templates: f.tmpl, Lang: "en", Now: f.clock.Now, PerMinute: 60})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +178,7 @@ func (f *fixture) play(name string) {
 // seatAddr is the address at seat p of table name.
 func (f *fixture) seatAddr(name string, p int) string {
 	f.t.Helper()
-	sum, err := f.svc.Table(f.ctx, name)
+	sum, err := f.views.Show(f.ctx, name)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -221,7 +228,7 @@ func (f *fixture) seatNotify(name, addr string) string {
 // outbox returns the mails queued since the last call, and marks them sent.
 func (f *fixture) outbox() []store.OutboxMail {
 	f.t.Helper()
-	ms, err := f.store.Outbox().Due(f.ctx, f.clock.Now().Add(time.Hour), 1000)
+	ms, err := outbox.New(f.store).Due(f.ctx, f.clock.Now().Add(time.Hour), 1000)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -229,7 +236,7 @@ func (f *fixture) outbox() []store.OutboxMail {
 	for _, m := range ms {
 		ids = append(ids, m.ID)
 	}
-	if err := f.store.Outbox().Sent(f.ctx, ids, f.clock.Now()); err != nil {
+	if err := outbox.New(f.store).Sent(f.ctx, ids, f.clock.Now()); err != nil {
 		f.t.Fatal(err)
 	}
 	return ms

@@ -8,7 +8,7 @@
 //
 // The package reads through a Source (the table service): it draws what
 // the Source gives, with the mail's own fragments (templates.Set), and
-// decides nothing about a game.
+// decides nothing about a game. Server.Listen runs the HTTP server.
 package web
 
 import (

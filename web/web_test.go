@@ -118,7 +118,7 @@ func TestNoRackBeforeTheEnd(t *testing.T) {
 		}
 		// What the table service hands the spectators' page holds no
 		// rack, and nobody is "you", whatever the page draws of it.
-		w, err := f.svc.WebTable(f.ctx, name, 0)
+		w, err := f.views.WebTable(f.ctx, name, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -334,7 +334,7 @@ func BenchmarkTablePage(b *testing.B) {
 	}
 	path := f.links.PlayerPath("elm", f.playerID("alice@example.org"))
 	// Without the rate limit, which would refuse one address so often.
-	srv, err := web.New(web.Options{Source: f.svc, Leagues: f.seasons, Unsubscriber: f.players, Links: f.links, Templates: f.tmpl, Lang: "en", Now: f.clock.Now, PerMinute: 1 << 30})
+	srv, err := web.New(web.Options{Source: f.views, Leagues: f.seasons, Unsubscriber: f.players, Links: f.links, Templates: f.tmpl, Lang: "en", Now: f.clock.Now, PerMinute: 1 << 30})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,34 +6,25 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 
 	"github.com/lexio-mail/lexio/analysis"
+	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/gcg"
 )
 
 // analyzeLine is one player of `lexio analyze --json`; its fields are a
 // contract.
 type analyzeLine struct {
-	Player string        `json:"player"` // the record's nick
-	Left   int           `json:"left"`   // points left on the table
-	Misses []analyzeMiss `json:"misses"` // the three biggest, biggest first
-}
-
-type analyzeMiss struct {
-	Turn      int    `json:"turn"`
-	Played    string `json:"played"` // PLACE command, EXCHANGE [TILES], PASS
-	Score     int    `json:"score"`
-	Best      string `json:"best"` // the best placement's PLACE command
-	BestScore int    `json:"best_score"`
+	Player string          `json:"player"` // the record's nick
+	Left   int             `json:"left"`   // points left on the table
+	Misses []analysis.Miss `json:"misses"` // the three biggest, biggest first
 }
 
 func runAnalyze(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "analyze")
 	variant := fs.String("variant", "lexio", "rules: lexio or lexico")
 	plain := fs.Bool("plain", false, "lexico without multipliers: no bonus cells, no blanks")
-	dictPath := fs.String("dict", "", "word list, plain or compiled, with FILE"+gaddagSuffix+" beside it when there is one (default: the configured dictionary)")
+	dictPath := fs.String("dict", "", "word list, plain or compiled, with FILE"+dict.GaddagSuffix+" beside it when there is one (default: the configured dictionary)")
 	asJSON := fs.Bool("json", false, "one JSON object a player: player, left, misses (turn, played, score, best, best_score)")
 	cfgPath := fs.String("c", configPath(e), "configuration `file`, read for the dictionary when it exists")
 	if err := fs.Parse(args); err != nil {
@@ -54,14 +45,9 @@ func runAnalyze(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	path := fs.Arg(0)
-	f, err := os.Open(path)
+	rec, err := readRecord(path)
 	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
-	rec, err := gcg.Read(f)
-	f.Close()
-	if err != nil {
-		return &exitError{code: 1, err: fmt.Errorf("%s: %w", path, err)}
+		return err
 	}
 	turns, err := analysis.FromRecord(rec, rules, d)
 	if err != nil {
@@ -75,10 +61,7 @@ func runAnalyze(ctx context.Context, e *env, args []string) error {
 	for i, p := range rep.Players {
 		nick := rec.Players[i].Nick
 		if *asJSON {
-			l := analyzeLine{Player: nick, Left: p.Left, Misses: []analyzeMiss{}}
-			for _, m := range p.Misses {
-				l.Misses = append(l.Misses, analyzeMiss{Turn: m.Turn, Played: m.Played, Score: m.Score, Best: m.Best, BestScore: m.BestScore})
-			}
+			l := analyzeLine{Player: nick, Left: p.Left, Misses: append([]analysis.Miss{}, p.Misses...)}
 			if err := enc.Encode(l); err != nil {
 				return err
 			}

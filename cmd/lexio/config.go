@@ -100,7 +100,7 @@ func resolve(c *config.Config) (*needs, error) {
 	}
 	n.words, n.wordCount = words, st.Kept
 	if err == nil {
-		if n.gaddag, err = gaddagOf(c.Dictionary, words); err != nil {
+		if n.gaddag, err = dict.GaddagOf(c.Dictionary, words); err != nil {
 			errs = append(errs, fmt.Errorf("dictionary: %w", err))
 		}
 	}

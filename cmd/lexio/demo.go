@@ -13,53 +13,8 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
+	"github.com/lexio-mail/lexio/internal/secretfile"
 )
-
-// demoConfig is the configuration `make run` plays with: everything on
-// this machine, a table for alice and bob.
-const demoConfig = `# Written by "lexio demo": the embedded default. Edit freely; delete it to
-# get the default back. See config.example.toml for every key.
-data_dir = %[1]q
-dictionary = %[2]q
-log_level = "info"
-
-[storage]
-driver = "sqlite"
-sqlite_path = %[3]q
-
-[mail]
-address = "lexio@localhost"
-name = "Lexio demo"
-secret_file = %[4]q
-
-[embedded]
-enabled = true
-imap_listen = %[5]q
-smtp_listen = %[6]q
-domain = "localhost"
-users = ["alice", "bob", "carol", "dave"]
-mail_dir = %[7]q
-
-[open_tables]
-allow = true
-league = "demo"
-
-[web]
-listen = %[8]q
-base_url = %[9]q
-
-[[league]]
-name = "demo"
-variant = "lexio"
-turn_time = "72h"
-reminders = ["24h", "2h"]
-away_grace = "2h"
-
-[[table]]
-name = "demo"
-league = "demo"
-players = ["alice@localhost", "bob@localhost"]
-`
 
 func runDemo(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "demo")
@@ -130,7 +85,7 @@ func prepareDemo(e *env, dir, words, imapAddr, smtpAddr, webAddr string) (string
 		if _, err := rand.Read(b); err != nil {
 			return "", err
 		}
-		if err := os.WriteFile(secret, []byte(hex.EncodeToString(b)+"\n"), 0o600); err != nil {
+		if err := secretfile.Write(secret, hex.EncodeToString(b)); err != nil {
 			return "", err
 		}
 	}
@@ -140,28 +95,16 @@ func prepareDemo(e *env, dir, words, imapAddr, smtpAddr, webAddr string) (string
 		if err != nil {
 			return "", fmt.Errorf("%w: install Debian's French word list: apt-get install wfrench", err)
 		}
-		d, st, err := dict.Build(f)
+		st, _, _, err := dict.Compile(f, compiled)
 		f.Close()
 		if err != nil {
-			return "", err
-		}
-		gd, err := dict.BuildGaddag(d)
-		if err != nil {
-			return "", err
-		}
-		// The GADDAG first: a demo directory with the dictionary has both.
-		if _, err := writeAtomic(compiled+gaddagSuffix, gd); err != nil {
-			return "", err
-		}
-		if _, err := writeAtomic(compiled, d); err != nil {
 			return "", err
 		}
 		fmt.Fprintf(e.stdout, "compiled %s: %d words into %s (and its GADDAG)\n", words, st.Kept, compiled)
 	}
 	path := filepath.Join(dir, "demo.toml")
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		text := fmt.Sprintf(demoConfig, dir, compiled, filepath.Join(dir, "demo.db"), secret, imapAddr, smtpAddr, filepath.Join(dir, "mail"),
-			webAddr, "http://"+webAddr)
+		text := config.Demo(dir, compiled, secret, imapAddr, smtpAddr, webAddr)
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			return "", err
 		}

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/lexio-mail/lexio/league"
+	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/season"
 )
 
@@ -43,30 +42,9 @@ func runLeagueList(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%t\t%s\n", l.Name, l.Variant, l.TableSize, len(l.Divisions), l.Signup, seasonState(cur))
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%t\t%s\n", l.Name, l.Variant, l.TableSize, len(l.Divisions), l.Signup, season.State(cur))
 	}
 	return w.Flush()
-}
-
-// seasonState says where a league's last season is.
-func seasonState(s *season.Season) string {
-	switch {
-	case s == nil:
-		return "none yet"
-	case s.Running():
-		return fmt.Sprintf("%d running (%d of %d tables over, ends %s)", s.Number, over(s), len(s.Tables), s.Ends.Local().Format("2006-01-02"))
-	}
-	return fmt.Sprintf("%d over", s.Number)
-}
-
-func over(s *season.Season) int {
-	n := 0
-	for _, t := range s.Tables {
-		if t.Status == "over" {
-			n++
-		}
-	}
-	return n
 }
 
 func runLeagueShow(ctx context.Context, e *env, args []string) error {
@@ -79,7 +57,7 @@ func runLeagueShow(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "league %s: season %s\n", name, seasonState(cur))
+	fmt.Fprintf(e.stdout, "league %s: season %s\n", name, season.State(cur))
 	if cur != nil {
 		printTables(e, cur.Tables)
 	}
@@ -100,7 +78,7 @@ func printTables(e *env, ts []season.SeasonTable) {
 		if turn == "" {
 			turn = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\n", t.Name, t.Division, t.Round, t.Status, shown(turn), strings.Join(shownAll(t.Players), " "))
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\n", t.Name, t.Division, t.Round, t.Status, parser.Shown(turn), strings.Join(shownAll(t.Players), " "))
 	}
 	w.Flush()
 }
@@ -164,27 +142,6 @@ func leagueCommand(ctx context.Context, e *env, name string, args []string) (*se
 	return svc, fs.Arg(0), closeFn, nil
 }
 
-// standingJSON is one line of `league standings --json`, the contract
-// of LEAGUES §9.3: these keys, integers but rating and rd, which are
-// rounded to 2 decimals.
-type standingJSON struct {
-	Division  string  `json:"division"`
-	Rank      int     `json:"rank"`
-	Player    string  `json:"player"`
-	Name      string  `json:"name"`
-	Played    int     `json:"played"`
-	Won       int     `json:"won"`
-	Tied      int     `json:"tied"`
-	Lost      int     `json:"lost"`
-	Points    int     `json:"points"`
-	Spread    int     `json:"spread"`
-	PointsFor int     `json:"points_for"`
-	Rating    float64 `json:"rating"`
-	RD        float64 `json:"rd"`
-}
-
-func round2(x float64) float64 { return math.Round(x*100) / 100 }
-
 func runLeagueStandings(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "league standings")
 	path := fs.String("c", configPath(e), "configuration `file`")
@@ -212,20 +169,14 @@ func runLeagueStandings(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		out := make([]standingJSON, 0, len(rows))
-		for _, r := range rows {
-			out = append(out, standingJSON{Division: r.Division, Rank: r.Rank, Player: r.Player, Name: r.Name,
-				Played: r.Played, Won: r.Won, Tied: r.Tied, Lost: r.Lost, Points: r.Points, Spread: r.Spread,
-				PointsFor: r.PointsFor, Rating: round2(r.Rating), RD: round2(r.RD)})
-		}
-		b, err := json.Marshal(out)
+		b, err := season.StandingsJSON(rows)
 		if err != nil {
 			return err
 		}
 		_, err = fmt.Fprintf(e.stdout, "%s\n", b)
 		return err
 	}
-	fmt.Fprintf(e.stdout, "league %s, season %s\n", s.League, seasonState(s))
+	fmt.Fprintf(e.stdout, "league %s, season %s\n", s.League, season.State(s))
 	var w *tabwriter.Writer
 	for i, r := range rows {
 		if i == 0 || r.Division != rows[i-1].Division {
@@ -236,7 +187,7 @@ func runLeagueStandings(ctx context.Context, e *env, args []string) error {
 			w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "RANK\tPLAYER\tPLAYED\tWON\tTIED\tLOST\tPOINTS\tSPREAD\tFOR\tRATING\tRD\t")
 		}
-		fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%+d\t%d\t%.2f\t%.2f\t\n", r.Rank, shown(r.Player), r.Played, r.Won, r.Tied, r.Lost,
+		fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%+d\t%d\t%.2f\t%.2f\t\n", r.Rank, parser.Shown(r.Player), r.Played, r.Won, r.Tied, r.Lost,
 			r.Points, r.Spread, r.PointsFor, r.Rating, r.RD)
 	}
 	if w == nil {

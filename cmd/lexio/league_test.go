@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/leagues"
 )
 
 const leagueConfig = `
@@ -75,7 +76,7 @@ func TestLeagueCommands(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return tx.SaveRating(&store.PlayerRating{Variant: "lexio", PlayerID: p.ID, Rating: 1612.3456, RD: 80.004, Volatility: 0.06, Games: 3})
+		return leagues.SaveRating(tx, &store.PlayerRating{Variant: "lexio", PlayerID: p.ID, Rating: 1612.3456, RD: 80.004, Volatility: 0.06, Games: 3})
 	})
 	st.Close()
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/parser"
 )
 
 // mailConfig reads the configuration of the embedded mail server at path
@@ -66,7 +67,7 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 	}
 	if *list {
 		for i, m := range msgs {
-			fmt.Fprintf(e.stdout, "%3d  %s  %s\n", i+1, m.Date.Local().Format("Jan 2 15:04"), shown(m.Subject))
+			fmt.Fprintf(e.stdout, "%3d  %s  %s\n", i+1, m.Date.Local().Format("Jan 2 15:04"), parser.Shown(m.Subject))
 		}
 		return nil
 	}
@@ -81,18 +82,18 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 	if *html {
 		// The HTML part alone, as it came: `> page.html` saves the page.
 		if m.HTML == "" {
-			return fmt.Errorf("message %d of %d (%s) has no HTML part", i, len(msgs), shown(m.Subject))
+			return fmt.Errorf("message %d of %d (%s) has no HTML part", i, len(msgs), parser.Shown(m.Subject))
 		}
-		fmt.Fprint(e.stdout, shownText(m.HTML))
+		fmt.Fprint(e.stdout, parser.ShownText(m.HTML))
 		return nil
 	}
 	// What the sender chose is shown with its control characters
 	// escaped: never raw to the terminal.
-	fmt.Fprintf(e.stdout, "Message %d of %d\nFrom: %s\nDate: %s\nSubject: %s\n", i, len(msgs), shown(m.From), m.Date.Local().Format(time.RFC1123), shown(m.Subject))
+	fmt.Fprintf(e.stdout, "Message %d of %d\nFrom: %s\nDate: %s\nSubject: %s\n", i, len(msgs), parser.Shown(m.From), m.Date.Local().Format(time.RFC1123), parser.Shown(m.Subject))
 	if len(m.Attachments) > 0 {
 		fmt.Fprintf(e.stdout, "Attached: %s\n", strings.Join(shownAll(m.Attachments), ", "))
 	}
-	fmt.Fprintf(e.stdout, "\n%s\n", shownText(m.Text))
+	fmt.Fprintf(e.stdout, "\n%s\n", parser.ShownText(m.Text))
 	return nil
 }
 
@@ -131,75 +132,48 @@ func runMailSend(ctx context.Context, e *env, args []string) error {
 	}
 	now := time.Now()
 	id := fmt.Sprintf("%d.%s@%s", now.UnixNano(), acc.Username, c.Embedded.Domain)
-	rcpt, raw, err := composeCommand(c, acc, before, body, *tableName, *to, now, id)
-	if err != nil {
-		return err
+	rcpt := *to
+	if *tableName != "" {
+		// A fresh message to the table's reply address, as its notices give.
+		if rcpt, err = tableAddress(c, acc, *tableName); err != nil {
+			return err
+		}
 	}
+	rcpt, raw := acc.Command(before, c.Mail.Address, rcpt, firstLine(body), body, now, id)
 	if err := acc.Send(ctx, []string{rcpt}, raw); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "sent to %s: %s\n", rcpt, firstLine(body))
-	deadline := time.Now().Add(*wait)
-	for time.Now().Before(deadline) {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(200 * time.Millisecond):
-		}
-		after, err := acc.Fetch(ctx)
-		if err != nil {
-			return err
-		}
-		if len(after) > len(before) {
-			// The answer came; the rest of its batch (one transaction's
-			// mail) follows at once: read until a look finds nothing new.
-			for n := 0; n != len(after) && time.Now().Before(deadline); {
-				n = len(after)
-				time.Sleep(200 * time.Millisecond)
-				if after, err = acc.Fetch(ctx); err != nil {
-					return err
-				}
-			}
-			for _, m := range after[len(before):] {
-				fmt.Fprintf(e.stdout, "new mail: %s\n", m.Subject)
-			}
-			fmt.Fprintf(e.stdout, "read it with: lexio mail read --as %s\n", acc.Address)
+	news, err := acc.Await(ctx, len(before), *wait)
+	if err != nil {
+		if err == ctx.Err() {
 			return nil
 		}
+		return err
 	}
-	fmt.Fprintf(e.stdout, "no answer yet; look later with: lexio mail read --as %s\n", acc.Address)
+	if len(news) == 0 {
+		fmt.Fprintf(e.stdout, "no answer yet; look later with: lexio mail read --as %s\n", acc.Address)
+		return nil
+	}
+	for _, m := range news {
+		fmt.Fprintf(e.stdout, "new mail: %s\n", m.Subject)
+	}
+	fmt.Fprintf(e.stdout, "read it with: lexio mail read --as %s\n", acc.Address)
 	return nil
 }
 
-// composeCommand writes the player's message: a reply to the newest notice
-// from the service (as a mail client would), else a fresh message to the
-// table's reply address, else to the service's plain address.
-func composeCommand(c *config.Config, acc client.Account, inbox []client.Message, body, tableName, to string, now time.Time, id string) (string, []byte, error) {
-	if to == "" && tableName == "" {
-		for i := len(inbox) - 1; i >= 0; i-- {
-			m := inbox[i]
-			if m.From == c.Mail.Address {
-				rcpt, raw := acc.Reply(&m, body, now, id)
-				return rcpt, raw, nil
-			}
-		}
+// tableAddress is the player's reply address for the table, as the
+// table's notices give it.
+func tableAddress(c *config.Config, acc client.Account, tableName string) (string, error) {
+	secret, err := c.Secret()
+	if err != nil {
+		return "", err
 	}
-	rcpt := to
-	if rcpt == "" {
-		rcpt = c.Mail.Address
+	if err := tablename.Check(tableName); err != nil {
+		return "", fmt.Errorf("%w: --table: %w", errUsage, err)
 	}
-	if tableName != "" {
-		secret, err := c.Secret()
-		if err != nil {
-			return "", nil, err
-		}
-		if err := tablename.Check(tableName); err != nil {
-			return "", nil, fmt.Errorf("%w: --table: %w", errUsage, err)
-		}
-		local, domain, _ := strings.Cut(c.Mail.Address, "@")
-		rcpt = mailer.ReplyAddress(local, domain, mailer.NewTokens(secret).Token(tableName, acc.Address))
-	}
-	return rcpt, acc.Message(rcpt, firstLine(body), body, now, id), nil
+	local, domain, _ := strings.Cut(c.Mail.Address, "@")
+	return mailer.ReplyAddress(local, domain, mailer.NewTokens(secret).Token(tableName, acc.Address)), nil
 }
 
 func firstLine(s string) string {

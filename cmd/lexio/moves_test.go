@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lexio-mail/lexio/analysis"
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/gcg"
@@ -143,7 +144,7 @@ func TestMovesCommand(t *testing.T) {
 		t.Errorf("first JSON line %s, want %v", jl[0], want)
 	}
 	for i, l := range jl {
-		var m moveLine
+		var m analysis.Move
 		if err := json.Unmarshal([]byte(l), &m); err != nil {
 			t.Fatal(err)
 		}

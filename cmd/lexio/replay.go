@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/lexio-mail/lexio/config"
@@ -68,16 +67,9 @@ func runReplay(ctx context.Context, e *env, args []string) error {
 // loadDict opens the word list given by --dict, else the configured one
 // (when the configuration file exists), else the default.
 func loadDict(e *env, flagPath, cfgPath string) (*dict.Dict, error) {
-	path := flagPath
-	if path == "" {
-		path = config.DefaultDictionary
-		if _, err := os.Stat(cfgPath); err == nil {
-			c, err := config.Load(cfgPath)
-			if err != nil {
-				return nil, err
-			}
-			path = c.Dictionary
-		}
+	path, err := dictFile(flagPath, cfgPath)
+	if err != nil {
+		return nil, err
 	}
 	d, _, err := dict.Open(path)
 	if err != nil && path == config.DefaultDictionary {
@@ -87,6 +79,22 @@ func loadDict(e *env, flagPath, cfgPath string) (*dict.Dict, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// dictFile is the word list's path: --dict, else the configured one
+// (when the configuration file exists), else the default.
+func dictFile(flagPath, cfgPath string) (string, error) {
+	if flagPath != "" {
+		return flagPath, nil
+	}
+	if _, err := os.Stat(cfgPath); err != nil {
+		return config.DefaultDictionary, nil
+	}
+	c, err := config.Load(cfgPath)
+	if err != nil {
+		return "", err
+	}
+	return c.Dictionary, nil
 }
 
 func runDictBuild(ctx context.Context, e *env, args []string) error {
@@ -102,49 +110,14 @@ func runDictBuild(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, st, err := dict.Build(f)
+	st, n, gn, err := dict.Compile(f, out)
 	f.Close()
-	if err != nil {
-		return err
-	}
-	gd, err := dict.BuildGaddag(d)
-	if err != nil {
-		return err
-	}
-	n, err := writeAtomic(out, d)
-	if err != nil {
-		return err
-	}
-	// The GADDAG of `lexio moves` goes beside the dictionary, in a file of
-	// its own: the dictionary's format stays as it is.
-	gn, err := writeAtomic(out+gaddagSuffix, gd)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s: %d lines: %d words kept, %d dropped (not A–Z once normalised), %d duplicates, %d blank\n",
 		in, st.Lines, st.Kept, st.Dropped, st.Duplicates, st.Blank)
 	fmt.Fprintf(e.stdout, "%s: %d bytes\n", out, n)
-	fmt.Fprintf(e.stdout, "%s: %d bytes (the GADDAG for lexio moves)\n", out+gaddagSuffix, gn)
+	fmt.Fprintf(e.stdout, "%s: %d bytes (the GADDAG for lexio moves)\n", out+dict.GaddagSuffix, gn)
 	return nil
-}
-
-// writeAtomic writes v to path through a temporary file renamed over it.
-func writeAtomic(path string, v io.WriterTo) (int64, error) {
-	tmp := path + ".tmp"
-	w, err := os.Create(tmp)
-	if err != nil {
-		return 0, err
-	}
-	n, err := v.WriteTo(w)
-	if cerr := w.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return 0, err
-	}
-	return n, nil
 }

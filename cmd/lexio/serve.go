@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -19,6 +17,7 @@ import (
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/store/outboxmail"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/web"
@@ -136,7 +135,7 @@ func (d *daemon) reloaded(ctx context.Context, e *env, path string) *daemon {
 			next, err = newDaemon(cfg, n, d.store, d.mail, newLogger(e, cfg.LogLevel))
 		}
 		if err == nil {
-			err = next.svc.EnsureTables(ctx)
+			err = next.parts.lobby.EnsureTables(ctx)
 		}
 	}
 	if err != nil {
@@ -196,7 +195,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	}
 	d.svc = d.parts.tables
 	if links != nil {
-		d.web, err = web.New(web.Options{Source: d.svc, Unsubscriber: d.parts.players, Leagues: d.parts.seasons, Links: links, Templates: n.tmpl, Lang: cfg.Language,
+		d.web, err = web.New(web.Options{Source: d.parts.views, Unsubscriber: d.parts.players, Leagues: d.parts.seasons, Links: links, Templates: n.tmpl, Lang: cfg.Language,
 			Logger: log.With("part", "web")})
 		if err != nil {
 			return nil, err
@@ -235,11 +234,11 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (*stor
 // the receiver moves what was handled, the dispatcher stops between two
 // mails; run returns once every part has, and serve then closes the store.
 func (d *daemon) run(ctx context.Context) error {
-	if err := d.svc.EnsureTables(ctx); err != nil {
+	if err := d.parts.lobby.EnsureTables(ctx); err != nil {
 		return err
 	}
 	// Mail whose sending was cut short by a stop or a crash goes first.
-	if n, err := d.store.Outbox().Resume(ctx, time.Now()); err != nil {
+	if n, err := outbox.New(d.store).Resume(ctx, time.Now()); err != nil {
 		return err
 	} else if n > 0 {
 		d.log.Info("resuming interrupted mail", "mails", n)
@@ -250,7 +249,7 @@ func (d *daemon) run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	parts := []func(context.Context) error{d.recv.Run, d.disp.Run, d.sched.Run}
 	if d.web != nil {
-		serveWeb, err := d.listenWeb()
+		serveWeb, err := d.web.Listen(d.cfg.Web.Listen, d.cfg.Web.BaseURL, d.log)
 		if err != nil {
 			return err
 		}
@@ -270,39 +269,4 @@ func (d *daemon) run(ctx context.Context) error {
 	wg.Wait()
 	close(errs)
 	return <-errs
-}
-
-// webGrace bounds how long a stop waits for the web requests in flight.
-const webGrace = 5 * time.Second
-
-// listenWeb opens [web].listen and returns the part that serves the web
-// side on it until ctx ends: then the listener closes first (no new
-// request), the requests in flight finish (within webGrace), and the part
-// returns, before serve closes the store.
-func (d *daemon) listenWeb() (func(context.Context) error, error) {
-	ln, err := net.Listen("tcp", d.cfg.Web.Listen)
-	if err != nil {
-		return nil, fmt.Errorf("web: %w", err)
-	}
-	d.log.Info("web side listening", "address", ln.Addr().String(), "base_url", d.cfg.Web.BaseURL)
-	srv := &http.Server{Handler: d.web, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute, ErrorLog: slog.NewLogLogger(d.log.Handler(), slog.LevelWarn)}
-	return func(ctx context.Context) error {
-		done := make(chan error, 1)
-		go func() { done <- srv.Serve(ln) }()
-		select {
-		case err := <-done:
-			return fmt.Errorf("web: %w", err)
-		case <-ctx.Done():
-		}
-		sctx, cancel := context.WithTimeout(context.Background(), webGrace)
-		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			d.log.Warn("web requests cut short at the stop", "err", err)
-			srv.Close()
-		}
-		<-done // http.ErrServerClosed
-		d.log.Info("web side stopped")
-		return ctx.Err()
-	}, nil
 }

@@ -193,7 +193,7 @@ func TestStopCommitsTheMoveInFlight(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("run did not return")
 	}
-	tables, err := d.svc.Tables(context.Background())
+	tables, err := d.parts.views.List(context.Background())
 	if err != nil || len(tables) != 1 || tables[0].Moves != 1 {
 		t.Fatalf("the PASS in flight at the stop was lost: %+v %v", tables, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/gcg"
 	"github.com/lexio-mail/lexio/internal/weblink"
+	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -91,11 +92,11 @@ func runTableNew(ctx context.Context, e *env, args []string) error {
 	if l == "" {
 		l = c.Leagues[0].Name
 	}
-	if err := svc.tables.CreateTable(ctx, name, l, players, *seed); err != nil {
+	if err := svc.lobby.CreateTable(ctx, name, l, players, *seed); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "table %s opened for %s (league %s); %s plays first. The daemon sends the notices.\n",
-		name, strings.Join(shownAll(players), ", "), l, shown(players[0]))
+		name, strings.Join(shownAll(players), ", "), l, parser.Shown(players[0]))
 	return nil
 }
 
@@ -112,7 +113,7 @@ func runTableList(ctx context.Context, e *env, args []string) error {
 	defer closeFn()
 	// A table that cannot be read is listed with its error, among the
 	// others; the command then fails, naming it.
-	ts, err := svc.tables.Tables(ctx)
+	ts, err := svc.views.List(ctx)
 	if err != nil && ts == nil {
 		return err
 	}
@@ -159,7 +160,7 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeFn()
-	t, err := svc.tables.Table(ctx, fs.Arg(0))
+	t, err := svc.views.Show(ctx, fs.Arg(0))
 	if err != nil {
 		return err
 	}
@@ -184,7 +185,7 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 	if t.Deadline != nil {
 		fmt.Fprintf(e.stdout, "turn of %s until %s\n", players[t.Turn], t.Deadline.Local().Format(time.RFC1123))
 	}
-	if u := svc.tables.WatchURL(t.Name, t.League); u != "" {
+	if u := svc.views.WatchURL(t.Name, t.League); u != "" {
 		fmt.Fprintf(e.stdout, "spectators: %s\n", u)
 	}
 	for i, p := range players {
@@ -230,7 +231,7 @@ func runTableSubstitute(ctx context.Context, e *env, args []string) error {
 	if err := svc.tables.Substitute(ctx, name, oldAddr, newAddr); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "table %s: %s now holds the seat of %s. The daemon sends the notices.\n", name, shown(newAddr), shown(oldAddr))
+	fmt.Fprintf(e.stdout, "table %s: %s now holds the seat of %s. The daemon sends the notices.\n", name, parser.Shown(newAddr), parser.Shown(oldAddr))
 	return nil
 }
 
@@ -271,7 +272,16 @@ func logText(l engine.LogEntry, players []string) string {
 		}
 		return head + what
 	case engine.LogSubst:
-		return head + fmt.Sprintf("seat passed from %s to %s", shown(l.From), shown(l.To))
+		return head + fmt.Sprintf("seat passed from %s to %s", parser.Shown(l.From), parser.Shown(l.To))
 	}
 	return head + string(l.Kind)
+}
+
+// shownAll is parser.Shown of each of ss.
+func shownAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = parser.Shown(s)
+	}
+	return out
 }

@@ -9,17 +9,21 @@ import (
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/table/tableview"
 )
 
 // services are the parts that own each concern of the game by mail,
 // connected: the inbox routes each message's command to the part that
-// owns it; the tables tell seasons of their seasons' tables.
+// owns it; the tables tell seasons of their seasons' tables, and players
+// of a move that ends a vacation; the season's tables open in the lobby.
 type services struct {
 	tables  *table.Service
 	players *player.Service
 	seasons *season.Service
 	lobby   *lobby.Service
 	inbox   *inbox.Service
+	// views read the tables for the operator and the web.
+	views *tableview.Service
 }
 
 // wire builds the services on o's store and configuration.
@@ -29,8 +33,10 @@ func wire(o table.Options, log *slog.Logger) (*services, error) {
 		return nil, err
 	}
 	s := &services{tables: tables, players: player.New(tables, log.With("part", "player")),
-		seasons: season.New(tables, log.With("part", "season")), lobby: lobby.New(tables, log.With("part", "lobby"))}
+		lobby: lobby.New(tables, log.With("part", "lobby")), views: tableview.New(tables, log.With("part", "tableview"))}
+	s.seasons = season.New(tables, s.lobby, log.With("part", "season"))
 	tables.SetSeasons(s.seasons)
+	tables.SetVacations(s.players)
 	s.inbox = inbox.New(tables, s.players, s.seasons, s.lobby, log.With("part", "inbox"))
 	return s, nil
 }
@@ -43,7 +49,7 @@ func (s *services) jobs() []scheduler.Job {
 		{Name: "invitation expiry", Run: s.lobby.ExpireInvitations},
 		// The vacations that began or ended are told next (LEAGUES §3.2);
 		// the deadlines they moved are already in the tables' rows.
-		{Name: "vacations", Run: s.tables.TellVacations},
+		{Name: "vacations", Run: s.players.TellVacations},
 		// Seasons whose end has come are closed at their end (LEAGUES
 		// §7.3), each table's turns that ran out before it enforced first.
 		{Name: "season ends", Run: s.seasons.CloseSeasons},

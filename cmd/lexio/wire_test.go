@@ -12,7 +12,7 @@ import (
 // from a copy of its own; the copy names the same jobs in the same order.
 func TestFixtureJobs(t *testing.T) {
 	h := lexiotest.New(t, lexiotest.Options{})
-	s := &services{tables: h.Tables, players: h.Players, seasons: h.Seasons, lobby: h.Lobby, inbox: h.Front}
+	s := &services{tables: h.Tables, players: h.Players, seasons: h.Seasons, lobby: h.Lobby, inbox: h.Front, views: h.Views}
 	names := func(jobs []scheduler.Job) []string {
 		var out []string
 		for _, j := range jobs {

@@ -24,9 +24,11 @@ import (
 	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/store/outboxmail"
 	"github.com/lexio-mail/lexio/store/storetest"
 	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/table/tableview"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -72,11 +74,13 @@ type Harness struct {
 	Tables *table.Service
 	// Players, Seasons and Lobby own a player's preferences, league
 	// seasons and gathering players at tables; Front is the mail front
-	// door that routes to them (as cmd/lexio/wire.go connects them).
+	// door that routes to them (as cmd/lexio/wire.go connects them);
+	// Views read the tables as the operator and the web do.
 	Players *player.Service
 	Seasons *season.Service
 	Lobby   *lobby.Service
 	Front   *inbox.Service
+	Views   *tableview.Service
 	Clock   *Clock
 	Cfg     *config.Config
 	Disp    *mailer.Dispatcher // sockets only
@@ -345,9 +349,12 @@ func (h *Harness) newService(o Options, cfg *config.Config, st *store.Store, log
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.Players, h.Seasons, h.Lobby = player.New(h.Tables, logger), season.New(h.Tables, logger), lobby.New(h.Tables, logger)
+	h.Players, h.Lobby = player.New(h.Tables, logger), lobby.New(h.Tables, logger)
+	h.Seasons = season.New(h.Tables, h.Lobby, logger)
 	h.Tables.SetSeasons(h.Seasons)
+	h.Tables.SetVacations(h.Players)
 	h.Front = inbox.New(h.Tables, h.Players, h.Seasons, h.Lobby, logger)
+	h.Views = tableview.New(h.Tables, logger)
 }
 
 // Account is name's mail account.
@@ -536,7 +543,7 @@ func (h *Harness) OutboxEmpty() {
 		h.Mem.poked.Store(true)
 	}
 	h.WaitFor("the outbox to drain", func() bool {
-		rows, err := h.Store.Outbox().Due(h.Ctx, h.Clock.Now().Add(time.Hour), 1)
+		rows, err := outbox.New(h.Store).Due(h.Ctx, h.Clock.Now().Add(time.Hour), 1)
 		if err != nil {
 			h.T.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/localmail"
-	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outbox"
 )
 
 // MemMail is the in-process mail of a harness, in place of the local mail
@@ -179,7 +179,7 @@ func (h *Harness) Settle() {
 // it returns how many rows it took.
 func (h *Harness) dispatch() int {
 	h.T.Helper()
-	ob := h.Store.Outbox()
+	ob := outbox.New(h.Store)
 	now := h.Clock.Now()
 	rows, err := ob.Due(h.Ctx, now, 100)
 	if err != nil {
@@ -188,9 +188,9 @@ func (h *Harness) dispatch() int {
 	if len(rows) == 0 {
 		return 0
 	}
-	tries := make([]store.OutboxTry, len(rows))
+	tries := make([]outbox.Try, len(rows))
 	for i, r := range rows {
-		tries[i] = store.OutboxTry{ID: r.ID, Attempt: r.Attempts + 1, Next: now.Add(mailer.DefaultBackoffBase)}
+		tries[i] = outbox.Try{ID: r.ID, Attempt: r.Attempts + 1, Next: now.Add(mailer.DefaultBackoffBase)}
 	}
 	if err := ob.Attempt(h.Ctx, tries); err != nil {
 		h.T.Fatal(err)

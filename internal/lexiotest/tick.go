@@ -11,7 +11,7 @@ import (
 func (h *Harness) Jobs() []scheduler.Job {
 	return []scheduler.Job{
 		{Name: "invitation expiry", Run: h.Lobby.ExpireInvitations},
-		{Name: "vacations", Run: h.Tables.TellVacations},
+		{Name: "vacations", Run: h.Players.TellVacations},
 		{Name: "season ends", Run: h.Seasons.CloseSeasons},
 		{Name: "deadlines", Run: h.Tables.EnforceDeadlines},
 		{Name: "digests", Run: h.Players.SendDigests},
@@ -42,7 +42,7 @@ func (h *Harness) TickAt(at time.Time) int {
 // Deadline is the table's turn's deadline.
 func (h *Harness) Deadline(table string) time.Time {
 	h.T.Helper()
-	sum, err := h.Tables.Table(h.Ctx, table)
+	sum, err := h.Views.Show(h.Ctx, table)
 	if err != nil {
 		h.T.Fatal(err)
 	}

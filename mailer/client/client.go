@@ -1,6 +1,8 @@
 // Package client is the player's side of a mailbox: read the messages of
 // one's INBOX over IMAP and send a message over SMTP, as a mail client
-// would. `lexio mail read|send` and the end-to-end tests use it.
+// would: a command as a reply to the service's newest message, and the
+// wait for its answer. `lexio mail read|send` and the end-to-end tests use
+// it. It knows nothing of games.
 package client
 
 import (
@@ -270,4 +272,52 @@ func qEncode(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// Command writes body, a player's command, as a mail client would: with
+// to "", a reply to the newest message of inbox from the service's
+// address, else a new message to it; else a new message to to. subject
+// is a new message's.
+func (a Account) Command(inbox []Message, service, to, subject, body string, now time.Time, messageID string) (rcpt string, raw []byte) {
+	if to == "" {
+		for i := len(inbox) - 1; i >= 0; i-- {
+			m := inbox[i]
+			if m.From == service {
+				return a.Reply(&m, body, now, messageID)
+			}
+		}
+		to = service
+	}
+	return to, a.Message(to, subject, body, now, messageID)
+}
+
+// Await waits up to wait for mail beyond the first have messages of
+// INBOX, and returns the new messages, or none when none came in time.
+// The rest of the first one's batch (one transaction's mail) follows at
+// once: it reads until a look finds nothing new. It returns ctx.Err()
+// when ctx ends first.
+func (a Account) Await(ctx context.Context, have int, wait time.Duration) ([]Message, error) {
+	deadline := time.Now().Add(wait)
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+		after, err := a.Fetch(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if len(after) > have {
+			for n := 0; n != len(after) && time.Now().Before(deadline); {
+				n = len(after)
+				time.Sleep(200 * time.Millisecond)
+				if after, err = a.Fetch(ctx); err != nil {
+					return nil, err
+				}
+			}
+			return after[have:], nil
+		}
+	}
+	return nil, nil
 }

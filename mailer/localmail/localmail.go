@@ -23,6 +23,10 @@
 // The IMAP side advertises IMAP4rev1 and IMAP4rev2, so IDLE, MOVE and UIDPLUS
 // are available; Options.NoMove advertises IMAP4rev1 only, without MOVE and
 // UIDPLUS, to exercise clients' fallbacks.
+//
+// Server.KeptPassword gives the mailbox that holds secrets (the service's)
+// a random password kept private in Options.Dir. The package knows nothing
+// of games.
 package localmail
 
 import (
@@ -43,6 +47,8 @@ import (
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"github.com/lexio-mail/lexio/mailer/bearer"
 )
 
 // ErrUnknownUser is returned for a user that was never added.
@@ -62,6 +68,10 @@ type Options struct {
 	// RequireSMTPAuth refuses MAIL FROM before a successful AUTH, even from
 	// loopback.
 	RequireSMTPAuth bool
+	// CheckToken, when set, lets IMAP and SMTP also log in with an OAuth2
+	// bearer token (XOAUTH2, OAUTHBEARER), which it checks: the tests'
+	// token server stands behind it. The demo leaves it nil.
+	CheckToken bearer.Validator
 	// NoMove advertises IMAP4rev1 without MOVE and UIDPLUS.
 	NoMove bool
 	// TLSConfig, when set, offers STARTTLS on both servers (plain
@@ -466,6 +476,15 @@ func (s *Server) lookup(address string) (*user, error) {
 	return u, nil
 }
 
+// mechanisms are the SASL mechanisms both servers offer: PLAIN, and the
+// bearer tokens' when Options.CheckToken is set.
+func (s *Server) mechanisms() []string {
+	if s.opts.CheckToken == nil {
+		return []string{sasl.Plain}
+	}
+	return []string{sasl.Plain, bearer.XOAUTH2, bearer.OAuthBearer}
+}
+
 func (s *Server) checkPassword(name, password string) bool {
 	s.mu.Lock()
 	u, ok := s.users[strings.ToLower(name)]
@@ -629,11 +648,20 @@ type smtpSession struct {
 
 var _ smtp.AuthSession = (*smtpSession)(nil)
 
-func (ss *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+func (ss *smtpSession) AuthMechanisms() []string { return ss.s.mechanisms() }
 
 func (ss *smtpSession) Auth(mech string) (sasl.Server, error) {
 	if mech != sasl.Plain {
-		return nil, smtp.ErrAuthUnsupported
+		if ss.s.opts.CheckToken == nil {
+			return nil, smtp.ErrAuthUnsupported
+		}
+		return bearer.NewServer(mech, func(user, token string) error {
+			if err := ss.s.opts.CheckToken(user, token); err != nil {
+				return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Authentication failed"}
+			}
+			ss.authed = true
+			return nil
+		})
 	}
 	return sasl.NewPlainServer(func(identity, username, password string) error {
 		if identity != "" && identity != username {

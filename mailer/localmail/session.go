@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
+
+	"github.com/lexio-mail/lexio/mailer/bearer"
 )
 
 // session is one IMAP connection: Server checks the password, then
@@ -32,6 +36,39 @@ func (ss *session) Login(username, password string) error {
 	ss.user = u
 	ss.UserSession = imapmemserver.NewUserSession(u.acc.User)
 	return nil
+}
+
+var _ imapserver.SessionSASL = (*session)(nil)
+
+// AuthenticateMechanisms are PLAIN, and XOAUTH2 and OAUTHBEARER when the
+// server checks tokens.
+func (ss *session) AuthenticateMechanisms() []string { return ss.s.mechanisms() }
+
+// Authenticate serves AUTHENTICATE: PLAIN checks the password as Login
+// does; a bearer token is checked by Options.CheckToken.
+func (ss *session) Authenticate(mech string) (sasl.Server, error) {
+	if strings.EqualFold(mech, sasl.Plain) {
+		return sasl.NewPlainServer(func(identity, username, password string) error {
+			if identity != "" && identity != username {
+				return imapserver.ErrAuthFailed
+			}
+			return ss.Login(username, password)
+		}), nil
+	}
+	if ss.s.opts.CheckToken == nil {
+		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "SASL mechanism not supported"}
+	}
+	return bearer.NewServer(mech, func(user, token string) error {
+		ss.s.mu.Lock()
+		u, ok := ss.s.users[user]
+		ss.s.mu.Unlock()
+		if !ok || ss.s.opts.CheckToken(user, token) != nil {
+			return imapserver.ErrAuthFailed
+		}
+		ss.user = u
+		ss.UserSession = imapmemserver.NewUserSession(u.acc.User)
+		return nil
+	})
 }
 
 // AppendLimit makes imapserver refuse a larger APPEND before reading it.

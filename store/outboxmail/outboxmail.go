@@ -1,6 +1,6 @@
 // Package outboxmail lets the mailer's dispatcher send the store's outbox:
-// it reads store.Outbox as a mailer.Outbox, row for row. It is the one
-// package that imports both, so that store knows nothing of SMTP and
+// it reads store/outbox's Outbox as a mailer.Outbox, row for row. It is
+// the one package that imports both, so that store knows nothing of SMTP and
 // mailer nothing of the database, and the imports go down: cmd/lexio
 // wires it, and the tests that run a dispatcher over a real store use it
 // too, so that they send through the code the daemon runs. It lives beside
@@ -13,17 +13,18 @@ import (
 
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outbox"
 )
 
 // Outbox is a store's outbox as the dispatcher reads it.
 type Outbox struct {
-	o *store.Outbox
+	o *outbox.Outbox
 }
 
 var _ mailer.Outbox = (*Outbox)(nil)
 
 // New returns st's outbox for a mailer.Dispatcher.
-func New(st *store.Store) *Outbox { return &Outbox{o: st.Outbox()} }
+func New(st *store.Store) *Outbox { return &Outbox{o: outbox.New(st)} }
 
 // Due returns the rows due at now, oldest first, with their messages.
 func (b *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]mailer.Outgoing, error) {
@@ -40,9 +41,9 @@ func (b *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]mailer.Ou
 
 // Attempt records the tries before they are made.
 func (b *Outbox) Attempt(ctx context.Context, tries []mailer.Try) error {
-	ts := make([]store.OutboxTry, len(tries))
+	ts := make([]outbox.Try, len(tries))
 	for i, t := range tries {
-		ts[i] = store.OutboxTry{ID: t.ID, Attempt: t.Attempt, Next: t.Next}
+		ts[i] = outbox.Try{ID: t.ID, Attempt: t.Attempt, Next: t.Next}
 	}
 	return b.o.Attempt(ctx, ts)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/localmail"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/store/outboxmail"
 )
 
@@ -42,7 +43,7 @@ func TestDispatcherSendsTheStore(t *testing.T) {
 		Raw: message(t, "fresh"), CreatedAt: t0}
 	stale := &store.OutboxMail{MessageID: "<stale@localhost>", From: "lexio@localhost", To: []string{"alice@localhost"},
 		Raw: message(t, "stale"), CreatedAt: t0.Add(-mailer.DefaultMaxAge - time.Hour), NextAttempt: t0}
-	if err := st.Tx(ctx, func(tx *store.Tx) error { return tx.EnqueueMails([]*store.OutboxMail{fresh, stale}) }); err != nil {
+	if err := st.Tx(ctx, func(tx *store.Tx) error { return outbox.Enqueue(tx, []*store.OutboxMail{fresh, stale}) }); err != nil {
 		t.Fatal(err)
 	}
 	ob := outboxmail.New(st)
@@ -102,7 +103,7 @@ func dispatcher(t *testing.T, addr string, ob mailer.Outbox, now time.Time) *mai
 
 func row(t *testing.T, st *store.Store, id int64) *store.OutboxMail {
 	t.Helper()
-	m, err := st.Outbox().Mail(context.Background(), id)
+	m, err := outbox.New(st).Mail(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

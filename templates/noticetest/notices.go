@@ -1,7 +1,6 @@
-// Package noticetest reads back, for tests, what the templates render: the
-// calendar objects the notices carry, strictly (ParseICS), and in an
-// English text notice the board and the final scores. It knows nothing of
-// mail transport.
+// Package noticetest reads back, for tests, what the notices carry: their
+// calendar objects, strictly (ParseICS), and in an English text notice the
+// board and the final scores. It knows nothing of mail transport.
 package noticetest
 
 import (

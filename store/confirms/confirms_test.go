@@ -1,0 +1,63 @@
+package confirms_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/confirms"
+)
+
+// TestConfirmation: a confirmation is found by its id and address only,
+// is used once, and keeps its command (EMAIL §1.7).
+func TestConfirmation(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		c := &store.Confirmation{Address: " Alice@Example.org", Command: "RESIGN t42", Lang: "fr", MessageID: "m1@x",
+			CreatedAt: t0, Expires: t0.Add(24 * time.Hour)}
+		mustTx(t, s, func(tx *store.Tx) error { return confirms.Add(tx, c) })
+		if c.ID == 0 || c.Address != "alice@example.org" {
+			t.Fatalf("stored %+v", c)
+		}
+		mustTx(t, s, func(tx *store.Tx) error {
+			if _, _, err := confirms.Use(tx, c.ID, "bob@example.org", t0); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("another address: %v, want store.ErrNotFound", err)
+			}
+			if _, _, err := confirms.Use(tx, c.ID+1, "alice@example.org", t0); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("another id: %v, want store.ErrNotFound", err)
+			}
+			if ok, err := confirms.HasConfirmed(tx, "alice@example.org"); ok || err != nil {
+				t.Errorf("HasConfirmed before any answer: %v, %v", ok, err)
+			}
+			got, fresh, err := confirms.Use(tx, c.ID, "ALICE@example.org", t0.Add(time.Hour))
+			if err != nil || !fresh || got.Command != "RESIGN t42" || got.Lang != "fr" || !got.Expires.Equal(t0.Add(24*time.Hour)) {
+				t.Errorf("first use: %+v, %v, %v", got, fresh, err)
+			}
+			if ok, err := confirms.HasConfirmed(tx, "Alice@example.org"); !ok || err != nil {
+				t.Errorf("HasConfirmed after an answer: %v, %v", ok, err)
+			}
+			got, fresh, err = confirms.Use(tx, c.ID, "alice@example.org", t0.Add(2*time.Hour))
+			if err != nil || fresh || got.UsedAt == nil || !got.UsedAt.Equal(t0.Add(time.Hour)) {
+				t.Errorf("second use: %+v, %v, %v; want the first use's time and not fresh", got, fresh, err)
+			}
+			return nil
+		})
+		late := &store.Confirmation{Address: "a@b.org", Command: "LANG fr", CreatedAt: t0, Expires: t0.Add(time.Hour)}
+		mustTx(t, s, func(tx *store.Tx) error { return confirms.Add(tx, late) })
+		for i := range 2 {
+			mustTx(t, s, func(tx *store.Tx) error {
+				got, fresh, err := confirms.Use(tx, late.ID, "a@b.org", t0.Add(2*time.Hour))
+				if err != nil || fresh || got.UsedAt != nil {
+					t.Errorf("use %d after it expired: %+v, %v, %v; want not fresh and never used", i+1, got, fresh, err)
+				}
+				return nil
+			})
+		}
+		long := &store.Confirmation{Address: "a@b.org", Command: strings.Repeat("x", confirms.MaxCommand+1), CreatedAt: t0, Expires: t0}
+		if err := s.Tx(t.Context(), func(tx *store.Tx) error { return confirms.Add(tx, long) }); err == nil {
+			t.Error("a command over confirms.MaxCommand was stored")
+		}
+	})
+}
