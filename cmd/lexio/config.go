@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
+	"github.com/lexio-mail/lexio/mailer/oauth"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -49,10 +50,13 @@ func loadConfig(path string) (*config.Config, error) {
 type needs struct {
 	secret             []byte
 	imapPass, smtpPass string
-	words              *dict.Dict
-	gaddag             *dict.Gaddag // the same words, for the computer's moves
-	wordCount          int
-	tmpl               *templates.Set
+	// tokens are the OAuth2 tokens of the logins whose auth is oauth2,
+	// one source for IMAP and SMTP; nil without such a login.
+	tokens    *oauth.Source
+	words     *dict.Dict
+	gaddag    *dict.Gaddag // the same words, for the computer's moves
+	wordCount int
+	tmpl      *templates.Set
 }
 
 // resolve reads and checks everything serve needs besides the file,
@@ -75,10 +79,17 @@ func resolve(c *config.Config) (*needs, error) {
 	}
 	if !c.Embedded.Enabled {
 		// The embedded server has its own accounts, without TLS.
-		if n.imapPass, err = c.IMAPPassword(); err != nil {
-			errs = append(errs, fmt.Errorf("imap password: %w", err))
+		if c.IMAP.Auth != config.AuthOAuth2 {
+			if n.imapPass, err = c.IMAPPassword(); err != nil {
+				errs = append(errs, fmt.Errorf("imap password: %w", err))
+			}
 		}
-		if c.SMTP.Username != "" {
+		if c.OAuth2On() {
+			if n.tokens, err = tokenSource(c); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if c.SMTP.Username != "" && c.SMTP.Auth != config.AuthOAuth2 {
 			if n.smtpPass, err = c.SMTPPassword(); err != nil {
 				errs = append(errs, fmt.Errorf("smtp password: %w", err))
 			}
@@ -135,4 +146,33 @@ func checkCAFile(path string) error {
 		return fmt.Errorf("%s holds no PEM certificate", path)
 	}
 	return nil
+}
+
+// tokenSource is the OAuth2 token source of the [oauth2] section, its
+// secrets read; it asks the token endpoint nothing yet.
+func tokenSource(c *config.Config) (*oauth.Source, error) {
+	o := c.OAuth2
+	cfg := oauth.Config{TokenURL: o.TokenURL, AuthURL: o.AuthURL, ClientID: o.ClientID, Grant: oauth.Grant(o.Grant),
+		RefreshTokenFile: o.RefreshTokenFile, Scopes: o.Scopes()}
+	var errs []error
+	if o.ClientSecretFile != "" || os.Getenv("LEXIO_OAUTH2_CLIENT_SECRET") != "" || cfg.Grant == oauth.ClientCredentials {
+		var err error
+		if cfg.ClientSecret, err = c.OAuth2ClientSecret(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if cfg.Grant == oauth.RefreshToken {
+		var err error
+		if cfg.RefreshToken, err = c.OAuth2RefreshToken(); err != nil {
+			errs = append(errs, fmt.Errorf("%w (`lexio auth login` writes it)", err))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	src, err := oauth.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("oauth2: %w", err)
+	}
+	return src, nil
 }

@@ -169,14 +169,25 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	imapAddr, imapTLS, smtpAddr, smtpTLS := cfg.IMAP.Address, mailer.TLSMode(cfg.IMAP.TLS), cfg.SMTP.Address, mailer.TLSMode(cfg.SMTP.TLS)
 	imapUser, smtpUser := cfg.IMAP.Username, cfg.SMTP.Username
 	imapPass, smtpPass := n.imapPass, n.smtpPass
+	// A login whose auth is oauth2 presents a token of the [oauth2]
+	// source instead of its password.
+	var imapTokens, smtpTokens mailer.OAuthTokens
+	if n.tokens != nil && cfg.IMAP.Auth == config.AuthOAuth2 {
+		imapTokens = n.tokens
+	}
+	if n.tokens != nil && cfg.SMTP.Auth == config.AuthOAuth2 {
+		smtpTokens = n.tokens
+	}
 	if mail != nil {
 		local, _, _ := strings.Cut(cfg.Mail.Address, "@")
 		imapAddr, smtpAddr, imapTLS, smtpTLS = mail.IMAPAddr(), mail.SMTPAddr(), mailer.TLSNone, mailer.TLSNone
 		imapUser, imapPass, smtpUser = local, mail.password, ""
+		imapTokens, smtpTokens = nil, nil
 	}
 	var err error
 	d.disp, err = mailer.NewDispatcher(mailer.DispatcherConfig{
 		Addr: smtpAddr, TLS: smtpTLS, CAFile: cfg.SMTP.CAFile, Username: smtpUser, Password: smtpPass,
+		Tokens: smtpTokens, Mechanism: cfg.OAuth2.Mechanism,
 		Interval: 5 * time.Second, MaxAttempts: cfg.SMTP.MaxAttempts, MaxAge: cfg.SMTP.MaxAge,
 		Connections: cfg.SMTP.Connections,
 		Logger:      log.With("part", "smtp"),
@@ -203,6 +214,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	}
 	d.recv, err = mailer.NewReceiver(mailer.ReceiverConfig{
 		Addr: imapAddr, TLS: imapTLS, CAFile: cfg.IMAP.CAFile, Username: imapUser, Password: imapPass,
+		Tokens: imapTokens, Mechanism: cfg.OAuth2.Mechanism,
 		Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.ProcessedMailbox, PollInterval: cfg.IMAP.PollInterval,
 		DisableIdle: !*cfg.IMAP.IDLE, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Logger: log.With("part", "imap"),
 	}, d.parts.inbox)
