@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/inbox"
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/player"
@@ -21,11 +23,11 @@ import (
 // benchService is a service on a SQLite file, without mail servers, with
 // its lobby: the benchmark calls the front door's HandleMessage as the
 // receiver would.
-func benchService(b *testing.B) (*table.Service, *lobby.Service, *inbox.Service, *clock) {
+func benchService(b *testing.B) (*table.Service, *lobby.Service, *inbox.Service, *lexiotest.Clock) {
 	b.Helper()
 	ctx := context.Background()
-	clk := &clock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
-	cfg, err := config.Parse([]byte(baseConfig("", "")))
+	clk := lexiotest.NewClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
+	cfg, err := config.Parse([]byte(lexiotest.BaseConfig("", "")))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -38,8 +40,8 @@ func benchService(b *testing.B) (*table.Service, *lobby.Service, *inbox.Service,
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc, err := table.New(table.Options{Config: cfg, Store: st, Dict: anyWord{}, Templates: tmpl,
-		Secret: []byte(testSecret), Now: clk.Now})
+	svc, err := table.New(table.Options{Config: cfg, Store: st, Dict: enginetest.AnyWord{}, Templates: tmpl,
+		Secret: []byte(lexiotest.Secret), Now: clk.Now})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -76,7 +78,7 @@ func BenchmarkInbound(b *testing.B) {
 			b.StopTimer()
 			name := fmt.Sprintf("b%d", tables)
 			tables++
-			if err := gather.CreateTable(ctx, name, "main", emails(benchPlayers...), uint64(tables)); err != nil {
+			if err := gather.CreateTable(ctx, name, "main", lexiotest.Emails(benchPlayers...), uint64(tables)); err != nil {
 				b.Fatal(err)
 			}
 			g, err := svc.Game(ctx, name)
@@ -87,12 +89,12 @@ func BenchmarkInbound(b *testing.B) {
 			var raws [][]byte
 			for !g.Over() && done+len(raws) < b.N {
 				p := g.Turn()
-				cmd, play := findPlay(g, p)
+				cmd, play := lexiotest.FindPlay(g, p)
 				if cmd == "" {
 					cmd = "PASS"
 					err = g.Pass(p, clk.Now())
 				} else {
-					_, err = g.PlaceTiles(p, play.Tiles, anyWord{}, clk.Now())
+					_, err = g.PlaceTiles(p, play.Tiles, enginetest.AnyWord{}, clk.Now())
 				}
 				if err != nil {
 					b.Fatal(err)
@@ -118,7 +120,7 @@ func BenchmarkInbound(b *testing.B) {
 	b.Run("board", func(b *testing.B) {
 		svc, gather, front, clk := benchService(b)
 		ctx := context.Background()
-		if err := gather.CreateTable(ctx, "board", "main", emails(benchPlayers...), 1); err != nil {
+		if err := gather.CreateTable(ctx, "board", "main", lexiotest.Emails(benchPlayers...), 1); err != nil {
 			b.Fatal(err)
 		}
 		raws := make([][]byte, b.N)

@@ -12,6 +12,7 @@ import (
 	"github.com/lexio-mail/lexio/bot"
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
@@ -44,7 +45,7 @@ var frenchGaddag = sync.OnceValues(func() (*dict.Gaddag, error) {
 
 // botHarness is a harness whose service plays the French sample, with
 // its GADDAG for the computer's seats.
-func botHarness(t *testing.T, config string) *harness {
+func botHarness(t *testing.T, config string) *lexiotest.Harness {
 	t.Helper()
 	d, err := frenchSample()
 	if err != nil {
@@ -54,7 +55,7 @@ func botHarness(t *testing.T, config string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newHarness(t, harnessOpts{dict: d, gaddag: gd, top: "bot_delay = \"1m\"\n", config: openTablesConfig + config})
+	return lexiotest.New(t, lexiotest.Options{Dict: d, Gaddag: gd, Top: "bot_delay = \"1m\"\n", Config: lexiotest.OpenTablesConfig + config})
 }
 
 // humanCommand is what a careful player sends: the medium computer's
@@ -126,40 +127,41 @@ func TestBotGameByMail(t *testing.T) {
 		{"NEW lexico bot", "lexico", "medium"},
 	} {
 		t.Run(tc.variant, func(t *testing.T) {
+			t.Parallel()
 			h := botHarness(t, "")
 			gd, _ := frenchGaddag()
 			d, _ := frenchSample()
-			id := h.sendMail("alice", mailSpec{Body: tc.cmd})
-			rec := h.expect(id, table.OutcomeApplied, "NEW ")
+			id := h.SendMail("alice", lexiotest.MailSpec{Body: tc.cmd})
+			rec := h.Expect(id, table.OutcomeApplied, "NEW ")
 			name := strings.TrimPrefix(rec.Reason, "NEW ")
-			g := h.game(name)
+			g := h.Game(name)
 			if g == nil || g.Players() != 2 || g.Rules().Variant != engine.Variant(tc.variant) {
 				t.Fatalf("table %s: game %v, want %s against the computer", name, g, tc.variant)
 			}
-			first := h.lastOf("alice", "turn-notice")
+			first := h.LastOf("alice", "turn-notice")
 			if !strings.Contains(first.Text, "Bot ("+tc.level+")") {
 				t.Errorf("the first notice does not name the computer\n%s", first.Text)
 			}
 			bots := 0
 			for turn := 0; turn < 200 && !g.Over(); turn++ {
 				if g.Turn() == 0 {
-					h.answerAt(name, "alice", humanCommand(t, gd, g, d))
+					h.AnswerAt(name, "alice", humanCommand(t, gd, g, d))
 				} else {
 					// Not before bot_delay; then once, at its time.
 					n := len(g.Actions())
-					h.tickAt(g.TurnStart().Add(59 * time.Second))
-					if len(h.game(name).Actions()) != n {
+					h.TickAt(g.TurnStart().Add(59 * time.Second))
+					if len(h.Game(name).Actions()) != n {
 						t.Fatal("the computer played before bot_delay")
 					}
 					at := g.TurnStart().Add(time.Minute)
-					h.tickAt(at)
-					after := h.game(name)
+					h.TickAt(at)
+					after := h.Game(name)
 					if len(after.Actions()) != n+1 || !after.Actions()[n].At.Equal(at) {
 						t.Fatalf("the computer's move: %d actions, want %d, at %v", len(after.Actions()), n+1, at)
 					}
 					bots++
 				}
-				g = h.game(name)
+				g = h.Game(name)
 			}
 			if !g.Over() || bots == 0 {
 				t.Fatalf("not over after 200 turns (%d by the computer)", bots)
@@ -170,11 +172,11 @@ func TestBotGameByMail(t *testing.T) {
 					t.Errorf("the computer's turn expired: %+v", a)
 				}
 			}
-			h.outboxEmpty()
-			if n := len(ofKind(h.inbox("alice"), "game-over")); n != 1 {
+			h.OutboxEmpty()
+			if n := len(lexiotest.OfKind(h.Inbox("alice"), "game-over")); n != 1 {
 				t.Errorf("%d game-over mails to alice", n)
 			}
-			err := h.store.View(h.ctx, func(tx *store.Tx) error {
+			err := h.Store.View(h.Ctx, func(tx *store.Tx) error {
 				p, err := tx.PlayerByAddress("alice@localhost")
 				if err != nil {
 					return err
@@ -210,35 +212,35 @@ name = "club"
 name = "top"
 players = ["alice@localhost", "carol@localhost"]
 `)
-	if err := h.lobby.EnsureTables(h.ctx); err != nil {
+	if err := h.Lobby.EnsureTables(h.Ctx); err != nil {
 		t.Fatal(err)
 	}
-	start := h.game("vsbot").TurnStart()
-	h.tickAt(start.Add(time.Minute))
-	g := h.game("vsbot")
+	start := h.Game("vsbot").TurnStart()
+	h.TickAt(start.Add(time.Minute))
+	g := h.Game("vsbot")
 	if len(g.Actions()) != 1 || g.Actions()[0].Player != 0 || g.Turn() != 1 {
 		t.Fatalf("the computer did not open: %+v", g.Actions())
 	}
-	h.outboxEmpty()
-	if n := len(ofKind(h.inbox("bob"), "turn-notice")); n != 2 {
+	h.OutboxEmpty()
+	if n := len(lexiotest.OfKind(h.Inbox("bob"), "turn-notice")); n != 2 {
 		t.Errorf("bob has %d notices, want the start's and the computer's move", n)
 	}
 
-	s, err := h.seasons.StartSeason(h.ctx, "club")
+	s, err := h.Seasons.StartSeason(h.Ctx, "club")
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := s.Tables[0] // alice opens
-	if err := h.svc.Substitute(h.ctx, st.Name, "alice@localhost", "BOT:Strong"); err != nil {
+	if err := h.Tables.Substitute(h.Ctx, st.Name, "alice@localhost", "BOT:Strong"); err != nil {
 		t.Fatal(err)
 	}
-	g = h.game(st.Name)
-	h.tickAt(g.TurnStart().Add(time.Minute))
-	if g = h.game(st.Name); len(g.Actions()) < 2 || g.Turn() != 1 {
+	g = h.Game(st.Name)
+	h.TickAt(g.TurnStart().Add(time.Minute))
+	if g = h.Game(st.Name); len(g.Actions()) < 2 || g.Turn() != 1 {
 		t.Fatalf("the computer did not play alice's seat: %+v", g.Actions())
 	}
-	h.answerAt(st.Name, "carol", "RESIGN "+st.Name)
-	err = h.store.View(h.ctx, func(tx *store.Tx) error {
+	h.AnswerAt(st.Name, "carol", "RESIGN "+st.Name)
+	err = h.Store.View(h.Ctx, func(tx *store.Tx) error {
 		p, err := tx.PlayerByAddress("carol@localhost")
 		if err != nil {
 			return err
@@ -252,11 +254,11 @@ players = ["alice@localhost", "carol@localhost"]
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, rows, err := h.seasons.Standings(h.ctx, "club", 0); err != nil || rows[0].Player != "bot:strong" || rows[0].Won != 1 {
+	if _, rows, err := h.Seasons.Standings(h.Ctx, "club", 0); err != nil || rows[0].Player != "bot:strong" || rows[0].Won != 1 {
 		t.Errorf("standings %+v %v: the seat's last holder, the computer, won", rows, err)
 	}
 	// The computer stood in for alice this season; it plays no other.
-	_, next, err := h.seasons.Show(h.ctx, "club")
+	_, next, err := h.Seasons.Show(h.Ctx, "club")
 	if err != nil || len(next) != 1 || strings.Join(next[0].Players, " ") != "alice@localhost carol@localhost" {
 		t.Errorf("next season %+v %v: without the computer", next, err)
 	}

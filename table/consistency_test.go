@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
@@ -18,10 +19,10 @@ import (
 // permanent error that names the table: the admin's tools refuse it, a
 // message about it is recorded as an error (the mailbox moves on), and
 // the other tables go on.
-func TestRowAndLogMustAgree(t *testing.T) { eachDriver(t, testRowAndLogMustAgree) }
+func TestRowAndLogMustAgree(t *testing.T) { lexiotest.EachDriver(t, testRowAndLogMustAgree) }
 
 func testRowAndLogMustAgree(t *testing.T, driver string) {
-	h := newHarness(t, harnessOpts{driver: driver})
+	h := lexiotest.New(t, lexiotest.Options{Driver: driver})
 	pass := func(player, at string) string {
 		return fmt.Sprintf(`{"kind":"pass","player":%s,"at":%q}`, player, at)
 	}
@@ -36,7 +37,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 		}, "the row says over, the game is playing"},
 		{"behind", func(tx *store.Tx, row *store.Table, at string) error {
 			// A legal action the row does not know of.
-			_, err := tx.AppendAction(row.ID, row.Seq+1, "pass", pass("1", at), h.clock.Now())
+			_, err := tx.AppendAction(row.ID, row.Seq+1, "pass", pass("1", at), h.Clock.Now())
 			return err
 		}, "the row's last action is 1, the log's 2"},
 		{"deadline", func(tx *store.Tx, row *store.Table, _ string) error {
@@ -49,7 +50,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 			return tx.SaveTable(row, row.Seq)
 		}, "the row's turn began"},
 		{"kind", func(tx *store.Tx, row *store.Table, at string) error {
-			if _, err := tx.AppendAction(row.ID, row.Seq+1, "place", pass("1", at), h.clock.Now()); err != nil {
+			if _, err := tx.AppendAction(row.ID, row.Seq+1, "place", pass("1", at), h.Clock.Now()); err != nil {
 				return err
 			}
 			row.Seq++
@@ -57,7 +58,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 		}, "action 2 of the log is numbered 2, kind place (payload pass)"},
 		{"no-replay", func(tx *store.Tx, row *store.Table, at string) error {
 			// Alice passed; she is not the one to move.
-			if _, err := tx.AppendAction(row.ID, row.Seq+1, "pass", pass("0", at), h.clock.Now()); err != nil {
+			if _, err := tx.AppendAction(row.ID, row.Seq+1, "pass", pass("0", at), h.Clock.Now()); err != nil {
 				return err
 			}
 			row.Seq++
@@ -66,19 +67,19 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 	}
 	for i, tc := range tampers {
 		name := "tamper-" + tc.name
-		if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), uint64(i+1)); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), uint64(i+1)); err != nil {
 			t.Fatal(err)
 		}
-		h.clock.Add(time.Minute)
-		raw := benchRaw(h.svc, name, "alice", "PASS", 0, h.clock.Now())
-		if err := h.front.HandleMessage(h.ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
+		h.Clock.Add(time.Minute)
+		raw := benchRaw(h.Tables, name, "alice", "PASS", 0, h.Clock.Now())
+		if err := h.Front.HandleMessage(h.Ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
 			t.Fatal(err)
 		}
-		if g := h.game(name); len(g.Actions()) != 1 || g.Turn() != 1 {
+		if g := h.Game(name); len(g.Actions()) != 1 || g.Turn() != 1 {
 			t.Fatalf("%s: %d actions, turn %d; want alice's pass, bob to move", name, len(g.Actions()), g.Turn())
 		}
-		at := h.clock.Now().Format(time.RFC3339Nano)
-		err := h.store.Tx(h.ctx, func(tx *store.Tx) error {
+		at := h.Clock.Now().Format(time.RFC3339Nano)
+		err := h.Store.Tx(h.Ctx, func(tx *store.Tx) error {
 			row, err := tx.TableByName(name)
 			if err != nil {
 				return err
@@ -89,30 +90,30 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 			t.Fatalf("%s: tampering: %v", name, err)
 		}
 	}
-	if err := h.lobby.CreateTable(h.ctx, "fine", "main", emails("alice", "bob"), 99); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "fine", "main", lexiotest.Emails("alice", "bob"), 99); err != nil {
 		t.Fatal(err)
 	}
-	h.clock.Add(time.Minute)
-	if _, err := h.views.List(h.ctx); err == nil || !strings.Contains(err.Error(), "the row and the log disagree") {
+	h.Clock.Add(time.Minute)
+	if _, err := h.Views.List(h.Ctx); err == nil || !strings.Contains(err.Error(), "the row and the log disagree") {
 		t.Errorf("Tables() = %v; want the error of a tampered table", err)
 	}
-	if g := h.game("fine"); g == nil || g.Over() {
+	if g := h.Game("fine"); g == nil || g.Over() {
 		t.Errorf("the untouched table: %v", g)
 	}
 	for _, tc := range tampers {
 		name := "tamper-" + tc.name
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := h.svc.Game(h.ctx, name)
+			_, err := h.Tables.Game(h.Ctx, name)
 			if err == nil || !strings.Contains(err.Error(), "table "+name+": ") || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Game(%s) = %v; want an error naming the table and saying %q", name, err, tc.want)
 			}
 			// Bob's BOARD is recorded as an error, not left in the inbox
 			// to be tried again for ever.
-			raw := benchRaw(h.svc, name, "bob", "BOARD", 1, h.clock.Now())
-			if err := h.front.HandleMessage(h.ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
+			raw := benchRaw(h.Tables, name, "bob", "BOARD", 1, h.Clock.Now())
+			if err := h.Front.HandleMessage(h.Ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
 				t.Fatalf("HandleMessage: %v; want it recorded (a permanent error)", err)
 			}
-			rec := h.handled(fmt.Sprintf("bench-%s-1@localhost", name))
+			rec := h.Handled(fmt.Sprintf("bench-%s-1@localhost", name))
 			if rec.Outcome != table.OutcomeError || !strings.Contains(rec.Reason, name) {
 				t.Errorf("BOARD recorded as %s %q; want an error naming %s", rec.Outcome, rec.Reason, name)
 			}

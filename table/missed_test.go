@@ -9,6 +9,7 @@ import (
 	"github.com/lexio-mail/lexio/analysis"
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/movegen"
 )
 
@@ -38,13 +39,13 @@ func TestGameOverMissed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, harnessOpts{dict: d, gaddag: gd})
+	h := lexiotest.New(t, lexiotest.Options{Dict: d, Gaddag: gd})
 	players := []string{"alice", "bob"}
-	if err := h.lobby.CreateTable(h.ctx, "missed", "main", emails(players...), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "missed", "main", lexiotest.Emails(players...), 5); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range players {
-		h.waitMail(p, 1)
+		h.WaitMail(p, 1)
 	}
 	type judged struct {
 		turn, left      int
@@ -55,7 +56,7 @@ func TestGameOverMissed(t *testing.T) {
 	turns := make([][]judged, len(players))
 	gen := movegen.New(gd)
 	for turn := 1; turn <= 40; turn++ {
-		g := h.game("missed")
+		g := h.Game("missed")
 		if g.Over() {
 			break
 		}
@@ -104,13 +105,13 @@ func TestGameOverMissed(t *testing.T) {
 			}
 		}
 		turns[p] = append(turns[p], j)
-		id := h.send(players[p], cmd)
-		if rec := h.handled(id); rec.Outcome != "applied" {
+		id := h.Send(players[p], cmd)
+		if rec := h.Handled(id); rec.Outcome != "applied" {
 			t.Fatalf("turn %d: %s sent %q: %s %s", turn, players[p], cmd, rec.Outcome, rec.Reason)
 		}
-		h.outboxEmpty()
+		h.OutboxEmpty()
 	}
-	if !h.game("missed").Over() {
+	if !h.Game("missed").Over() {
 		t.Fatal("the game did not end")
 	}
 	missedSome := false
@@ -137,9 +138,9 @@ func TestGameOverMissed(t *testing.T) {
 			want = append(want, line)
 		}
 		for _, to := range players {
-			over := h.lastOf(to, "game-over")
-			mustContain(t, to+"'s game over", over.Text, want...)
-			mustContain(t, to+"'s game over (HTML)", over.HTML, want[1:]...)
+			over := h.LastOf(to, "game-over")
+			lexiotest.MustContain(t, to+"'s game over", over.Text, want...)
+			lexiotest.MustContain(t, to+"'s game over (HTML)", over.HTML, want[1:]...)
 		}
 	}
 	if !missedSome {

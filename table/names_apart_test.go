@@ -1,6 +1,10 @@
 package table_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/lexio-mail/lexio/internal/lexiotest"
+)
 
 // TestNamesApart: alice@localhost and alice@evil.test at one table were
 // both "Alice", and lexio@evil.test was "Lexio", the service's own name.
@@ -9,11 +13,11 @@ import "testing"
 // server has one domain.)
 func TestNamesApart(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{})
-	if err := h.lobby.CreateTable(h.ctx, "t1", "main", []string{"alice@" + h.domain, "alice@evil.test", "lexio@evil.test"}, 5); err != nil {
+	h := lexiotest.New(t, lexiotest.Options{})
+	if err := h.Lobby.CreateTable(h.Ctx, "t1", "main", []string{"alice@" + h.Domain, "alice@evil.test", "lexio@evil.test"}, 5); err != nil {
 		t.Fatal(err)
 	}
-	m := h.waitMail("alice", 1)[0]
-	mustContain(t, "alice's notice", m.Text, "Alice ("+h.domain+")", "Alice (evil.test)", "lexio@evil.test")
-	mustContain(t, "alice's notice", m.HTML, "Alice ("+h.domain+")", "Alice (evil.test)", "lexio@evil.test")
+	m := h.WaitMail("alice", 1)[0]
+	lexiotest.MustContain(t, "alice's notice", m.Text, "Alice ("+h.Domain+")", "Alice (evil.test)", "lexio@evil.test")
+	lexiotest.MustContain(t, "alice's notice", m.HTML, "Alice ("+h.Domain+")", "Alice (evil.test)", "lexio@evil.test")
 }

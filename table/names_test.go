@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/parser"
@@ -23,18 +24,18 @@ func TestOneTableNameRule(t *testing.T) {
 	// Each was taken by at least one of them, before there was one rule.
 	bad := []string{strings.Repeat("x", 33), strings.Repeat("x", 64), "-lead", "t_42", "t.42", "t+42", "té"}
 
-	h := newHarness(t, harnessOpts{})
-	tok := mailer.NewTokens([]byte(testSecret))
+	h := lexiotest.New(t, lexiotest.Options{})
+	tok := mailer.NewTokens([]byte(lexiotest.Secret))
 	for _, name := range append(good, bad...) {
 		want := tablename.Check(name) == nil
 		t.Run(name, func(t *testing.T) {
 			// [[table]] in the configuration.
-			_, err := config.Parse([]byte(baseConfig("", "[[table]]\nname = \""+name+"\"\nleague = \"main\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n")))
+			_, err := config.Parse([]byte(lexiotest.BaseConfig("", "[[table]]\nname = \""+name+"\"\nleague = \"main\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n")))
 			if want != (err == nil) || !want && !strings.Contains(err.Error(), tablename.Rule) {
 				t.Errorf("config: %v", err)
 			}
 			// The admin's CreateTable.
-			err = h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 1)
+			err = h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 1)
 			if want != (err == nil) || !want && !errors.Is(err, tablename.ErrInvalid) {
 				t.Errorf("CreateTable: %v", err)
 			}
@@ -49,7 +50,7 @@ func TestOneTableNameRule(t *testing.T) {
 			}
 			// A token of the right form (EMAIL §1.2, mailer.Tokens),
 			// made here for names Token refuses to make.
-			m := hmac.New(sha256.New, []byte(testSecret))
+			m := hmac.New(sha256.New, []byte(lexiotest.Secret))
 			m.Write([]byte(name + "\x00alice@localhost"))
 			token := name + "-" + base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding).EncodeToString(m.Sum(nil)[:10])
 			if got, ok := tok.Verify(token, "alice@localhost"); ok != want || ok && got != name {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 )
@@ -65,11 +66,11 @@ func (d holdDict) Contains(string) bool {
 // checkLog checks that the table's log and its row agree: seqs 1..n
 // without a gap, the row's seq n, the rebuilt game's actions those of the
 // log. It returns the log.
-func (h *harness) checkLog(name string) []store.Action {
-	h.t.Helper()
+func checkLog(h *lexiotest.Harness, name string) []store.Action {
+	h.T.Helper()
 	var acts []store.Action
 	var row *store.Table
-	err := h.store.View(h.ctx, func(tx *store.Tx) error {
+	err := h.Store.View(h.Ctx, func(tx *store.Tx) error {
 		var err error
 		if row, err = tx.TableByName(name); err != nil {
 			return err
@@ -78,23 +79,23 @@ func (h *harness) checkLog(name string) []store.Action {
 		return err
 	})
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
 	for i, a := range acts {
 		if a.Seq != int64(i+1) {
-			h.t.Errorf("log entry %d has seq %d", i, a.Seq)
+			h.T.Errorf("log entry %d has seq %d", i, a.Seq)
 		}
 	}
 	if row.Seq != int64(len(acts)) {
-		h.t.Errorf("table seq %d, log of %d", row.Seq, len(acts))
+		h.T.Errorf("table seq %d, log of %d", row.Seq, len(acts))
 	}
-	g := h.game(name)
+	g := h.Game(name)
 	if len(g.Actions()) != len(acts) {
-		h.t.Fatalf("stored game has %d actions, the log %d", len(g.Actions()), len(acts))
+		h.T.Fatalf("stored game has %d actions, the log %d", len(g.Actions()), len(acts))
 	}
 	for i, a := range g.Actions() {
 		if string(a.Kind) != acts[i].Kind {
-			h.t.Errorf("action %d: game %s, log %s", i+1, a.Kind, acts[i].Kind)
+			h.T.Errorf("action %d: game %s, log %s", i+1, a.Kind, acts[i].Kind)
 		}
 	}
 	return acts
@@ -109,40 +110,40 @@ func (h *harness) checkLog(name string) []store.Action {
 // (and dropped unanswered). On SQLite, whose writers are serialised, the
 // move commits first and the expiry then finds nothing due. Either way
 // the log and the table row agree.
-func TestMoveRacesExpiry(t *testing.T) { eachDriver(t, testMoveRacesExpiry) }
+func TestMoveRacesExpiry(t *testing.T) { lexiotest.EachDriver(t, testMoveRacesExpiry) }
 
 func testMoveRacesExpiry(t *testing.T, driver string) {
 	dict := holdDict{newGate()}
-	h := newHarness(t, harnessOpts{driver: driver, sockets: true, dict: dict})
+	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Sockets: true, Dict: dict})
 	defer func() {
 		if t.Failed() {
-			t.Logf("log:\n%s", h.logs)
+			t.Logf("log:\n%s", h.Logs)
 		}
 	}()
 	const name = "race"
-	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("alice", 1)
-	h.waitMail("bob", 1)
-	deadline := h.deadline(name)
+	h.WaitMail("alice", 1)
+	h.WaitMail("bob", 1)
+	deadline := h.Deadline(name)
 
 	// Alice moves a minute before her deadline; her transaction stops in
 	// the dictionary.
-	h.clock.Add(deadline.Add(-time.Minute).Sub(h.clock.Now()))
+	h.Clock.Add(deadline.Add(-time.Minute).Sub(h.Clock.Now()))
 	dict.arm()
-	id := h.send("alice", findMove(h.game(name), 0))
+	id := h.Send("alice", lexiotest.FindMove(h.Game(name), 0))
 	dict.waitEntered(t, "the move")
 
 	// The deadline passes and the scheduler runs.
-	h.clock.Add(2 * time.Minute)
+	h.Clock.Add(2 * time.Minute)
 	type tick struct {
 		n   int
 		err error
 	}
 	ticked := make(chan tick, 1)
 	go func() {
-		n, err := h.runTick(h.clock.Now())
+		n, err := h.RunTick(h.Clock.Now())
 		ticked <- tick{n, err}
 	}()
 	var tk tick
@@ -161,8 +162,8 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 
 	// The move is recorded — or, the bug, dropped as a duplicate.
 	var rec *store.Message
-	h.waitFor("the move recorded or dropped", func() bool {
-		err := h.store.View(h.ctx, func(tx *store.Tx) error {
+	h.WaitFor("the move recorded or dropped", func() bool {
+		err := h.Store.View(h.Ctx, func(tx *store.Tx) error {
 			var err error
 			rec, err = tx.MessageByID(id)
 			return err
@@ -170,19 +171,19 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			t.Fatal(err)
 		}
-		return err == nil || strings.Contains(h.logs.String(), "message already handled")
+		return err == nil || strings.Contains(h.Logs.String(), "message already handled")
 	})
 	if rec == nil {
 		t.Fatal("the move was taken for a message already handled: neither applied nor answered")
 	}
-	h.outboxEmpty()
-	acts := h.checkLog(name)
+	h.OutboxEmpty()
+	acts := checkLog(h, name)
 	kinds := make([]string, len(acts))
 	for i, a := range acts {
 		kinds[i] = a.Kind
 	}
 	got := strings.Join(kinds, ",")
-	rejected := len(ofKind(h.inbox("alice"), "rejected"))
+	rejected := len(lexiotest.OfKind(h.Inbox("alice"), "rejected"))
 	switch driver {
 	case store.DriverPostgres:
 		if tk.n != 1 {
@@ -196,10 +197,10 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 		if rejected != 1 {
 			t.Errorf("alice received %d refusals, want 1", rejected)
 		}
-		if n := len(ofKind(h.inbox("alice"), "expired")); n != 1 {
+		if n := len(lexiotest.OfKind(h.Inbox("alice"), "expired")); n != 1 {
 			t.Errorf("alice received %d expiry notices, want 1", n)
 		}
-		if !strings.Contains(h.logs.String(), "conflict") {
+		if !strings.Contains(h.Logs.String(), "conflict") {
 			t.Error("the move's transaction never met the conflict: the race was not run")
 		}
 	default:
@@ -210,7 +211,7 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 			t.Errorf("alice received %d refusals", rejected)
 		}
 	}
-	if strings.Contains(h.logs.String(), "message already handled") {
+	if strings.Contains(h.Logs.String(), "message already handled") {
 		t.Error("a message was taken for already handled")
 	}
 }
@@ -223,24 +224,24 @@ func testMoveRacesExpiry(t *testing.T, driver string) {
 // same tick: the turn still ran out, and expires after the probe. On
 // SQLite the expiry holds the writer: it commits first, and the message
 // then comes too late.
-func TestExpiryRacesMove(t *testing.T) { eachDriver(t, testExpiryRacesMove) }
+func TestExpiryRacesMove(t *testing.T) { lexiotest.EachDriver(t, testExpiryRacesMove) }
 
 func testExpiryRacesMove(t *testing.T, driver string) {
-	h := newHarness(t, harnessOpts{driver: driver, sockets: true, dict: words{}})
+	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Sockets: true, Dict: lexiotest.Words{}})
 	defer func() {
 		if t.Failed() {
-			t.Logf("log:\n%s", h.logs)
+			t.Logf("log:\n%s", h.Logs)
 		}
 	}()
 	const name = "race"
-	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("alice", 1)
-	h.waitMail("bob", 1)
-	deadline := h.deadline(name)
+	h.WaitMail("alice", 1)
+	h.WaitMail("bob", 1)
+	deadline := h.Deadline(name)
 	g := newGate()
-	table.SetTickHook(h.svc, func(int64) { g.pass() })
+	table.SetTickHook(h.Tables, func(int64) { g.pass() })
 
 	// The scheduler runs a minute after the deadline and stops in the
 	// table's transaction, having read it.
@@ -251,31 +252,31 @@ func testExpiryRacesMove(t *testing.T, driver string) {
 	}
 	ticked := make(chan tick, 1)
 	go func() {
-		n, err := h.runTick(deadline.Add(time.Minute))
+		n, err := h.RunTick(deadline.Add(time.Minute))
 		ticked <- tick{n, err}
 	}()
 	g.waitEntered(t, "the tick")
 
 	// Alice's message was read a minute before her deadline.
-	h.clock.Add(deadline.Add(-time.Minute).Sub(h.clock.Now()))
-	id := h.send("alice", findMove(h.game(name), 0))
+	h.Clock.Add(deadline.Add(-time.Minute).Sub(h.Clock.Now()))
+	id := h.Send("alice", lexiotest.FindMove(h.Game(name), 0))
 	var rec store.Message
 	if driver == store.DriverPostgres {
 		// Nothing holds the message back: it commits while the tick waits.
-		rec = h.handled(id)
+		rec = h.Handled(id)
 		close(g.release)
 	} else {
 		// The message waits for the tick's write slot.
 		close(g.release)
-		rec = h.handled(id)
+		rec = h.Handled(id)
 	}
 	tk := <-ticked
 	if tk.err != nil {
 		t.Fatalf("Tick: %v", tk.err)
 	}
-	h.clock.Add(2 * time.Minute) // the tick's mails are due
-	h.outboxEmpty()
-	acts := h.checkLog(name)
+	h.Clock.Add(2 * time.Minute) // the tick's mails are due
+	h.OutboxEmpty()
+	acts := checkLog(h, name)
 	kinds := make([]string, len(acts))
 	for i, a := range acts {
 		kinds[i] = a.Kind
@@ -294,13 +295,13 @@ func testExpiryRacesMove(t *testing.T, driver string) {
 	if tk.n != 1 {
 		t.Errorf("Tick handled %d tables, want 1", tk.n)
 	}
-	if n := len(ofKind(h.inbox("alice"), "expired")); n != 1 {
+	if n := len(lexiotest.OfKind(h.Inbox("alice"), "expired")); n != 1 {
 		t.Errorf("alice received %d expiry notices, want 1", n)
 	}
-	if driver == store.DriverPostgres && !strings.Contains(h.logs.String(), "conflict") {
+	if driver == store.DriverPostgres && !strings.Contains(h.Logs.String(), "conflict") {
 		t.Error("the tick never met the conflict: the race was not run")
 	}
-	if strings.Contains(h.logs.String(), "deadline handling failed") {
+	if strings.Contains(h.Logs.String(), "deadline handling failed") {
 		t.Error("a conflict was logged as a failure")
 	}
 }

@@ -12,19 +12,20 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/gcg"
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 )
 
 // play has the player to move play a placement (or pass) by mail.
-func (h *harness) play(name string, players []string) {
-	h.t.Helper()
-	h.outboxEmpty() // every notice delivered: the player answers theirs
-	g := h.game(name)
+func play(h *lexiotest.Harness, name string, players []string) {
+	h.T.Helper()
+	h.OutboxEmpty() // every notice delivered: the player answers theirs
+	g := h.Game(name)
 	who := players[g.Turn()]
-	cmd := nextCommand(g, false)
-	h.expect(h.send(who, cmd), table.OutcomeApplied, "")
-	h.outboxEmpty()
+	cmd := lexiotest.NextCommand(g, false)
+	h.Expect(h.Send(who, cmd), table.OutcomeApplied, "")
+	h.OutboxEmpty()
 }
 
 // spaced writes a rack as the text mail shows it: "A R T ?".
@@ -62,25 +63,25 @@ func replays(t *testing.T, g *engine.Game, players []string) string {
 // once, Bob wins, no rack is adjusted, every rack is revealed.
 func TestResignTwoPlayers(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{})
+	h := lexiotest.New(t, lexiotest.Options{})
 	const name = "r2"
 	players := []string{"alice", "bob"}
-	if err := h.lobby.CreateTable(h.ctx, name, "main", emails(players...), 11); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 11); err != nil {
 		t.Fatal(err)
 	}
-	first := latestNotice(h.waitMail("alice", 1))
-	h.play(name, players)
-	g := h.game(name)
+	first := lexiotest.LatestNotice(h.WaitMail("alice", 1))
+	play(h, name, players)
+	g := h.Game(name)
 	scores := g.Result().Scores
 	if scores[0] <= 0 || g.Turn() != 1 {
 		t.Fatalf("scores %v, turn %d", scores, g.Turn())
 	}
 	racks := []string{string(g.Rack(0)), string(g.Rack(1))}
-	bobsTurn := calendarOf(t, h.lastOf("bob", "turn-notice"))
-	h.clock.Add(time.Hour)
-	h.expect(h.replyTo("alice", first, "ABANDON r2"), table.OutcomeApplied, "RESIGN r2")
+	bobsTurn := lexiotest.CalendarOf(t, h.LastOf("bob", "turn-notice"))
+	h.Clock.Add(time.Hour)
+	h.Expect(h.ReplyTo("alice", first, "ABANDON r2"), table.OutcomeApplied, "RESIGN r2")
 
-	g = h.game(name)
+	g = h.Game(name)
 	r := g.Result()
 	if !g.Over() || r.Reason != engine.EndResign || !slices.Equal(r.Winners, []int{1}) {
 		t.Fatalf("over %v, result %+v", g.Over(), r)
@@ -88,26 +89,26 @@ func TestResignTwoPlayers(t *testing.T) {
 	if !slices.Equal(r.Scores, scores) || !slices.Equal(r.Racks, racks) {
 		t.Errorf("scores %v racks %q, want %v and %q untouched", r.Scores, r.Racks, scores, racks)
 	}
-	if sum, _ := h.views.Show(h.ctx, name); sum.Status != table.StatusOver {
+	if sum, _ := h.Views.Show(h.Ctx, name); sum.Status != table.StatusOver {
 		t.Errorf("status %s", sum.Status)
 	}
 	for _, p := range players {
-		over := h.lastOf(p, "game-over")
+		over := h.LastOf(p, "game-over")
 		// The subject names the winner alone; the text marks him, keeps
 		// the scores as they were, shows both racks and says who left.
-		mustContain(t, p+"'s game over", over.Subject, "Bob")
-		mustNotContain(t, p+"'s game over", over.Subject, "Alice")
-		mustWin(t, p+"'s game over", over.Text, []string{"Bob"}, map[string]int{"Alice": scores[0], "Bob": scores[1]})
-		mustContain(t, p+"'s game over", over.Text, spaced(racks[0]), spaced(racks[1]))
-		mustContain(t, p+"'s game over", intro(over.Text), "Alice")
-		mustContain(t, p+"'s game over", over.HTML, "Alice", "Bob")
-		mustNotContain(t, p+"'s game over", over.Text, "Racks: ")
+		lexiotest.MustContain(t, p+"'s game over", over.Subject, "Bob")
+		lexiotest.MustNotContain(t, p+"'s game over", over.Subject, "Alice")
+		lexiotest.MustWin(t, p+"'s game over", over.Text, []string{"Bob"}, map[string]int{"Alice": scores[0], "Bob": scores[1]})
+		lexiotest.MustContain(t, p+"'s game over", over.Text, spaced(racks[0]), spaced(racks[1]))
+		lexiotest.MustContain(t, p+"'s game over", lexiotest.Intro(over.Text), "Alice")
+		lexiotest.MustContain(t, p+"'s game over", over.HTML, "Alice", "Bob")
+		lexiotest.MustNotContain(t, p+"'s game over", over.Text, "Racks: ")
 	}
 	// The turn Bob held ended without a move: his calendar entry goes.
-	if c := calendarOf(t, h.lastOf("bob", "game-over")); bobsTurn == nil || c == nil || c.method != "CANCEL" || c.uid != bobsTurn.uid || c.seq <= bobsTurn.seq {
+	if c := lexiotest.CalendarOf(t, h.LastOf("bob", "game-over")); bobsTurn == nil || c == nil || c.Method != "CANCEL" || c.UID != bobsTurn.UID || c.Seq <= bobsTurn.Seq {
 		t.Errorf("bob's entry %+v, then %+v: want it cancelled", bobsTurn, c)
 	}
-	replays(t, g, emails(players...))
+	replays(t, g, lexiotest.Emails(players...))
 }
 
 // TestResignThreeAndFour: LEAGUES §2.2. At three, Bob resigns on his turn
@@ -119,92 +120,92 @@ func TestResignTwoPlayers(t *testing.T) {
 func TestResignThreeAndFour(t *testing.T) {
 	t.Parallel()
 	t.Run("three", func(t *testing.T) {
-		h := newHarness(t, harnessOpts{})
+		h := lexiotest.New(t, lexiotest.Options{})
 		const name = "r3"
 		players := []string{"alice", "bob", "carol"}
-		if err := h.lobby.CreateTable(h.ctx, name, "main", emails(players...), 12); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 12); err != nil {
 			t.Fatal(err)
 		}
-		h.waitMail("bob", 1)
-		h.play(name, players) // alice; bob to move
-		before := h.game(name)
+		h.WaitMail("bob", 1)
+		play(h, name, players) // alice; bob to move
+		before := h.Game(name)
 		bag, bobScore := before.BagCount(), before.Score(1)
-		bobsTurn := calendarOf(t, h.lastOf("bob", "turn-notice"))
-		h.clock.Add(time.Hour)
-		resignAt := h.clock.Now()
-		h.expect(h.sendMail("bob", mailSpec{Body: "RENDIRSE r3"}), table.OutcomeApplied, "RESIGN r3")
+		bobsTurn := lexiotest.CalendarOf(t, h.LastOf("bob", "turn-notice"))
+		h.Clock.Add(time.Hour)
+		resignAt := h.Clock.Now()
+		h.Expect(h.SendMail("bob", lexiotest.MailSpec{Body: "RENDIRSE r3"}), table.OutcomeApplied, "RESIGN r3")
 
-		g := h.game(name)
+		g := h.Game(name)
 		if g.Over() || !g.Left(1) || g.Turn() != 2 || !g.TurnStart().Equal(resignAt) || g.BagCount() != bag+7 {
 			t.Fatalf("over %v left %v turn %d from %v, bag %d (was %d)", g.Over(), g.Left(1), g.Turn(), g.TurnStart(), g.BagCount(), bag)
 		}
-		if d := h.deadline(name); !d.Equal(resignAt.Add(72 * time.Hour)) {
+		if d := h.Deadline(name); !d.Equal(resignAt.Add(72 * time.Hour)) {
 			t.Errorf("deadline %v, want turn_time from the resignation", d)
 		}
-		bye := h.lastOf("bob", "resigned")
+		bye := h.LastOf("bob", "resigned")
 		// Bob is told his frozen score and who plays next.
-		mustName(t, "bob's confirmation", bye.Text, "r3", "Carol")
-		mustNumbers(t, "bob's confirmation", intro(bye.Text), bobScore)
-		if c := calendarOf(t, bye); bobsTurn == nil || c == nil || c.method != "CANCEL" || c.uid != bobsTurn.uid {
+		lexiotest.MustName(t, "bob's confirmation", bye.Text, "r3", "Carol")
+		lexiotest.MustNumbers(t, "bob's confirmation", lexiotest.Intro(bye.Text), bobScore)
+		if c := lexiotest.CalendarOf(t, bye); bobsTurn == nil || c == nil || c.Method != "CANCEL" || c.UID != bobsTurn.UID {
 			t.Errorf("bob's entry %+v, then %+v: want it cancelled", bobsTurn, c)
 		}
-		if c := calendarOf(t, h.lastOf("carol", "turn-notice")); c == nil || c.method != "REQUEST" || !c.end.Equal(resignAt.Add(72*time.Hour)) {
+		if c := lexiotest.CalendarOf(t, h.LastOf("carol", "turn-notice")); c == nil || c.Method != "REQUEST" || !c.End.Equal(resignAt.Add(72*time.Hour)) {
 			t.Errorf("carol's entry %+v: want her turn's deadline", c)
 		}
 		for _, p := range []string{"alice", "carol"} {
-			n := h.lastOf(p, "turn-notice")
+			n := h.LastOf(p, "turn-notice")
 			// The subject names who left; the text shows the bag with his
 			// rack back in it.
-			mustContain(t, p+"'s notice", n.Subject, "Bob")
-			mustContain(t, p+"'s notice", n.Text, "Bob", fmt.Sprint(g.BagCount()))
+			lexiotest.MustContain(t, p+"'s notice", n.Subject, "Bob")
+			lexiotest.MustContain(t, p+"'s notice", n.Text, "Bob", fmt.Sprint(g.BagCount()))
 		}
-		bobNotices := h.count("bob", "turn-notice")
+		bobNotices := h.Count("bob", "turn-notice")
 
 		// Skipped from then on: carol, alice, carol; Bob's moves refused.
-		h.expect(h.fresh("bob", name, "PASS"), table.OutcomeRejected, "resigned")
-		h.lastOf("bob", "rejected")
-		h.play(name, players)
-		h.play(name, players)
-		if g := h.game(name); g.Turn() != 2 || g.Score(1) != bobScore {
+		h.Expect(h.Fresh("bob", name, "PASS"), table.OutcomeRejected, "resigned")
+		h.LastOf("bob", "rejected")
+		play(h, name, players)
+		play(h, name, players)
+		if g := h.Game(name); g.Turn() != 2 || g.Score(1) != bobScore {
 			t.Fatalf("turn %d (want carol), bob's score %d (was %d)", g.Turn(), g.Score(1), bobScore)
 		}
-		if n := h.count("bob", "turn-notice"); n != bobNotices {
+		if n := h.Count("bob", "turn-notice"); n != bobNotices {
 			t.Errorf("bob got %d turn notices after leaving", n-bobNotices)
 		}
 		// GAMES tells Bob the game goes on without him.
-		h.expect(h.fresh("bob", name, "GAMES"), table.OutcomeApplied, "GAMES")
-		mustContain(t, "bob's GAMES", h.lastOf("bob", "games-reply").Text, "r3 (lexio): in play without you (you left it)")
+		h.Expect(h.Fresh("bob", name, "GAMES"), table.OutcomeApplied, "GAMES")
+		lexiotest.MustContain(t, "bob's GAMES", h.LastOf("bob", "games-reply").Text, "r3 (lexio): in play without you (you left it)")
 
 		// Carol resigns off turn (Alice to move after her play): Alice alone.
-		h.play(name, players)
-		h.expect(h.fresh("carol", name, "ABANDONNER r3"), table.OutcomeApplied, "RESIGN r3")
-		g = h.game(name)
+		play(h, name, players)
+		h.Expect(h.Fresh("carol", name, "ABANDONNER r3"), table.OutcomeApplied, "RESIGN r3")
+		g = h.Game(name)
 		r := g.Result()
 		if !g.Over() || r.Reason != engine.EndResign || !slices.Equal(r.Winners, []int{0}) ||
 			!slices.Equal(r.Ranking, []int{0, 2, 1}) || r.Scores[1] != bobScore {
 			t.Fatalf("result %+v", r)
 		}
 		for _, p := range players {
-			over := h.lastOf(p, "game-over").Text
-			mustWin(t, p+"'s game over", over, []string{"Alice"}, nil)
-			mustContain(t, p+"'s game over", intro(over), "Bob", "Carol")
+			over := h.LastOf(p, "game-over").Text
+			lexiotest.MustWin(t, p+"'s game over", over, []string{"Alice"}, nil)
+			lexiotest.MustContain(t, p+"'s game over", lexiotest.Intro(over), "Bob", "Carol")
 		}
-		text := replays(t, g, emails(players...))
-		mustContain(t, "the GCG", text, "#resign bob ", "#resign carol ", "#rack1 ")
+		text := replays(t, g, lexiotest.Emails(players...))
+		lexiotest.MustContain(t, "the GCG", text, "#resign bob ", "#resign carol ", "#rack1 ")
 	})
 	t.Run("four", func(t *testing.T) {
-		h := newHarness(t, harnessOpts{})
+		h := lexiotest.New(t, lexiotest.Options{})
 		const name = "r4"
 		players := []string{"alice", "bob", "carol", "dave"}
-		if err := h.lobby.CreateTable(h.ctx, name, "main", emails(players...), 13); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 13); err != nil {
 			t.Fatal(err)
 		}
-		h.waitMail("dave", 1)
-		h.play(name, players)
-		h.expect(h.fresh("dave", name, "RESIGN r4"), table.OutcomeApplied, "RESIGN r4") // off turn
-		h.play(name, players)                                                           // bob
-		h.expect(h.fresh("alice", name, "RESIGN r4"), table.OutcomeApplied, "RESIGN r4")
-		g := h.game(name)
+		h.WaitMail("dave", 1)
+		play(h, name, players)
+		h.Expect(h.Fresh("dave", name, "RESIGN r4"), table.OutcomeApplied, "RESIGN r4") // off turn
+		play(h, name, players)                                                          // bob
+		h.Expect(h.Fresh("alice", name, "RESIGN r4"), table.OutcomeApplied, "RESIGN r4")
+		g := h.Game(name)
 		if g.Over() || g.Active() != 2 || g.Turn() != 2 {
 			t.Fatalf("over %v, %d still in, turn %d", g.Over(), g.Active(), g.Turn())
 		}
@@ -214,9 +215,9 @@ func TestResignThreeAndFour(t *testing.T) {
 			if g.Over() {
 				t.Fatalf("over after %d passes", i)
 			}
-			h.expect(h.send(players[g.Turn()], "PASS"), table.OutcomeApplied, "PASS")
-			h.outboxEmpty()
-			g = h.game(name)
+			h.Expect(h.Send(players[g.Turn()], "PASS"), table.OutcomeApplied, "PASS")
+			h.OutboxEmpty()
+			g = h.Game(name)
 		}
 		r := g.Result()
 		if !g.Over() || r.Reason != engine.EndIdle || r.Scores[0] != frozen || r.Places[3] != 4 || r.Places[0] != 3 {
@@ -225,9 +226,9 @@ func TestResignThreeAndFour(t *testing.T) {
 		for _, p := range players {
 			// Only the leavers' names come before the scores besides the
 			// winners', and neither Dave nor Alice can win.
-			mustContain(t, p+"'s game over", intro(h.lastOf(p, "game-over").Text), "Dave", "Alice")
+			lexiotest.MustContain(t, p+"'s game over", lexiotest.Intro(h.LastOf(p, "game-over").Text), "Dave", "Alice")
 		}
-		replays(t, g, emails(players...))
+		replays(t, g, lexiotest.Emails(players...))
 	})
 }
 
@@ -236,28 +237,28 @@ func TestResignThreeAndFour(t *testing.T) {
 // a table's, and no game changes.
 func TestResignRefused(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{})
-	if err := h.lobby.CreateTable(h.ctx, "mine", "main", emails("alice", "bob"), 14); err != nil {
+	h := lexiotest.New(t, lexiotest.Options{})
+	if err := h.Lobby.CreateTable(h.Ctx, "mine", "main", lexiotest.Emails("alice", "bob"), 14); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.lobby.CreateTable(h.ctx, "theirs", "main", emails("bob", "carol"), 15); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "theirs", "main", lexiotest.Emails("bob", "carol"), 15); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("alice", 1)
+	h.WaitMail("alice", 1)
 	for i, send := range []func() string{
-		func() string { return h.sendMail("alice", mailSpec{Body: "RESIGN theirs"}) },  // plain address, not her table
-		func() string { return h.fresh("alice", "mine", "RESIGN theirs") },             // her table's address, another table
-		func() string { return h.sendMail("alice", mailSpec{Body: "RESIGN nowhere"}) }, // no such table
+		func() string { return h.SendMail("alice", lexiotest.MailSpec{Body: "RESIGN theirs"}) },  // plain address, not her table
+		func() string { return h.Fresh("alice", "mine", "RESIGN theirs") },                       // her table's address, another table
+		func() string { return h.SendMail("alice", lexiotest.MailSpec{Body: "RESIGN nowhere"}) }, // no such table
 	} {
-		h.expect(send(), table.OutcomeRejected, "not-your-table")
-		h.outboxEmpty()
-		refusals := ofKind(h.inbox("alice"), "rejected")
+		h.Expect(send(), table.OutcomeRejected, "not-your-table")
+		h.OutboxEmpty()
+		refusals := lexiotest.OfKind(h.Inbox("alice"), "rejected")
 		if len(refusals) != i+1 {
 			t.Fatalf("%d refusals, want %d", len(refusals), i+1)
 		}
 	}
 	for _, name := range []string{"mine", "theirs"} {
-		if g := h.game(name); g.Over() || len(g.Actions()) != 0 {
+		if g := h.Game(name); g.Over() || len(g.Actions()) != 0 {
 			t.Errorf("%s changed: %d actions", name, len(g.Actions()))
 		}
 	}
@@ -279,22 +280,22 @@ forfeit_after = 2
 // the game ends; Bob wins.
 func TestForfeitByTick(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{config: forfeitConfig})
-	t0 := h.clock.Now()
+	h := lexiotest.New(t, lexiotest.Options{Config: forfeitConfig})
+	t0 := h.Clock.Now()
 	const name = "ff"
-	if err := h.lobby.CreateTable(h.ctx, name, "strict", emails("alice", "bob"), 16); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "strict", lexiotest.Emails("alice", "bob"), 16); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("alice", 1)
-	h.tickAt(t0.Add(72 * time.Hour)) // the first expiry: a pass
-	if g := h.game(name); g.Over() || g.Expiries(0) != 1 {
+	h.WaitMail("alice", 1)
+	h.TickAt(t0.Add(72 * time.Hour)) // the first expiry: a pass
+	if g := h.Game(name); g.Over() || g.Expiries(0) != 1 {
 		t.Fatalf("over %v, expiries %d", g.Over(), g.Expiries(0))
 	}
-	h.outboxEmpty()
-	h.expect(h.send("bob", "PASS"), table.OutcomeApplied, "PASS")
-	second := h.deadline(name) // alice is away: the grace
-	h.tickAt(second.Add(time.Minute))
-	g := h.game(name)
+	h.OutboxEmpty()
+	h.Expect(h.Send("bob", "PASS"), table.OutcomeApplied, "PASS")
+	second := h.Deadline(name) // alice is away: the grace
+	h.TickAt(second.Add(time.Minute))
+	g := h.Game(name)
 	r := g.Result()
 	acts := g.Actions()
 	last := acts[len(acts)-1]
@@ -303,11 +304,11 @@ func TestForfeitByTick(t *testing.T) {
 		t.Fatalf("result %+v, last action %+v (deadline %v)", r, last, second)
 	}
 	for _, p := range []string{"alice", "bob"} {
-		over := h.lastOf(p, "game-over").Text
-		mustWin(t, p+"'s game over", over, []string{"Bob"}, nil)
-		mustContain(t, p+"'s game over", intro(over), "Alice")
+		over := h.LastOf(p, "game-over").Text
+		lexiotest.MustWin(t, p+"'s game over", over, []string{"Bob"}, nil)
+		lexiotest.MustContain(t, p+"'s game over", lexiotest.Intro(over), "Alice")
 	}
-	if n := h.count("alice", "expired"); n != 1 {
+	if n := h.Count("alice", "expired"); n != 1 {
 		t.Errorf("%d expiry notices: the forfeit is not one", n)
 	}
 }
@@ -318,15 +319,15 @@ func TestForfeitByTick(t *testing.T) {
 // the rack back and passes the turn, the next leaves Carol alone.
 func TestForfeitCatchUp(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{config: forfeitConfig})
-	t0 := h.clock.Now()
+	h := lexiotest.New(t, lexiotest.Options{Config: forfeitConfig})
+	t0 := h.Clock.Now()
 	const name = "cu"
-	if err := h.lobby.CreateTable(h.ctx, name, "strict", emails("alice", "bob", "carol"), 17); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "strict", lexiotest.Emails("alice", "bob", "carol"), 17); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("carol", 1)
-	h.tickAt(t0.Add(30 * 24 * time.Hour))
-	g := h.game(name)
+	h.WaitMail("carol", 1)
+	h.TickAt(t0.Add(30 * 24 * time.Hour))
+	g := h.Game(name)
 	d1 := t0.Add(72 * time.Hour)
 	d2, d3 := d1.Add(72*time.Hour), d1.Add(144*time.Hour)
 	d4 := d3.Add(2 * time.Hour) // alice, away: the grace
@@ -357,13 +358,13 @@ func TestForfeitCatchUp(t *testing.T) {
 	// Alice was told she forfeited while Bob and Carol played on.
 	// Alice was told of the 2 expiries, her frozen score, and that Bob
 	// plays next.
-	forfeit := h.lastOf("alice", "resigned").Text
-	mustContain(t, "alice's forfeit", forfeit, "Bob")
-	mustNumbers(t, "alice's forfeit", intro(forfeit), 2, g.Score(0))
-	over := h.lastOf("carol", "game-over").Text
-	mustWin(t, "carol's game over", over, []string{"Carol"}, nil)
-	mustContain(t, "carol's game over", intro(over), "Alice", "Bob")
-	replays(t, g, emails("alice", "bob", "carol"))
+	forfeit := h.LastOf("alice", "resigned").Text
+	lexiotest.MustContain(t, "alice's forfeit", forfeit, "Bob")
+	lexiotest.MustNumbers(t, "alice's forfeit", lexiotest.Intro(forfeit), 2, g.Score(0))
+	over := h.LastOf("carol", "game-over").Text
+	lexiotest.MustWin(t, "carol's game over", over, []string{"Carol"}, nil)
+	lexiotest.MustContain(t, "carol's game over", lexiotest.Intro(over), "Alice", "Bob")
+	replays(t, g, lexiotest.Emails("alice", "bob", "carol"))
 }
 
 // TestSubstitute: LEAGUES §4.1. Mid-game Dave takes Bob's seat: his rack,
@@ -373,57 +374,57 @@ func TestForfeitCatchUp(t *testing.T) {
 // refused with a reason.
 func TestSubstitute(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{})
+	h := lexiotest.New(t, lexiotest.Options{})
 	const name = "sub"
 	players := []string{"alice", "bob", "carol"}
-	if err := h.lobby.CreateTable(h.ctx, name, "main", emails(players...), 18); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails(players...), 18); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("bob", 1)
-	h.play(name, players) // alice; bob to move
-	before := h.game(name)
+	h.WaitMail("bob", 1)
+	play(h, name, players) // alice; bob to move
+	before := h.Game(name)
 	rack, score := string(before.Rack(1)), before.Score(1)
-	bobsNotice := latestNotice(h.inbox("bob"))
+	bobsNotice := lexiotest.LatestNotice(h.Inbox("bob"))
 
-	if err := h.svc.Substitute(h.ctx, name, "Bob@localhost", "dave@localhost"); err != nil {
+	if err := h.Tables.Substitute(h.Ctx, name, "Bob@localhost", "dave@localhost"); err != nil {
 		t.Fatal(err)
 	}
-	g := h.game(name)
+	g := h.Game(name)
 	if string(g.Rack(1)) != rack || g.Score(1) != score || g.Turn() != 1 {
 		t.Fatalf("seat 2: rack %q score %d turn %d, want %q %d 1", g.Rack(1), g.Score(1), g.Turn(), rack, score)
 	}
 	if last := g.Actions()[len(g.Actions())-1]; last.Kind != engine.ActSubstitute || last.From != "Bob" || last.To != "Dave" {
 		t.Errorf("last action %+v", last)
 	}
-	sum, _ := h.views.Show(h.ctx, name)
-	if !slices.Equal(sum.Players, emails("alice", "dave", "carol")) {
+	sum, _ := h.Views.Show(h.Ctx, name)
+	if !slices.Equal(sum.Players, lexiotest.Emails("alice", "dave", "carol")) {
 		t.Errorf("seats %v", sum.Players)
 	}
 
 	// Bob's token is bound to his address, which holds no seat now.
 	actions := len(g.Actions())
-	h.expect(h.replyTo("bob", bobsNotice, nextCommand(g, false)), table.OutcomeRejected, "not-a-player")
-	if n := len(h.game(name).Actions()); n != actions {
+	h.Expect(h.ReplyTo("bob", bobsNotice, lexiotest.NextCommand(g, false)), table.OutcomeRejected, "not-a-player")
+	if n := len(h.Game(name).Actions()); n != actions {
 		t.Fatalf("bob's old token changed the game: %d actions, was %d", n, actions)
 	}
 
 	// Dave is told, with the table, from his own reply address.
-	seat := h.lastOf("dave", "seat-taken")
-	mustContain(t, "dave's notice", seat.Subject, "Bob")
-	mustName(t, "dave's notice", seat.Text, "sub", "Bob")
-	mustContain(t, "dave's notice", seat.Text, spaced(rack))
-	if want := "lexio+" + h.token(name, "dave") + "@localhost"; seat.ReplyTo != want {
+	seat := h.LastOf("dave", "seat-taken")
+	lexiotest.MustContain(t, "dave's notice", seat.Subject, "Bob")
+	lexiotest.MustName(t, "dave's notice", seat.Text, "sub", "Bob")
+	lexiotest.MustContain(t, "dave's notice", seat.Text, spaced(rack))
+	if want := "lexio+" + h.Token(name, "dave") + "@localhost"; seat.ReplyTo != want {
 		t.Errorf("reply address %q, want %q", seat.ReplyTo, want)
 	}
 	for _, p := range []string{"alice", "carol"} {
-		mustContain(t, p+"'s notice", h.lastOf(p, "turn-notice").Subject, "Dave", "Bob")
+		lexiotest.MustContain(t, p+"'s notice", h.LastOf(p, "turn-notice").Subject, "Dave", "Bob")
 	}
-	h.expect(h.replyTo("dave", &seat, nextCommand(g, false)), table.OutcomeApplied, "")
-	if g := h.game(name); g.Turn() != 2 || len(g.Actions()) != actions+1 {
+	h.Expect(h.ReplyTo("dave", &seat, lexiotest.NextCommand(g, false)), table.OutcomeApplied, "")
+	if g := h.Game(name); g.Turn() != 2 || len(g.Actions()) != actions+1 {
 		t.Fatalf("dave's move: turn %d, %d actions", g.Turn(), len(g.Actions()))
 	}
-	text := replays(t, h.game(name), sum.Players)
-	mustContain(t, "the GCG", text, "#note dave: seat 2 passed from Bob to Dave")
+	text := replays(t, h.Game(name), sum.Players)
+	lexiotest.MustContain(t, "the GCG", text, "#note dave: seat 2 passed from Bob to Dave")
 
 	for _, tc := range []struct {
 		name, table, old, new string
@@ -433,16 +434,16 @@ func TestSubstitute(t *testing.T) {
 		{"old not seated", name, "bob@localhost", "eve@localhost", table.ErrNotSeated},
 		{"new already seated", name, "alice@localhost", "carol@localhost", table.ErrAlreadySeated},
 	} {
-		if err := h.svc.Substitute(h.ctx, tc.table, tc.old, tc.new); !errors.Is(err, tc.want) {
+		if err := h.Tables.Substitute(h.Ctx, tc.table, tc.old, tc.new); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	h.expect(h.fresh("carol", name, "RESIGN sub"), table.OutcomeApplied, "RESIGN")
-	h.expect(h.fresh("dave", name, "RESIGN sub"), table.OutcomeApplied, "RESIGN")
-	if err := h.svc.Substitute(h.ctx, name, "alice@localhost", "eve@localhost"); !errors.Is(err, table.ErrNotRunning) {
+	h.Expect(h.Fresh("carol", name, "RESIGN sub"), table.OutcomeApplied, "RESIGN")
+	h.Expect(h.Fresh("dave", name, "RESIGN sub"), table.OutcomeApplied, "RESIGN")
+	if err := h.Tables.Substitute(h.Ctx, name, "alice@localhost", "eve@localhost"); !errors.Is(err, table.ErrNotRunning) {
 		t.Errorf("game over: %v, want ErrNotRunning", err)
 	}
-	if n := len(h.game(name).Actions()); n != actions+3 {
+	if n := len(h.Game(name).Actions()); n != actions+3 {
 		t.Errorf("refused substitutions changed the game: %d actions", n)
 	}
 }

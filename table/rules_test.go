@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -12,16 +13,16 @@ import (
 // and all, from the player's table, within the reply bound.
 func TestHelpRules(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{mail: "replies_per_hour = 3"})
+	h := lexiotest.New(t, lexiotest.Options{Mail: "replies_per_hour = 3"})
 	const name = "rules"
-	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob", "carol"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob", "carol"), 5); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"alice", "bob", "carol"} {
-		h.waitMail(p, 1)
+		h.WaitMail(p, 1)
 	}
-	h.expect(h.fresh("bob", name, "IDIOMA es"), table.OutcomeApplied, "LANG es")
-	h.expect(h.fresh("carol", name, "LANGUE fr"), table.OutcomeApplied, "LANG fr")
+	h.Expect(h.Fresh("bob", name, "IDIOMA es"), table.OutcomeApplied, "LANG es")
+	h.Expect(h.Fresh("carol", name, "LANGUE fr"), table.OutcomeApplied, "LANG fr")
 
 	sums := []string{"C 2 + H 4 + A 1 + T 1 = 8", "T 1 + A 1 + X 8 + I 1 × 2 = 12", "4 + 10 + 2 = 16", "90 + 2 + 30 = 122"}
 	tests := []struct {
@@ -35,34 +36,34 @@ func TestHelpRules(t *testing.T) {
 	for _, tc := range tests {
 		var id string
 		if tc.plain {
-			id = h.sendMail(tc.player, mailSpec{Body: tc.command})
+			id = h.SendMail(tc.player, lexiotest.MailSpec{Body: tc.command})
 		} else {
-			id = h.fresh(tc.player, name, tc.command)
+			id = h.Fresh(tc.player, name, tc.command)
 		}
-		h.expect(id, table.OutcomeApplied, "HELP RULES")
-		m := h.lastOf(tc.player, "help-rules")
+		h.Expect(id, table.OutcomeApplied, "HELP RULES")
+		m := h.LastOf(tc.player, "help-rules")
 		if !strings.Contains(m.Subject, tc.subject) {
 			t.Errorf("%s: subject %q, want %q", tc.command, m.Subject, tc.subject)
 		}
-		mustContain(t, tc.command+" text", m.Text, append(sums, tc.ending)...)
-		mustContain(t, tc.command+" html", m.HTML, tc.ending)
+		lexiotest.MustContain(t, tc.command+" text", m.Text, append(sums, tc.ending)...)
+		lexiotest.MustContain(t, tc.command+" html", m.HTML, tc.ending)
 		// From the player's table, so that a move in answer is played.
-		if want := "lexio+" + h.token(name, tc.player) + "@localhost"; m.ReplyTo != want {
+		if want := "lexio+" + h.Token(name, tc.player) + "@localhost"; m.ReplyTo != want {
 			t.Errorf("%s: Reply-To %q, want %q", tc.command, m.ReplyTo, want)
 		}
 	}
 
 	// Counted against the reply bound like every answer: alice's fourth
 	// answer of the hour is the notice that replies are paused.
-	h.expect(h.fresh("alice", name, "HELP RULES"), table.OutcomeApplied, "HELP RULES")
-	h.expect(h.fresh("alice", name, "HELP RULES"), table.OutcomeApplied, "HELP RULES")
-	h.expect(h.fresh("alice", name, "HELP RULES"), table.OutcomeApplied, "HELP RULES")
-	h.outboxEmpty()
-	msgs := h.inbox("alice")
-	if n := len(ofKind(msgs, "help-rules")); n != 3 {
+	h.Expect(h.Fresh("alice", name, "HELP RULES"), table.OutcomeApplied, "HELP RULES")
+	h.Expect(h.Fresh("alice", name, "HELP RULES"), table.OutcomeApplied, "HELP RULES")
+	h.Expect(h.Fresh("alice", name, "HELP RULES"), table.OutcomeApplied, "HELP RULES")
+	h.OutboxEmpty()
+	msgs := h.Inbox("alice")
+	if n := len(lexiotest.OfKind(msgs, "help-rules")); n != 3 {
 		t.Errorf("alice got %d rules mails, want 3", n)
 	}
-	if n := len(ofKind(msgs, "replies-paused")); n != 1 {
+	if n := len(lexiotest.OfKind(msgs, "replies-paused")); n != 1 {
 		t.Errorf("alice got %d notices that replies are paused, want 1", n)
 	}
 }

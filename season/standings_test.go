@@ -1,4 +1,4 @@
-package table_test
+package season_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/table"
@@ -35,23 +36,23 @@ func standingsOrder(t *testing.T, what, text string, rows []season.Standing) {
 func TestStandingsByMail(t *testing.T) {
 	t.Parallel()
 	h := seasonHarness(t, seasonLeagues)
-	s, err := h.seasons.StartSeason(h.ctx, "club")
+	s, err := h.Seasons.StartSeason(h.Ctx, "club")
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := s.Tables[0]
-	h.answerAt(st.Name, strings.TrimSuffix(st.Players[0], "@localhost"), "RESIGN "+st.Name)
-	_, rows, err := h.seasons.Standings(h.ctx, "club", 0)
+	h.AnswerAt(st.Name, strings.TrimSuffix(st.Players[0], "@localhost"), "RESIGN "+st.Name)
+	_, rows, err := h.Seasons.Standings(h.Ctx, "club", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	check := func(who, cmd string) client.Message {
 		t.Helper()
-		id := h.sendMail(who, mailSpec{Body: cmd})
-		h.expect(id, table.OutcomeApplied, "STANDINGS club")
-		a := h.answer(who, id)
-		if kind(a) != "standings" {
-			t.Fatalf("%s: answered with %s", cmd, kind(a))
+		id := h.SendMail(who, lexiotest.MailSpec{Body: cmd})
+		h.Expect(id, table.OutcomeApplied, "STANDINGS club")
+		a := h.Answer(who, id)
+		if lexiotest.Kind(a) != "standings" {
+			t.Fatalf("%s: answered with %s", cmd, lexiotest.Kind(a))
 		}
 		standingsOrder(t, cmd+" (text)", a.Text, rows)
 		standingsOrder(t, cmd+" (html)", a.HTML, rows)
@@ -68,22 +69,22 @@ func TestStandingsByMail(t *testing.T) {
 		{"frank", "STANDINGS club", "not-in-league"},
 		{"frank", "STANDINGS", "not-in-league"},
 	} {
-		id := h.sendMail(tc.who, mailSpec{Body: tc.cmd})
-		h.expect(id, table.OutcomeRejected, tc.reason)
-		if a := h.answer(tc.who, id); kind(a) != "rejected" {
-			t.Errorf("%s from %s: answered with %s", tc.cmd, tc.who, kind(a))
+		id := h.SendMail(tc.who, lexiotest.MailSpec{Body: tc.cmd})
+		h.Expect(id, table.OutcomeRejected, tc.reason)
+		if a := h.Answer(tc.who, id); lexiotest.Kind(a) != "rejected" {
+			t.Errorf("%s from %s: answered with %s", tc.cmd, tc.who, lexiotest.Kind(a))
 		}
 	}
-	if _, err := h.seasons.StartSeason(h.ctx, "Trio Club!"); err != nil {
+	if _, err := h.Seasons.StartSeason(h.Ctx, "Trio Club!"); err != nil {
 		t.Fatal(err)
 	}
-	id := h.sendMail("alice", mailSpec{Body: "STANDINGS"})
-	h.expect(id, table.OutcomeRejected, "which-league")
-	if a := h.answer("alice", id); !strings.Contains(a.Text, "club") || !strings.Contains(a.Text, "Trio Club!") {
+	id := h.SendMail("alice", lexiotest.MailSpec{Body: "STANDINGS"})
+	h.Expect(id, table.OutcomeRejected, "which-league")
+	if a := h.Answer("alice", id); !strings.Contains(a.Text, "club") || !strings.Contains(a.Text, "Trio Club!") {
 		t.Errorf("which league: the answer names neither league\n%s", a.Text)
 	}
-	id = h.sendMail("alice", mailSpec{Body: "STANDINGS club"})
-	h.expect(id, table.OutcomeApplied, "STANDINGS club")
+	id = h.SendMail("alice", lexiotest.MailSpec{Body: "STANDINGS club"})
+	h.Expect(id, table.OutcomeApplied, "STANDINGS club")
 }
 
 // TestSignupByMail: LEAGUES §7.4. SIGNUP and WITHDRAW by mail are
@@ -116,43 +117,43 @@ players = ["alice@localhost", "bob@localhost"]
 		{"bob", "WITHDRAW open", table.OutcomeApplied, "WITHDRAW open"},
 	}
 	for _, st := range steps {
-		id := h.sendMail(st.who, mailSpec{Body: st.cmd})
-		h.expect(id, st.outcome, st.reason)
-		a := h.answer(st.who, id)
+		id := h.SendMail(st.who, lexiotest.MailSpec{Body: st.cmd})
+		h.Expect(id, st.outcome, st.reason)
+		a := h.Answer(st.who, id)
 		want := "signup"
 		if st.outcome == table.OutcomeRejected {
 			want = "rejected"
 		}
-		if kind(a) != want {
-			t.Errorf("%s from %s: answered with %s, want %s", st.cmd, st.who, kind(a), want)
+		if lexiotest.Kind(a) != want {
+			t.Errorf("%s from %s: answered with %s, want %s", st.cmd, st.who, lexiotest.Kind(a), want)
 		}
 	}
-	_, next, err := h.seasons.Show(h.ctx, "open")
+	_, next, err := h.Seasons.Show(h.Ctx, "open")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := fmt.Sprint(next); got != "[{first [alice@localhost frank@localhost]}]" {
 		t.Errorf("next season's divisions %s: bob withdrew, frank signed up, gina withdrew after signing up", got)
 	}
-	s, err := h.seasons.StartSeason(h.ctx, "open")
+	s, err := h.Seasons.StartSeason(h.Ctx, "open")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Once the season runs, the confirmation says a withdrawal counts
 	// after it; frank, in it, cannot sign up again.
-	id := h.sendMail("frank", mailSpec{Body: "SIGNUP open"})
-	h.expect(id, table.OutcomeRejected, "already-signed-up")
-	id = h.sendMail("frank", mailSpec{Body: "WITHDRAW open"})
-	h.expect(id, table.OutcomeApplied, "WITHDRAW open")
-	if a := h.answer("frank", id); !strings.Contains(a.Text, fmt.Sprint("season ", s.Number)) {
+	id := h.SendMail("frank", lexiotest.MailSpec{Body: "SIGNUP open"})
+	h.Expect(id, table.OutcomeRejected, "already-signed-up")
+	id = h.SendMail("frank", lexiotest.MailSpec{Body: "WITHDRAW open"})
+	h.Expect(id, table.OutcomeApplied, "WITHDRAW open")
+	if a := h.Answer("frank", id); !strings.Contains(a.Text, fmt.Sprint("season ", s.Number)) {
 		t.Errorf("the confirmation names no season %d\n%s", s.Number, a.Text)
 	}
 	// gina signs up and withdraws during the season: she leaves nothing
 	// under way, and is told she will not be in the next one.
-	h.expect(h.sendMail("gina", mailSpec{Body: "SIGNUP open"}), table.OutcomeApplied, "SIGNUP open")
-	id = h.sendMail("gina", mailSpec{Body: "WITHDRAW open"})
-	h.expect(id, table.OutcomeApplied, "WITHDRAW open")
-	if a := h.answer("gina", id); strings.Contains(a.Text, fmt.Sprint("season ", s.Number)) {
+	h.Expect(h.SendMail("gina", lexiotest.MailSpec{Body: "SIGNUP open"}), table.OutcomeApplied, "SIGNUP open")
+	id = h.SendMail("gina", lexiotest.MailSpec{Body: "WITHDRAW open"})
+	h.Expect(id, table.OutcomeApplied, "WITHDRAW open")
+	if a := h.Answer("gina", id); strings.Contains(a.Text, fmt.Sprint("season ", s.Number)) {
 		t.Errorf("gina, not in season %d, is told she leaves after it\n%s", s.Number, a.Text)
 	}
 }
@@ -163,13 +164,13 @@ players = ["alice@localhost", "bob@localhost"]
 func TestGameOverStandings(t *testing.T) {
 	t.Parallel()
 	h := seasonHarness(t, seasonLeagues)
-	s, err := h.seasons.StartSeason(h.ctx, "club")
+	s, err := h.Seasons.StartSeason(h.Ctx, "club")
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := s.Tables[0]
-	h.answerAt(st.Name, strings.TrimSuffix(st.Players[1], "@localhost"), "RESIGN "+st.Name)
-	_, rows, err := h.seasons.Standings(h.ctx, "club", 0)
+	h.AnswerAt(st.Name, strings.TrimSuffix(st.Players[1], "@localhost"), "RESIGN "+st.Name)
+	_, rows, err := h.Seasons.Standings(h.Ctx, "club", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestGameOverStandings(t *testing.T) {
 	}
 	for _, p := range st.Players {
 		who := strings.TrimSuffix(p, "@localhost")
-		m := h.mailOf(who, "game-over", st.Name)
+		m := h.MailOf(who, "game-over", st.Name)
 		at := strings.Index(m.Text, "top")
 		if at < 0 {
 			t.Fatalf("%s: the game-over mail names no division\n%s", who, m.Text)
@@ -188,11 +189,11 @@ func TestGameOverStandings(t *testing.T) {
 			t.Errorf("%s: no standings table in the HTML part", who)
 		}
 	}
-	if err := h.lobby.CreateTable(h.ctx, "loose", "club", emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "loose", "club", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
-	h.answerAt("loose", "bob", "RESIGN loose")
-	if m := h.mailOf("alice", "game-over", "loose"); strings.Contains(m.Text, "Carol") {
+	h.AnswerAt("loose", "bob", "RESIGN loose")
+	if m := h.MailOf("alice", "game-over", "loose"); strings.Contains(m.Text, "Carol") {
 		t.Errorf("a table of no season shows standings\n%s", m.Text)
 	}
 }
@@ -220,48 +221,48 @@ name = "top"
 players = ["dave@localhost", "eve@localhost"]
 `)
 	// The harness starts on Monday 2 March 2026, 09:00 UTC.
-	if _, err := h.seasons.StartSeason(h.ctx, "club"); err != nil {
+	if _, err := h.Seasons.StartSeason(h.Ctx, "club"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.seasons.StartSeason(h.ctx, "quiet"); err != nil {
+	if _, err := h.Seasons.StartSeason(h.Ctx, "quiet"); err != nil {
 		t.Fatal(err)
 	}
-	h.outboxEmpty()
-	tz := h.sendMail("carol", mailSpec{Body: "TZ America/New_York"})
-	h.expect(tz, table.OutcomeApplied, "TZ America/New_York")
-	weekly := func(who string) int { h.outboxEmpty(); return len(ofKind(h.inbox(who), "standings")) }
-	h.tickAt(h.clock.Now().Add(time.Hour))
+	h.OutboxEmpty()
+	tz := h.SendMail("carol", lexiotest.MailSpec{Body: "TZ America/New_York"})
+	h.Expect(tz, table.OutcomeApplied, "TZ America/New_York")
+	weekly := func(who string) int { h.OutboxEmpty(); return len(lexiotest.OfKind(h.Inbox(who), "standings")) }
+	h.TickAt(h.Clock.Now().Add(time.Hour))
 	if n := weekly("alice"); n != 0 {
 		t.Fatalf("%d weekly mails in the season's first week", n)
 	}
 	monday := time.Date(2026, 3, 9, 8, 0, 0, 0, time.UTC)
-	h.tickAt(monday.Add(-time.Minute))
+	h.TickAt(monday.Add(-time.Minute))
 	if n := weekly("alice"); n != 0 {
 		t.Fatalf("%d weekly mails before 08:00", n)
 	}
-	h.tickAt(monday)
-	h.tickAt(monday.Add(time.Minute))
+	h.TickAt(monday)
+	h.TickAt(monday.Add(time.Minute))
 	if a, b, c, d := weekly("alice"), weekly("bob"), weekly("carol"), weekly("dave"); a != 1 || b != 1 || c != 0 || d != 0 {
 		t.Fatalf("weekly mails at 08:00 UTC: alice %d, bob %d, carol %d (New York), dave %d (off); want 1, 1, 0, 0", a, b, c, d)
 	}
-	h.tickAt(monday.Add(5 * time.Hour)) // 08:00 in New York
+	h.TickAt(monday.Add(5 * time.Hour)) // 08:00 in New York
 	if c := weekly("carol"); c != 1 {
 		t.Fatalf("carol: %d weekly mails at 08:00 her time", c)
 	}
-	m := ofKind(h.inbox("alice"), "standings")[0]
+	m := lexiotest.OfKind(h.Inbox("alice"), "standings")[0]
 	if !strings.Contains(m.Text, "Alice") || !strings.Contains(m.Text, "Carol") {
 		t.Errorf("the weekly mail has no standings\n%s", m.Text)
 	}
 	// Down all of the next Monday: sent on Wednesday, once.
-	h.tickAt(monday.Add(9 * 24 * time.Hour))
-	h.tickAt(monday.Add(9*24*time.Hour + time.Hour))
+	h.TickAt(monday.Add(9 * 24 * time.Hour))
+	h.TickAt(monday.Add(9*24*time.Hour + time.Hour))
 	if a := weekly("alice"); a != 2 {
 		t.Errorf("alice: %d weekly mails after a missed Monday, want 2", a)
 	}
-	if _, err := h.seasons.CloseSeason(h.ctx, "club"); err != nil {
+	if _, err := h.Seasons.CloseSeason(h.Ctx, "club"); err != nil {
 		t.Fatal(err)
 	}
-	h.tickAt(monday.Add(14 * 24 * time.Hour))
+	h.TickAt(monday.Add(14 * 24 * time.Hour))
 	if a := weekly("alice"); a != 2 {
 		t.Errorf("alice: %d weekly mails after the season closed, want 2", a)
 	}

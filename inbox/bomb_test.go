@@ -1,10 +1,11 @@
-package table_test
+package inbox_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/table"
 )
@@ -23,21 +24,21 @@ func blockquoteBomb(n int) string {
 // player's move sent after it is applied.
 func TestBlockquoteBomb(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{})
+	h := lexiotest.New(t, lexiotest.Options{})
 	const name = "bomb"
-	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("alice", 1)
-	h.waitMail("bob", 1)
+	h.WaitMail("alice", 1)
+	h.WaitMail("bob", 1)
 
-	bomb := h.sendMail("eve", mailSpec{
+	bomb := h.SendMail("eve", lexiotest.MailSpec{
 		Headers: []string{"MIME-Version: 1.0", "Content-Type: text/html; charset=utf-8"},
-		Body:    blockquoteBomb(int(h.cfg.Mail.MaxMessageBytes) - 8<<10),
+		Body:    blockquoteBomb(int(h.Cfg.Mail.MaxMessageBytes) - 8<<10),
 	})
-	move := h.send("alice", findMove(h.game(name), 0))
-	h.expect(move, table.OutcomeApplied, "PLACE")
-	rec := h.handled(bomb)
+	move := h.Send("alice", lexiotest.FindMove(h.Game(name), 0))
+	h.Expect(move, table.OutcomeApplied, "PLACE")
+	rec := h.Handled(bomb)
 	t.Logf("the bomb: %s %q", rec.Outcome, rec.Reason)
 	if rec.Outcome == table.OutcomeApplied || rec.Outcome == table.OutcomeError {
 		t.Errorf("the bomb: %s %q, want it refused or ignored, not failed", rec.Outcome, rec.Reason)
@@ -45,8 +46,8 @@ func TestBlockquoteBomb(t *testing.T) {
 	if strings.Contains(rec.Reason, "too-large") {
 		t.Errorf("the bomb was not read (%q): make it smaller than max_message_bytes", rec.Reason)
 	}
-	if g := h.game(name); turns(g) != 1 {
-		t.Errorf("%d turns played, want alice's move", turns(g))
+	if g := h.Game(name); lexiotest.Turns(g) != 1 {
+		t.Errorf("%d turns played, want alice's move", lexiotest.Turns(g))
 	}
 }
 
@@ -55,36 +56,36 @@ func TestBlockquoteBomb(t *testing.T) {
 // copy of it delivered again is a duplicate, not applied.
 func TestFailedRecordsTheMessage(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{})
+	h := lexiotest.New(t, lexiotest.Options{})
 	const name = "failed"
-	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("alice", 1)
-	notice := latestNotice(h.inbox("alice"))
-	acc := h.account("alice")
-	_, raw := acc.Reply(notice, findMove(h.game(name), 0), h.clock.Now(), "given-up@localhost")
+	h.WaitMail("alice", 1)
+	notice := lexiotest.LatestNotice(h.Inbox("alice"))
+	acc := h.Account("alice")
+	_, raw := acc.Reply(notice, lexiotest.FindMove(h.Game(name), 0), h.Clock.Now(), "given-up@localhost")
 	in := mailer.Inbound{UIDValidity: 7, UID: 42, Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}
 
-	if err := h.front.Failed(h.ctx, in, errors.New("the handler panicked: boom")); err != nil {
+	if err := h.Front.Failed(h.Ctx, in, errors.New("the handler panicked: boom")); err != nil {
 		t.Fatal(err)
 	}
-	rec := h.expect("given-up@localhost", table.OutcomeError, "boom")
-	if rec.From != "alice@"+h.domain || rec.UID == nil || *rec.UID != 42 {
+	rec := h.Expect("given-up@localhost", table.OutcomeError, "boom")
+	if rec.From != "alice@"+h.Domain || rec.UID == nil || *rec.UID != 42 {
 		t.Errorf("record %+v: want alice's address and the UID", rec)
 	}
 	// Given up twice (a move to Processed that failed): one record.
-	if err := h.front.Failed(h.ctx, in, errors.New("again")); err != nil {
+	if err := h.Front.Failed(h.Ctx, in, errors.New("again")); err != nil {
 		t.Fatal(err)
 	}
 	// Delivered again: a duplicate, the move not applied.
-	if err := h.front.HandleMessage(h.ctx, in); err != nil {
+	if err := h.Front.HandleMessage(h.Ctx, in); err != nil {
 		t.Fatal(err)
 	}
-	if rec := h.handled("given-up@localhost"); rec.Outcome != table.OutcomeError || !strings.Contains(rec.Reason, "boom") {
+	if rec := h.Handled("given-up@localhost"); rec.Outcome != table.OutcomeError || !strings.Contains(rec.Reason, "boom") {
 		t.Errorf("after a redelivery: %s %q", rec.Outcome, rec.Reason)
 	}
-	if g := h.game(name); turns(g) != 0 {
-		t.Errorf("%d turns played by a message given up", turns(g))
+	if g := h.Game(name); lexiotest.Turns(g) != 0 {
+		t.Errorf("%d turns played by a message given up", lexiotest.Turns(g))
 	}
 }

@@ -1,4 +1,4 @@
-package table_test
+package inbox_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	gomail "github.com/emersion/go-message/mail"
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/mailer/client"
 )
 
@@ -21,15 +22,15 @@ import (
 // recorded (by its hash, which the store finds it by).
 func TestOddMessageIDAnswered(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{})
+	h := lexiotest.New(t, lexiotest.Options{})
 	const name = "odd"
-	if err := h.lobby.CreateTable(h.ctx, name, "main", emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("alice", 1)
-	root := "lexio." + name + "@" + h.domain
+	h.WaitMail("alice", 1)
+	root := "lexio." + name + "@" + h.Domain
 	// A header line holds no id over 998 octets, but a folded one does.
-	long := "<" + strings.TrimSpace(strings.Repeat("long words\n ", 120)) + "@" + h.domain + ">"
+	long := "<" + strings.TrimSpace(strings.Repeat("long words\n ", 120)) + "@" + h.Domain + ">"
 	tests := []struct {
 		header string
 		record string // the id recorded, "" where it is not checked
@@ -48,21 +49,21 @@ func TestOddMessageIDAnswered(t *testing.T) {
 		{long, strings.Trim(strings.ReplaceAll(long, "\n", ""), "<>"), "", false},
 	}
 	for _, tt := range tests {
-		to, body, k := "lexio+"+h.token(name, "alice")+"@"+h.domain, "BOARD", "board-reply"
+		to, body, k := "lexio+"+h.Token(name, "alice")+"@"+h.Domain, "BOARD", "board-reply"
 		if tt.plain {
-			to, body, k = "lexio@"+h.domain, "HELP", "help"
+			to, body, k = "lexio@"+h.Domain, "HELP", "help"
 		}
-		n := len(h.inbox("alice"))
-		h.sendRaw("alice", []string{to}, "From: alice@"+h.domain+"\nTo: "+to+"\nSubject: hello\nDate: "+
-			h.clock.Now().Format("Mon, 02 Jan 2006 15:04:05 -0700")+"\nMessage-ID: "+tt.header+"\nMIME-Version: 1.0\n"+
+		n := len(h.Inbox("alice"))
+		h.SendRaw("alice", []string{to}, "From: alice@"+h.Domain+"\nTo: "+to+"\nSubject: hello\nDate: "+
+			h.Clock.Now().Format("Mon, 02 Jan 2006 15:04:05 -0700")+"\nMessage-ID: "+tt.header+"\nMIME-Version: 1.0\n"+
 			"Content-Type: text/plain; charset=utf-8\n\n"+body+"\n")
 		if tt.record != "" {
-			h.handled(tt.record)
+			h.Handled(tt.record)
 		}
-		msgs := h.waitMail("alice", n+1)
+		msgs := h.WaitMail("alice", n+1)
 		answer := msgs[len(msgs)-1]
 		what := fmt.Sprintf("%q to %s", tt.header, to)
-		if got := kind(answer); got != k {
+		if got := lexiotest.Kind(answer); got != k {
 			t.Errorf("%s: answered with %q", what, got)
 		}
 		// Every answer is of the table, alice's one: its thread first.

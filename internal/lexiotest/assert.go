@@ -1,4 +1,4 @@
-package table_test
+package lexiotest
 
 import (
 	"regexp"
@@ -33,9 +33,9 @@ func numbersIn(text string) []int {
 	return out
 }
 
-// mustNumbers checks that the numbers written in text are want, in any
+// MustNumbers checks that the numbers written in text are want, in any
 // order.
-func mustNumbers(t *testing.T, what, text string, want ...int) {
+func MustNumbers(t *testing.T, what, text string, want ...int) {
 	t.Helper()
 	w := slices.Clone(want)
 	slices.Sort(w)
@@ -44,10 +44,10 @@ func mustNumbers(t *testing.T, what, text string, want ...int) {
 	}
 }
 
-// intro is a text mail's opening after its greeting line, before its
+// Intro is a text mail's opening after its greeting line, before its
 // first "== section ==" (the final scores, the board…): where a notice
 // says what happened.
-func intro(text string) string {
+func Intro(text string) string {
 	if i := strings.Index(text, "\n=="); i >= 0 {
 		text = text[:i]
 	}
@@ -71,9 +71,9 @@ func marked(text string) []string {
 	return out
 }
 
-// mustWin checks that a game-over mail marks exactly the winners, and
+// MustWin checks that a game-over mail marks exactly the winners, and
 // writes each player's final score on their row.
-func mustWin(t *testing.T, what, text string, winners []string, finals map[string]int) {
+func MustWin(t *testing.T, what, text string, winners []string, finals map[string]int) {
 	t.Helper()
 	if got := marked(text); !slices.Equal(got, winners) {
 		t.Errorf("%s marks %v as winners, want %v:\n%s", what, got, winners, text)
@@ -85,9 +85,9 @@ func mustWin(t *testing.T, what, text string, winners []string, finals map[strin
 	}
 }
 
-// mustHaveNumbers checks that each of want is written in text as a whole
+// MustHaveNumbers checks that each of want is written in text as a whole
 // number (see numbersIn), as often as want names it.
-func mustHaveNumbers(t *testing.T, what, text string, want ...int) {
+func MustHaveNumbers(t *testing.T, what, text string, want ...int) {
 	t.Helper()
 	got := numbersIn(text)
 	for _, n := range want {
@@ -100,16 +100,16 @@ func mustHaveNumbers(t *testing.T, what, text string, want ...int) {
 	}
 }
 
-// day and clockTime write a time as the English mail does, for a test to
+// Day and ClockTime write a time as the English mail does, for a test to
 // find it: "Monday 2 March 2026" and "19:00 UTC".
-func day(t time.Time) string       { return t.Format("Monday 2 January 2006") }
-func clockTime(t time.Time) string { return t.Format("15:04 MST") }
+func Day(t time.Time) string       { return t.Format("Monday 2 January 2006") }
+func ClockTime(t time.Time) string { return t.Format("15:04 MST") }
 
-// mustTell checks that text gives the time at: its day and its hour.
-func mustTell(t *testing.T, what, text string, at ...time.Time) {
+// MustTell checks that text gives the time at: its day and its hour.
+func MustTell(t *testing.T, what, text string, at ...time.Time) {
 	t.Helper()
 	for _, a := range at {
-		mustContain(t, what, text, day(a), clockTime(a))
+		MustContain(t, what, text, Day(a), ClockTime(a))
 	}
 }
 
@@ -117,10 +117,10 @@ func mustTell(t *testing.T, what, text string, at ...time.Time) {
 // its own.
 var digestItem = regexp.MustCompile(`(?m)^- (\S+) \(`)
 
-// mustDigest checks that a digest lists exactly tables, in order, each
+// MustDigest checks that a digest lists exactly tables, in order, each
 // item giving the turn's end (deadline, in the reader's zone) and the
 // table's players by name.
-func mustDigest(t *testing.T, what, text string, tables []string, deadline time.Time, players [][]string) {
+func MustDigest(t *testing.T, what, text string, tables []string, deadline time.Time, players [][]string) {
 	t.Helper()
 	locs := digestItem.FindAllStringSubmatchIndex(text, -1)
 	var got []string
@@ -137,18 +137,42 @@ func mustDigest(t *testing.T, what, text string, tables []string, deadline time.
 		} else if j := strings.Index(text[l[0]:], "\n\n"); j >= 0 {
 			end = l[0] + j
 		}
-		mustTell(t, what+" at "+tables[i], text[l[0]:end], deadline)
-		mustContain(t, what+" at "+tables[i], text[l[0]:end], players[i]...)
+		MustTell(t, what+" at "+tables[i], text[l[0]:end], deadline)
+		MustContain(t, what+" at "+tables[i], text[l[0]:end], players[i]...)
 	}
 }
 
-// mustName checks that text names each of names as a whole word: a short
+// MustName checks that text names each of names as a whole word: a short
 // table name ("vs", "eb") must not be found inside another word.
-func mustName(t *testing.T, what, text string, names ...string) {
+func MustName(t *testing.T, what, text string, names ...string) {
 	t.Helper()
 	for _, n := range names {
 		if !regexp.MustCompile(`(^|[^\pL\pN])` + regexp.QuoteMeta(n) + `($|[^\pL\pN])`).MatchString(text) {
 			t.Errorf("%s does not name %q:\n%s", what, n, text)
+		}
+	}
+}
+
+// MustContain checks that text holds each of subs, white space
+// flattened.
+func MustContain(t *testing.T, what, text string, subs ...string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(text), " ")
+	for _, s := range subs {
+		if !strings.Contains(flat, s) {
+			t.Errorf("%s lacks %q:\n%s", what, s, text)
+		}
+	}
+}
+
+// MustNotContain checks that text holds none of subs, white space
+// flattened.
+func MustNotContain(t *testing.T, what, text string, subs ...string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(text), " ")
+	for _, s := range subs {
+		if strings.Contains(flat, s) {
+			t.Errorf("%s holds %q:\n%s", what, s, text)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package table_test
+package season_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
@@ -97,8 +98,8 @@ name = "pair"
 name = "only"
 players = ["alice@localhost", "eve@localhost"]
 `)
-	start := h.clock.Now()
-	s, err := h.seasons.StartSeason(h.ctx, "club")
+	start := h.Clock.Now()
+	s, err := h.Seasons.StartSeason(h.Ctx, "club")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ players = ["alice@localhost", "eve@localhost"]
 	for _, st := range s.Tables {
 		seats[st.Name] = st.Players
 	}
-	sys := rating.System{Tau: h.cfg.RatingTau}
+	sys := rating.System{Tau: h.Cfg.RatingTau}
 	ratings := map[string]rating.Rating{}
 	get := func(a string) rating.Rating {
 		if r, ok := ratings[a]; ok {
@@ -133,26 +134,26 @@ players = ["alice@localhost", "eve@localhost"]
 
 	// The last table resigned first; the first two see a move each.
 	resigned := s.Tables[len(s.Tables)-1]
-	h.clock.Add(time.Hour)
-	h.answerAt(resigned.Name, strings.TrimSuffix(resigned.Players[1], "@localhost"), "RESIGN "+resigned.Name)
-	rate(resigned.Name, h.game(resigned.Name).Result())
+	h.Clock.Add(time.Hour)
+	h.AnswerAt(resigned.Name, strings.TrimSuffix(resigned.Players[1], "@localhost"), "RESIGN "+resigned.Name)
+	rate(resigned.Name, h.Game(resigned.Name).Result())
 	for _, st := range s.Tables[:2] {
-		h.answerAt(st.Name, strings.TrimSuffix(st.Players[0], "@localhost"), nextCommand(h.game(st.Name), false))
+		h.AnswerAt(st.Name, strings.TrimSuffix(st.Players[0], "@localhost"), lexiotest.NextCommand(h.Game(st.Name), false))
 	}
-	if v, _, _ := h.seasons.Standings(h.ctx, "club", 0); v.Closed {
+	if v, _, _ := h.Seasons.Standings(h.Ctx, "club", 0); v.Closed {
 		t.Fatal("season closed with tables still to play")
 	}
 
 	// Down from before the first deadline (300 h) until well after the
 	// end (480 h) and the deadlines after it (from 600 h).
-	h.outboxEmpty()
+	h.OutboxEmpty()
 	before := map[string]int{}
 	for _, p := range s.Divisions[0].Players {
-		before[p] = len(ofKind(h.inbox(strings.TrimSuffix(p, "@localhost")), "game-over"))
+		before[p] = len(lexiotest.OfKind(h.Inbox(strings.TrimSuffix(p, "@localhost")), "game-over"))
 	}
-	h.clock.Add(start.Add(700 * time.Hour).Sub(h.clock.Now()))
-	h.tick(h.clock.Now())
-	finished := map[string]engine.Result{resigned.Name: h.game(resigned.Name).Result()}
+	h.Clock.Add(start.Add(700 * time.Hour).Sub(h.Clock.Now()))
+	h.Tick(h.Clock.Now())
+	finished := map[string]engine.Result{resigned.Name: h.Game(resigned.Name).Result()}
 	var names []string
 	for _, st := range s.Tables {
 		if st.Name != resigned.Name {
@@ -161,7 +162,7 @@ players = ["alice@localhost", "eve@localhost"]
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		g := h.game(name)
+		g := h.Game(name)
 		r := g.Result()
 		if !r.Over || r.Reason != engine.EndAdjudicated {
 			t.Fatalf("%s: over %v, reason %s, want adjudicated", name, r.Over, r.Reason)
@@ -191,7 +192,7 @@ players = ["alice@localhost", "eve@localhost"]
 			t.Errorf("%s: expiries %v, want the one before the end only", name, expiries)
 		}
 	}
-	h.outboxEmpty()
+	h.OutboxEmpty()
 	for _, p := range s.Divisions[0].Players {
 		n := 0
 		for _, st := range s.Tables {
@@ -199,11 +200,11 @@ players = ["alice@localhost", "eve@localhost"]
 				n++
 			}
 		}
-		if got := len(ofKind(h.inbox(strings.TrimSuffix(p, "@localhost")), "game-over")) - before[p]; got != n {
+		if got := len(lexiotest.OfKind(h.Inbox(strings.TrimSuffix(p, "@localhost")), "game-over")) - before[p]; got != n {
 			t.Errorf("%s: %d game-over mails, want %d", p, got, n)
 		}
 	}
-	view, rows, err := h.seasons.Standings(h.ctx, "club", 0)
+	view, rows, err := h.Seasons.Standings(h.Ctx, "club", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +222,7 @@ players = ["alice@localhost", "eve@localhost"]
 			t.Errorf("%s rated %v/%v, want %v/%v (tables in the order they ended, then by name)", r.Player, r.Rating, r.RD, wr.R, wr.RD)
 		}
 	}
-	err = h.store.View(h.ctx, func(tx *store.Tx) error {
+	err = h.Store.View(h.Ctx, func(tx *store.Tx) error {
 		ss, err := leagues.Seasons(tx, "club")
 		if err == nil && (len(ss) != 1 || ss[0].ClosedAt == nil || !ss[0].ClosedAt.Equal(ends)) {
 			t.Errorf("season row %+v, want closed at %v", ss, ends)
@@ -232,24 +233,24 @@ players = ["alice@localhost", "eve@localhost"]
 		t.Fatal(err)
 	}
 	// A second tick finds nothing; closing again is refused.
-	mails := len(h.inbox("alice"))
-	h.tick(h.clock.Now())
-	h.outboxEmpty()
-	if n := len(h.inbox("alice")); n != mails {
+	mails := len(h.Inbox("alice"))
+	h.Tick(h.Clock.Now())
+	h.OutboxEmpty()
+	if n := len(h.Inbox("alice")); n != mails {
 		t.Errorf("a second tick sent alice %d mails", n-mails)
 	}
-	if _, err := h.seasons.CloseSeason(h.ctx, "club"); err == nil || !strings.Contains(err.Error(), "closed already") {
+	if _, err := h.Seasons.CloseSeason(h.Ctx, "club"); err == nil || !strings.Contains(err.Error(), "closed already") {
 		t.Errorf("closing a closed season: %v", err)
 	}
 
 	// pair: its one table's end is the season's.
-	d, err := h.seasons.StartSeason(h.ctx, "pair")
+	d, err := h.Seasons.StartSeason(h.Ctx, "pair")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.clock.Add(time.Hour)
-	h.answerAt(d.Tables[0].Name, "eve", "RESIGN "+d.Tables[0].Name)
-	if v, _, err := h.seasons.Standings(h.ctx, "pair", 0); err != nil || !v.Closed {
+	h.Clock.Add(time.Hour)
+	h.AnswerAt(d.Tables[0].Name, "eve", "RESIGN "+d.Tables[0].Name)
+	if v, _, err := h.Seasons.Standings(h.Ctx, "pair", 0); err != nil || !v.Closed {
 		t.Errorf("pair after its last table: closed %v, %v", v != nil && v.Closed, err)
 	}
 }
@@ -257,19 +258,19 @@ players = ["alice@localhost", "eve@localhost"]
 // TestCloseSeason: `lexio league close` adjudicates a running season now,
 // whatever its end date, in one transaction with the game-over mails.
 func TestCloseSeason(t *testing.T) {
-	eachDriver(t, func(t *testing.T, driver string) {
-		h := seasonHarnessWith(t, harnessOpts{driver: driver, config: seasonLeagues})
-		if _, err := h.seasons.CloseSeason(h.ctx, "club"); !errors.Is(err, season.ErrNoSeason) {
+	lexiotest.EachDriver(t, func(t *testing.T, driver string) {
+		h := seasonHarnessWith(t, lexiotest.Options{Driver: driver, Config: seasonLeagues})
+		if _, err := h.Seasons.CloseSeason(h.Ctx, "club"); !errors.Is(err, season.ErrNoSeason) {
 			t.Errorf("close before a season: %v", err)
 		}
-		s, err := h.seasons.StartSeason(h.ctx, "Trio Club!")
+		s, err := h.Seasons.StartSeason(h.Ctx, "Trio Club!")
 		if err != nil {
 			t.Fatal(err)
 		}
 		first := s.Tables[0]
-		h.answerAt(first.Name, strings.TrimSuffix(first.Players[0], "@localhost"), nextCommand(h.game(first.Name), false))
-		h.clock.Add(time.Hour)
-		closed, err := h.seasons.CloseSeason(h.ctx, "Trio Club!")
+		h.AnswerAt(first.Name, strings.TrimSuffix(first.Players[0], "@localhost"), lexiotest.NextCommand(h.Game(first.Name), false))
+		h.Clock.Add(time.Hour)
+		closed, err := h.Seasons.CloseSeason(h.Ctx, "Trio Club!")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -277,22 +278,22 @@ func TestCloseSeason(t *testing.T) {
 			t.Errorf("closed %+v", closed)
 		}
 		for _, st := range s.Tables {
-			g := h.game(st.Name)
+			g := h.Game(st.Name)
 			if r := g.Result(); r.Reason != engine.EndAdjudicated {
 				t.Errorf("%s: %s, want adjudicated", st.Name, r.Reason)
 			}
-			if log := g.Log(); !log[len(log)-1].At.Equal(h.clock.Now()) {
+			if log := g.Log(); !log[len(log)-1].At.Equal(h.Clock.Now()) {
 				t.Errorf("%s ended at %v, want now", st.Name, log[len(log)-1].At)
 			}
 		}
-		h.outboxEmpty()
+		h.OutboxEmpty()
 		for _, p := range []string{"alice", "frank"} {
-			if n := len(ofKind(h.inbox(p), "game-over")); n == 0 {
+			if n := len(lexiotest.OfKind(h.Inbox(p), "game-over")); n == 0 {
 				t.Errorf("%s got no game-over mail", p)
 			}
 		}
 		// The next season can start at once.
-		if _, err := h.seasons.StartSeason(h.ctx, "Trio Club!"); err != nil {
+		if _, err := h.Seasons.StartSeason(h.Ctx, "Trio Club!"); err != nil {
 			t.Errorf("season 2 after the close: %v", err)
 		}
 		var _ = season.SeasonTable{}
@@ -314,25 +315,25 @@ turn_time = "300h"
 name = "top"
 players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 `)
-	start := h.clock.Now()
-	s, err := h.seasons.StartSeason(h.ctx, "short")
+	start := h.Clock.Now()
+	s, err := h.Seasons.StartSeason(h.Ctx, "short")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.outboxEmpty()
+	h.OutboxEmpty()
 	st := s.Tables[0]
 	who := strings.TrimSuffix(st.Players[0], "@localhost")
-	m := latestOf(h.inbox(who), st.Name)
-	h.clock.Add(25 * time.Hour)
-	h.expect(h.replyTo(who, m, nextCommand(h.game(st.Name), false)), table.OutcomeRejected, "game-over")
+	m := lexiotest.LatestOf(h.Inbox(who), st.Name)
+	h.Clock.Add(25 * time.Hour)
+	h.Expect(h.ReplyTo(who, m, lexiotest.NextCommand(h.Game(st.Name), false)), table.OutcomeRejected, "game-over")
 	for _, st := range s.Tables {
-		g := h.game(st.Name)
+		g := h.Game(st.Name)
 		log := g.Log()
 		if r := g.Result(); r.Reason != engine.EndAdjudicated || !log[len(log)-1].At.Equal(start.Add(24*time.Hour)) {
 			t.Errorf("%s: %s at %v, want adjudicated at the season's end", st.Name, r.Reason, log[len(log)-1].At)
 		}
 	}
-	if v, _, err := h.seasons.Standings(h.ctx, "short", 0); err != nil || !v.Closed {
+	if v, _, err := h.Seasons.Standings(h.Ctx, "short", 0); err != nil || !v.Closed {
 		t.Errorf("season closed %v, %v", v != nil && v.Closed, err)
 	}
 }

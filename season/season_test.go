@@ -1,4 +1,4 @@
-package table_test
+package season_test
 
 import (
 	"errors"
@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/league"
-	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
@@ -37,16 +37,16 @@ name = "solo"
 signup = true
 `
 
-func seasonHarness(t *testing.T, config string) *harness {
+func seasonHarness(t *testing.T, config string) *lexiotest.Harness {
 	t.Helper()
-	return seasonHarnessWith(t, harnessOpts{config: config})
+	return seasonHarnessWith(t, lexiotest.Options{Config: config})
 }
 
-func seasonHarnessWith(t *testing.T, o harnessOpts) *harness {
+func seasonHarnessWith(t *testing.T, o lexiotest.Options) *lexiotest.Harness {
 	t.Helper()
-	h := newHarness(t, o)
+	h := lexiotest.New(t, o)
 	for _, u := range []string{"frank", "gina"} {
-		h.addUser(u)
+		h.AddUser(u)
 	}
 	return h
 }
@@ -94,13 +94,13 @@ func openers(t *testing.T, players []string, tables []season.SeasonTable) {
 func TestStartSeason(t *testing.T) {
 	t.Parallel()
 	h := seasonHarness(t, seasonLeagues)
-	club := h.cfg.League("club")
-	s, err := h.seasons.StartSeason(h.ctx, "club")
+	club := h.Cfg.League("club")
+	s, err := h.Seasons.StartSeason(h.Ctx, "club")
 	if err != nil {
 		t.Fatal(err)
 	}
 	players := club.Divisions[0].Players
-	if s.Number != 1 || !s.Ends.Equal(h.clock.Now().Add(30*24*time.Hour)) || len(s.Divisions) != 1 ||
+	if s.Number != 1 || !s.Ends.Equal(h.Clock.Now().Add(30*24*time.Hour)) || len(s.Divisions) != 1 ||
 		!slices.Equal(s.Divisions[0].Players, players) {
 		t.Fatalf("season %d ends %v, divisions %+v", s.Number, s.Ends, s.Divisions)
 	}
@@ -133,10 +133,10 @@ func TestStartSeason(t *testing.T) {
 		}
 	}
 	openers(t, players, s.Tables)
-	h.outboxEmpty()
+	h.OutboxEmpty()
 	for _, p := range []string{"alice", "bob", "carol", "dave", "eve"} {
 		got := map[string]bool{}
-		for _, m := range h.inbox(p) {
+		for _, m := range h.Inbox(p) {
 			for _, st := range s.Tables {
 				if strings.HasPrefix(m.MessageID, "lexio."+st.Name+".") {
 					got[st.Name] = true
@@ -148,18 +148,18 @@ func TestStartSeason(t *testing.T) {
 		}
 	}
 
-	if _, err := h.seasons.StartSeason(h.ctx, "club"); err == nil || !strings.Contains(err.Error(), "season 1 is running") {
+	if _, err := h.Seasons.StartSeason(h.Ctx, "club"); err == nil || !strings.Contains(err.Error(), "season 1 is running") {
 		t.Errorf("a second start: %v, want season 1 running", err)
 	}
 	for league, want := range map[string]string{"nope": `no league "nope"`, "main": `league "main" has no seasons`,
 		"solo": `nobody to play season 1`} {
-		if _, err := h.seasons.StartSeason(h.ctx, league); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := h.Seasons.StartSeason(h.Ctx, league); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("start %s: %v, want %q", league, err, want)
 		}
 	}
 
 	// One sign-up is a division of one: refused, and nothing is used.
-	err = h.store.Tx(h.ctx, func(tx *store.Tx) error {
+	err = h.Store.Tx(h.Ctx, func(tx *store.Tx) error {
 		p, err := tx.EnsurePlayer("gina@localhost", "en")
 		if err != nil {
 			return err
@@ -170,13 +170,13 @@ func TestStartSeason(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if _, err := h.seasons.StartSeason(h.ctx, "solo"); err == nil || !strings.Contains(err.Error(), `division "division-1" would have 1 player(s)`) {
+		if _, err := h.Seasons.StartSeason(h.Ctx, "solo"); err == nil || !strings.Contains(err.Error(), `division "division-1" would have 1 player(s)`) {
 			t.Errorf("start solo: %v", err)
 		}
 	}
 
-	trio := h.cfg.League("Trio Club!")
-	s3, err := h.seasons.StartSeason(h.ctx, "Trio Club!")
+	trio := h.Cfg.League("Trio Club!")
+	s3, err := h.Seasons.StartSeason(h.Ctx, "Trio Club!")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestStartSeason(t *testing.T) {
 
 	// Another database, the same league and season: the same tables.
 	other := seasonHarness(t, seasonLeagues)
-	again, err := other.seasons.StartSeason(other.ctx, "Trio Club!")
+	again, err := other.Seasons.StartSeason(other.Ctx, "Trio Club!")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,42 +241,19 @@ func TestSeasonTableName(t *testing.T) {
 	}
 }
 
-// latestOf is the newest message of a table's that can be replied to.
-func latestOf(msgs []client.Message, name string) *client.Message {
-	var mine []client.Message
-	for _, m := range msgs {
-		if strings.HasPrefix(m.MessageID, "lexio."+name+".") {
-			mine = append(mine, m)
-		}
-	}
-	return latestNotice(mine)
-}
-
-// answerAt has a player answer their latest notice of a table with a command.
-func (h *harness) answerAt(name, who, command string) {
-	h.t.Helper()
-	h.outboxEmpty()
-	m := latestOf(h.inbox(who), name)
-	if m == nil {
-		h.t.Fatalf("%s has no notice of %s", who, name)
-	}
-	h.expect(h.replyTo(who, m, command), table.OutcomeApplied, "")
-	h.outboxEmpty()
-}
-
 // finish plays a season's 2-player table to its end by mail: placements
 // and exchanges, everyone passing after idleAfter turns.
-func (h *harness) finish(st season.SeasonTable, idleAfter int) {
-	h.t.Helper()
+func finish(h *lexiotest.Harness, st season.SeasonTable, idleAfter int) {
+	h.T.Helper()
 	for turn := 0; turn < 400; turn++ {
-		g := h.game(st.Name)
+		g := h.Game(st.Name)
 		if g.Over() {
 			return
 		}
 		who, _, _ := strings.Cut(st.Players[g.Turn()], "@")
-		h.answerAt(st.Name, who, nextCommand(g, turn >= idleAfter))
+		h.AnswerAt(st.Name, who, lexiotest.NextCommand(g, turn >= idleAfter))
 	}
-	h.t.Fatalf("table %s: no end after 400 turns", st.Name)
+	h.T.Fatalf("table %s: no end after 400 turns", st.Name)
 }
 
 // wantRow is a standings line computed in the test from the tables'
@@ -299,27 +276,27 @@ rated = false
 name = "top"
 players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhost"]
 `)
-	if _, _, err := h.seasons.Standings(h.ctx, "club", 0); !errors.Is(err, season.ErrNoSeason) {
+	if _, _, err := h.Seasons.Standings(h.Ctx, "club", 0); !errors.Is(err, season.ErrNoSeason) {
 		t.Errorf("standings before the first season: %v", err)
 	}
-	s, err := h.seasons.StartSeason(h.ctx, "club")
+	s, err := h.Seasons.StartSeason(h.Ctx, "club")
 	if err != nil {
 		t.Fatal(err)
 	}
 	byPlay, byResign := s.Tables[0], s.Tables[1]
-	h.finish(byPlay, 6)
+	finish(h, byPlay, 6)
 	// The opener of the second table plays once, then resigns: ahead or
 	// not, they lose.
-	h.answerAt(byResign.Name, strings.TrimSuffix(byResign.Players[0], "@localhost"), nextCommand(h.game(byResign.Name), false))
-	h.clock.Add(time.Hour)
-	h.answerAt(byResign.Name, strings.TrimSuffix(byResign.Players[0], "@localhost"), "RESIGN "+byResign.Name)
+	h.AnswerAt(byResign.Name, strings.TrimSuffix(byResign.Players[0], "@localhost"), lexiotest.NextCommand(h.Game(byResign.Name), false))
+	h.Clock.Add(time.Hour)
+	h.AnswerAt(byResign.Name, strings.TrimSuffix(byResign.Players[0], "@localhost"), "RESIGN "+byResign.Name)
 
 	want := map[string]*wantRow{}
 	for _, p := range s.Divisions[0].Players {
 		want[p] = &wantRow{}
 	}
 	for i, st := range []season.SeasonTable{byPlay, byResign} {
-		r := h.game(st.Name).Result()
+		r := h.Game(st.Name).Result()
 		if !r.Over {
 			t.Fatalf("%s not over", st.Name)
 		}
@@ -354,7 +331,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhos
 		a.spread += d
 		b.spread -= d
 	}
-	view, rows, err := h.seasons.Standings(h.ctx, "club", 0)
+	view, rows, err := h.Seasons.Standings(h.Ctx, "club", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +351,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhos
 			t.Errorf("row %d (%d points, spread %d) above row %d (%d, %d)", i-1, rows[i-1].Points, rows[i-1].Spread, i, r.Points, r.Spread)
 		}
 	}
-	if _, _, err := h.seasons.Standings(h.ctx, "club", 2); err == nil || !strings.Contains(err.Error(), "no season 2") {
+	if _, _, err := h.Seasons.Standings(h.Ctx, "club", 2); err == nil || !strings.Contains(err.Error(), "no season 2") {
 		t.Errorf("standings of season 2: %v", err)
 	}
 }
@@ -398,7 +375,7 @@ players = ["alice@localhost", "bob@localhost"]
 name = "b"
 players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 `)
-	s, err := h.seasons.StartSeason(h.ctx, "ladder")
+	s, err := h.Seasons.StartSeason(h.Ctx, "ladder")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,13 +397,13 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 		case [2]string{"carol@localhost", "eve@localhost"}:
 			losers[pair] = "carol"
 		}
-		if s, err := h.seasons.StartSeason(h.ctx, "ladder"); err == nil {
+		if s, err := h.Seasons.StartSeason(h.Ctx, "ladder"); err == nil {
 			t.Fatalf("season %d started while season 1 runs", s.Number)
 		}
-		h.answerAt(st.Name, losers[pair], "RESIGN "+st.Name)
+		h.AnswerAt(st.Name, losers[pair], "RESIGN "+st.Name)
 	}
 	// Eve withdraws, Gina signs up, Frank signs up and then withdraws.
-	err = h.store.Tx(h.ctx, func(tx *store.Tx) error {
+	err = h.Store.Tx(h.Ctx, func(tx *store.Tx) error {
 		for _, e := range []struct{ addr, kind string }{{"eve@localhost", store.SignupWithdraw},
 			{"gina@localhost", store.SignupJoin}, {"frank@localhost", store.SignupJoin}, {"frank@localhost", store.SignupWithdraw}} {
 			p, err := tx.EnsurePlayer(e.addr, "en")
@@ -446,7 +423,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 		{Name: "a", Players: []string{"alice@localhost", "dave@localhost"}},
 		{Name: "b", Players: []string{"bob@localhost", "carol@localhost", "gina@localhost"}},
 	}
-	cur, next, err := h.seasons.Show(h.ctx, "ladder")
+	cur, next, err := h.Seasons.Show(h.Ctx, "ladder")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,7 +433,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 	if cur == nil || cur.Number != 1 || cur.Running() || !same(next) {
 		t.Errorf("show: season %+v, next %+v, want season 1 over and %+v", cur, next, want)
 	}
-	s2, err := h.seasons.StartSeason(h.ctx, "ladder")
+	s2, err := h.Seasons.StartSeason(h.Ctx, "ladder")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,7 +441,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 		t.Errorf("season 2: %d, %+v, tables %+v", s2.Number, s2.Divisions, s2.Tables)
 	}
 	// Season 1 is closed; its standings are still there.
-	view, rows, err := h.seasons.Standings(h.ctx, "ladder", 1)
+	view, rows, err := h.Seasons.Standings(h.Ctx, "ladder", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +449,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 		t.Errorf("season 1: closed %v, rows %+v", view.Closed, rows)
 	}
 	// The sign-ups are used: a third season would not see them again.
-	_, next, err = h.seasons.Show(h.ctx, "ladder")
+	_, next, err = h.Seasons.Show(h.Ctx, "ladder")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +468,7 @@ players = ["carol@localhost", "dave@localhost", "eve@localhost"]
 // change no rating.
 func TestSeasonRatings(t *testing.T) {
 	t.Parallel()
-	h := seasonHarnessWith(t, harnessOpts{top: "rating_tau = 0.7\n", config: `
+	h := seasonHarnessWith(t, lexiotest.Options{Top: "rating_tau = 0.7\n", Config: `
 [[league]]
 name = "rated"
 [[league.division]]
@@ -504,12 +481,12 @@ rated = false
 name = "top"
 players = ["alice@localhost", "bob@localhost"]
 `})
-	if h.cfg.RatingTau != 0.7 {
-		t.Fatalf("rating_tau %v", h.cfg.RatingTau)
+	if h.Cfg.RatingTau != 0.7 {
+		t.Fatalf("rating_tau %v", h.Cfg.RatingTau)
 	}
 	ratings := func() map[string]store.PlayerRating {
 		out := map[string]store.PlayerRating{}
-		err := h.store.View(h.ctx, func(tx *store.Tx) error {
+		err := h.Store.View(h.Ctx, func(tx *store.Tx) error {
 			for _, a := range []string{"alice@localhost", "bob@localhost", "carol@localhost"} {
 				p, err := tx.PlayerByAddress(a)
 				if errors.Is(err, store.ErrNotFound) {
@@ -535,23 +512,23 @@ players = ["alice@localhost", "bob@localhost"]
 	}
 	resign := func(st season.SeasonTable, who int) {
 		t.Helper()
-		h.answerAt(st.Name, strings.TrimSuffix(st.Players[who], "@localhost"), "RESIGN "+st.Name)
+		h.AnswerAt(st.Name, strings.TrimSuffix(st.Players[who], "@localhost"), "RESIGN "+st.Name)
 	}
 	// A friendly season and a table of no season change nothing.
-	f, err := h.seasons.StartSeason(h.ctx, "friendly")
+	f, err := h.Seasons.StartSeason(h.Ctx, "friendly")
 	if err != nil {
 		t.Fatal(err)
 	}
 	resign(f.Tables[0], 0)
-	if err := h.lobby.CreateTable(h.ctx, "loose", "rated", emails("alice", "bob"), 5); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "loose", "rated", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
-	h.answerAt("loose", "bob", "RESIGN loose")
+	h.AnswerAt("loose", "bob", "RESIGN loose")
 	if got := ratings(); len(got) != 0 {
 		t.Fatalf("ratings after unrated tables: %+v", got)
 	}
 
-	s, err := h.seasons.StartSeason(h.ctx, "rated")
+	s, err := h.Seasons.StartSeason(h.Ctx, "rated")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -568,13 +545,13 @@ players = ["alice@localhost", "bob@localhost"]
 		lr, wr := get(loser), get(winner)
 		want[winner] = sys.Update(wr, []rating.Result{{Opponent: lr, Score: 1}})
 		want[loser] = sys.Update(lr, []rating.Result{{Opponent: wr, Score: 0}})
-		h.clock.Add(time.Hour)
+		h.Clock.Add(time.Hour)
 		resign(st, i%2)
 		got := ratings()
 		for _, p := range st.Players {
 			w, g := want[p], got[p]
-			if g.Rating != w.R || g.RD != w.RD || g.Volatility != w.Vol || !g.UpdatedAt.Equal(h.clock.Now()) {
-				t.Errorf("after %s: %s rated %+v, want %+v at %v", st.Name, p, g, w, h.clock.Now())
+			if g.Rating != w.R || g.RD != w.RD || g.Volatility != w.Vol || !g.UpdatedAt.Equal(h.Clock.Now()) {
+				t.Errorf("after %s: %s rated %+v, want %+v at %v", st.Name, p, g, w, h.Clock.Now())
 			}
 		}
 		if len(got) != len(want) {
@@ -582,7 +559,7 @@ players = ["alice@localhost", "bob@localhost"]
 		}
 	}
 	// Whoever played both tables has 2 games, and the standings show the rating.
-	_, rows, err := h.seasons.Standings(h.ctx, "rated", 0)
+	_, rows, err := h.Seasons.Standings(h.Ctx, "rated", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -616,27 +593,27 @@ name = "top"
 players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 `)
 	taken := season.TableName("club", 1, 1, 3)
-	if err := h.lobby.CreateTable(h.ctx, taken, "main", emails("dave", "eve"), 3); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, taken, "main", lexiotest.Emails("dave", "eve"), 3); err != nil {
 		t.Fatal(err)
 	}
-	h.outboxEmpty()
-	_, err := h.seasons.StartSeason(h.ctx, "club")
+	h.OutboxEmpty()
+	_, err := h.Seasons.StartSeason(h.Ctx, "club")
 	if err == nil || !strings.Contains(err.Error(), "the name "+taken+" of a season table is taken") {
 		t.Fatalf("start: %v, want the name taken", err)
 	}
-	ts, err := h.views.List(h.ctx)
+	ts, err := h.Views.List(h.Ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ts) != 1 || ts[0].Name != taken {
 		t.Errorf("tables after the failed start: %+v, want %s alone", ts, taken)
 	}
-	if cur, _, err := h.seasons.Show(h.ctx, "club"); err != nil || cur != nil {
+	if cur, _, err := h.Seasons.Show(h.Ctx, "club"); err != nil || cur != nil {
 		t.Errorf("show after the failed start: %+v, %v; want no season", cur, err)
 	}
-	h.outboxEmpty()
+	h.OutboxEmpty()
 	for _, p := range []string{"alice", "bob", "carol"} {
-		if n := len(h.inbox(p)); n != 0 {
+		if n := len(h.Inbox(p)); n != 0 {
 			t.Errorf("%s received %d mails of a season that did not start", p, n)
 		}
 	}
@@ -647,8 +624,8 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost"]
 // refused with a reason — on SQLite the season is then running, on
 // PostgreSQL the two may meet on the season's number.
 func TestStartSeasonRace(t *testing.T) {
-	eachDriver(t, func(t *testing.T, driver string) {
-		h := seasonHarnessWith(t, harnessOpts{driver: driver, config: `
+	lexiotest.EachDriver(t, func(t *testing.T, driver string) {
+		h := seasonHarnessWith(t, lexiotest.Options{Driver: driver, Config: `
 [[league]]
 name = "club"
 [[league.division]]
@@ -658,7 +635,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhos
 		errs := make(chan error, 2)
 		for range 2 {
 			go func() {
-				_, err := h.seasons.StartSeason(h.ctx, "club")
+				_, err := h.Seasons.StartSeason(h.Ctx, "club")
 				errs <- err
 			}()
 		}
@@ -674,7 +651,7 @@ players = ["alice@localhost", "bob@localhost", "carol@localhost", "dave@localhos
 		if msg := failed[0].Error(); !strings.Contains(msg, "season 1 is running") && !strings.Contains(msg, "season 1 was started meanwhile") {
 			t.Errorf("refusal %q, want a reason", msg)
 		}
-		s, _, err := h.seasons.Standings(h.ctx, "club", 0)
+		s, _, err := h.Seasons.Standings(h.Ctx, "club", 0)
 		if err != nil || s.Number != 1 || len(s.Tables) != 6 {
 			t.Errorf("after the race: %+v, %v; want season 1 with its 6 tables", s, err)
 		}

@@ -1,4 +1,4 @@
-package table_test
+package season_test
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/season"
 )
@@ -69,10 +70,10 @@ func (b *ratingBook) table(players []string, res engine.Result) {
 // second season moves the top of the lower division up and the bottom of
 // the top one down, with a sign-up by mail joining the lowest division.
 // On SQLite and PostgreSQL.
-func TestWholeSeason(t *testing.T) { eachDriver(t, testWholeSeason) }
+func TestWholeSeason(t *testing.T) { lexiotest.EachDriver(t, testWholeSeason) }
 
 func testWholeSeason(t *testing.T, driver string) {
-	h := seasonHarnessWith(t, harnessOpts{driver: driver, config: `
+	h := seasonHarnessWith(t, lexiotest.Options{Driver: driver, Config: `
 [[league]]
 name = "pairs"
 season_days = 20
@@ -98,18 +99,18 @@ name = "all"
 players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost", "lee@localhost", "mona@localhost"]
 `})
 	for _, u := range []string{"nina", "hank", "ivy", "jack", "kim", "lee", "mona", "olga"} {
-		h.addUser(u)
+		h.AddUser(u)
 	}
-	start := h.clock.Now()
-	duo, err := h.seasons.StartSeason(h.ctx, "pairs")
+	start := h.Clock.Now()
+	duo, err := h.Seasons.StartSeason(h.Ctx, "pairs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	trio, err := h.seasons.StartSeason(h.ctx, "trio")
+	trio, err := h.Seasons.StartSeason(h.Ctx, "trio")
 	if err != nil {
 		t.Fatal(err)
 	}
-	book := &ratingBook{sys: rating.System{Tau: h.cfg.RatingTau}, r: map[string]rating.Rating{}}
+	book := &ratingBook{sys: rating.System{Tau: h.Cfg.RatingTau}, r: map[string]rating.Rating{}}
 	local := func(a string) string { return strings.TrimSuffix(a, "@localhost") }
 	byDiv := func(s *season.Season, div string) []season.SeasonTable {
 		var out []season.SeasonTable
@@ -131,7 +132,7 @@ players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost",
 	ended := map[string]engine.Result{}
 	over := func(st season.SeasonTable) {
 		t.Helper()
-		r := h.game(st.Name).Result()
+		r := h.Game(st.Name).Result()
 		if !r.Over {
 			t.Fatalf("%s is not over", st.Name)
 		}
@@ -141,46 +142,46 @@ players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost",
 
 	// By play: a table of each division to its end.
 	for _, st := range []season.SeasonTable{top[0], second[0], all[0]} {
-		h.finish(st, 4)
+		finish(h, st, 4)
 		over(st)
 	}
 	// By resignation: at 2 players one, at 3 two.
 	for _, st := range []season.SeasonTable{top[1], second[1]} {
-		h.clock.Add(time.Hour)
-		h.answerAt(st.Name, local(st.Players[1]), "RESIGN "+st.Name)
+		h.Clock.Add(time.Hour)
+		h.AnswerAt(st.Name, local(st.Players[1]), "RESIGN "+st.Name)
 		over(st)
 	}
-	h.clock.Add(time.Hour)
-	h.answerAt(all[1].Name, local(all[1].Players[2]), "RESIGN "+all[1].Name)
-	h.answerAt(all[1].Name, local(all[1].Players[0]), "RESIGN "+all[1].Name)
+	h.Clock.Add(time.Hour)
+	h.AnswerAt(all[1].Name, local(all[1].Players[2]), "RESIGN "+all[1].Name)
+	h.AnswerAt(all[1].Name, local(all[1].Players[0]), "RESIGN "+all[1].Name)
 	over(all[1])
 	// A move at 200 h puts the next deadline (500 h) after the end (480
 	// h): adjudicated. The tables nobody touches forfeit at 300 h; at 3
 	// players the game goes on, to be adjudicated.
-	h.clock.Add(start.Add(200 * time.Hour).Sub(h.clock.Now()))
+	h.Clock.Add(start.Add(200 * time.Hour).Sub(h.Clock.Now()))
 	adjudicated := slices.Concat(top[5:], all[2:4])
 	for _, st := range adjudicated {
-		h.answerAt(st.Name, local(st.Players[0]), nextCommand(h.game(st.Name), false))
+		h.AnswerAt(st.Name, local(st.Players[0]), lexiotest.NextCommand(h.Game(st.Name), false))
 	}
 	forfeited := slices.Concat(top[2:5], second[2:])
 	untouched := map[string]bool{all[4].Name: true, all[5].Name: true}
 	adjudicated = slices.Concat(adjudicated, all[4:])
 
 	// Down from 250 h to 700 h: one tick.
-	h.clock.Add(start.Add(700 * time.Hour).Sub(h.clock.Now()))
-	h.tick(h.clock.Now())
+	h.Clock.Add(start.Add(700 * time.Hour).Sub(h.Clock.Now()))
+	h.Tick(h.Clock.Now())
 	// The forfeits (all at 300 h) are rated first, by name; then the
 	// adjudicated tables, by name.
 	slices.SortFunc(forfeited, func(a, b season.SeasonTable) int { return strings.Compare(a.Name, b.Name) })
 	for _, st := range forfeited {
-		if r := h.game(st.Name).Result(); r.Reason != engine.EndForfeit || len(r.Left) != 1 || r.Left[0].Player != 0 {
+		if r := h.Game(st.Name).Result(); r.Reason != engine.EndForfeit || len(r.Left) != 1 || r.Left[0].Player != 0 {
 			t.Errorf("%s: %s, left %+v; want the opener's forfeit", st.Name, r.Reason, r.Left)
 		}
 		over(st)
 	}
 	slices.SortFunc(adjudicated, func(a, b season.SeasonTable) int { return strings.Compare(a.Name, b.Name) })
 	for _, st := range adjudicated {
-		r := h.game(st.Name).Result()
+		r := h.Game(st.Name).Result()
 		if r.Reason != engine.EndAdjudicated {
 			t.Errorf("%s: %s, want adjudicated", st.Name, r.Reason)
 		}
@@ -192,7 +193,7 @@ players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost",
 
 	check := func(league string, s *season.Season) []season.Standing {
 		t.Helper()
-		view, rows, err := h.seasons.Standings(h.ctx, league, s.Number)
+		view, rows, err := h.Seasons.Standings(h.Ctx, league, s.Number)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,8 +233,8 @@ players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost",
 	check("trio", trio)
 
 	// Between seasons: a sign-up by mail, then season 2.
-	id := h.sendMail("olga", mailSpec{Body: "SIGNUP pairs"})
-	h.answer("olga", id)
+	id := h.SendMail("olga", lexiotest.MailSpec{Body: "SIGNUP pairs"})
+	h.Answer("olga", id)
 	var topRows, secondRows []string
 	for _, r := range rows {
 		if r.Division == "top" {
@@ -242,7 +243,7 @@ players = ["hank@localhost", "ivy@localhost", "jack@localhost", "kim@localhost",
 			secondRows = append(secondRows, r.Player)
 		}
 	}
-	s2, err := h.seasons.StartSeason(h.ctx, "pairs")
+	s2, err := h.Seasons.StartSeason(h.Ctx, "pairs")
 	if err != nil {
 		t.Fatal(err)
 	}

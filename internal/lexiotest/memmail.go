@@ -1,4 +1,4 @@
-package table_test
+package lexiotest
 
 import (
 	"fmt"
@@ -13,15 +13,15 @@ import (
 	"github.com/lexio-mail/lexio/store/outbox"
 )
 
-// memMail is the in-process mail of a harness, in place of the local mail
+// MemMail is the in-process mail of a harness, in place of the local mail
 // server, the receiver and the dispatcher: the users' INBOXes, delivered
 // as the local server delivers (user+tag@domain to user, an unknown user
 // or another domain refused), and the service's own INBOX, whose messages
 // go to the service's HandleMessage in order, as the receiver hands them
 // over.
-type memMail struct {
+type MemMail struct {
 	domain string
-	// settling serialises harness.settle.
+	// settling serialises Harness.Settle.
 	settling sync.Mutex
 	// poked is set by the service's Poke, after a commit that wrote mail;
 	// checked is the clock's time when the outbox was last found with
@@ -54,12 +54,12 @@ const memService = "lexio"
 // memUIDValidity is the UIDVALIDITY of the in-process service's INBOX.
 const memUIDValidity = 1
 
-func newMemMail(domain string) *memMail {
-	return &memMail{domain: strings.ToLower(domain), boxes: map[string][]memMessage{},
+func newMemMail(domain string) *MemMail {
+	return &MemMail{domain: strings.ToLower(domain), boxes: map[string][]memMessage{},
 		users: map[string]bool{}, uids: map[string]uint32{}}
 }
 
-func (m *memMail) addUser(name string) {
+func (m *MemMail) addUser(name string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.users[strings.ToLower(name)] = true
@@ -67,7 +67,7 @@ func (m *memMail) addUser(name string) {
 
 // user maps an envelope address to its user, ignoring a +tag; the error
 // is the local server's refusal.
-func (m *memMail) user(address string) (string, error) {
+func (m *MemMail) user(address string) (string, error) {
 	local, ok := localmail.Mailbox(address, m.domain)
 	if !ok || !m.users[local] {
 		return "", fmt.Errorf("RCPT TO <%s>: 550 5.1.1 No such user here", address)
@@ -77,7 +77,7 @@ func (m *memMail) user(address string) (string, error) {
 
 // deliver puts raw in the INBOX of each recipient (twice for a user named
 // twice), or in none when one of them is refused.
-func (m *memMail) deliver(to []string, raw []byte) error {
+func (m *MemMail) deliver(to []string, raw []byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	users := make([]string, len(to))
@@ -109,7 +109,7 @@ func (m *memMail) deliver(to []string, raw []byte) error {
 }
 
 // next takes the oldest message of the service's INBOX.
-func (m *memMail) next() (mailer.Inbound, bool) {
+func (m *MemMail) next() (mailer.Inbound, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.pending) == 0 {
@@ -121,7 +121,7 @@ func (m *memMail) next() (mailer.Inbound, bool) {
 }
 
 // inbox is a copy of a user's INBOX, oldest first.
-func (m *memMail) inbox(name string) ([]client.Message, error) {
+func (m *MemMail) inbox(name string) ([]client.Message, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	u := strings.ToLower(name)
@@ -138,38 +138,38 @@ func (m *memMail) inbox(name string) ([]client.Message, error) {
 	return out, nil
 }
 
-// settle lets the in-process mail flow until it rests: the service
+// Settle lets the in-process mail flow until it rests: the service
 // handles every message of its INBOX, and every outbox row due now is
 // delivered and marked sent (or, refused, failed for good) through the
 // outbox, as the dispatcher does. The outbox is read when the service
 // poked, the clock moved or the last read took rows. It does nothing with
 // sockets.
-func (h *harness) settle() {
-	h.t.Helper()
-	if h.mem == nil {
+func (h *Harness) Settle() {
+	h.T.Helper()
+	if h.Mem == nil {
 		return
 	}
-	h.mem.settling.Lock()
-	defer h.mem.settling.Unlock()
+	h.Mem.settling.Lock()
+	defer h.Mem.settling.Unlock()
 	took := false // the last read of the outbox took rows: read it again
 	for {
-		if in, ok := h.mem.next(); ok {
-			if in.Size > h.cfg.Mail.MaxMessageBytes {
+		if in, ok := h.Mem.next(); ok {
+			if in.Size > h.Cfg.Mail.MaxMessageBytes {
 				// The receiver would hand over the header only.
-				h.t.Fatalf("a message of %d bytes is over max_message_bytes: in-process mail does not truncate, the test needs sockets", in.Size)
+				h.T.Fatalf("a message of %d bytes is over max_message_bytes: in-process mail does not truncate, the test needs sockets", in.Size)
 			}
-			if err := h.front.HandleMessage(h.ctx, in); err != nil {
+			if err := h.Front.HandleMessage(h.Ctx, in); err != nil {
 				// The receiver would try again later.
-				h.t.Fatalf("HandleMessage: %v (a temporary error: the test needs sockets)", err)
+				h.T.Fatalf("HandleMessage: %v (a temporary error: the test needs sockets)", err)
 			}
 			continue
 		}
-		now := h.clock.Now()
-		if !h.mem.poked.Swap(false) && !took && now.Equal(h.mem.checked) {
+		now := h.Clock.Now()
+		if !h.Mem.poked.Swap(false) && !took && now.Equal(h.Mem.checked) {
 			return
 		}
 		if took = h.dispatch() > 0; !took {
-			h.mem.checked = now
+			h.Mem.checked = now
 			return
 		}
 	}
@@ -177,13 +177,13 @@ func (h *harness) settle() {
 
 // dispatch takes the outbox rows due now, delivers them and records it;
 // it returns how many rows it took.
-func (h *harness) dispatch() int {
-	h.t.Helper()
-	ob := outbox.New(h.store)
-	now := h.clock.Now()
-	rows, err := ob.Due(h.ctx, now, 100)
+func (h *Harness) dispatch() int {
+	h.T.Helper()
+	ob := outbox.New(h.Store)
+	now := h.Clock.Now()
+	rows, err := ob.Due(h.Ctx, now, 100)
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
 	if len(rows) == 0 {
 		return 0
@@ -192,38 +192,38 @@ func (h *harness) dispatch() int {
 	for i, r := range rows {
 		tries[i] = outbox.Try{ID: r.ID, Attempt: r.Attempts + 1, Next: now.Add(mailer.DefaultBackoffBase)}
 	}
-	if err := ob.Attempt(h.ctx, tries); err != nil {
-		h.t.Fatal(err)
+	if err := ob.Attempt(h.Ctx, tries); err != nil {
+		h.T.Fatal(err)
 	}
 	var sent []int64
 	refused := map[int64]error{}
 	for _, r := range rows {
-		if err := h.mem.deliver(r.To, r.Raw); err != nil {
+		if err := h.Mem.deliver(r.To, r.Raw); err != nil {
 			refused[r.ID] = err
 			continue
 		}
 		sent = append(sent, r.ID)
 	}
-	if err := ob.Sent(h.ctx, sent, now); err != nil {
-		h.t.Fatal(err)
+	if err := ob.Sent(h.Ctx, sent, now); err != nil {
+		h.T.Fatal(err)
 	}
 	for _, r := range rows {
 		if err := refused[r.ID]; err != nil {
-			if err := ob.Failed(h.ctx, r.ID, now, err.Error(), true); err != nil {
-				h.t.Fatal(err)
+			if err := ob.Failed(h.Ctx, r.ID, now, err.Error(), true); err != nil {
+				h.T.Fatal(err)
 			}
 		}
 	}
 	return len(rows)
 }
 
-// tick runs the scheduler at at, and lets its mail flow.
-func (h *harness) tick(at time.Time) int {
-	h.t.Helper()
-	n, err := h.runTick(at)
+// Tick runs the scheduler at at, and lets its mail flow.
+func (h *Harness) Tick(at time.Time) int {
+	h.T.Helper()
+	n, err := h.RunTick(at)
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
-	h.settle()
+	h.Settle()
 	return n
 }

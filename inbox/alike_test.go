@@ -1,10 +1,11 @@
-package table_test
+package inbox_test
 
 import (
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/table"
 )
@@ -19,20 +20,20 @@ import (
 // The record keeps the true reason for the operator.
 func TestRefusalsAlike(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{config: "[open_tables]\nallow = true\nleague = \"main\"\n", mail: "error_replies_per_hour = 6"})
+	h := lexiotest.New(t, lexiotest.Options{Config: "[open_tables]\nallow = true\nleague = \"main\"\n", Mail: "error_replies_per_hour = 6"})
 	open := func(who, command string) string {
 		t.Helper()
-		rec := h.expect(h.sendMail(who, mailSpec{Body: command}), table.OutcomeApplied, "NEW ")
+		rec := h.Expect(h.SendMail(who, lexiotest.MailSpec{Body: command}), table.OutcomeApplied, "NEW ")
 		return strings.TrimPrefix(rec.Reason, "NEW ")
 	}
 	started := open("alice", "NEW")
-	h.expect(h.sendMail("bob", mailSpec{Body: "JOIN " + started}), table.OutcomeApplied, "JOIN")
-	h.expect(h.sendMail("alice", mailSpec{Body: "START"}), table.OutcomeApplied, "START")
+	h.Expect(h.SendMail("bob", lexiotest.MailSpec{Body: "JOIN " + started}), table.OutcomeApplied, "JOIN")
+	h.Expect(h.SendMail("alice", lexiotest.MailSpec{Body: "START"}), table.OutcomeApplied, "START")
 	full := open("dave", "NEW")
 	for _, p := range []string{"alice", "bob", "carol"} {
-		h.expect(h.sendMail(p, mailSpec{Body: "JOIN " + full}), table.OutcomeApplied, "JOIN")
+		h.Expect(h.SendMail(p, lexiotest.MailSpec{Body: "JOIN " + full}), table.OutcomeApplied, "JOIN")
 	}
-	private := open("carol", "NEW lexio alice@"+h.domain)
+	private := open("carol", "NEW lexio alice@"+h.Domain)
 	const none = "t999"
 
 	type refusal struct{ from, command, table, why string }
@@ -59,14 +60,14 @@ func TestRefusalsAlike(t *testing.T) {
 	for _, g := range groups {
 		var first *client.Message
 		for _, c := range g.cases {
-			id := h.sendMail(c.from, mailSpec{Body: c.command + " " + c.table})
-			if rec := h.expect(id, table.OutcomeRejected, c.why); !strings.Contains(rec.Reason, "answered "+g.shown) {
+			id := h.SendMail(c.from, lexiotest.MailSpec{Body: c.command + " " + c.table})
+			if rec := h.Expect(id, table.OutcomeRejected, c.why); !strings.Contains(rec.Reason, "answered "+g.shown) {
 				t.Errorf("%s %s: recorded %q, want %s answered %s", c.command, c.table, rec.Reason, c.why, g.shown)
 			}
-			a := h.answer(c.from, id)
+			a := h.Answer(c.from, id)
 			if first == nil {
 				first = &a
-				mustContain(t, c.command+" "+c.table, a.Text, c.table)
+				lexiotest.MustContain(t, c.command+" "+c.table, a.Text, c.table)
 				continue
 			}
 			for _, part := range []struct{ what, a, b string }{
@@ -84,12 +85,12 @@ func TestRefusalsAlike(t *testing.T) {
 	// now, the invitation-only table's no more than the others.
 	// (Each JOIN is confirmed first: that mail quotes the command alone,
 	// the same whatever the table.)
-	n := len(ofKind(h.inbox("eve"), "rejected"))
+	n := len(lexiotest.OfKind(h.Inbox("eve"), "rejected"))
 	for _, name := range []string{none, private, full} {
-		h.expect(h.sendMail("eve", mailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "")
+		h.Expect(h.SendMail("eve", lexiotest.MailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "")
 	}
-	h.outboxEmpty()
-	if got := len(ofKind(h.inbox("eve"), "rejected")); got != n {
+	h.OutboxEmpty()
+	if got := len(lexiotest.OfKind(h.Inbox("eve"), "rejected")); got != n {
 		t.Errorf("past the bound eve got %d more refusals", got-n)
 	}
 }

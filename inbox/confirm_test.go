@@ -1,17 +1,18 @@
-package table_test
+package inbox_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/invites"
 	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"
 )
 
-const confirmConfig = openTablesConfig + `
+const confirmConfig = lexiotest.OpenTablesConfig + `
 [[league]]
 name = "club"
 signup = true
@@ -23,11 +24,11 @@ players = ["carol@lexio.test", "dave@lexio.test"]
 // fingerprint is what alice's commands may change, read from the store:
 // her player row, her tables with their state, the invitations waiting
 // for bob, her vacations and the club's sign-ups.
-func (h *harness) fingerprint() string {
-	h.t.Helper()
+func fingerprint(h *lexiotest.Harness) string {
+	h.T.Helper()
 	var b strings.Builder
-	err := h.store.View(h.ctx, func(tx *store.Tx) error {
-		alice := "alice@" + h.domain
+	err := h.Store.View(h.Ctx, func(tx *store.Tx) error {
+		alice := "alice@" + h.Domain
 		p, err := tx.PlayerByAddress(alice)
 		if err != nil {
 			return err
@@ -47,7 +48,7 @@ func (h *harness) fingerprint() string {
 			}
 			fmt.Fprintf(&b, "; %s=%d", status, len(all))
 		}
-		invs, err := invites.PendingOf(tx, "bob@"+h.domain)
+		invs, err := invites.PendingOf(tx, "bob@"+h.Domain)
 		if err != nil {
 			return err
 		}
@@ -67,7 +68,7 @@ func (h *harness) fingerprint() string {
 		return nil
 	})
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
 	return b.String()
 }
@@ -79,22 +80,22 @@ func (h *harness) fingerprint() string {
 // no mail; nobody else does either.
 func TestForgedFromConfirms(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{domain: inviteDomain, config: confirmConfig})
-	addr := func(n string) string { return n + "@" + h.domain }
-	if err := h.lobby.CreateTable(h.ctx, "cf", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
+	h := lexiotest.New(t, lexiotest.Options{Domain: lexiotest.InviteDomain, Config: confirmConfig})
+	addr := func(n string) string { return n + "@" + h.Domain }
+	if err := h.Lobby.CreateTable(h.Ctx, "cf", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("alice", 1)
-	h.waitMail("bob", 1)
+	h.WaitMail("alice", 1)
+	h.WaitMail("bob", 1)
 	// Tables for JOIN, DECLINE and START, opened by their owners.
-	daves := h.open("dave", "NEW lexio")
-	carols := h.open("carol", "NEW lexio "+addr("alice"))
+	daves := h.Open("dave", "NEW lexio")
+	carols := h.Open("carol", "NEW lexio "+addr("alice"))
 
 	// bobJoins seats bob at the table alice opened with his invitation,
 	// so that she may START it.
 	bobJoins := func() {
 		var open string
-		err := h.store.View(h.ctx, func(tx *store.Tx) error {
+		err := h.Store.View(h.Ctx, func(tx *store.Tx) error {
 			rows, err := tx.TablesOfPlayer(addr("alice"))
 			for _, r := range rows {
 				if r.Status == table.StatusOpen && r.Name != daves {
@@ -106,7 +107,7 @@ func TestForgedFromConfirms(t *testing.T) {
 		if err != nil || open == "" {
 			t.Fatalf("alice's open table: %q, %v", open, err)
 		}
-		h.expect(h.answerInvite("bob", open, "JOIN"), table.OutcomeApplied, "JOIN")
+		h.Expect(h.AnswerInvite("bob", open, "JOIN"), table.OutcomeApplied, "JOIN")
 	}
 	steps := []struct {
 		command string
@@ -131,68 +132,68 @@ func TestForgedFromConfirms(t *testing.T) {
 		if st.setup != nil {
 			st.setup()
 		}
-		h.outboxEmpty()
-		before := h.fingerprint()
+		h.OutboxEmpty()
+		before := fingerprint(h)
 		inbox := map[string]int{}
 		for _, n := range []string{"alice", "bob", "carol", "dave", "eve"} {
-			inbox[n] = len(h.inbox(n))
+			inbox[n] = len(h.Inbox(n))
 		}
-		id := h.sendMail("eve", mailSpec{From: addr("alice"), Body: st.command})
-		h.expect(id, table.OutcomePending, "confirm")
-		h.outboxEmpty()
-		if got := h.fingerprint(); got != before {
+		id := h.SendMail("eve", lexiotest.MailSpec{From: addr("alice"), Body: st.command})
+		h.Expect(id, table.OutcomePending, "confirm")
+		h.OutboxEmpty()
+		if got := fingerprint(h); got != before {
 			t.Fatalf("forged %q changed the state:\n%s\nto\n%s", st.command, before, got)
 		}
-		conf := h.confirmation("alice", id)
+		conf := h.Confirmation("alice", id)
 		for n, had := range inbox {
 			want := had
 			if n == "alice" {
 				want++
 			}
-			if got := len(h.inbox(n)); got != want {
+			if got := len(h.Inbox(n)); got != want {
 				t.Errorf("forged %q: %s has %d mails, want %d", st.command, n, got, want)
 			}
 		}
-		mustContain(t, st.command, conf.Text, st.command)
+		lexiotest.MustContain(t, st.command, conf.Text, st.command)
 		if strings.Contains(conf.Subject, st.command) {
 			t.Errorf("the confirmation's subject holds the command: %q", conf.Subject)
 		}
 
 		// The stranger cannot answer it: the address is alice's.
-		h.expect(h.replyTo("eve", &conf, "CONFIRM"), table.OutcomeRejected, "bad-token")
+		h.Expect(h.ReplyTo("eve", &conf, "CONFIRM"), table.OutcomeRejected, "bad-token")
 		// An auto-responder that sends the mail back unquoted does not
 		// confirm it.
-		h.expect(h.replyTo("alice", &conf, conf.Text), table.OutcomeRejected, "")
-		if got := h.fingerprint(); got != before {
+		h.Expect(h.ReplyTo("alice", &conf, conf.Text), table.OutcomeRejected, "")
+		if got := fingerprint(h); got != before {
 			t.Fatalf("%q was done without CONFIRM:\n%s\nto\n%s", st.command, before, got)
 		}
 
-		done := h.replyTo("alice", &conf, "CONFIRM")
-		h.expect(done, table.OutcomeApplied, st.reason)
-		after := h.fingerprint()
+		done := h.ReplyTo("alice", &conf, "CONFIRM")
+		h.Expect(done, table.OutcomeApplied, st.reason)
+		after := fingerprint(h)
 		if st.command != "SAY bonjour" && after == before {
 			t.Errorf("confirmed %q changed nothing: %s", st.command, after)
 		}
 		// Once only.
-		again := h.replyTo("alice", &conf, "CONFIRM")
-		h.expect(again, table.OutcomeRejected, "confirmation-used")
-		h.outboxEmpty()
-		if got := h.fingerprint(); got != after {
+		again := h.ReplyTo("alice", &conf, "CONFIRM")
+		h.Expect(again, table.OutcomeRejected, "confirmation-used")
+		h.OutboxEmpty()
+		if got := fingerprint(h); got != after {
 			t.Errorf("%q confirmed twice changed the state again", st.command)
 		}
 	}
-	if n := h.countOf("bob", "said", "cf"); n != 1 {
+	if n := h.CountOf("bob", "said", "cf"); n != 1 {
 		t.Errorf("bob got %d SAY mails, want 1 (the confirmed one)", n)
 	}
 
 	// 24 hours later, a confirmation is too late.
-	id := h.sendMail("eve", mailSpec{From: addr("alice"), Body: "LANG en"})
-	h.expect(id, table.OutcomePending, "confirm")
-	conf := h.confirmation("alice", id)
-	h.clock.Add(24*60*60e9 + 1)
-	h.expect(h.replyTo("alice", &conf, "CONFIRM"), table.OutcomeRejected, "confirmation-expired")
-	h.expect(h.replyTo("alice", &conf, "CONFIRM"), table.OutcomeRejected, "confirmation-expired")
-	if !strings.Contains(h.fingerprint(), "lang=fr") {
+	id := h.SendMail("eve", lexiotest.MailSpec{From: addr("alice"), Body: "LANG en"})
+	h.Expect(id, table.OutcomePending, "confirm")
+	conf := h.Confirmation("alice", id)
+	h.Clock.Add(24*60*60e9 + 1)
+	h.Expect(h.ReplyTo("alice", &conf, "CONFIRM"), table.OutcomeRejected, "confirmation-expired")
+	h.Expect(h.ReplyTo("alice", &conf, "CONFIRM"), table.OutcomeRejected, "confirmation-expired")
+	if !strings.Contains(fingerprint(h), "lang=fr") {
 		t.Error("an expired confirmation changed the language")
 	}
 }
@@ -205,41 +206,41 @@ func TestForgedFromConfirms(t *testing.T) {
 // their table are not bounded by it.
 func TestUnprovenAnswersBounded(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{domain: inviteDomain, config: openTablesConfig,
-		mail: "unproven_answers_per_day = 3\nunproven_answers_total_per_day = 5"})
-	addr := func(n string) string { return n + "@" + h.domain }
-	if err := h.lobby.CreateTable(h.ctx, "ub", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
+	h := lexiotest.New(t, lexiotest.Options{Domain: lexiotest.InviteDomain, Config: lexiotest.OpenTablesConfig,
+		Mail: "unproven_answers_per_day = 3\nunproven_answers_total_per_day = 5"})
+	addr := func(n string) string { return n + "@" + h.Domain }
+	if err := h.Lobby.CreateTable(h.Ctx, "ub", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("alice", 1)
-	base := len(h.inbox("alice"))
+	h.WaitMail("alice", 1)
+	base := len(h.Inbox("alice"))
 	bodies := []string{"HELP RULES", "RESIGN ub", "HELP", "GAMES", "LANG es", "HELP RULES"}
 	for _, body := range bodies {
-		h.handled(h.sendMail("eve", mailSpec{From: addr("alice"), Body: body}))
+		h.Handled(h.SendMail("eve", lexiotest.MailSpec{From: addr("alice"), Body: body}))
 	}
-	h.outboxEmpty()
-	if got := len(h.inbox("alice")) - base; got != 3 {
+	h.OutboxEmpty()
+	if got := len(h.Inbox("alice")) - base; got != 3 {
 		t.Errorf("alice got %d answers to forged mail, want 3", got)
 	}
 	// Two more answers in all today, to anyone: carol gets two, dave none.
 	for _, who := range []string{"carol", "carol", "carol", "dave"} {
-		h.handled(h.sendMail("eve", mailSpec{From: addr(who), Body: "HELP"}))
+		h.Handled(h.SendMail("eve", lexiotest.MailSpec{From: addr(who), Body: "HELP"}))
 	}
-	h.outboxEmpty()
-	if c, d := len(h.inbox("carol")), len(h.inbox("dave")); c != 2 || d != 0 {
+	h.OutboxEmpty()
+	if c, d := len(h.Inbox("carol")), len(h.Inbox("dave")); c != 2 || d != 0 {
 		t.Errorf("carol got %d, dave %d answers; want 2 and 0 (the day's total is 5)", c, d)
 	}
 	// alice's own reply to her table is answered as ever.
-	h.expect(h.send("alice", "BOARD"), table.OutcomeApplied, "BOARD")
-	h.outboxEmpty()
-	if got := len(ofKind(h.inbox("alice"), "board-reply")); got != 1 {
+	h.Expect(h.Send("alice", "BOARD"), table.OutcomeApplied, "BOARD")
+	h.OutboxEmpty()
+	if got := len(lexiotest.OfKind(h.Inbox("alice"), "board-reply")); got != 1 {
 		t.Errorf("alice's BOARD through her reply address got %d answers, want 1", got)
 	}
 	// The next day, the bound opens again.
-	h.clock.Add(25 * 60 * 60e9)
-	h.handled(h.sendMail("eve", mailSpec{From: addr("dave"), Body: "HELP"}))
-	h.outboxEmpty()
-	if d := len(h.inbox("dave")); d != 1 {
+	h.Clock.Add(25 * 60 * 60e9)
+	h.Handled(h.SendMail("eve", lexiotest.MailSpec{From: addr("dave"), Body: "HELP"}))
+	h.OutboxEmpty()
+	if d := len(h.Inbox("dave")); d != 1 {
 		t.Errorf("dave got %d answers the next day, want 1", d)
 	}
 }
@@ -248,14 +249,14 @@ func TestUnprovenAnswersBounded(t *testing.T) {
 // confirmation's tag carries its token, and answering it confirms.
 func TestConfirmTokenInSubject(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{mail: "token_in_subject = true"})
-	id := h.sendMail("eve", mailSpec{From: "alice@" + h.domain, Body: "LANG fr"})
-	h.expect(id, table.OutcomePending, "confirm")
-	conf := h.confirmation("alice", id)
-	if !strings.Contains(conf.Subject, "[Lexio confirm conf_") || conf.ReplyTo != "" && conf.ReplyTo != "lexio@"+h.domain {
+	h := lexiotest.New(t, lexiotest.Options{Mail: "token_in_subject = true"})
+	id := h.SendMail("eve", lexiotest.MailSpec{From: "alice@" + h.Domain, Body: "LANG fr"})
+	h.Expect(id, table.OutcomePending, "confirm")
+	conf := h.Confirmation("alice", id)
+	if !strings.Contains(conf.Subject, "[Lexio confirm conf_") || conf.ReplyTo != "" && conf.ReplyTo != "lexio@"+h.Domain {
 		t.Fatalf("confirmation: subject %q, Reply-To %q", conf.Subject, conf.ReplyTo)
 	}
-	h.expect(h.replyTo("alice", &conf, "CONFIRM"), table.OutcomeApplied, "LANG fr")
+	h.Expect(h.ReplyTo("alice", &conf, "CONFIRM"), table.OutcomeApplied, "LANG fr")
 }
 
 // TestWebUnsubscribeIsProven: the one-click unsubscribe comes through a
@@ -264,21 +265,21 @@ func TestConfirmTokenInSubject(t *testing.T) {
 // that address.
 func TestWebUnsubscribeIsProven(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{mail: "unproven_answers_per_day = 1"})
-	if err := h.lobby.CreateTable(h.ctx, "wu", "main", emails("alice", "bob"), 5); err != nil {
+	h := lexiotest.New(t, lexiotest.Options{Mail: "unproven_answers_per_day = 1"})
+	if err := h.Lobby.CreateTable(h.Ctx, "wu", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("alice", 1)
+	h.WaitMail("alice", 1)
 	for range 2 {
-		h.handled(h.sendMail("eve", mailSpec{From: "alice@" + h.domain, Body: "HELP"}))
+		h.Handled(h.SendMail("eve", lexiotest.MailSpec{From: "alice@" + h.Domain, Body: "HELP"}))
 	}
-	h.outboxEmpty()
-	if n := len(ofKind(h.inbox("alice"), "help")); n != 1 {
+	h.OutboxEmpty()
+	if n := len(lexiotest.OfKind(h.Inbox("alice"), "help")); n != 1 {
 		t.Fatalf("alice got %d answers to forged HELP, want 1", n)
 	}
 	var id int64
-	if err := h.store.View(h.ctx, func(tx *store.Tx) error {
-		p, err := tx.PlayerByAddress("alice@" + h.domain)
+	if err := h.Store.View(h.Ctx, func(tx *store.Tx) error {
+		p, err := tx.PlayerByAddress("alice@" + h.Domain)
 		if p != nil {
 			id = p.ID
 		}
@@ -286,11 +287,11 @@ func TestWebUnsubscribeIsProven(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, err := h.players.WebUnsubscribe(h.ctx, "wu", id); err != nil || !ok {
+	if _, ok, err := h.Players.WebUnsubscribe(h.Ctx, "wu", id); err != nil || !ok {
 		t.Fatalf("WebUnsubscribe: %v, %v", ok, err)
 	}
-	h.outboxEmpty()
-	if n := len(ofKind(h.inbox("alice"), "notify-changed")); n != 1 {
+	h.OutboxEmpty()
+	if n := len(lexiotest.OfKind(h.Inbox("alice"), "notify-changed")); n != 1 {
 		t.Errorf("alice got %d confirmations of her one-click unsubscribe, want 1", n)
 	}
 }

@@ -1,10 +1,11 @@
-package table_test
+package player_test
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/table"
 )
@@ -13,25 +14,25 @@ import (
 // writes times in it, with its abbreviation (CET in winter, CEST in
 // summer), beside the relative form; the other players' stay UTC. A name
 // the tz database does not know is refused and changes nothing.
-func TestZone(t *testing.T) { eachDriver(t, testZone) }
+func TestZone(t *testing.T) { lexiotest.EachDriver(t, testZone) }
 
 func testZone(t *testing.T, driver string) {
 	// A winter morning; the "long" league's deadline falls in summer.
-	h := newHarness(t, harnessOpts{driver: driver, clock: &clock{t: time.Date(2026, 1, 15, 9, 0, 0, 0, time.UTC)},
-		config: "[[league]]\nname = \"long\"\nturn_time = \"4000h\"\nreminders = [\"24h\"]\naway_grace = \"24h\"\n"})
-	if err := h.lobby.CreateTable(h.ctx, "winter", "main", emails("alice", "bob"), 3); err != nil {
+	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Clock: lexiotest.NewClock(time.Date(2026, 1, 15, 9, 0, 0, 0, time.UTC)),
+		Config: "[[league]]\nname = \"long\"\nturn_time = \"4000h\"\nreminders = [\"24h\"]\naway_grace = \"24h\"\n"})
+	if err := h.Lobby.CreateTable(h.Ctx, "winter", "main", lexiotest.Emails("alice", "bob"), 3); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.lobby.CreateTable(h.ctx, "summer", "long", emails("bob", "carol"), 3); err != nil {
+	if err := h.Lobby.CreateTable(h.Ctx, "summer", "long", lexiotest.Emails("bob", "carol"), 3); err != nil {
 		t.Fatal(err)
 	}
-	h.waitMail("alice", 1)
-	h.waitMail("bob", 2)
-	h.waitMail("carol", 1)
+	h.WaitMail("alice", 1)
+	h.WaitMail("bob", 2)
+	h.WaitMail("carol", 1)
 	notice := func(name, table string) *client.Message {
 		t.Helper()
-		for _, m := range h.inbox(name) {
-			if kind(m) == "turn-notice" && strings.HasPrefix(m.MessageID, "lexio."+table+".") {
+		for _, m := range h.Inbox(name) {
+			if lexiotest.Kind(m) == "turn-notice" && strings.HasPrefix(m.MessageID, "lexio."+table+".") {
 				return &m
 			}
 		}
@@ -40,11 +41,11 @@ func testZone(t *testing.T, driver string) {
 	}
 	board := func(name, tableName string) client.Message {
 		t.Helper()
-		id := h.replyTo(name, notice(name, tableName), "BOARD")
-		h.expect(id, table.OutcomeApplied, "BOARD")
+		id := h.ReplyTo(name, notice(name, tableName), "BOARD")
+		h.Expect(id, table.OutcomeApplied, "BOARD")
 		var answer client.Message
-		h.waitFor(name+"'s answer to BOARD at "+tableName, func() bool {
-			for _, m := range h.inbox(name) {
+		h.WaitFor(name+"'s answer to BOARD at "+tableName, func() bool {
+			for _, m := range h.Inbox(name) {
 				if strings.Trim(m.InReplyTo, "<>") == id {
 					answer = m
 					return true
@@ -60,12 +61,12 @@ func testZone(t *testing.T, driver string) {
 		t.Fatal(err)
 	}
 	// The turns end 72 h and 4000 h from now (166 days 16 h).
-	winter, summer := h.clock.Now().Add(72*time.Hour), h.clock.Now().Add(4000*time.Hour)
+	winter, summer := h.Clock.Now().Add(72*time.Hour), h.Clock.Now().Add(4000*time.Hour)
 	// tells checks that text gives the turn's end at, and how far it is.
 	tells := func(what, text string, at time.Time, rel ...int) {
 		t.Helper()
-		mustTell(t, what, text, at)
-		mustHaveNumbers(t, what, intro(text), rel...)
+		lexiotest.MustTell(t, what, text, at)
+		lexiotest.MustHaveNumbers(t, what, lexiotest.Intro(text), rel...)
 	}
 	// Before TZ, everyone's times are UTC (the configuration's default).
 	tells("bob's winter board before TZ", board("bob", "winter").Text, winter, 3)
@@ -73,10 +74,10 @@ func testZone(t *testing.T, driver string) {
 	// TZ in French, from bob's winter notice: confirmed from that table's
 	// reply address, with the time now in Paris.
 	wn := notice("bob", "winter")
-	h.expect(h.replyTo("bob", wn, "fuseau europe/paris"), table.OutcomeApplied, "TZ Europe/Paris")
-	zc := h.lastOf("bob", "zone-changed")
-	mustContain(t, "zone-changed", zc.Text, "Europe/Paris")
-	mustTell(t, "zone-changed", zc.Text, h.clock.Now().In(paris))
+	h.Expect(h.ReplyTo("bob", wn, "fuseau europe/paris"), table.OutcomeApplied, "TZ Europe/Paris")
+	zc := h.LastOf("bob", "zone-changed")
+	lexiotest.MustContain(t, "zone-changed", zc.Text, "Europe/Paris")
+	lexiotest.MustTell(t, "zone-changed", zc.Text, h.Clock.Now().In(paris))
 	if zc.ReplyTo != wn.ReplyTo || !strings.Contains(zc.Subject, "[Lexio winter]") {
 		t.Errorf("zone-changed from %q, subject %q; want the winter table's reply address %q", zc.ReplyTo, zc.Subject, wn.ReplyTo)
 	}
@@ -88,9 +89,9 @@ func testZone(t *testing.T, driver string) {
 	// The calendar entry of the player to move is titled in their zone.
 	calendarTitle := func(table string, names [2]string, times [2]time.Time) {
 		t.Helper()
-		p := h.game(table).Turn()
-		if e := calendarOf(t, board(names[p], table)); e == nil || !strings.HasSuffix(e.summary, clockTime(times[p])) || !strings.Contains(e.summary, day(times[p])) {
-			t.Errorf("%s's calendar entry at %s: %+v, want its title to end with %s, %s", names[p], table, e, day(times[p]), clockTime(times[p]))
+		p := h.Game(table).Turn()
+		if e := lexiotest.CalendarOf(t, board(names[p], table)); e == nil || !strings.HasSuffix(e.Summary, lexiotest.ClockTime(times[p])) || !strings.Contains(e.Summary, lexiotest.Day(times[p])) {
+			t.Errorf("%s's calendar entry at %s: %+v, want its title to end with %s, %s", names[p], table, e, lexiotest.Day(times[p]), lexiotest.ClockTime(times[p]))
 		}
 	}
 	calendarTitle("winter", [2]string{"alice", "bob"}, [2]time.Time{winter, winter.In(paris)})
@@ -102,11 +103,11 @@ func testZone(t *testing.T, driver string) {
 
 	// A zone that does not exist: a clear refusal; bob's zone stays.
 	// The refusal shows how to write one (a TZ command).
-	h.expect(h.replyTo("bob", wn, "TZ Mars/Olympus"), table.OutcomeRejected, "bad-zone")
-	mustContain(t, "bad zone", h.lastOf("bob", "rejected").Text, "TZ Europe/Paris")
-	mustTell(t, "bob's winter board after a bad TZ", board("bob", "winter").Text, winter.In(paris))
+	h.Expect(h.ReplyTo("bob", wn, "TZ Mars/Olympus"), table.OutcomeRejected, "bad-zone")
+	lexiotest.MustContain(t, "bad zone", h.LastOf("bob", "rejected").Text, "TZ Europe/Paris")
+	lexiotest.MustTell(t, "bob's winter board after a bad TZ", board("bob", "winter").Text, winter.In(paris))
 
 	// TZ UTC brings UTC back.
-	h.expect(h.replyTo("bob", wn, "TZ UTC"), table.OutcomeApplied, "TZ UTC")
-	mustTell(t, "bob's winter board after TZ UTC", board("bob", "winter").Text, winter)
+	h.Expect(h.ReplyTo("bob", wn, "TZ UTC"), table.OutcomeApplied, "TZ UTC")
+	lexiotest.MustTell(t, "bob's winter board after TZ UTC", board("bob", "winter").Text, winter)
 }

@@ -1,4 +1,4 @@
-package table_test
+package inbox_test
 
 import (
 	"database/sql"
@@ -6,28 +6,10 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/glebarez/go-sqlite" // the raw writes of TestUnreadableRows
+	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 )
-
-// vacationsOf reads the vacations stored for the player at addr.
-func (h *harness) vacationsOf(addr string) []store.Vacation {
-	h.t.Helper()
-	var vs []store.Vacation
-	err := h.store.View(h.ctx, func(tx *store.Tx) error {
-		pl, err := tx.PlayerByAddress(addr)
-		if err != nil {
-			return err
-		}
-		vs, err = tx.Vacations(pl.ID)
-		return err
-	})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return vs
-}
 
 // TestVacationYear10000: VACATION 9999-12-31 9999-12-31 used to store a
 // vacation ending in year 10000, which SQLite cannot read back: the
@@ -35,33 +17,33 @@ func (h *harness) vacationsOf(addr string) []store.Vacation {
 // them. A vacation now begins within a year of today (LEAGUES §3.2): the
 // date is refused with its reason, nothing is stored, and the player
 // goes on playing; a year ahead to the day is still taken.
-func TestVacationYear10000(t *testing.T) { eachDriver(t, testVacationYear10000) }
+func TestVacationYear10000(t *testing.T) { lexiotest.EachDriver(t, testVacationYear10000) }
 
 func testVacationYear10000(t *testing.T, driver string) {
-	h := newHarness(t, harnessOpts{driver: driver}) // Monday 2 March 2026, 09:00 UTC
+	h := lexiotest.New(t, lexiotest.Options{Driver: driver}) // Monday 2 March 2026, 09:00 UTC
 	for _, tb := range []struct{ name, other string }{{"ya", "bob"}, {"yb", "carol"}} {
-		if err := h.lobby.CreateTable(h.ctx, tb.name, "main", emails("alice", tb.other), 5); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, tb.name, "main", lexiotest.Emails("alice", tb.other), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h.command("alice", "ya", "VACATION 9999-12-31 9999-12-31", table.OutcomeRejected, "vacation-far")
-	h.lastOf("alice", "rejected")
-	h.command("alice", "ya", "VACATION 2027-03-03 2027-03-09", table.OutcomeRejected, "vacation-far") // a year and a day ahead
-	if vs := h.vacationsOf("alice@localhost"); len(vs) != 0 {
+	h.Command("alice", "ya", "VACATION 9999-12-31 9999-12-31", table.OutcomeRejected, "vacation-far")
+	h.LastOf("alice", "rejected")
+	h.Command("alice", "ya", "VACATION 2027-03-03 2027-03-09", table.OutcomeRejected, "vacation-far") // a year and a day ahead
+	if vs := h.VacationsOf("alice@localhost"); len(vs) != 0 {
 		t.Fatalf("refused vacations stored: %+v", vs)
 	}
 
 	// Her moves and VACATION OFF work; both tables read.
-	h.command("alice", "ya", findMove(h.game("ya"), 0), table.OutcomeApplied, "PLACE")
-	h.command("alice", "yb", "VACATION OFF", table.OutcomeRejected, "no-vacation")
-	h.command("alice", "yb", "VACATION 2027-03-02 2027-03-02", table.OutcomeApplied, "VACATION 2027-03-02 2027-03-02")
-	h.command("alice", "yb", "VACATION OFF", table.OutcomeApplied, "VACATION OFF")
-	h.command("alice", "yb", findMove(h.game("yb"), 0), table.OutcomeApplied, "PLACE")
-	ts, err := h.views.List(h.ctx)
+	h.Command("alice", "ya", lexiotest.FindMove(h.Game("ya"), 0), table.OutcomeApplied, "PLACE")
+	h.Command("alice", "yb", "VACATION OFF", table.OutcomeRejected, "no-vacation")
+	h.Command("alice", "yb", "VACATION 2027-03-02 2027-03-02", table.OutcomeApplied, "VACATION 2027-03-02 2027-03-02")
+	h.Command("alice", "yb", "VACATION OFF", table.OutcomeApplied, "VACATION OFF")
+	h.Command("alice", "yb", lexiotest.FindMove(h.Game("yb"), 0), table.OutcomeApplied, "PLACE")
+	ts, err := h.Views.List(h.Ctx)
 	if err != nil || len(ts) != 2 || ts[0].Moves != 1 || ts[1].Moves != 1 {
 		t.Fatalf("tables: %+v, %v", ts, err)
 	}
-	if vs := h.vacationsOf("alice@localhost"); len(vs) != 1 || vs[0].Days != 0 {
+	if vs := h.VacationsOf("alice@localhost"); len(vs) != 1 || vs[0].Days != 0 {
 		t.Errorf("vacations: %+v, want the one a year ahead, cancelled", vs)
 	}
 }
@@ -74,14 +56,14 @@ func testVacationYear10000(t *testing.T, driver string) {
 // page of ub answers.
 func TestUnreadableRows(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{driver: store.DriverSQLite})
-	t0 := h.clock.Now()
+	h := lexiotest.New(t, lexiotest.Options{Driver: store.DriverSQLite})
+	t0 := h.Clock.Now()
 	for _, tb := range []struct{ name, a, b string }{{"ua", "alice", "bob"}, {"ub", "alice", "carol"}, {"uc", "dave", "eve"}} {
-		if err := h.lobby.CreateTable(h.ctx, tb.name, "main", emails(tb.a, tb.b), 5); err != nil {
+		if err := h.Lobby.CreateTable(h.Ctx, tb.name, "main", lexiotest.Emails(tb.a, tb.b), 5); err != nil {
 			t.Fatal(err)
 		}
 	}
-	db, err := sql.Open("sqlite", "file:"+h.db.path+"?_pragma=busy_timeout(10000)")
+	db, err := sql.Open("sqlite", "file:"+h.DB.Path()+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,29 +80,29 @@ func TestUnreadableRows(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ts, err := h.views.List(h.ctx)
+	ts, err := h.Views.List(h.Ctx)
 	if len(ts) != 3 || ts[0].Err == nil || ts[1].Err != nil || ts[2].Err == nil || ts[1].Name != "ub" || len(ts[1].Players) != 2 {
 		t.Fatalf("tables: %+v", ts)
 	}
 	if err == nil || !strings.Contains(err.Error(), "table ua: ") || !strings.Contains(err.Error(), "table uc: ") || strings.Contains(err.Error(), "table ub") {
 		t.Errorf("tables' error: %v; want ua and uc named", err)
 	}
-	if w, err := h.views.WebTable(h.ctx, "ub", 0); err != nil || w == nil {
+	if w, err := h.Views.WebTable(h.Ctx, "ub", 0); err != nil || w == nil {
 		t.Errorf("ub's page: %v, %v", w, err)
 	}
 
 	// Alice's other table: she plays, and her vacation stops its clock.
-	h.at(t0.Add(time.Hour))
-	h.command("alice", "ub", findMove(h.game("ub"), 0), table.OutcomeApplied, "PLACE")
-	h.command("alice", "ub", "VACATION 2", table.OutcomeApplied, "VACATION 2")
-	mustName(t, "vacation-set", h.lastOf("alice", "vacation-set").Text, "ub")
+	h.At(t0.Add(time.Hour))
+	h.Command("alice", "ub", lexiotest.FindMove(h.Game("ub"), 0), table.OutcomeApplied, "PLACE")
+	h.Command("alice", "ub", "VACATION 2", table.OutcomeApplied, "VACATION 2")
+	lexiotest.MustName(t, "vacation-set", h.LastOf("alice", "vacation-set").Text, "ub")
 
 	// The tick goes past the two: carol's 24 h reminder at ub comes.
-	h.tickAt(t0.Add(time.Hour + 48*time.Hour))
-	if n := h.count("carol", "reminder"); n != 1 {
+	h.TickAt(t0.Add(time.Hour + 48*time.Hour))
+	if n := h.Count("carol", "reminder"); n != 1 {
 		t.Errorf("carol got %d reminders, want 1", n)
 	}
-	if !strings.Contains(h.logs.String(), "failed") {
-		t.Errorf("the unreadable rows were not logged:\n%s", h.logs.String())
+	if !strings.Contains(h.Logs.String(), "failed") {
+		t.Errorf("the unreadable rows were not logged:\n%s", h.Logs.String())
 	}
 }

@@ -1,0 +1,80 @@
+package lobby_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/table"
+)
+
+// TestOpenTables: NEW, JOIN and START by mail where the configuration
+// allows (EMAIL §3).
+func TestOpenTables(t *testing.T) { lexiotest.EachDriver(t, testOpenTables) }
+
+func testOpenTables(t *testing.T, driver string) {
+	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Config: "[open_tables]\nallow = true\nleague = \"main\"\n"})
+	rec := h.Expect(h.SendMail("alice", lexiotest.MailSpec{Body: "NEW"}), table.OutcomeApplied, "NEW ")
+	name := strings.TrimPrefix(rec.Reason, "NEW ")
+	lexiotest.MustContain(t, "table-opened", h.LastOf("alice", "table-opened").Text, name)
+
+	h.Expect(h.SendMail("bob", lexiotest.MailSpec{Body: "JOIN " + name}), table.OutcomeApplied, "JOIN")
+	h.Expect(h.SendMail("carol", lexiotest.MailSpec{Body: "REJOINDRE " + name}), table.OutcomeApplied, "JOIN")
+	h.OutboxEmpty()
+	if n := len(lexiotest.OfKind(h.Inbox("alice"), "table-joined")); n != 2 {
+		t.Errorf("alice was told of %d joins, want 2", n)
+	}
+	// Only the opener starts.
+	h.Expect(h.Fresh("bob", name, "START"), table.OutcomeRejected, "not-owner")
+	h.Expect(h.SendMail("alice", lexiotest.MailSpec{Body: "START"}), table.OutcomeApplied, "START")
+	for _, p := range []string{"alice", "bob", "carol"} {
+		if n := lexiotest.Seq(h.LastOf(p, "turn-notice")); n != 0 {
+			t.Errorf("%s: first notice of turn %d", p, n)
+		}
+	}
+	h.Expect(h.SendMail("dave", lexiotest.MailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "already-started")
+	h.Expect(h.SendMail("alice", lexiotest.MailSpec{Body: "START"}), table.OutcomeRejected, "")
+
+	players := []string{"alice", "bob", "carol"}
+	for i := 0; i < 3; i++ {
+		g := h.Game(name)
+		h.Expect(h.Send(players[g.Turn()], lexiotest.FindMove(g, g.Turn())), table.OutcomeApplied, "PLACE")
+	}
+	if g := h.Game(name); lexiotest.Turns(g) != 3 || g.Players() != 3 {
+		t.Errorf("%d turns, %d players", lexiotest.Turns(g), g.Players())
+	}
+
+	// A full table.
+	rec = h.Expect(h.SendMail("dave", lexiotest.MailSpec{Body: "NEW"}), table.OutcomeApplied, "NEW ")
+	full := strings.TrimPrefix(rec.Reason, "NEW ")
+	for _, p := range []string{"alice", "bob", "carol"} {
+		h.Expect(h.SendMail(p, lexiotest.MailSpec{Body: "JOIN " + full}), table.OutcomeApplied, "JOIN")
+	}
+	h.Expect(h.SendMail("eve", lexiotest.MailSpec{Body: "JOIN " + full}), table.OutcomeRejected, "table-full")
+	lexiotest.MustContain(t, "table-full reply", h.LastOf("eve", "rejected").Text, full)
+
+	// Where the configuration does not allow it.
+	closed := lexiotest.New(t, lexiotest.Options{Driver: driver})
+	closed.Expect(closed.SendMail("alice", lexiotest.MailSpec{Body: "NEW"}), table.OutcomeRejected, "opening-disabled")
+	closed.Expect(closed.SendMail("bob", lexiotest.MailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "opening-disabled")
+	closed.LastOf("alice", "rejected")
+}
+
+// TestSecondJoin: a player who already sits at a table and sends JOIN
+// again is told so.
+func TestSecondJoin(t *testing.T) {
+	t.Parallel()
+	h := lexiotest.New(t, lexiotest.Options{Config: "[open_tables]\nallow = true\nleague = \"main\"\n"})
+	rec := h.Expect(h.SendMail("alice", lexiotest.MailSpec{Body: "NEW"}), table.OutcomeApplied, "NEW ")
+	name := strings.TrimPrefix(rec.Reason, "NEW ")
+	h.Expect(h.SendMail("bob", lexiotest.MailSpec{Body: "JOIN " + name}), table.OutcomeApplied, "JOIN")
+	h.Expect(h.SendMail("bob", lexiotest.MailSpec{Body: "JOIN " + name}), table.OutcomeRejected, "already-seated")
+	r := h.LastOf("bob", "rejected")
+	lexiotest.MustContain(t, "the second JOIN's reply", r.Text, name)
+	if want := "lexio+" + h.Token(name, "bob") + "@localhost"; r.ReplyTo != want {
+		t.Errorf("Reply-To %q, want %q", r.ReplyTo, want)
+	}
+	if n := len(lexiotest.OfKind(h.Inbox("alice"), "table-joined")); n != 1 {
+		t.Errorf("alice was told of %d joins, want 1", n)
+	}
+}
