@@ -253,6 +253,11 @@ func (s *Store) Close() error {
 	return nil
 }
 
+// Ping says whether the database answers a trivial query within ctx.
+func (s *Store) Ping(ctx context.Context) error {
+	return MapErr(s.db.WithContext(ctx).Exec("SELECT 1").Error)
+}
+
 // lock takes the write slot (SQLite only), or fails when ctx ends first.
 func (s *Store) lock(ctx context.Context) error {
 	if s.wlock == nil {

@@ -161,6 +161,22 @@ func (tx *Tx) Tables(status string) ([]Table, error) {
 	return ts, nil
 }
 
+// TableCounts counts the tables by status.
+func (tx *Tx) TableCounts() (map[string]int, error) {
+	var rows []struct {
+		Status string
+		N      int
+	}
+	if err := tx.db.Model(&Table{}).Select("status, count(*) AS n").Group("status").Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("store: table counts: %w", MapErr(err))
+	}
+	counts := make(map[string]int, len(rows))
+	for _, r := range rows {
+		counts[r.Status] = r.N
+	}
+	return counts, nil
+}
+
 // TableRef names a table without the rest of its row.
 type TableRef struct {
 	ID   int64

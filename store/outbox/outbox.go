@@ -57,6 +57,30 @@ func (o *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]store.Out
 	return rows, nil
 }
 
+// Waiting counts the pending rows (neither sent nor failed) and says when
+// the oldest of them was written, zero when none waits.
+func (o *Outbox) Waiting(ctx context.Context) (n int, oldest time.Time, err error) {
+	err = o.s.View(ctx, func(tx *store.Tx) error {
+		pending := func() *gorm.DB {
+			return tx.DB().Model(&store.OutboxMail{}).Where("sent_at IS NULL AND failed_at IS NULL")
+		}
+		var count int64
+		if err := pending().Count(&count).Error; err != nil || count == 0 {
+			return err
+		}
+		var first store.OutboxMail
+		if err := pending().Select("created_at").Order("created_at").Take(&first).Error; err != nil {
+			return err
+		}
+		n, oldest = int(count), first.CreatedAt
+		return nil
+	})
+	if err != nil {
+		return 0, time.Time{}, fmt.Errorf("store: outbox waiting: %w", store.MapErr(err))
+	}
+	return n, oldest, nil
+}
+
 // bodies reads the messages of rows, by row id.
 func (o *Outbox) bodies(ctx context.Context, rows []store.OutboxMail) (map[int64][]byte, error) {
 	if len(rows) == 0 {
