@@ -42,6 +42,7 @@ func (s *Service) Failed(ctx context.Context, in mailer.Inbound, cause error) er
 		return err
 	}
 	log.Error("message given up: recorded as an error", "reason", rec.Reason)
+	s.handled(rec.Outcome)
 	return nil
 }
 

@@ -37,6 +37,9 @@ type Service struct {
 	players *player.Service
 	seasons *season.Service
 	lobby   *lobby.Service
+	// Handled, when set, is told the outcome of each message recorded
+	// (table.Outcome*), also of one recorded as an error or given up.
+	Handled func(outcome string)
 }
 
 // New returns the front door of tables, routing to players, seasons and
@@ -93,6 +96,9 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 		if errors.Is(err, errHandled) {
 			return nil
 		}
+		if err == nil {
+			s.handled(rec.Outcome)
+		}
 		return err
 	case err != nil:
 		// A cancelled context (shutdown) or a temporary error: the
@@ -100,10 +106,18 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 		return err
 	}
 	log.Info("message handled", "outcome", rec.Outcome, "reason", rec.Reason, "mails", sent)
+	s.handled(rec.Outcome)
 	if sent > 0 {
 		s.Notices.Poke()
 	}
 	return nil
+}
+
+// handled tells Handled of a message recorded with outcome.
+func (s *Service) handled(outcome string) {
+	if s.Handled != nil {
+		s.Handled(outcome)
+	}
 }
 
 // handleOnce runs the message's transaction once, on the state and at the

@@ -127,6 +127,9 @@ type DispatcherConfig struct {
 	MaxAge      time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Ran, when set, is told each RunOnce's Result, also of one that
+	// ended in an error.
+	Ran func(Result)
 	// Logger; nil discards.
 	Logger *slog.Logger
 }
@@ -299,8 +302,10 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 // RunOnce takes one batch of due rows and tries each once, over up to
 // Connections SMTP connections. The loop's step, exported so that tests
 // drive it with an injected clock instead of sleeping.
-func (d *Dispatcher) RunOnce(ctx context.Context) (Result, error) {
-	var res Result
+func (d *Dispatcher) RunOnce(ctx context.Context) (res Result, err error) {
+	if d.cfg.Ran != nil {
+		defer func() { d.cfg.Ran(res) }()
+	}
 	now := d.cfg.Now()
 	rows, err := d.outbox.Due(ctx, now, d.cfg.BatchSize)
 	if err != nil {

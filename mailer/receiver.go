@@ -127,6 +127,9 @@ type ReceiverConfig struct {
 	// not cancelled with Run's: a stop takes no new message but lets the
 	// one in hand commit.
 	ShutdownGrace time.Duration
+	// Connected, when set, is told true after each login and select that
+	// succeeded, and false when such a connection is lost (not at a stop).
+	Connected func(bool)
 	// Logger; nil discards.
 	Logger *slog.Logger
 }
@@ -228,6 +231,9 @@ func (r *Receiver) Run(ctx context.Context) error {
 		}
 		if progressed {
 			failures = 0
+			if r.cfg.Connected != nil {
+				r.cfg.Connected(false)
+			}
 		}
 		failures++
 		d := r.cfg.Reconnect.Delay(failures)
@@ -279,6 +285,9 @@ func (r *Receiver) session(ctx context.Context) (progressed bool, err error) {
 	}
 	r.log.Info("mailer: imap connected", "addr", r.cfg.Addr, "mailbox", r.cfg.Mailbox,
 		"idle", r.canIdle(c), "move", c.Caps().Has(imap.CapMove))
+	if r.cfg.Connected != nil {
+		r.cfg.Connected(true)
+	}
 	for {
 		if err := r.drain(ctx, work, c, uidValidity, events); err != nil {
 			return true, err

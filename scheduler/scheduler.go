@@ -41,7 +41,9 @@ type Options struct {
 	// ShutdownGrace is how long a tick in flight when Run's ctx ends may
 	// go on before its own context is cancelled (default 10 s).
 	ShutdownGrace time.Duration
-	Logger        *slog.Logger
+	// Ticked, when set, is told how long each tick of Run took.
+	Ticked func(time.Duration)
+	Logger *slog.Logger
 }
 
 // Scheduler runs the jobs.
@@ -100,6 +102,10 @@ func (s *Scheduler) Tick(ctx context.Context, now time.Time) (int, error) {
 }
 
 func (s *Scheduler) tick(ctx context.Context) {
+	if s.o.Ticked != nil {
+		start := time.Now()
+		defer func() { s.o.Ticked(time.Since(start)) }()
+	}
 	if _, err := s.Tick(ctx, s.o.Now()); err != nil && ctx.Err() == nil {
 		s.log.Error("tick", "err", err)
 	}

@@ -61,6 +61,9 @@ type Config struct {
 	// Log receives the failures a caller does not see (a rotated token
 	// not written, an early refresh that failed); nil discards them.
 	Log *slog.Logger
+	// Requested, when set, is told of each request to the token
+	// endpoint: its error, nil when it gave a token.
+	Requested func(error)
 }
 
 // Timing of the cache.
@@ -155,6 +158,9 @@ func (s *Source) Token(ctx context.Context) (string, error) {
 		return s.access, nil
 	}
 	err := s.fetch(ctx)
+	if s.cfg.Requested != nil {
+		s.cfg.Requested(err)
+	}
 	if err == nil {
 		return s.access, nil
 	}
