@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/mail"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -788,5 +789,34 @@ func TestDispatcherRefusalsPerRow(t *testing.T) {
 	}
 	if n := func() int { sk.mu.Lock(); defer sk.mu.Unlock(); return sk.conns }(); n != 1 {
 		t.Errorf("%d connections, want the one throughout", n)
+	}
+}
+
+// TestDispatcherTellsRan: Ran hears each RunOnce's Result, an empty one's
+// too.
+func TestDispatcherTellsRan(t *testing.T) {
+	ev := &events{}
+	sk := newSink(t, ev)
+	sk.dataFn = func(n int) error {
+		if n == 1 {
+			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try later"}
+		}
+		return nil
+	}
+	o := newOutbox(ev, composed(t, 1, "alice@example.org"), composed(t, 2, "bob@example.org"))
+	clk := start2026()
+	var ran []mailer.Result
+	d, err := mailer.NewDispatcher(mailer.DispatcherConfig{Addr: sk.addr, TLS: mailer.TLSNone, Timeout: 5 * time.Second,
+		Interval: time.Hour, Connections: 1, Now: clk.Now, Ran: func(r mailer.Result) { ran = append(ran, r) }}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := d.RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []mailer.Result{{Sent: 1, Retry: 1}, {}}; !slices.Equal(ran, want) {
+		t.Errorf("Ran heard %+v, want %+v", ran, want)
 	}
 }

@@ -958,3 +958,42 @@ func TestReceiverGivesUpAfterHandlingsThatNeverReturned(t *testing.T) {
 		t.Errorf("Failed got %v, %v; want poison, never returned", failed, errs)
 	}
 }
+
+// TestReceiverTellsConnected: Connected hears true after each login and
+// select, false when a connection is lost; a failed reconnection and the
+// stop tell nothing.
+func TestReceiverTellsConnected(t *testing.T) {
+	srv := startLocal(t, localmail.Options{})
+	told := make(chan bool, 16)
+	cfg := receiverConfig(srv)
+	cfg.Connected = func(up bool) { told <- up }
+	r, err := mailer.NewReceiver(cfg, newRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runReceiver(t, r)
+	next := func(want bool) {
+		t.Helper()
+		select {
+		case got := <-told:
+			if got != want {
+				t.Fatalf("Connected(%v), want Connected(%v)", got, want)
+			}
+		case <-time.After(waitFor):
+			t.Fatalf("no Connected(%v)", want)
+		}
+	}
+	next(true)
+	srv.StopIMAP()
+	next(false)
+	if err := srv.StartIMAP(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	next(true)
+	stop()
+	select {
+	case up := <-told:
+		t.Errorf("Connected(%v) after the stop", up)
+	default:
+	}
+}

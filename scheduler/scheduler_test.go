@@ -174,3 +174,37 @@ func TestStopLetsTheTickInFlightFinish(t *testing.T) {
 		}
 	})
 }
+
+// TestRunTellsTicked: Ticked hears how long each tick of Run took.
+func TestRunTellsTicked(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tk := &ticks{busy: 3 * time.Second}
+		var mu sync.Mutex
+		var took []time.Duration
+		s, err := New(Options{Jobs: []Job{{"ticks", tk.Tick}}, Every: 30 * time.Second,
+			Ticked: func(d time.Duration) { mu.Lock(); took = append(took, d); mu.Unlock() }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { s.Run(ctx); close(done) }()
+		// Ticks start at 0 s (the catch-up), 33 s and 63 s (30 s after
+		// cron started, at the catch-up's end), each 3 s long.
+		time.Sleep(70 * time.Second)
+		synctest.Wait()
+		cancel()
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		if len(took) != 3 {
+			t.Fatalf("Ticked heard %v, want the catch-up tick and two more", took)
+		}
+		for _, d := range took {
+			if d != 3*time.Second {
+				t.Errorf("Ticked heard %v, want 3s each", took)
+				break
+			}
+		}
+	})
+}

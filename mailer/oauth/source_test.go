@@ -348,3 +348,32 @@ func TestNew(t *testing.T) {
 		}
 	}
 }
+
+// TestRequested: Requested hears of each request to the token endpoint,
+// nil when it gave a token, and of none when the cache answers.
+func TestRequested(t *testing.T) {
+	fail := false
+	ts := newTokenServer(t, func(n int, form url.Values) (int, string, string) {
+		if fail {
+			return 401, "application/json", `{"error":"invalid_client"}`
+		}
+		return grants(nil)(n, form)
+	})
+	clk := newClock()
+	var heard []error
+	s, err := oauth.New(oauth.Config{TokenURL: ts.URL, ClientID: clientID, ClientSecret: clientSecret,
+		Grant: oauth.ClientCredentials, Now: clk.now, Requested: func(err error) { heard = append(heard, err) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token(t, s)
+	token(t, s) // cached
+	clk.advance(2 * time.Hour)
+	fail = true
+	if _, err := s.Token(context.Background()); err == nil {
+		t.Fatal("a refused request gave a token")
+	}
+	if len(heard) != 2 || heard[0] != nil || heard[1] == nil {
+		t.Errorf("Requested heard %v, want nil then the refusal", heard)
+	}
+}
