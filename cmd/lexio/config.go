@@ -52,11 +52,14 @@ type needs struct {
 	imapPass, smtpPass string
 	// tokens are the OAuth2 tokens of the logins whose auth is oauth2,
 	// one source for IMAP and SMTP; nil without such a login.
-	tokens    *oauth.Source
-	words     *dict.Dict
-	gaddag    *dict.Gaddag // the same words, for the computer's moves
-	wordCount int
-	tmpl      *templates.Set
+	tokens *oauth.Source
+	// tokenRequested, which newDaemon sets, hears of each request of
+	// tokens to the token endpoint.
+	tokenRequested func(error)
+	words          *dict.Dict
+	gaddag         *dict.Gaddag // the same words, for the computer's moves
+	wordCount      int
+	tmpl           *templates.Set
 }
 
 // resolve reads and checks everything serve needs besides the file,
@@ -85,7 +88,12 @@ func resolve(c *config.Config) (*needs, error) {
 			}
 		}
 		if c.OAuth2On() {
-			if n.tokens, err = tokenSource(c); err != nil {
+			requested := func(err error) {
+				if n.tokenRequested != nil {
+					n.tokenRequested(err)
+				}
+			}
+			if n.tokens, err = tokenSource(c, requested); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -149,11 +157,12 @@ func checkCAFile(path string) error {
 }
 
 // tokenSource is the OAuth2 token source of the [oauth2] section, its
-// secrets read; it asks the token endpoint nothing yet.
-func tokenSource(c *config.Config) (*oauth.Source, error) {
+// secrets read, telling requested of each request; it asks the token
+// endpoint nothing yet.
+func tokenSource(c *config.Config, requested func(error)) (*oauth.Source, error) {
 	o := c.OAuth2
 	cfg := oauth.Config{TokenURL: o.TokenURL, AuthURL: o.AuthURL, ClientID: o.ClientID, Grant: oauth.Grant(o.Grant),
-		RefreshTokenFile: o.RefreshTokenFile, Scopes: o.Scopes()}
+		RefreshTokenFile: o.RefreshTokenFile, Scopes: o.Scopes(), Requested: requested}
 	var errs []error
 	if o.ClientSecretFile != "" || os.Getenv("LEXIO_OAUTH2_CLIENT_SECRET") != "" || cfg.Grant == oauth.ClientCredentials {
 		var err error

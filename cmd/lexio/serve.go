@@ -82,7 +82,22 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 		return err
 	}
 	defer st.Close() // after the last pipeline stopped
-	d, err := newDaemon(cfg, n, st, mail, log)
+	// The metrics and the service manager's states outlive reloads, as
+	// the store does; the metrics answer until the daemon stopped, and
+	// stop before the store closes.
+	watchCtx, stopWatch := context.WithCancel(context.WithoutCancel(ctx))
+	w, served, err := newWatch(watchCtx, cfg, st, e.getenv("NOTIFY_SOCKET"), log)
+	if err != nil {
+		stopWatch()
+		return err
+	}
+	defer func() {
+		stopWatch()
+		if served != nil {
+			<-served
+		}
+	}()
+	d, err := newDaemon(cfg, n, st, mail, log, w)
 	if err != nil {
 		return err
 	}
@@ -98,6 +113,7 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 		for next == nil {
 			select {
 			case <-ctx.Done():
+				w.stopping()
 				stop()
 				err := <-done
 				d.log.Info("stopped")
@@ -105,8 +121,19 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 			case err := <-done:
 				stop()
 				return err
+			case err := <-served:
+				// The metrics' listener failed: the daemon stops, as
+				// when one of its parts fails.
+				served = nil
+				stop()
+				<-done
+				return err
 			case <-reload:
-				next = d.reloaded(ctx, e, path)
+				w.reloadBegan()
+				next = d.reloaded(ctx, e, path, w)
+				if next == nil {
+					w.reloadEnded()
+				}
 			}
 		}
 		stop()
@@ -114,13 +141,14 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 			return err
 		}
 		d = next
+		w.reloadEnded()
 	}
 }
 
 // reloaded builds the pipeline of the file at path around d's store and
 // mail server and opens the file's new tables, or logs why not and
-// returns nil; d runs meanwhile.
-func (d *daemon) reloaded(ctx context.Context, e *env, path string) *daemon {
+// returns nil; d runs meanwhile. The new pipeline tells w as d does.
+func (d *daemon) reloaded(ctx context.Context, e *env, path string, w *watch) *daemon {
 	d.log.Info("reloading the configuration", "file", path)
 	cfg, err := loadConfig(path)
 	var next *daemon
@@ -129,10 +157,13 @@ func (d *daemon) reloaded(ctx context.Context, e *env, path string) *daemon {
 			cfg.Embedded.SMTPListen != d.cfg.Embedded.SMTPListen || cfg.Storage != d.cfg.Storage {
 			d.log.Warn("storage and [embedded] changes take effect at the next start")
 		}
+		if cfg.Metrics != d.cfg.Metrics {
+			d.log.Warn("[metrics] changes take effect at the next start")
+		}
 		cfg.Embedded, cfg.Storage = d.cfg.Embedded, d.cfg.Storage
 		var n *needs
 		if n, err = resolve(cfg); err == nil {
-			next, err = newDaemon(cfg, n, d.store, d.mail, newLogger(e, cfg.LogLevel))
+			next, err = newDaemon(cfg, n, d.store, d.mail, newLogger(e, cfg.LogLevel), w)
 		}
 		if err == nil {
 			err = next.parts.lobby.EnsureTables(ctx)
@@ -162,9 +193,11 @@ type daemon struct {
 }
 
 // newDaemon builds every part from the configuration and what resolve
-// read, with explicit dependencies. It opens no connection.
-func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, log *slog.Logger) (*daemon, error) {
+// read, with explicit dependencies, each part telling w (which may be
+// nil) what it counts. It opens no connection.
+func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, log *slog.Logger, w *watch) (*daemon, error) {
 	d := &daemon{cfg: cfg, log: log, store: st, mail: mail}
+	n.tokenRequested = w.tokenRequested
 	log.Info("dictionary loaded", "file", cfg.Dictionary, "words", n.wordCount)
 	imapAddr, imapTLS, smtpAddr, smtpTLS := cfg.IMAP.Address, mailer.TLSMode(cfg.IMAP.TLS), cfg.SMTP.Address, mailer.TLSMode(cfg.SMTP.TLS)
 	imapUser, smtpUser := cfg.IMAP.Username, cfg.SMTP.Username
@@ -189,8 +222,8 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 		Addr: smtpAddr, TLS: smtpTLS, CAFile: cfg.SMTP.CAFile, Username: smtpUser, Password: smtpPass,
 		Tokens: smtpTokens, Mechanism: cfg.OAuth2.Mechanism,
 		Interval: 5 * time.Second, MaxAttempts: cfg.SMTP.MaxAttempts, MaxAge: cfg.SMTP.MaxAge,
-		Connections: cfg.SMTP.Connections,
-		Logger:      log.With("part", "smtp"),
+		Connections: cfg.SMTP.Connections, Ran: w.sent,
+		Logger: log.With("part", "smtp"),
 	}, outboxmail.New(st))
 	if err != nil {
 		return nil, err
@@ -205,6 +238,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 		return nil, err
 	}
 	d.svc = d.parts.tables
+	d.parts.inbox.Handled = w.handled
 	if links != nil {
 		d.web, err = web.New(web.Options{Source: d.parts.views, Unsubscriber: d.parts.players, Leagues: d.parts.seasons, Links: links, Templates: n.tmpl, Lang: cfg.Language,
 			Logger: log.With("part", "web")})
@@ -216,12 +250,14 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 		Addr: imapAddr, TLS: imapTLS, CAFile: cfg.IMAP.CAFile, Username: imapUser, Password: imapPass,
 		Tokens: imapTokens, Mechanism: cfg.OAuth2.Mechanism,
 		Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.ProcessedMailbox, PollInterval: cfg.IMAP.PollInterval,
-		DisableIdle: !*cfg.IMAP.IDLE, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Logger: log.With("part", "imap"),
+		DisableIdle: !*cfg.IMAP.IDLE, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Connected: w.imap,
+		Logger: log.With("part", "imap"),
 	}, d.parts.inbox)
 	if err != nil {
 		return nil, err
 	}
-	d.sched, err = scheduler.New(scheduler.Options{Jobs: d.parts.jobs(), Sweep: d.disp.Poke, Logger: log.With("part", "scheduler")})
+	d.sched, err = scheduler.New(scheduler.Options{Jobs: d.parts.jobs(), Sweep: d.disp.Poke, Ticked: w.ticked,
+		Logger: log.With("part", "scheduler")})
 	if err != nil {
 		return nil, err
 	}

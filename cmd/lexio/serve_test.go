@@ -150,7 +150,7 @@ func TestStopCommitsTheMoveInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	d, err := newDaemon(cfg, n, st, mail, log)
+	d, err := newDaemon(cfg, n, st, mail, log, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
