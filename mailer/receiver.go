@@ -128,7 +128,8 @@ type ReceiverConfig struct {
 	// one in hand commit.
 	ShutdownGrace time.Duration
 	// Connected, when set, is told true after each login and select that
-	// succeeded, and false when such a connection is lost (not at a stop).
+	// succeeded, and false when such a connection ends (lost, or at a
+	// stop).
 	Connected func(bool)
 	// Logger; nil discards.
 	Logger *slog.Logger
@@ -226,14 +227,14 @@ func (r *Receiver) Run(ctx context.Context) error {
 	failures := 0
 	for {
 		progressed, err := r.session(ctx)
+		if progressed && r.cfg.Connected != nil {
+			r.cfg.Connected(false)
+		}
 		if ctx.Err() != nil {
 			return nil
 		}
 		if progressed {
 			failures = 0
-			if r.cfg.Connected != nil {
-				r.cfg.Connected(false)
-			}
 		}
 		failures++
 		d := r.cfg.Reconnect.Delay(failures)

@@ -960,8 +960,8 @@ func TestReceiverGivesUpAfterHandlingsThatNeverReturned(t *testing.T) {
 }
 
 // TestReceiverTellsConnected: Connected hears true after each login and
-// select, false when a connection is lost; a failed reconnection and the
-// stop tell nothing.
+// select, false when such a connection ends, lost or at the stop; a
+// failed reconnection tells nothing.
 func TestReceiverTellsConnected(t *testing.T) {
 	srv := startLocal(t, localmail.Options{})
 	told := make(chan bool, 16)
@@ -991,6 +991,7 @@ func TestReceiverTellsConnected(t *testing.T) {
 	}
 	next(true)
 	stop()
+	next(false)
 	select {
 	case up := <-told:
 		t.Errorf("Connected(%v) after the stop", up)
