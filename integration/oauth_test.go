@@ -236,7 +236,9 @@ mechanism = %q
 		switch i {
 		case smtpExpiry:
 			marks[0] = ts.expire()
-			// The daemon's SMTP connection, kept between batches, ends.
+			// The daemon's SMTP connection, kept between batches, ends;
+			// every mail it sent was accepted before (none sent twice).
+			d.outboxEmpty(60 * time.Second)
 			script(t, "stop-postfix")
 			script(t, "start-postfix")
 		case imapExpiry:
