@@ -25,8 +25,8 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/enginetest"
-	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/table"
@@ -571,11 +571,11 @@ func (d *daemon) outboxEmpty(timeout time.Duration) {
 }
 
 func token(tableName, player string) string {
-	return mailer.NewTokens([]byte(stack.secret)).Token(tableName, addr(player))
+	return replytoken.NewTokens([]byte(stack.secret)).Token(tableName, addr(player))
 }
 
 func replyAddress(tableName, player string) string {
-	return mailer.ReplyAddress(stack.service, stack.domain, token(tableName, player))
+	return replytoken.ReplyAddress(stack.service, stack.domain, token(tableName, player))
 }
 
 // mailbox reads one user's INBOX over IMAP with STARTTLS, keeping the

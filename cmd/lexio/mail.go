@@ -9,8 +9,8 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/internal/tablename"
-	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/parser"
 )
 
@@ -173,7 +173,7 @@ func tableAddress(c *config.Config, acc client.Account, tableName string) (strin
 		return "", fmt.Errorf("%w: --table: %w", errUsage, err)
 	}
 	local, domain, _ := strings.Cut(c.Mail.Address, "@")
-	return mailer.ReplyAddress(local, domain, mailer.NewTokens(secret).Token(tableName, acc.Address)), nil
+	return replytoken.ReplyAddress(local, domain, replytoken.NewTokens(secret).Token(tableName, acc.Address)), nil
 }
 
 func firstLine(s string) string {
