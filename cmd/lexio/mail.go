@@ -91,7 +91,7 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 	// escaped: never raw to the terminal.
 	fmt.Fprintf(e.stdout, "Message %d of %d\nFrom: %s\nDate: %s\nSubject: %s\n", i, len(msgs), parser.Shown(m.From), m.Date.Local().Format(time.RFC1123), parser.Shown(m.Subject))
 	if len(m.Attachments) > 0 {
-		fmt.Fprintf(e.stdout, "Attached: %s\n", strings.Join(shownAll(m.Attachments), ", "))
+		fmt.Fprintf(e.stdout, "Attached: %s\n", strings.Join(parser.ShownAll(m.Attachments), ", "))
 	}
 	fmt.Fprintf(e.stdout, "\n%s\n", parser.ShownText(m.Text))
 	return nil
