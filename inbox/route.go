@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
@@ -42,15 +42,15 @@ func (s *Service) route(h *table.Request) error {
 	}
 	h.Proven = s.Cfg.Mail.RequireAuth
 
-	if mailer.IsConfirm(m.Token) {
+	if replytoken.IsConfirm(m.Token) {
 		if done, err := s.confirmed(h); done || err != nil {
 			return err
 		}
 		m = h.Msg
 	}
-	if mailer.IsUnsubscribe(m.Token) {
+	if replytoken.IsUnsubscribe(m.Token) {
 		// LEAGUES §5.2: written to with any body, or none.
-		if mailer.IsNoInvite(m.Token) {
+		if replytoken.IsNoInvite(m.Token) {
 			// An invitation's: no more invitations (LEAGUES §6).
 			return s.lobby.NoInviteAddress(h)
 		}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/invites"
 	"github.com/lexio-mail/lexio/table"
@@ -15,11 +15,11 @@ import (
 // or an invitee of the table the token names is told (a forged From must not make us
 // write to a stranger); everything is logged.
 func (s *Service) BadToken(h *table.Request) error {
-	// The token names its table before its last '-' (mailer.Tokens),
+	// The token names its table before its last '-' (replytoken.Tokens),
 	// after the prefix of an unsubscribe address.
 	name := ""
 	if i := strings.LastIndexByte(h.Msg.Token, '-'); i > 0 {
-		name = strings.TrimPrefix(strings.ToLower(h.Msg.Token[:i]), mailer.UnsubscribePrefix)
+		name = strings.TrimPrefix(strings.ToLower(h.Msg.Token[:i]), replytoken.UnsubscribePrefix)
 	}
 	h.Log.Warn("forged or damaged reply token", "token_table", name)
 	h.Outcome(table.OutcomeRejected, string(templates.ReasonBadToken))

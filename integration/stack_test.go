@@ -25,8 +25,8 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/enginetest"
-	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/table"
@@ -51,6 +51,10 @@ var stack struct {
 	dovecotLog, buildDir     string
 	mailDir                  string
 	stackStarted, ciRequired bool
+	// oauth is where the test's token server listens; Dovecot's oauth2
+	// passdb asks its introspection endpoint, as introspectClient.
+	oauth                              string
+	introspectClient, introspectSecret string
 }
 
 func TestMain(m *testing.M) {
@@ -82,6 +86,8 @@ func run(m *testing.M) int {
 	stack.ca = env["MAILSTACK_CA"]
 	stack.domain = env["MAILSTACK_DOMAIN"]
 	stack.passwordSuffix = env["MAILSTACK_PASSWORD_SUFFIX"]
+	stack.oauth = env["MAILSTACK_OAUTH"]
+	stack.introspectClient, stack.introspectSecret = env["MAILSTACK_OAUTH_INTROSPECT_CLIENT"], env["MAILSTACK_OAUTH_INTROSPECT_SECRET"]
 	stack.dovecotConf = filepath.Join(stack.root, "dovecot", "dovecot.conf")
 	stack.dovecotLog = filepath.Join(stack.root, "dovecot", "dovecot.log")
 	stack.postfixLog = filepath.Join(stack.root, "postfix.log")
@@ -238,6 +244,9 @@ type daemonOpts struct {
 	league      string // extra keys of the league "main"
 	pollEvery   string // imap.poll_interval (default 30s: IDLE does the work)
 	env         []string
+	// oauth2, when set, is the body of the [oauth2] section, and IMAP and
+	// SMTP log in with its tokens (auth = "oauth2", no password file).
+	oauth2 string
 }
 
 // daemon is one `lexio serve` process (and its restarts) on one data
@@ -273,6 +282,10 @@ func writeConfig(t *testing.T, dir string, o daemonOpts) string {
 	if o.pollEvery == "" {
 		o.pollEvery = "30s"
 	}
+	login := fmt.Sprintf("password_file = %q", filepath.Join(dir, "password"))
+	if o.oauth2 != "" {
+		login = `auth = "oauth2"`
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `data_dir = %q
 dictionary = %q
@@ -301,7 +314,7 @@ address = %q
 tls = "starttls"
 ca_file = %q
 username = %q
-password_file = %q
+%s
 mailbox = "INBOX"
 processed_mailbox = "Processed"
 poll_interval = %q
@@ -312,7 +325,7 @@ address = %q
 tls = "starttls"
 ca_file = %q
 username = %q
-password_file = %q
+%s
 max_attempts = 100
 max_age = "2h"
 
@@ -325,8 +338,11 @@ away_grace = "2h"
 %s
 `, dir, filepath.Join(dir, "words.txt"), filepath.Join(dir, "lexio.db"),
 		stack.serviceAddress, o.requireAuth, filepath.Join(dir, "secret"),
-		stack.imap, stack.ca, stack.service, filepath.Join(dir, "password"), o.pollEvery,
-		stack.submission, stack.ca, stack.service, filepath.Join(dir, "password"), o.league)
+		stack.imap, stack.ca, stack.service, login, o.pollEvery,
+		stack.submission, stack.ca, stack.service, login, o.league)
+	if o.oauth2 != "" {
+		fmt.Fprintf(&b, "\n[oauth2]\n%s", o.oauth2)
+	}
 	for _, tb := range o.tables {
 		fmt.Fprintf(&b, "\n[[table]]\nname = %q\nleague = \"main\"\nplayers = [", tb.name)
 		for i, p := range addrs(tb.players...) {
@@ -555,11 +571,11 @@ func (d *daemon) outboxEmpty(timeout time.Duration) {
 }
 
 func token(tableName, player string) string {
-	return mailer.NewTokens([]byte(stack.secret)).Token(tableName, addr(player))
+	return replytoken.NewTokens([]byte(stack.secret)).Token(tableName, addr(player))
 }
 
 func replyAddress(tableName, player string) string {
-	return mailer.ReplyAddress(stack.service, stack.domain, token(tableName, player))
+	return replytoken.ReplyAddress(stack.service, stack.domain, token(tableName, player))
 }
 
 // mailbox reads one user's INBOX over IMAP with STARTTLS, keeping the

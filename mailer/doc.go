@@ -1,7 +1,10 @@
 // Package mailer moves lexio's mail: it reads the service's IMAP inbox and
 // hands each message to a Handler (Receiver), sends the rows of an outbox
-// through SMTP (Dispatcher), builds outgoing messages (Compose) and makes
-// and checks the personal reply tokens of EMAIL §1.2–1.3 (Tokens).
+// through SMTP (Dispatcher) and builds outgoing messages (Compose); the
+// logins present a password or an OAuth2 token (OAuthTokens). The reply
+// tokens of EMAIL §1.2–1.3 are mailer/replytoken's.
+// ConnectIMAP, LoginIMAP and DialSMTP open one session as the Receiver and
+// the Dispatcher do, for the setup check of mailer/probe.
 //
 // The package knows nothing of games. It defines the small interfaces it
 // consumes — Handler for inbound mail, Outbox for outbound rows — and the

@@ -19,13 +19,14 @@ import (
 // the test revokes it.
 type tokenServer struct {
 	*httptest.Server
-	mu     sync.Mutex
-	issued int
-	valid  map[string]bool
+	mu       sync.Mutex
+	issued   int
+	valid    map[string]bool
+	accepted map[string]int // logins by token
 }
 
 func newTokenServer(t *testing.T) *tokenServer {
-	ts := &tokenServer{valid: map[string]bool{}}
+	ts := &tokenServer{valid: map[string]bool{}, accepted: map[string]int{}}
 	ts.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err != nil || r.Form.Get("grant_type") != "client_credentials" {
 			http.Error(w, `{"error":"unsupported_grant_type"}`, http.StatusBadRequest)
@@ -57,7 +58,14 @@ func (ts *tokenServer) check(user, token string) error {
 	if user != "lexio" || !ts.valid[token] {
 		return fmt.Errorf("invalid token")
 	}
+	ts.accepted[token]++
 	return nil
+}
+
+func (ts *tokenServer) logins(token string) int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.accepted[token]
 }
 
 // revokeAll makes every token issued so far refused, as a provider does
@@ -135,11 +143,12 @@ func TestOAuth2Logins(t *testing.T) {
 			if n := ts.count(); n != 2 {
 				t.Errorf("%d tokens issued, want 2: one refused at SMTP, one fetched after it", n)
 			}
+			eventually(t, "the second mail read", func() bool { return count(t, srv, "Processed") == 2 })
 			// Revoked again, the receiver's next login is refused, then
 			// made with a third token.
 			ts.revokeAll()
 			srv.DropIMAPConnections()
-			eventually(t, "the second mail read after a new login", func() bool { return count(t, srv, "Processed") == 2 })
+			eventually(t, "a login with a third token", func() bool { return ts.logins("access-3") > 0 })
 			if n := ts.count(); n != 3 {
 				t.Errorf("%d tokens issued, want 3: the second refused at IMAP, a third fetched after it", n)
 			}

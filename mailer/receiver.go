@@ -307,13 +307,30 @@ func (r *Receiver) session(ctx context.Context) (progressed bool, err error) {
 	}
 }
 
+// dial connects and logs in.
 func (r *Receiver) dial(ctx context.Context, events chan struct{}) (*imapclient.Client, error) {
 	dctx, cancel := context.WithTimeout(ctx, r.cfg.DialTimeout)
 	defer cancel()
+	c, conn, err := r.connect(dctx, events)
+	if err != nil {
+		return nil, err
+	}
+	if err := imapLogin(ctx, c, r.cfg.Username, r.cfg.Password, r.cfg.Tokens, r.cfg.Mechanism); err != nil {
+		_ = c.Close()
+		return nil, err
+	}
+	_ = conn.SetDeadline(time.Time{})
+	return c, nil
+}
+
+// connect dials the server with the configured TLS and reads its
+// greeting. The connection's deadline, DialTimeout from now, also bounds
+// the login that follows; the caller clears it.
+func (r *Receiver) connect(dctx context.Context, events chan struct{}) (*imapclient.Client, net.Conn, error) {
 	var d net.Dialer
 	conn, err := d.DialContext(dctx, "tcp", r.cfg.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("mailer: imap dial: %w", err)
+		return nil, nil, fmt.Errorf("mailer: imap dial: %w", err)
 	}
 	opts := &imapclient.Options{
 		TLSConfig: r.tls,
@@ -337,26 +354,21 @@ func (r *Receiver) dial(ctx context.Context, events chan struct{}) (*imapclient.
 		tc := tls.Client(conn, r.tls)
 		if err := tc.HandshakeContext(dctx); err != nil {
 			_ = conn.Close()
-			return nil, fmt.Errorf("mailer: imap tls: %w", err)
+			return nil, nil, fmt.Errorf("mailer: imap tls: %w", err)
 		}
 		c = imapclient.New(tc, opts)
 	case TLSStartTLS:
 		if c, err = imapclient.NewStartTLS(conn, opts); err != nil {
-			return nil, fmt.Errorf("mailer: imap starttls: %w", err)
+			return nil, nil, fmt.Errorf("mailer: imap starttls: %w", err)
 		}
 	default:
 		c = imapclient.New(conn, opts)
 	}
 	if err := c.WaitGreeting(); err != nil {
 		_ = c.Close()
-		return nil, fmt.Errorf("mailer: imap greeting: %w", err)
+		return nil, nil, fmt.Errorf("mailer: imap greeting: %w", err)
 	}
-	if err := imapLogin(ctx, c, r.cfg.Username, r.cfg.Password, r.cfg.Tokens, r.cfg.Mechanism); err != nil {
-		_ = c.Close()
-		return nil, err
-	}
-	_ = conn.SetDeadline(time.Time{})
-	return c, nil
+	return c, conn, nil
 }
 
 // prepare creates the processed folder when missing and selects the

@@ -24,6 +24,7 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/notice/ics"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -33,7 +34,7 @@ import (
 type Options struct {
 	Config    *config.Config
 	Templates *templates.Set
-	Tokens    *mailer.Tokens
+	Tokens    *replytoken.Tokens
 	// Links are the web side's links (EMAIL §7); nil when it is off.
 	Links *weblink.Links
 	// Poke is called after a commit that queued mail, to wake the
@@ -46,7 +47,7 @@ type Options struct {
 type Writer struct {
 	cfg    *config.Config
 	tmpl   *templates.Set
-	tokens *mailer.Tokens
+	tokens *replytoken.Tokens
 	links  *weblink.Links
 	poke   func()
 	log    *slog.Logger
@@ -179,11 +180,11 @@ func (w *Writer) Render(e Envelope, m templates.Mail, now time.Time) (*store.Out
 		root := w.RootID(e.Table)
 		env.InReplyTo, env.References = root, []string{root}
 		if !w.cfg.Mail.TokenInSubject {
-			env.ReplyTo = mailer.ReplyAddress(w.local, w.domain, w.tokens.Token(e.Table, e.To.Addr))
+			env.ReplyTo = replytoken.ReplyAddress(w.local, w.domain, w.tokens.Token(e.Table, e.To.Addr))
 		}
 	}
 	if e.Token != "" && !w.cfg.Mail.TokenInSubject {
-		env.ReplyTo = mailer.ReplyAddress(w.local, w.domain, e.Token)
+		env.ReplyTo = replytoken.ReplyAddress(w.local, w.domain, e.Token)
 	}
 	if e.Reply != "" {
 		env.InReplyTo = "<" + strings.Trim(e.Reply, "<>") + ">"
@@ -265,7 +266,7 @@ func (w *Writer) tokenURI(tag, token string) string {
 	if w.cfg.Mail.TokenInSubject {
 		return mailtoURI(w.cfg.Mail.Address, "[Lexio "+tag+" "+token+"]")
 	}
-	return mailtoURI(mailer.ReplyAddress(w.local, w.domain, token), "")
+	return mailtoURI(replytoken.ReplyAddress(w.local, w.domain, token), "")
 }
 
 // mailtoURI returns the mailto: URI (RFC 6068) of addr, with a subject

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
-	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -20,7 +20,7 @@ func testWriter(t *testing.T) *Writer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := New(Options{Config: cfg, Templates: tmpl, Tokens: mailer.NewTokens([]byte("0123456789abcdef0123456789abcdef"))})
+	w, err := New(Options{Config: cfg, Templates: tmpl, Tokens: replytoken.NewTokens([]byte("0123456789abcdef0123456789abcdef"))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestRenderThreads(t *testing.T) {
 // TestMailtoURI: an unsubscribe token goes into a mailto: URI as it is in
 // the address, escaped in the subject (RFC 6068).
 func TestMailtoURI(t *testing.T) {
-	alice := mailer.NewTokens([]byte("0123456789abcdef-server-secret")).Unsubscribe("t1", "Alice@Example.org")
+	alice := replytoken.NewTokens([]byte("0123456789abcdef-server-secret")).Unsubscribe("t1", "Alice@Example.org")
 	if got := mailtoURI("lexio@example.org", "[Lexio t1 "+alice+"]"); got != "mailto:lexio@example.org?subject=%5BLexio%20t1%20"+alice+"%5D" {
 		t.Errorf("mailtoURI with a subject: %q", got)
 	}

@@ -141,3 +141,12 @@ func escape(b *strings.Builder, s string, keep func(rune) bool) {
 		i += size
 	}
 }
+
+// ShownAll is Shown of each of ss.
+func ShownAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = Shown(s)
+	}
+	return out
+}

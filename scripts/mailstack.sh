@@ -18,6 +18,13 @@
 #   postfix-queue.img  Postfix's queue, where the root has no journal (mount_queue)
 # Users: lexio (the service) and the players alice, bob, carol, dave, plus
 # eve (a stranger, for the identity tests); each password is <user>-pw.
+# OAuth2: a login by XOAUTH2 or OAUTHBEARER presents a bearer token, which
+# Dovecot's oauth2 passdb checks at the token server's introspection
+# endpoint (RFC 7662) on 127.0.0.1:8587 (MAILSTACK_OAUTH), on every login
+# (no auth cache): the integration test runs that server itself, so these
+# logins fail while no test does. Postfix's submission port logs in
+# through Dovecot, so SMTP takes the same tokens. Passwords still log in
+# by PLAIN and LOGIN.
 # The load test's 100 tables seat players of their own, load000a to
 # load099d (MAILSTACK_LOAD_USERS), as 100 tables of real people would be.
 # Ports: SMTP 25 (STARTTLS offered, relays for 127.0.0.0/8), submission
@@ -39,6 +46,12 @@ for t in $(seq 0 99); do
   for s in a b c d; do LOAD_USERS+=("$(printf 'load%03d%s' "$t" "$s")"); done
 done
 QUEUE=/var/spool/postfix
+# The token server the tests run, and the credentials Dovecot presents to
+# its introspection endpoint (RFC 7662 §2.1: the endpoint knows its
+# callers). Test values on the loopback, like the passwords.
+OAUTH=127.0.0.1:8587
+OAUTH_INTROSPECT_CLIENT=dovecot
+OAUTH_INTROSPECT_SECRET=dovecot-introspects
 POSTFIX_PID=$QUEUE/pid/master.pid
 
 say() { echo "mailstack: $*" >&2; }
@@ -113,6 +126,27 @@ configure_dovecot() {
   done
   chmod 640 "$d/users"
   chgrp dovecot "$d/users"
+  # Read by the auth process (user dovecot); it holds the introspection secret.
+  cat >"$d/oauth2.conf.ext" <<EOF
+# Written by scripts/mailstack.sh: the oauth2 passdb, for tests.
+# Each login's token is posted to the introspection endpoint (no
+# tokeninfo_url), which answers active, username and scope; the username
+# must be the login's and the scope must hold "mail".
+introspection_mode = post
+introspection_url = http://$OAUTH/introspect
+client_id = $OAUTH_INTROSPECT_CLIENT
+client_secret = $OAUTH_INTROSPECT_SECRET
+username_attribute = username
+active_attribute = active
+active_value = true
+scope = mail
+# X-Dovecot-Auth-Service tells the token server whether IMAP or SMTP
+# (Postfix, through the auth socket) presented the token.
+send_auth_headers = yes
+timeout_msecs = 10000
+EOF
+  chmod 640 "$d/oauth2.conf.ext"
+  chgrp dovecot "$d/oauth2.conf.ext"
   local dh=""
   [ -s /usr/share/dovecot/dh.pem ] && dh="ssl_dh = </usr/share/dovecot/dh.pem"
   cat >"$d/dovecot.conf" <<EOF
@@ -128,7 +162,10 @@ ssl_cert = <$ROOT/tls/server.crt
 ssl_key = <$ROOT/tls/server.key
 $dh
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login xoauth2 oauthbearer
+# No auth cache (the default, said here): a revoked or expired token is
+# refused at the next login, not honoured from the cache.
+auth_cache_size = 0
 auth_username_format = %Ln
 recipient_delimiter = +
 lmtp_save_to_detail_mailbox = no
@@ -147,9 +184,18 @@ mailbox_list_index = no
 # younger than 5 minutes), the load test's LMTP used ~10% less CPU.
 mail_index_log_rotate_max_size = 64k
 mail_max_userip_connections = 200
+# Passwords by PLAIN and LOGIN, tokens by XOAUTH2 and OAUTHBEARER: each
+# passdb takes only its own mechanisms, so a token is never compared with
+# a password, nor a password sent to the token server.
 passdb {
   driver = passwd-file
   args = scheme=PLAIN $d/users
+  mechanisms = plain login
+}
+passdb {
+  driver = oauth2
+  args = $d/oauth2.conf.ext
+  mechanisms = xoauth2 oauthbearer
 }
 userdb {
   driver = passwd-file
@@ -322,6 +368,9 @@ MAILSTACK_CA=$ROOT/tls/ca.crt
 MAILSTACK_USERS="${USERS[*]}"
 MAILSTACK_LOAD_USERS="${LOAD_USERS[*]}"
 MAILSTACK_PASSWORD_SUFFIX=-pw
+MAILSTACK_OAUTH=$OAUTH
+MAILSTACK_OAUTH_INTROSPECT_CLIENT=$OAUTH_INTROSPECT_CLIENT
+MAILSTACK_OAUTH_INTROSPECT_SECRET=$OAUTH_INTROSPECT_SECRET
 MAILSTACK_DOVECOT_PID=$(dovecot_pid)
 MAILSTACK_POSTFIX_PID=$(postfix_pid)
 EOF

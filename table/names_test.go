@@ -11,7 +11,7 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/internal/tablename"
-	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/parser"
 )
 
@@ -25,7 +25,7 @@ func TestOneTableNameRule(t *testing.T) {
 	bad := []string{strings.Repeat("x", 33), strings.Repeat("x", 64), "-lead", "t_42", "t.42", "t+42", "té"}
 
 	h := lexiotest.New(t, lexiotest.Options{})
-	tok := mailer.NewTokens([]byte(lexiotest.Secret))
+	tok := replytoken.NewTokens([]byte(lexiotest.Secret))
 	for _, name := range append(good, bad...) {
 		want := tablename.Check(name) == nil
 		t.Run(name, func(t *testing.T) {
@@ -48,7 +48,7 @@ func TestOneTableNameRule(t *testing.T) {
 			case !want && (!errors.As(err, &pe) || pe.Kind != parser.BadTable || pe.Detail != strings.ToUpper(name)):
 				t.Errorf("JOIN: %v, %v; want bad_table naming %q", c, err, strings.ToUpper(name))
 			}
-			// A token of the right form (EMAIL §1.2, mailer.Tokens),
+			// A token of the right form (EMAIL §1.2, replytoken.Tokens),
 			// made here for names Token refuses to make.
 			m := hmac.New(sha256.New, []byte(lexiotest.Secret))
 			m.Write([]byte(name + "\x00alice@localhost"))

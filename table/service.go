@@ -28,7 +28,7 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/internal/zone"
-	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
@@ -65,7 +65,7 @@ type Service struct {
 	store  *store.Store
 	dict   engine.Dictionary
 	tmpl   *templates.Set
-	tokens *mailer.Tokens
+	tokens *replytoken.Tokens
 	links  *weblink.Links // nil when the web side is off
 	gaddag *dict.Gaddag   // nil: no move generation
 	now    func() time.Time
@@ -100,7 +100,7 @@ func New(o Options) (*Service, error) {
 	}
 	s := &Service{
 		cfg: o.Config, store: o.Store, dict: o.Dict, tmpl: o.Templates,
-		tokens: mailer.NewTokens(o.Secret), links: o.Links, gaddag: o.Gaddag,
+		tokens: replytoken.NewTokens(o.Secret), links: o.Links, gaddag: o.Gaddag,
 		now: o.Now, log: o.Logger,
 		local: local, domain: domain,
 	}
@@ -168,7 +168,7 @@ type Part struct {
 	Store   *store.Store
 	Tables  *Service
 	Notices *notice.Writer
-	Tokens  *mailer.Tokens
+	Tokens  *replytoken.Tokens
 	Links   *weblink.Links
 	Now     func() time.Time
 	Log     *slog.Logger
@@ -192,7 +192,7 @@ func (s *Service) Notices() *notice.Writer { return s.notices }
 
 // Tokens returns the service's reply tokens (the CLI's mail client and
 // tests use it to address a table).
-func (s *Service) Tokens() *mailer.Tokens { return s.tokens }
+func (s *Service) Tokens() *replytoken.Tokens { return s.tokens }
 
 // ZoneOf is the zone a player's stored time zone names: the
 // configuration's for "" (or, should one be stored, a name the tz

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/notice/ics"
 )
 
@@ -164,7 +165,7 @@ func TestMailSize(t *testing.T) {
 				env := mailer.Envelope{
 					From:          mail.Address{Name: "Lexio", Address: "lexio@example.org"},
 					To:            []mail.Address{{Address: "alexandrine@example.org"}},
-					ReplyTo:       mailer.ReplyAddress("lexio", "example.org", strings.Repeat("x", 26)),
+					ReplyTo:       replytoken.ReplyAddress("lexio", "example.org", strings.Repeat("x", 26)),
 					Subject:       r.Subject,
 					Date:          sampleNow,
 					MessageID:     "<lexio.t42.160.0123456789abcdef@example.org>",

@@ -84,14 +84,15 @@ refresh_token_file = %q
 scope = "https://mail.example/"
 `, ts.URL, ts.URL, rt), 0o600)
 
-	out, errOut := &urlWriter{urls: make(chan string, 1)}, &syncBuffer{}
+	urls := make(chan string, 1)
+	out, errOut := &urlWriter{urls: urls}, &syncBuffer{}
 	e := &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut, getenv: func(string) string { return "" }}
 	done := make(chan int, 1)
 	go func() {
 		done <- run(context.Background(), e, []string{"auth", "login", "-c", path, "--timeout", "30s"})
 	}()
 	select {
-	case u := <-out.urls:
+	case u := <-urls:
 		resp, err := http.Get(u)
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -12,7 +13,9 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
+	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/oauth"
+	"github.com/lexio-mail/lexio/mailer/probe"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -20,6 +23,7 @@ import (
 func runCheckConfig(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "check-config")
 	path := fs.String("c", configPath(e), "configuration `file`")
+	connect := fs.Bool("connect", false, "then log into IMAP (listing the mailbox and the processed folder) and SMTP (EHLO, STARTTLS, AUTH) as serve would, sending nothing; say what the servers offer and whether plus-addressing is needed, and exit 1 naming each failure")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -27,11 +31,44 @@ func runCheckConfig(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := resolve(c); err != nil {
+	n, err := resolve(c)
+	if err != nil {
 		return fmt.Errorf("%s: %w", *path, err)
 	}
 	fmt.Fprintf(e.stdout, "%s: ok: %d leagues, %d tables, storage %s, dictionary %s\n",
 		*path, len(c.Leagues), len(c.Tables), c.Storage.Driver, c.Dictionary)
+	if !*connect {
+		return nil
+	}
+	return checkConnect(ctx, e.stdout, c, n)
+}
+
+// checkConnect logs into the mail servers as serve would, writes what
+// succeeded to w, a line each, and returns every failure, one per line.
+func checkConnect(ctx context.Context, w io.Writer, c *config.Config, n *needs) error {
+	if c.Embedded.Enabled {
+		fmt.Fprintln(w, "imap, smtp: the built-in mail server ([embedded]) starts with serve: nothing to connect to")
+		return nil
+	}
+	s := probe.Setup{ClientID: c.OAuth2.ClientID, Address: c.Mail.Address, TokenInSubject: c.Mail.TokenInSubject,
+		IMAP: mailer.ReceiverConfig{Addr: c.IMAP.Address, TLS: mailer.TLSMode(c.IMAP.TLS), CAFile: c.IMAP.CAFile,
+			Username: c.IMAP.Username, Password: n.imapPass, Mechanism: c.OAuth2.Mechanism, Mailbox: c.IMAP.Mailbox,
+			Processed: c.IMAP.ProcessedMailbox, PollInterval: c.IMAP.PollInterval, DisableIdle: !*c.IMAP.IDLE},
+		SMTP: mailer.DispatcherConfig{Addr: c.SMTP.Address, TLS: mailer.TLSMode(c.SMTP.TLS), CAFile: c.SMTP.CAFile,
+			Username: c.SMTP.Username, Password: n.smtpPass, Mechanism: c.OAuth2.Mechanism}}
+	// As serve: a login whose auth is oauth2 presents a token instead.
+	if n.tokens != nil {
+		s.Tokens = n.tokens
+		if c.IMAP.Auth == config.AuthOAuth2 {
+			s.IMAP.Tokens = n.tokens
+		}
+		if c.SMTP.Auth == config.AuthOAuth2 {
+			s.SMTP.Tokens = n.tokens
+		}
+	}
+	if errs := probe.Check(ctx, s, func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }); len(errs) > 0 {
+		return problems(errs)
+	}
 	return nil
 }
 

@@ -78,7 +78,7 @@ func printTables(e *env, ts []season.SeasonTable) {
 		if turn == "" {
 			turn = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\n", t.Name, t.Division, t.Round, t.Status, parser.Shown(turn), strings.Join(shownAll(t.Players), " "))
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\n", t.Name, t.Division, t.Round, t.Status, parser.Shown(turn), strings.Join(parser.ShownAll(t.Players), " "))
 	}
 	w.Flush()
 }
@@ -88,7 +88,7 @@ func printDivisions(e *env, divs []league.Division) {
 		fmt.Fprintln(e.stdout, "  nobody")
 	}
 	for _, d := range divs {
-		fmt.Fprintf(e.stdout, "  %s (%d): %s\n", d.Name, len(d.Players), strings.Join(shownAll(d.Players), " "))
+		fmt.Fprintf(e.stdout, "  %s (%d): %s\n", d.Name, len(d.Players), strings.Join(parser.ShownAll(d.Players), " "))
 	}
 }
 

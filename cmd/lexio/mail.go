@@ -9,8 +9,8 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/internal/tablename"
-	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/parser"
 )
 
@@ -91,7 +91,7 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 	// escaped: never raw to the terminal.
 	fmt.Fprintf(e.stdout, "Message %d of %d\nFrom: %s\nDate: %s\nSubject: %s\n", i, len(msgs), parser.Shown(m.From), m.Date.Local().Format(time.RFC1123), parser.Shown(m.Subject))
 	if len(m.Attachments) > 0 {
-		fmt.Fprintf(e.stdout, "Attached: %s\n", strings.Join(shownAll(m.Attachments), ", "))
+		fmt.Fprintf(e.stdout, "Attached: %s\n", strings.Join(parser.ShownAll(m.Attachments), ", "))
 	}
 	fmt.Fprintf(e.stdout, "\n%s\n", parser.ShownText(m.Text))
 	return nil
@@ -173,7 +173,7 @@ func tableAddress(c *config.Config, acc client.Account, tableName string) (strin
 		return "", fmt.Errorf("%w: --table: %w", errUsage, err)
 	}
 	local, domain, _ := strings.Cut(c.Mail.Address, "@")
-	return mailer.ReplyAddress(local, domain, mailer.NewTokens(secret).Token(tableName, acc.Address)), nil
+	return replytoken.ReplyAddress(local, domain, replytoken.NewTokens(secret).Token(tableName, acc.Address)), nil
 }
 
 func firstLine(s string) string {

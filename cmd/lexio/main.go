@@ -44,7 +44,7 @@ func (e *exitError) Unwrap() error { return e.err }
 func commands() []command {
 	return []command{
 		{"help", "help [COMMAND]", "list the commands, or explain one", nil},
-		{"check-config", "check-config [-c FILE]", "read the configuration and name every problem", runCheckConfig},
+		{"check-config", "check-config [-c FILE] [--connect]", "read the configuration and name every problem; --connect also logs into IMAP and SMTP as serve would, sending nothing", runCheckConfig},
 		{"replay", "replay [--variant lexio|lexico] [--plain] [--dict FILE] [--check] GAME.gcg", "replay a game record (GCG) through the rules and check its scores", runReplay},
 		{"serve", "serve [-c FILE]", "run the daemon: read mail, apply moves, send notices, enforce deadlines", runServe},
 		{"demo", "demo [--data DIR] [--imap ADDR] [--smtp ADDR] [--web ADDR]", "the daemon with a built-in mail server and a table for alice and bob (make run)", runDemo},

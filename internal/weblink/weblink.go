@@ -6,7 +6,7 @@
 //
 // The key is derived from the service secret for web links alone
 // (HMAC-SHA256(secret, "lexio web links v1")), so that no reply or
-// unsubscribe token (mailer.Tokens, keyed by the secret itself) is ever a
+// unsubscribe token (replytoken.Tokens, keyed by the secret itself) is ever a
 // valid URL, nor a URL a valid token.
 package weblink
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 )
 
 var secret = []byte("0123456789abcdef0123456789abcdef")
@@ -64,7 +64,7 @@ func ok2(_ int64, ok bool) bool { return ok }
 // mac is a link's, under the same secret.
 func TestLinksAreNotTokens(t *testing.T) {
 	l := New("http://127.0.0.1:8080", secret)
-	tok := mailer.NewTokens(secret)
+	tok := replytoken.NewTokens(secret)
 	reply := tok.Token("oak", "alice@example.org")
 	mac := reply[strings.LastIndexByte(reply, '-')+1:]
 	if l.VerifySpectator("oak", mac) || l.VerifyLeague("oak", mac) {

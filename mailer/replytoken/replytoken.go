@@ -1,4 +1,10 @@
-package mailer
+// Package replytoken makes and checks the personal tokens of lexio's
+// addresses (EMAIL §1.2–1.3): the reply token of a player at a table, and
+// the unsubscribe, confirmation and no-invitation tokens, each an HMAC
+// of what it names under the service's secret, so that only mail sent
+// to that player can carry it. It knows nothing of how mail moves, nor of
+// games beyond a table's name.
+package replytoken
 
 import (
 	"crypto/hmac"

@@ -1,15 +1,15 @@
-package mailer_test
+package replytoken_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/lexio-mail/lexio/mailer"
+	"github.com/lexio-mail/lexio/mailer/replytoken"
 )
 
 func TestTokens(t *testing.T) {
-	tok := mailer.NewTokens([]byte("0123456789abcdef-server-secret"))
-	other := mailer.NewTokens([]byte("another secret entirely........"))
+	tok := replytoken.NewTokens([]byte("0123456789abcdef-server-secret"))
+	other := replytoken.NewTokens([]byte("another secret entirely........"))
 	alice := tok.Token("t1", "Alice@Example.org")
 	if !strings.HasPrefix(alice, "t1-") || len(alice) != len("t1-")+16 || strings.ToLower(alice) != alice {
 		t.Fatalf("token %q: want t1- and 16 lowercase base32 characters", alice)
@@ -66,8 +66,8 @@ func TestTokens(t *testing.T) {
 }
 
 func TestTokenDeterministicAndPanicsOnBadTable(t *testing.T) {
-	a := mailer.NewTokens([]byte("k")).Token("t1", "a@b.c")
-	if b := mailer.NewTokens([]byte("k")).Token("t1", " A@B.C "); a != b {
+	a := replytoken.NewTokens([]byte("k")).Token("t1", "a@b.c")
+	if b := replytoken.NewTokens([]byte("k")).Token("t1", " A@B.C "); a != b {
 		t.Errorf("same key, table and address gave %q and %q", a, b)
 	}
 	defer func() {
@@ -75,11 +75,11 @@ func TestTokenDeterministicAndPanicsOnBadTable(t *testing.T) {
 			t.Error("Token accepted the table name \"T 1\"")
 		}
 	}()
-	mailer.NewTokens([]byte("k")).Token("T 1", "a@b.c")
+	replytoken.NewTokens([]byte("k")).Token("T 1", "a@b.c")
 }
 
 func TestReplyAddress(t *testing.T) {
-	if got := mailer.ReplyAddress("lexio", "example.org", "t1-x"); got != "lexio+t1-x@example.org" {
+	if got := replytoken.ReplyAddress("lexio", "example.org", "t1-x"); got != "lexio+t1-x@example.org" {
 		t.Errorf("ReplyAddress = %q", got)
 	}
 }
@@ -88,7 +88,7 @@ func TestReplyAddress(t *testing.T) {
 // player; altered, moved to another table or player, or read as a reply
 // token, it is refused; a reply token is not one.
 func TestUnsubscribeTokens(t *testing.T) {
-	tok := mailer.NewTokens([]byte("0123456789abcdef-server-secret"))
+	tok := replytoken.NewTokens([]byte("0123456789abcdef-server-secret"))
 	alice := tok.Unsubscribe("t1", "Alice@Example.org")
 	all := tok.Unsubscribe("", "alice@example.org")
 	if !strings.HasPrefix(alice, "unsub_t1-") || len(alice) != len("unsub_t1-")+16 || !strings.HasPrefix(all, "unsub_-") {
@@ -118,7 +118,7 @@ func TestUnsubscribeTokens(t *testing.T) {
 			t.Errorf("%s: VerifyUnsubscribe(%q, %q) = %q, %v; want %q, %v", tt.name, tt.token, tt.from, table, ok, tt.table, tt.ok)
 		}
 	}
-	if !mailer.IsUnsubscribe(alice) || !mailer.IsUnsubscribe(" UNSUB_x") || mailer.IsUnsubscribe(reply) {
+	if !replytoken.IsUnsubscribe(alice) || !replytoken.IsUnsubscribe(" UNSUB_x") || replytoken.IsUnsubscribe(reply) {
 		t.Error("IsUnsubscribe tells unsubscribe tokens from reply tokens wrongly")
 	}
 	// Neither kind passes for the other.
@@ -133,9 +133,9 @@ func TestUnsubscribeTokens(t *testing.T) {
 // TestConfirmToken: a confirmation token is good for its id and address
 // only, and no other kind of token passes for it (EMAIL §1.7).
 func TestConfirmToken(t *testing.T) {
-	tok := mailer.NewTokens([]byte("0123456789abcdef0123456789abcdef"))
+	tok := replytoken.NewTokens([]byte("0123456789abcdef0123456789abcdef"))
 	c := tok.Confirm(42, "Alice@Example.org")
-	if !strings.HasPrefix(c, "conf_42-") || !mailer.IsConfirm(c) {
+	if !strings.HasPrefix(c, "conf_42-") || !replytoken.IsConfirm(c) {
 		t.Fatalf("Confirm = %q", c)
 	}
 	if id, ok := tok.VerifyConfirm(strings.ToUpper(c), "alice@example.org"); !ok || id != 42 {
