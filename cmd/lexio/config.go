@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
+	"github.com/lexio-mail/lexio/internal/watch"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/oauth"
 	"github.com/lexio-mail/lexio/mailer/probe"
@@ -89,14 +90,12 @@ type needs struct {
 	imapPass, smtpPass string
 	// tokens are the OAuth2 tokens of the logins whose auth is oauth2,
 	// one source for IMAP and SMTP; nil without such a login.
-	tokens *oauth.Source
-	// tokenRequested, which newDaemon sets, hears of each request of
-	// tokens to the token endpoint.
-	tokenRequested func(error)
-	words          *dict.Dict
-	gaddag         *dict.Gaddag // the same words, for the computer's moves
-	wordCount      int
-	tmpl           *templates.Set
+	tokens    *oauth.Source
+	watch     *watch.Watch // newDaemon's: told of each token request
+	words     *dict.Dict
+	gaddag    *dict.Gaddag // the same words, for the computer's moves
+	wordCount int
+	tmpl      *templates.Set
 }
 
 // resolve reads and checks everything serve needs besides the file,
@@ -125,12 +124,7 @@ func resolve(c *config.Config) (*needs, error) {
 			}
 		}
 		if c.OAuth2On() {
-			requested := func(err error) {
-				if n.tokenRequested != nil {
-					n.tokenRequested(err)
-				}
-			}
-			if n.tokens, err = tokenSource(c, requested); err != nil {
+			if n.tokens, err = tokenSource(c, func(err error) { n.watch.TokenRequested(err) }); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -194,8 +188,7 @@ func checkCAFile(path string) error {
 }
 
 // tokenSource is the OAuth2 token source of the [oauth2] section, its
-// secrets read, telling requested of each request; it asks the token
-// endpoint nothing yet.
+// secrets read, telling requested of each request; it asks nothing yet.
 func tokenSource(c *config.Config, requested func(error)) (*oauth.Source, error) {
 	o := c.OAuth2
 	cfg := oauth.Config{TokenURL: o.TokenURL, AuthURL: o.AuthURL, ClientID: o.ClientID, Grant: oauth.Grant(o.Grant),

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/internal/watch"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/scheduler"
@@ -82,21 +83,12 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 		return err
 	}
 	defer st.Close() // after the last pipeline stopped
-	// The metrics and the service manager's states outlive reloads, as
-	// the store does; the metrics answer until the daemon stopped, and
-	// stop before the store closes.
-	watchCtx, stopWatch := context.WithCancel(context.WithoutCancel(ctx))
-	w, served, err := newWatch(watchCtx, cfg, st, e.getenv("NOTIFY_SOCKET"), log)
+	// The metrics and the service manager outlive reloads, as the store does.
+	w, err := watch.Start(watch.Options{Listen: cfg.Metrics.Listen, NotifySocket: e.getenv("NOTIFY_SOCKET"), Store: st, Log: log})
 	if err != nil {
-		stopWatch()
 		return err
 	}
-	defer func() {
-		stopWatch()
-		if served != nil {
-			<-served
-		}
-	}()
+	defer w.Close()
 	d, err := newDaemon(cfg, n, st, mail, log, w)
 	if err != nil {
 		return err
@@ -113,7 +105,7 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 		for next == nil {
 			select {
 			case <-ctx.Done():
-				w.stopping()
+				w.Stopping()
 				stop()
 				err := <-done
 				d.log.Info("stopped")
@@ -121,18 +113,11 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 			case err := <-done:
 				stop()
 				return err
-			case err := <-served:
-				// The metrics' listener failed: the daemon stops, as
-				// when one of its parts fails.
-				served = nil
-				stop()
-				<-done
-				return err
 			case <-reload:
-				w.reloadBegan()
+				w.ReloadBegan()
 				next = d.reloaded(ctx, e, path, w)
 				if next == nil {
-					w.reloadEnded()
+					w.ReloadEnded()
 				}
 			}
 		}
@@ -141,24 +126,21 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 			return err
 		}
 		d = next
-		w.reloadEnded()
+		w.ReloadEnded()
 	}
 }
 
 // reloaded builds the pipeline of the file at path around d's store and
 // mail server and opens the file's new tables, or logs why not and
 // returns nil; d runs meanwhile. The new pipeline tells w as d does.
-func (d *daemon) reloaded(ctx context.Context, e *env, path string, w *watch) *daemon {
+func (d *daemon) reloaded(ctx context.Context, e *env, path string, w *watch.Watch) *daemon {
 	d.log.Info("reloading the configuration", "file", path)
 	cfg, err := loadConfig(path)
 	var next *daemon
 	if err == nil {
 		if cfg.Embedded.Enabled != d.cfg.Embedded.Enabled || cfg.Embedded.IMAPListen != d.cfg.Embedded.IMAPListen ||
-			cfg.Embedded.SMTPListen != d.cfg.Embedded.SMTPListen || cfg.Storage != d.cfg.Storage {
-			d.log.Warn("storage and [embedded] changes take effect at the next start")
-		}
-		if cfg.Metrics != d.cfg.Metrics {
-			d.log.Warn("[metrics] changes take effect at the next start")
+			cfg.Embedded.SMTPListen != d.cfg.Embedded.SMTPListen || cfg.Storage != d.cfg.Storage || cfg.Metrics != d.cfg.Metrics {
+			d.log.Warn("storage, [embedded] and [metrics] changes take effect at the next start")
 		}
 		cfg.Embedded, cfg.Storage = d.cfg.Embedded, d.cfg.Storage
 		var n *needs
@@ -182,22 +164,20 @@ type daemon struct {
 	cfg   *config.Config
 	log   *slog.Logger
 	store *store.Store
-	svc   *table.Service
 	disp  *mailer.Dispatcher
 	recv  *mailer.Receiver
 	sched *scheduler.Scheduler
-	// parts are the services, svc their tables.
+	// parts are the services.
 	parts *services
 	mail  *localMail
 	web   *web.Server // nil when [web] is off
 }
 
 // newDaemon builds every part from the configuration and what resolve
-// read, with explicit dependencies, each part telling w (which may be
-// nil) what it counts. It opens no connection.
-func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, log *slog.Logger, w *watch) (*daemon, error) {
+// read, with explicit dependencies and w's hooks. It opens no connection.
+func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, log *slog.Logger, w *watch.Watch) (*daemon, error) {
 	d := &daemon{cfg: cfg, log: log, store: st, mail: mail}
-	n.tokenRequested = w.tokenRequested
+	n.watch = w
 	log.Info("dictionary loaded", "file", cfg.Dictionary, "words", n.wordCount)
 	imapAddr, imapTLS, smtpAddr, smtpTLS := cfg.IMAP.Address, mailer.TLSMode(cfg.IMAP.TLS), cfg.SMTP.Address, mailer.TLSMode(cfg.SMTP.TLS)
 	imapUser, smtpUser := cfg.IMAP.Username, cfg.SMTP.Username
@@ -222,7 +202,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 		Addr: smtpAddr, TLS: smtpTLS, CAFile: cfg.SMTP.CAFile, Username: smtpUser, Password: smtpPass,
 		Tokens: smtpTokens, Mechanism: cfg.OAuth2.Mechanism,
 		Interval: 5 * time.Second, MaxAttempts: cfg.SMTP.MaxAttempts, MaxAge: cfg.SMTP.MaxAge,
-		Connections: cfg.SMTP.Connections, Ran: w.sent,
+		Connections: cfg.SMTP.Connections, Ran: w.Ran,
 		Logger: log.With("part", "smtp"),
 	}, outboxmail.New(st))
 	if err != nil {
@@ -237,8 +217,7 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	if err != nil {
 		return nil, err
 	}
-	d.svc = d.parts.tables
-	d.parts.inbox.Handled = w.handled
+	d.parts.inbox.Handled = w.Handled
 	if links != nil {
 		d.web, err = web.New(web.Options{Source: d.parts.views, Unsubscriber: d.parts.players, Leagues: d.parts.seasons, Links: links, Templates: n.tmpl, Lang: cfg.Language,
 			Logger: log.With("part", "web")})
@@ -248,16 +227,14 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	}
 	d.recv, err = mailer.NewReceiver(mailer.ReceiverConfig{
 		Addr: imapAddr, TLS: imapTLS, CAFile: cfg.IMAP.CAFile, Username: imapUser, Password: imapPass,
-		Tokens: imapTokens, Mechanism: cfg.OAuth2.Mechanism,
+		Tokens: imapTokens, Mechanism: cfg.OAuth2.Mechanism, Connected: w.IMAP,
 		Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.ProcessedMailbox, PollInterval: cfg.IMAP.PollInterval,
-		DisableIdle: !*cfg.IMAP.IDLE, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Connected: w.imap,
-		Logger: log.With("part", "imap"),
+		DisableIdle: !*cfg.IMAP.IDLE, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Logger: log.With("part", "imap"),
 	}, d.parts.inbox)
 	if err != nil {
 		return nil, err
 	}
-	d.sched, err = scheduler.New(scheduler.Options{Jobs: d.parts.jobs(), Sweep: d.disp.Poke, Ticked: w.ticked,
-		Logger: log.With("part", "scheduler")})
+	d.sched, err = scheduler.New(scheduler.Options{Jobs: d.parts.jobs(), Sweep: d.disp.Poke, Ticked: w.Ticked, Logger: log.With("part", "scheduler")})
 	if err != nil {
 		return nil, err
 	}
