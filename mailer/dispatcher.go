@@ -127,8 +127,7 @@ type DispatcherConfig struct {
 	MaxAge      time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
-	// Ran, when set, is told each RunOnce's Result, also of one that
-	// ended in an error.
+	// Ran, when set, hears each RunOnce's Result, one that failed too.
 	Ran func(Result)
 	// Logger; nil discards.
 	Logger *slog.Logger

@@ -127,9 +127,8 @@ type ReceiverConfig struct {
 	// not cancelled with Run's: a stop takes no new message but lets the
 	// one in hand commit.
 	ShutdownGrace time.Duration
-	// Connected, when set, is told true after each login and select that
-	// succeeded, and false when such a connection ends (lost, or at a
-	// stop).
+	// Connected, when set, hears true after each login and select, and
+	// false when that connection ends (lost, or at a stop).
 	Connected func(bool)
 	// Logger; nil discards.
 	Logger *slog.Logger
