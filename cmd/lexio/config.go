@@ -51,21 +51,11 @@ func checkConnect(ctx context.Context, w io.Writer, c *config.Config, n *needs) 
 		fmt.Fprintln(w, "imap, smtp: the built-in mail server ([embedded]) starts with serve: nothing to connect to")
 		return nil
 	}
+	rc, dc := mailConfigs(c, n, nil)
 	s := probe.Setup{ClientID: c.OAuth2.ClientID, Address: c.Mail.Address, TokenInSubject: c.Mail.TokenInSubject,
-		IMAP: mailer.ReceiverConfig{Addr: c.IMAP.Address, TLS: mailer.TLSMode(c.IMAP.TLS), CAFile: c.IMAP.CAFile,
-			Username: c.IMAP.Username, Password: n.imapPass, Mechanism: c.OAuth2.Mechanism, Mailbox: c.IMAP.Mailbox,
-			Processed: c.IMAP.ProcessedMailbox, PollInterval: c.IMAP.PollInterval, DisableIdle: !*c.IMAP.IDLE},
-		SMTP: mailer.DispatcherConfig{Addr: c.SMTP.Address, TLS: mailer.TLSMode(c.SMTP.TLS), CAFile: c.SMTP.CAFile,
-			Username: c.SMTP.Username, Password: n.smtpPass, Mechanism: c.OAuth2.Mechanism}}
-	// As serve: a login whose auth is oauth2 presents a token instead.
+		IMAP: rc, SMTP: dc}
 	if n.tokens != nil {
 		s.Tokens = n.tokens
-		if c.IMAP.Auth == config.AuthOAuth2 {
-			s.IMAP.Tokens = n.tokens
-		}
-		if c.SMTP.Auth == config.AuthOAuth2 {
-			s.SMTP.Tokens = n.tokens
-		}
 	}
 	if errs := probe.Check(ctx, s, func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }); len(errs) > 0 {
 		return problems(errs)
@@ -193,25 +183,44 @@ func tokenSource(c *config.Config, requested func(error)) (*oauth.Source, error)
 	o := c.OAuth2
 	cfg := oauth.Config{TokenURL: o.TokenURL, AuthURL: o.AuthURL, ClientID: o.ClientID, Grant: oauth.Grant(o.Grant),
 		RefreshTokenFile: o.RefreshTokenFile, Scopes: o.Scopes(), Requested: requested}
-	var errs []error
+	var secretErr, tokenErr error
 	if o.ClientSecretFile != "" || os.Getenv("LEXIO_OAUTH2_CLIENT_SECRET") != "" || cfg.Grant == oauth.ClientCredentials {
-		var err error
-		if cfg.ClientSecret, err = c.OAuth2ClientSecret(); err != nil {
-			errs = append(errs, err)
-		}
+		cfg.ClientSecret, secretErr = c.OAuth2ClientSecret()
 	}
 	if cfg.Grant == oauth.RefreshToken {
-		var err error
-		if cfg.RefreshToken, err = c.OAuth2RefreshToken(); err != nil {
-			errs = append(errs, fmt.Errorf("%w (`lexio auth login` writes it)", err))
+		if cfg.RefreshToken, tokenErr = c.OAuth2RefreshToken(); tokenErr != nil {
+			tokenErr = fmt.Errorf("%w (`lexio auth login` writes it)", tokenErr)
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := errors.Join(secretErr, tokenErr); err != nil {
+		return nil, err
 	}
 	src, err := oauth.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("oauth2: %w", err)
 	}
 	return src, nil
+}
+
+// mailConfigs are the receiver's and the dispatcher's connections and
+// logins: the configured servers, each login by password or, with auth =
+// "oauth2", by a token of n's source; or the built-in server's.
+func mailConfigs(c *config.Config, n *needs, mail *localMail) (mailer.ReceiverConfig, mailer.DispatcherConfig) {
+	rc := mailer.ReceiverConfig{Addr: c.IMAP.Address, TLS: mailer.TLSMode(c.IMAP.TLS), CAFile: c.IMAP.CAFile,
+		Username: c.IMAP.Username, Password: n.imapPass, Mechanism: c.OAuth2.Mechanism, Mailbox: c.IMAP.Mailbox,
+		Processed: c.IMAP.ProcessedMailbox, PollInterval: c.IMAP.PollInterval, DisableIdle: !*c.IMAP.IDLE}
+	dc := mailer.DispatcherConfig{Addr: c.SMTP.Address, TLS: mailer.TLSMode(c.SMTP.TLS), CAFile: c.SMTP.CAFile,
+		Username: c.SMTP.Username, Password: n.smtpPass, Mechanism: c.OAuth2.Mechanism}
+	if n.tokens != nil && c.IMAP.Auth == config.AuthOAuth2 {
+		rc.Tokens = n.tokens
+	}
+	if n.tokens != nil && c.SMTP.Auth == config.AuthOAuth2 {
+		dc.Tokens = n.tokens
+	}
+	if mail != nil {
+		local, _, _ := strings.Cut(c.Mail.Address, "@")
+		rc.Addr, rc.TLS, rc.Username, rc.Password, rc.Tokens = mail.IMAPAddr(), mailer.TLSNone, local, mail.password, nil
+		dc.Addr, dc.TLS, dc.Username, dc.Tokens = mail.SMTPAddr(), mailer.TLSNone, "", nil
+	}
+	return rc, dc
 }

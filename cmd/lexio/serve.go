@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -179,32 +178,11 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	d := &daemon{cfg: cfg, log: log, store: st, mail: mail}
 	n.watch = w
 	log.Info("dictionary loaded", "file", cfg.Dictionary, "words", n.wordCount)
-	imapAddr, imapTLS, smtpAddr, smtpTLS := cfg.IMAP.Address, mailer.TLSMode(cfg.IMAP.TLS), cfg.SMTP.Address, mailer.TLSMode(cfg.SMTP.TLS)
-	imapUser, smtpUser := cfg.IMAP.Username, cfg.SMTP.Username
-	imapPass, smtpPass := n.imapPass, n.smtpPass
-	// A login whose auth is oauth2 presents a token of the [oauth2]
-	// source instead of its password.
-	var imapTokens, smtpTokens mailer.OAuthTokens
-	if n.tokens != nil && cfg.IMAP.Auth == config.AuthOAuth2 {
-		imapTokens = n.tokens
-	}
-	if n.tokens != nil && cfg.SMTP.Auth == config.AuthOAuth2 {
-		smtpTokens = n.tokens
-	}
-	if mail != nil {
-		local, _, _ := strings.Cut(cfg.Mail.Address, "@")
-		imapAddr, smtpAddr, imapTLS, smtpTLS = mail.IMAPAddr(), mail.SMTPAddr(), mailer.TLSNone, mailer.TLSNone
-		imapUser, imapPass, smtpUser = local, mail.password, ""
-		imapTokens, smtpTokens = nil, nil
-	}
+	rc, dc := mailConfigs(cfg, n, mail)
 	var err error
-	d.disp, err = mailer.NewDispatcher(mailer.DispatcherConfig{
-		Addr: smtpAddr, TLS: smtpTLS, CAFile: cfg.SMTP.CAFile, Username: smtpUser, Password: smtpPass,
-		Tokens: smtpTokens, Mechanism: cfg.OAuth2.Mechanism,
-		Interval: 5 * time.Second, MaxAttempts: cfg.SMTP.MaxAttempts, MaxAge: cfg.SMTP.MaxAge,
-		Connections: cfg.SMTP.Connections, Ran: w.Ran,
-		Logger: log.With("part", "smtp"),
-	}, outboxmail.New(st))
+	dc.Interval, dc.MaxAttempts, dc.MaxAge = 5*time.Second, cfg.SMTP.MaxAttempts, cfg.SMTP.MaxAge
+	dc.Connections, dc.Ran, dc.Logger = cfg.SMTP.Connections, w.Ran, log.With("part", "smtp")
+	d.disp, err = mailer.NewDispatcher(dc, outboxmail.New(st))
 	if err != nil {
 		return nil, err
 	}
@@ -225,12 +203,8 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 			return nil, err
 		}
 	}
-	d.recv, err = mailer.NewReceiver(mailer.ReceiverConfig{
-		Addr: imapAddr, TLS: imapTLS, CAFile: cfg.IMAP.CAFile, Username: imapUser, Password: imapPass,
-		Tokens: imapTokens, Mechanism: cfg.OAuth2.Mechanism, Connected: w.IMAP,
-		Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.ProcessedMailbox, PollInterval: cfg.IMAP.PollInterval,
-		DisableIdle: !*cfg.IMAP.IDLE, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Logger: log.With("part", "imap"),
-	}, d.parts.inbox)
+	rc.Connected, rc.MaxMessageBytes, rc.Logger = w.IMAP, cfg.Mail.MaxMessageBytes, log.With("part", "imap")
+	d.recv, err = mailer.NewReceiver(rc, d.parts.inbox)
 	if err != nil {
 		return nil, err
 	}
