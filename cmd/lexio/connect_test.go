@@ -3,15 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/lexio-mail/lexio/mailer/localmail"
+	"github.com/lexio-mail/lexio/mailer/oauth/oauthtest"
 )
 
 // connectConfig is a configuration for the mail servers at imapAddr and
@@ -188,32 +186,8 @@ func TestCheckConfigConnect(t *testing.T) {
 // once and logs in with its token; a client the endpoint refuses is
 // named in its words, once, and the logins say they were not tried.
 func TestCheckConfigConnectOAuth2(t *testing.T) {
-	var mu sync.Mutex
-	valid := map[string]bool{}
-	issued := 0
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		if id, secret, _ := r.BasicAuth(); r.ParseForm() != nil || id != "lexio-app" || secret != "app-secret" {
-			w.WriteHeader(http.StatusUnauthorized)
-			fmt.Fprint(w, `{"error":"invalid_client"}`)
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		issued++
-		tok := fmt.Sprintf("tok-%d", issued)
-		valid[tok] = true
-		fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600}`, tok)
-	}))
-	defer ts.Close()
-	srv := startMail(t, localmail.Options{RequireSMTPAuth: true, CheckToken: func(user, token string) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if user != "lexio" || !valid[token] {
-			return fmt.Errorf("refused")
-		}
-		return nil
-	}})
+	ts := oauthtest.New(t, "lexio-app", "app-secret")
+	srv := startMail(t, localmail.Options{RequireSMTPAuth: true, CheckToken: ts.Check})
 
 	for _, tc := range []struct {
 		name, secret string

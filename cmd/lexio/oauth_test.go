@@ -3,17 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/localmail"
+	"github.com/lexio-mail/lexio/mailer/oauth/oauthtest"
 )
 
 // TestServeOAuth2: with auth = "oauth2" for IMAP and SMTP, the daemon logs
@@ -21,37 +19,10 @@ import (
 // token endpoint with the client credentials grant (RFC 6749 §4.4), and
 // answers a player's mail.
 func TestServeOAuth2(t *testing.T) {
-	var mu sync.Mutex
-	valid := map[string]bool{}
-	issued := 0
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id, secret, _ := r.BasicAuth()
-		if r.ParseForm() != nil || r.Form.Get("grant_type") != "client_credentials" || id != "lexio-app" || secret != "app-secret" {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusUnauthorized)
-			fmt.Fprint(w, `{"error":"invalid_client"}`)
-			return
-		}
-		mu.Lock()
-		issued++
-		tok := fmt.Sprintf("tok-%d", issued)
-		valid[tok] = true
-		mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600}`, tok)
-	}))
-	defer ts.Close()
-
+	ts := oauthtest.New(t, "lexio-app", "app-secret")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv, err := localmail.Start(ctx, localmail.Options{RequireSMTPAuth: true, CheckToken: func(user, token string) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if user != "lexio" || !valid[token] {
-			return fmt.Errorf("refused")
-		}
-		return nil
-	}})
+	srv, err := localmail.Start(ctx, localmail.Options{RequireSMTPAuth: true, CheckToken: ts.Check})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,12 +85,10 @@ scope = "mail"
 	if err != nil || len(got) == 0 {
 		t.Fatalf("no answer to HELP: %v\n%s", err, errOut.String())
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if issued != 1 {
-		t.Errorf("%d tokens fetched, want one for both logins", issued)
+	if n := ts.Issued(); n != 1 {
+		t.Errorf("%d tokens fetched, want one for both logins", n)
 	}
-	if strings.Contains(errOut.String(), "tok-1") || strings.Contains(errOut.String(), "app-secret") {
+	if strings.Contains(errOut.String(), oauthtest.Token(1)) || strings.Contains(errOut.String(), "app-secret") {
 		t.Errorf("a token or the secret reached the log:\n%s", errOut.String())
 	}
 }

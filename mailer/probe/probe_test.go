@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/pem"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/lexio-mail/lexio/mailer/bearer"
 	"github.com/lexio-mail/lexio/mailer/localmail"
 	"github.com/lexio-mail/lexio/mailer/oauth"
+	"github.com/lexio-mail/lexio/mailer/oauth/oauthtest"
 	"github.com/lexio-mail/lexio/mailer/probe"
 )
 
@@ -183,32 +182,8 @@ func TestProbeUntrusted(t *testing.T) {
 // refuses is a refused login; a client the endpoint refuses stops them
 // before the login, in the endpoint's words.
 func TestProbesByToken(t *testing.T) {
-	var mu sync.Mutex
-	valid := map[string]bool{}
-	issued := 0
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		if id, secret, _ := r.BasicAuth(); r.ParseForm() != nil || id != "lexio" || secret != "s3cret" {
-			w.WriteHeader(http.StatusUnauthorized)
-			fmt.Fprint(w, `{"error":"invalid_client"}`)
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		issued++
-		tok := fmt.Sprintf("access-%d", issued)
-		valid[tok] = true
-		fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600}`, tok)
-	}))
-	defer ts.Close()
-	srv := startLocal(t, localmail.Options{RequireSMTPAuth: true, CheckToken: func(user, token string) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if user != "lexio" || !valid[token] {
-			return errors.New("invalid token")
-		}
-		return nil
-	}})
+	ts := oauthtest.New(t, "lexio", "s3cret")
+	srv := startLocal(t, localmail.Options{RequireSMTPAuth: true, CheckToken: ts.Check})
 	source := func(secret string) *oauth.Source {
 		src, err := oauth.New(oauth.Config{TokenURL: ts.URL, ClientID: "lexio", ClientSecret: secret,
 			Grant: oauth.ClientCredentials, Scopes: []string{"mail"}})
@@ -239,9 +214,7 @@ func TestProbesByToken(t *testing.T) {
 	if _, err := src.Token(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	clear(valid)
-	mu.Unlock()
+	ts.RevokeAll()
 	cfg, _ := withTokens(src, bearer.XOAUTH2)
 	if _, err := probe.IMAP(t.Context(), cfg); err == nil || !strings.HasPrefix(err.Error(), "imap: login as lexio refused: NO") {
 		t.Errorf("a refused token: %v", err)
