@@ -15,12 +15,15 @@ import (
 // confirmTTL is how long a confirmation may be answered (EMAIL §1.7).
 const confirmTTL = 24 * time.Hour
 
-// changesState reports whether a command of kind k changes anything when
-// it acts: such a command needs proof that its sender reads the player's
-// mail (EMAIL §1.7). Moves need a table's reply address anyway; HELP,
-// GAMES, STANDINGS and the readings of a table only answer.
-func changesState(k parser.Kind) bool {
-	switch k {
+// changesState reports whether command c changes anything when it acts:
+// such a command needs proof that its sender reads the player's mail
+// (EMAIL §1.7). Moves need a table's reply address anyway; HELP, GAMES,
+// STANDINGS, RESIGN without a table and the readings of a table only
+// answer.
+func changesState(c *parser.Command) bool {
+	switch c.Kind {
+	case parser.KindResign:
+		return c.Table != ""
 	case parser.KindHelp, parser.KindGames, parser.KindStandings,
 		parser.KindBoard, parser.KindLog, parser.KindPreview,
 		parser.KindPlace, parser.KindExchange, parser.KindPass, parser.KindConfirm:

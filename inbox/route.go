@@ -131,7 +131,7 @@ func (s *Service) route(h *table.Request) error {
 // command routes command c of the message, which came through table t
 // (nil: through none), to the package that owns it.
 func (s *Service) command(h *table.Request, t *table.Table, c *parser.Command) error {
-	if !h.Proven && changesState(c.Kind) {
+	if !h.Proven && changesState(c) {
 		return s.askConfirmation(h, c)
 	}
 	switch c.Kind {
@@ -164,6 +164,11 @@ func (s *Service) command(h *table.Request, t *table.Table, c *parser.Command) e
 	case parser.KindStart:
 		return s.lobby.Start(h, t)
 	case parser.KindResign:
+		if c.Table == "" {
+			// Nothing is resigned without a name (LEAGUES §1), not even
+			// the table whose reply address it came through.
+			return s.players.ResignTables(h, t)
+		}
 		return h.Resign(t, c.Table)
 	case parser.KindNotify:
 		return s.players.Notify(h, t, c.Notify, c.Table)

@@ -196,7 +196,7 @@ type Command struct {
 	Exchange Exchange   `json:"exchange,omitzero"`  // EXCHANGE
 	Lang     string     `json:"lang,omitempty"`     // LANG: en, es or fr
 	Variant  string     `json:"variant,omitempty"`  // NEW: lexio, lexico or ""
-	Table    string     `json:"table,omitempty"`    // JOIN, RESIGN; NOTIFY for one table
+	Table    string     `json:"table,omitempty"`    // JOIN, RESIGN ("" asks which); NOTIFY for one table
 	Topic    string     `json:"topic,omitempty"`    // HELP: "rules" or ""
 	Zone     string     `json:"zone,omitempty"`     // TZ: an IANA zone, canonical spelling
 	Vacation *Vacation  `json:"vacation,omitempty"` // VACATION
@@ -264,8 +264,12 @@ func (c *Command) String() string {
 			out += " " + a
 		}
 		return out
-	case KindJoin, KindResign:
+	case KindJoin:
 		return kw + " " + c.Table
+	case KindResign:
+		if c.Table != "" {
+			return kw + " " + c.Table
+		}
 	case KindVacation:
 		switch v := c.Vacation; {
 		case v == nil:
@@ -519,9 +523,9 @@ func parseLine(line string) (cmd *Command, err error, attempt bool) {
 		attempt = len(args) == 1
 		c.Table, err = parseTable(args)
 	case KindResign:
-		// The table's name must follow (LEAGUES §1): a stray "Abandon"
-		// never resigns a game.
-		attempt = len(args) == 1
+		// Only a table's name resigns (LEAGUES §1): a stray "Abandon"
+		// never resigns a game; alone it asks which tables there are.
+		attempt = len(args) <= 1
 		c.Table, err = parseResign(args)
 	case KindVacation:
 		attempt = len(args) >= 1 && len(args) <= 3 && (hasDigit(args[0]) || isOffWord(fold(args[0])))
@@ -894,10 +898,11 @@ func address(s string) (string, bool) {
 	return strings.ToLower(a.Address), true
 }
 
-// parseResign reads RESIGN's table name, which is required.
+// parseResign reads RESIGN's table name; "" when there is none, a RESIGN
+// that resigns nothing and is answered with the lines that would.
 func parseResign(args []string) (string, error) {
 	if len(args) == 0 {
-		return "", newError(MissingArgument, "name the table you leave, e.g. RESIGN t42")
+		return "", nil
 	}
 	return parseTable(args)
 }

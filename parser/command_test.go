@@ -65,6 +65,9 @@ func TestParseCommandCanonical(t *testing.T) {
 		{"Abandon T42", "RESIGN t42", "en"},
 		{"rendirse t42", "RESIGN t42", "es"},
 		{"ABANDONNER t42.", "RESIGN t42", "fr"},
+		{"RESIGN", "RESIGN", "en"}, // LEAGUES §1: no table, nothing resigned; answered with the lines that would
+		{"Rendirse", "RESIGN", "es"},
+		{"ABANDONNER", "RESIGN", "fr"},
 		{"VACATION 7", "VACATION 7", "en"},
 		{"leave 7 days", "VACATION 7", "en"},
 		{"vacaciones 10 días", "VACATION 10", "es"},
@@ -325,8 +328,6 @@ func TestParseCommandErrors(t *testing.T) {
 		{"TZ Local", ErrBadZone},
 		{"TZ ../../etc/passwd", ErrBadZone},
 		{"TZ Europe/Paris Europe/Madrid", ErrExtraArgument},
-		{"RESIGN", ErrMissingArgument}, // LEAGUES §1: the name is required
-		{"ABANDONNER", ErrMissingArgument},
 		{"RESIGN t 42", ErrExtraArgument},
 		{"RESIGN t_42", ErrBadTable},
 		{"VACATION", ErrMissingArgument},
@@ -398,6 +399,7 @@ func TestParseLineAttempt(t *testing.T) {
 		{"Thanks!", false},
 		{"RESIGN t42", true},
 		{"Abandon ship!", true}, // one word after it: read as RESIGN, refused for its table
+		{"Abandon", true},       // alone: which tables, nothing resigned
 		{"Abandon all hope, ye who enter", false},
 		{"Leave me alone", false},
 		{"Leave it to me", false},

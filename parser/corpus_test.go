@@ -30,6 +30,7 @@ var corpusExpect = map[string]struct {
 }{
 	"resign-en":                    {command: "RESIGN t42", token: "T42A7KQ2XMBD", lang: "en"},
 	"resign-fr-abandonner":         {command: "RESIGN t42", token: "T42A7KQ2XMBD", lang: "fr"},
+	"resign-bare-es":               {command: "RESIGN", lang: "es"}, // no table: nothing resigned, the lines answered
 	"vacation-cmd-days-es":         {command: "VACATION 7", token: "T42A7KQ2XMBD", lang: "es"},
 	"vacation-cmd-dates-en":        {command: "VACATION 2026-12-20 2026-12-27", token: "T42A7KQ2XMBD", lang: "en"},
 	"vacation-cmd-off-fr":          {command: "VACATION OFF", token: "T42A7KQ2XMBD", lang: "fr"},

@@ -425,6 +425,15 @@ type GamesMsg struct {
 
 func (GamesMsg) kind() Kind { return GamesReply }
 
+// ResignTablesMsg answers RESIGN without a table (LEAGUES §1): Tables, the
+// recipient's running tables, each with the line that resigns it.
+type ResignTablesMsg struct {
+	Head
+	Tables []string
+}
+
+func (ResignTablesMsg) kind() Kind { return ResignTables }
+
 // HelpMsg is how to play by mail.
 type HelpMsg struct {
 	Head

@@ -44,6 +44,7 @@ const (
 	Confirm                        // ConfirmMsg: do what came to the plain address in your name? (EMAIL §1.7)
 	InvitesRefused                 // NoInviteMsg: STOP confirmed: no more invitations (LEAGUES §6)
 	TableLapsed                    // LapsedMsg: an open table not started in time was closed (LEAGUES §6)
+	ResignTables                   // ResignTablesMsg: RESIGN without a table: the line resigning each running table
 )
 
 // kindNames is read-only.
@@ -83,6 +84,7 @@ var kindNames = [...]string{
 	Confirm:        "confirm",
 	InvitesRefused: "invitations-refused",
 	TableLapsed:    "table-lapsed",
+	ResignTables:   "resign-tables",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also

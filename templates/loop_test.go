@@ -50,6 +50,7 @@ func loopCases() map[string]Mail {
 	add("answer-expired-waiting", InviteAnswerMsg{Head: sampleHead("Alice"), Expired: []string{"Bob"},
 		At: sampleNow.Add(-time.Hour), Waiting: []string{"Élodie"}, Seated: []string{"Alice"}})
 	add("games-none", GamesMsg{Head: Head{To: "Bob", Now: sampleNow}})
+	add("resign-tables-none", ResignTablesMsg{Head: Head{To: "Bob", Now: sampleNow}})
 	for _, c := range []string{"BOARD", "PASS", "LANG fr", "JOIN t42", "NEW", "EXCHANGE 1 4 7"} {
 		add("rejected-"+c, RejectedMsg{Head: sampleHead("Bob"), Command: c, Reasons: []Reason{{Kind: ReasonNotYourTurn, Detail: "Alice"}}})
 	}

@@ -253,6 +253,8 @@ func sample(k Kind) Mail {
 			{Table: "t50", Variant: "lexio", Status: StatusWaiting, Players: []string{"Bob"}},
 			{Table: "t3", Variant: "lexio", Status: StatusOver, Players: []string{"Bob", "Alice"}, Score: 311},
 		}}
+	case ResignTables:
+		return ResignTablesMsg{Head: Head{To: "Bob", Now: sampleNow}, Tables: []string{"t42", "t7"}}
 	case Help:
 		return HelpMsg{Head: Head{To: "Bob", Now: sampleNow}, Address: "lexio@example.org"}
 	case HelpRules:

@@ -107,6 +107,7 @@ func TestParseJSON(t *testing.T) {
 	want := map[string]string{
 		"zone.1@yahoo.fr":                   "TZ Europe/Paris",
 		"resign-fr-abandonner.1@yahoo.fr":   "RESIGN t42",
+		"resign-bare-es.1@gmail.com":        "RESIGN",
 		"vacation-cmd-days-es.1@gmail.com":  "VACATION 7",
 		"vacation-cmd-dates-en.1@gmail.com": "VACATION 2026-12-20 2026-12-27",
 		"vacation-cmd-off-fr.1@yahoo.fr":    "VACATION OFF",
