@@ -3,6 +3,8 @@ package templates
 import (
 	"fmt"
 	htmltemplate "html/template"
+
+	"github.com/lexio-mail/lexio/templates/tidy"
 )
 
 // This file lends the mail's drawing to the web side's pages (EMAIL §7):
@@ -37,7 +39,7 @@ func (s *Set) Fragment(lang, name string, data any) (htmltemplate.HTML, error) {
 	if err != nil {
 		return "", fmt.Errorf("templates: fragment %s %s: %w", ls.l.code, name, err)
 	}
-	return htmltemplate.HTML(tidyHTML([]byte(out))), nil
+	return htmltemplate.HTML(tidy.HTML([]byte(out))), nil
 }
 
 // Phrase says the phrase name in lang, as plain text for a page (which
