@@ -10,6 +10,10 @@ import (
 	"strings"
 )
 
+// Whole opens a text line that is never wrapped, however long: Text
+// drops it and keeps the line whole, for a line a program reads back.
+const Whole = "\x1f"
+
 // Text trims trailing spaces, squeezes runs of blank lines and wraps
 // lines longer than width at spaces, continuing with the line's indent
 // (plus two for a "- " list item, and "> " again for a quoted line).
@@ -29,6 +33,10 @@ func Text(s string, width int) string {
 			continue
 		}
 		blank = 0
+		if whole, ok := strings.CutPrefix(line, Whole); ok {
+			out = append(out, whole)
+			continue
+		}
 		out = append(out, wrap(line, width)...)
 	}
 	for len(out) > 0 && out[len(out)-1] == "" {

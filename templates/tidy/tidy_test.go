@@ -35,3 +35,16 @@ func TestText(t *testing.T) {
 		}
 	}
 }
+
+// TestWhole: a line opened by Whole is kept whole, its marker dropped.
+func TestWhole(t *testing.T) {
+	long := strings.Repeat("AAAA ", 30)
+	got := Text("a\n"+Whole+"Unseen (120): "+long+"\n   "+long+"\n", 40)
+	lines := strings.Split(got, "\n")
+	if lines[1] != "Unseen (120): "+strings.TrimRight(long, " ") || strings.Contains(got, Whole) {
+		t.Errorf("whole line: %q", lines[1])
+	}
+	if len(lines) < 5 {
+		t.Errorf("the next line was not wrapped: %q", got)
+	}
+}
