@@ -19,6 +19,7 @@ var fragments = map[string]bool{
 	"part.scores":   true, // Table: scores, tiles held, the bag
 	"part.clocks":   true, // NoticeMsg: time banks, vacations
 	"part.rack":     true, // Rack: the viewer's own, under its heading
+	"part.unseen":   true, // NoticeMsg: the tiles the viewer has not seen
 	"part.log":      true, // []LogLine
 	"part.h":        true, // string: a heading
 	"msg.game-over": true, // GameOverMsg: the result, the revealed racks, board and log

@@ -94,6 +94,7 @@ func parseLang(code string) (*langSet, error) {
 	textReply := sync.OnceValues(func() (string, error) { return execute(text, "part.reply", nil) })
 	htmlReply := sync.OnceValues(func() (string, error) { return execute(html, "part.reply", nil) })
 	funcs["replyHelp"] = textReply
+	funcs["whole"] = func() string { return tidy.Whole } // the text's line that is never wrapped
 	htmlFuncs["replyHelp"] = func() (htmltemplate.HTML, error) {
 		out, err := htmlReply()
 		return htmltemplate.HTML(out), err
