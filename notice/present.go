@@ -2,6 +2,7 @@ package notice
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/parser"
@@ -47,6 +48,52 @@ func RackData(rack []engine.RackTile) templates.Rack {
 		out[i] = rt
 	}
 	return out
+}
+
+// UnseenData is what player v.Player has not seen: the game's tiles less
+// the board's (a blank counted as "?") and v's own rack. It reads only v.
+func UnseenData(v engine.View) templates.Unseen {
+	var n [27]int // A–Z, then the blanks
+	slot := func(t byte) int {
+		if t == engine.BlankTile {
+			return 26
+		}
+		return int(t - 'A')
+	}
+	for _, t := range engine.TileSet(v.Rules) {
+		n[slot(t)]++
+	}
+	for row := range engine.Size {
+		for col := range engine.Size {
+			switch sq := v.Board.At(engine.Cell{Col: col, Row: row}); {
+			case sq.Blank:
+				n[26]--
+			case sq.Letter != 0:
+				n[slot(sq.Letter)]--
+			}
+		}
+	}
+	for _, t := range v.Rack {
+		n[slot(t.Letter[0])]--
+	}
+	var u templates.Unseen
+	for i, c := range n {
+		if c <= 0 {
+			continue
+		}
+		l := byte('A' + i)
+		switch {
+		case i == 26:
+			l = engine.BlankTile
+		case strings.IndexByte("AEIOU", l) >= 0:
+			u.Vowels += c
+		default:
+			u.Consonants += c
+		}
+		u.Groups = append(u.Groups, strings.Repeat(string(l), c))
+		u.Tiles += c
+	}
+	return u
 }
 
 // RackOf turns a revealed rack string ('?' a blank) into rack tiles.

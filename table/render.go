@@ -110,11 +110,12 @@ func (s *Service) NoticeData(t *Table, p int, now time.Time) (templates.NoticeMs
 	ns := Names(t.Seats)
 	b := v.Board
 	msg := templates.NoticeMsg{
-		Head:  s.notices.Head(t.Row.Name, t.Recipient(p), now),
-		Board: notice.BoardData(&b, v.Rules, v.LastPlay),
-		Rack:  notice.RackData(v.Rack),
-		Log:   notice.Latest(notice.LogLines(v.Log, ns, &b), 8),
-		State: templates.Table{Variant: t.Row.Variant, Bag: v.Bag, HasBank: t.bank().On()},
+		Head:   s.notices.Head(t.Row.Name, t.Recipient(p), now),
+		Board:  notice.BoardData(&b, v.Rules, v.LastPlay),
+		Rack:   notice.RackData(v.Rack),
+		Log:    notice.Latest(notice.LogLines(v.Log, ns, &b), 8),
+		State:  templates.Table{Variant: t.Row.Variant, Bag: v.Bag, HasBank: t.bank().On()},
+		Unseen: notice.UnseenData(v),
 	}
 	if !v.Over {
 		msg.State.Turn = ns[v.Turn]

@@ -328,6 +328,9 @@ type NoticeMsg struct {
 	Board Board
 	Rack  Rack      // the recipient's rack, and nobody else's
 	Log   []LogLine // the latest entries, oldest first
+	// Unseen is what the recipient has not seen: the set less the board
+	// (a blank as "?") and their rack. Empty on a spectator's page.
+	Unseen Unseen
 	// Accepted, in the turn notice to the author of the move, says what
 	// their move did (EMAIL §4.1) above the new state (§4.2): one mail
 	// rather than two. Nil for everyone else.
@@ -346,6 +349,13 @@ func (BoardMsg) kind() Kind { return BoardReply }
 type ReminderMsg NoticeMsg
 
 func (ReminderMsg) kind() Kind { return Reminder }
+
+// Unseen is the tiles a player has not seen: a group per letter in
+// alphabetical order ("AAAA", "B"), the blanks' ("??") last, and counts.
+type Unseen struct {
+	Groups                    []string
+	Tiles, Vowels, Consonants int
+}
 
 // Acceptance is what the author of an accepted move is told.
 type Acceptance struct {

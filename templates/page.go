@@ -3,6 +3,8 @@ package templates
 import (
 	"fmt"
 	htmltemplate "html/template"
+
+	"github.com/lexio-mail/lexio/templates/tidy"
 )
 
 // This file lends the mail's drawing to the web side's pages (EMAIL §7):
@@ -17,6 +19,7 @@ var fragments = map[string]bool{
 	"part.scores":   true, // Table: scores, tiles held, the bag
 	"part.clocks":   true, // NoticeMsg: time banks, vacations
 	"part.rack":     true, // Rack: the viewer's own, under its heading
+	"part.unseen":   true, // NoticeMsg: the tiles the viewer has not seen
 	"part.log":      true, // []LogLine
 	"part.h":        true, // string: a heading
 	"msg.game-over": true, // GameOverMsg: the result, the revealed racks, board and log
@@ -37,7 +40,7 @@ func (s *Set) Fragment(lang, name string, data any) (htmltemplate.HTML, error) {
 	if err != nil {
 		return "", fmt.Errorf("templates: fragment %s %s: %w", ls.l.code, name, err)
 	}
-	return htmltemplate.HTML(tidyHTML([]byte(out))), nil
+	return htmltemplate.HTML(tidy.HTML([]byte(out))), nil
 }
 
 // Phrase says the phrase name in lang, as plain text for a page (which

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"strings"
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
@@ -111,8 +112,43 @@ func sampleRack(letters string) Rack {
 }
 
 func sampleNotice(to, rack string) NoticeMsg {
-	return NoticeMsg{Head: sampleHead(to), State: sampleTable(to), Board: sampleBoard(),
-		Rack: sampleRack(rack), Log: sampleLog()}
+	b := sampleBoard()
+	return NoticeMsg{Head: sampleHead(to), State: sampleTable(to), Board: b,
+		Rack: sampleRack(rack), Log: sampleLog(), Unseen: sampleUnseen(&b, rack)}
+}
+
+// sampleUnseen is what the holder of rack has not seen of a lexio game
+// with board b, counted here as the presenter counts it in package notice.
+func sampleUnseen(b *Board, rack string) Unseen {
+	n := map[byte]int{}
+	for _, t := range engine.TileSet(engine.Rules{}) {
+		n[t]++
+	}
+	for _, row := range b.Cells {
+		for _, c := range row {
+			if c.Blank {
+				n['?']--
+			} else if c.Letter != 0 {
+				n[c.Letter]--
+			}
+		}
+	}
+	for _, t := range []byte(rack) {
+		n[t]--
+	}
+	var u Unseen
+	for _, t := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZ?") {
+		if n[t] > 0 {
+			u.Groups = append(u.Groups, strings.Repeat(string(t), n[t]))
+			u.Tiles += n[t]
+			if strings.IndexByte("AEIOU", t) >= 0 {
+				u.Vowels += n[t]
+			} else if t != '?' {
+				u.Consonants += n[t]
+			}
+		}
+	}
+	return u
 }
 
 // authorSamples are the messages to the author of a move, which carry
@@ -127,6 +163,11 @@ func authorSamples() map[string]Mail {
 	r := sampleNotice("Bob", "QUARTZ?")
 	r.Log = append(r.Log, LogLine{At: sampleNow.Add(-time.Hour), Kind: LogResign, Player: "Chloé", Count: 7})
 	r.State.Players[2].Tiles, r.State.Players[2].Left, r.State.Bag = 0, true, 78
+	// The bag empty, Bob's turn: the unseen tiles are on Alice's and
+	// Chloé's racks, and the notice says how many each holds.
+	e := sampleNotice("Bob", "QUARTZ?")
+	e.State.Bag, e.State.Players[0].Tiles, e.State.Players[2].Tiles = 0, 3, 2
+	e.Unseen = Unseen{Groups: []string{"E", "LL", "T", "?"}, Tiles: 5, Vowels: 1, Consonants: 3}
 	// Then Alice forfeited: Bob is left alone and wins, though behind her.
 	o := GameOverMsg{Head: sampleHead("Bob"), End: EndForfeit, Resigner: "Alice",
 		Left: []Leaver{{Name: "Chloé"}, {Name: "Alice", Forfeit: true}},
@@ -175,7 +216,8 @@ func authorSamples() map[string]Mail {
 	weekly.Rated = false
 	return map[string]Mail{"turn-notice-author": n, "game-over-author": g,
 		"turn-notice-resign": r, "game-over-forfeit": o,
-		"game-over-league": lg, "game-over-adjudicated": adj,
+		"turn-notice-endgame": e,
+		"game-over-league":    lg, "game-over-adjudicated": adj,
 		"game-over-missed": missed,
 		"standings-weekly": weekly,
 		"standings-final":  StandingsMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Standings: final},

@@ -97,7 +97,7 @@ func (s *Service) webTable(t *table.Table, p int, now time.Time) (*view.Table, e
 	b := v.Board
 	entries := v.Log
 	if p < 0 {
-		msg.Rack = nil
+		msg.Rack, msg.Unseen = nil, templates.Unseen{} // seat 0's rack shows through the unseen
 		entries = slices.DeleteFunc(slices.Clone(entries), func(e engine.LogEntry) bool { return e.Private })
 		for i := range msg.State.Players {
 			msg.State.Players[i].You = false
