@@ -48,26 +48,6 @@ func imapLogin(ctx context.Context, c *imapclient.Client, user, password string,
 	return nil
 }
 
-// tokenAuth is one SMTP login by token: go-mail calls Start and Next on
-// one connection; refused says the server sent an error challenge.
-type tokenAuth struct {
-	tok     string
-	c       bearer.Client
-	inner   gosmtp.Auth
-	refused bool
-}
-
-func (a *tokenAuth) Start(server *gosmtp.ServerInfo) (string, []byte, error) {
-	return a.inner.Start(server)
-}
-
-func (a *tokenAuth) Next(fromServer []byte, more bool) ([]byte, error) {
-	if more {
-		a.refused = true
-	}
-	return a.inner.Next(fromServer, more)
-}
-
 // dial connects to the SMTP server and logs in. With tokens, each dial
 // presents the token of the moment: the client's login is set for it
 // under dialMu, and a refused token is dropped.
@@ -83,12 +63,11 @@ func (d *Dispatcher) dial(ctx context.Context) (*gosmtp.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &tokenAuth{tok: tok, c: sc, inner: bearer.SMTPAuth(sc)}
 	d.dialMu.Lock()
-	d.client.SetSMTPAuthCustom(a)
+	d.client.SetSMTPAuthCustom(bearer.SMTPAuth(sc))
 	c, err := d.client.DialToSMTPClientWithContext(ctx)
 	d.dialMu.Unlock()
-	if err != nil && a.refused {
+	if _, refused := sc.Refused(); err != nil && refused {
 		d.cfg.Tokens.Invalidate(tok)
 	}
 	return c, err
