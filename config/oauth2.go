@@ -76,8 +76,12 @@ func (c *Config) OAuth2On() bool {
 func (o OAuth2) Scopes() []string { return strings.Fields(o.Scope) }
 
 // OAuth2ClientSecret returns the client secret from
-// LEXIO_OAUTH2_CLIENT_SECRET or oauth2.client_secret_file.
+// LEXIO_OAUTH2_CLIENT_SECRET or oauth2.client_secret_file; "" for a
+// public client of the refresh token grant, which has neither.
 func (c *Config) OAuth2ClientSecret() (string, error) {
+	if c.OAuth2.Grant == GrantRefreshToken && c.OAuth2.ClientSecretFile == "" && os.Getenv("LEXIO_OAUTH2_CLIENT_SECRET") == "" {
+		return "", nil
+	}
 	s, err := secret("LEXIO_OAUTH2_CLIENT_SECRET", c.OAuth2.ClientSecretFile, "")
 	if err != nil {
 		return "", fmt.Errorf("config: oauth2 client secret: %w", err)

@@ -39,11 +39,9 @@ func runAuthLogin(ctx context.Context, e *env, args []string) error {
 	}
 	cfg := oauth.Config{TokenURL: o.TokenURL, AuthURL: o.AuthURL, ClientID: o.ClientID, Grant: oauth.RefreshToken,
 		RefreshTokenFile: o.RefreshTokenFile, Scopes: o.Scopes()}
-	if o.ClientSecretFile != "" || e.getenv("LEXIO_OAUTH2_CLIENT_SECRET") != "" {
-		// Google's desktop clients have a secret; public clients none.
-		if cfg.ClientSecret, err = c.OAuth2ClientSecret(); err != nil {
-			return err
-		}
+	// Google's desktop clients have a secret; public clients none.
+	if cfg.ClientSecret, err = c.OAuth2ClientSecret(); err != nil {
+		return err
 	}
 	user := c.IMAP.Username
 	if user == "" {

@@ -184,9 +184,7 @@ func tokenSource(c *config.Config, requested func(error)) (*oauth.Source, error)
 	cfg := oauth.Config{TokenURL: o.TokenURL, AuthURL: o.AuthURL, ClientID: o.ClientID, Grant: oauth.Grant(o.Grant),
 		RefreshTokenFile: o.RefreshTokenFile, Scopes: o.Scopes(), Requested: requested}
 	var secretErr, tokenErr error
-	if o.ClientSecretFile != "" || os.Getenv("LEXIO_OAUTH2_CLIENT_SECRET") != "" || cfg.Grant == oauth.ClientCredentials {
-		cfg.ClientSecret, secretErr = c.OAuth2ClientSecret()
-	}
+	cfg.ClientSecret, secretErr = c.OAuth2ClientSecret()
 	if cfg.Grant == oauth.RefreshToken {
 		if cfg.RefreshToken, tokenErr = c.OAuth2RefreshToken(); tokenErr != nil {
 			tokenErr = fmt.Errorf("%w (`lexio auth login` writes it)", tokenErr)
