@@ -21,7 +21,9 @@ func (m *Metrics) Handler() http.Handler {
 		// the others; why is logged, not served.
 		ErrorHandling: promhttp.ContinueOnError,
 		ErrorLog:      slog.NewLogLogger(m.o.Log.Handler(), slog.LevelWarn),
-		Timeout:       2 * m.o.ScrapeTimeout,
+		// The reads are bounded by ScrapeTimeout each; this bounds the
+		// page, with room for the rest of it on a loaded machine.
+		Timeout: m.o.ScrapeTimeout + 5*time.Second,
 	}))
 	mux.HandleFunc("GET /healthz", m.healthz)
 	return mux
