@@ -25,6 +25,7 @@ import (
 
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/gcg"
 	"github.com/lexio-mail/lexio/movegen"
 	"github.com/lexio-mail/lexio/parser"
@@ -59,14 +60,14 @@ func (k Kind) String() string {
 type Turn struct {
 	Number int // the game's turn number, 1 the first (the log's numbering)
 	Player int // the mover's seat
-	Board  engine.Board
+	Board  board.Board
 	// Rack is the mover's rack then, letters A–Z and '?' for a blank; nil
 	// when it is not known in full (the turn is skipped).
 	Rack      []byte
 	Kind      Kind
-	Tiles     []engine.Placement // Place: the tiles put down
-	Exchanged string             // Exchange: the tiles returned, when known
-	Score     int                // what the move scored: a placement's, else 0
+	Tiles     []board.Placement // Place: the tiles put down
+	Exchanged string            // Exchange: the tiles returned, when known
+	Score     int               // what the move scored: a placement's, else 0
 }
 
 // Miss is one judged turn: what the player did, and the best placement
@@ -108,7 +109,7 @@ const TopMisses = 3
 // Analyze judges every turn of a game of players seats under rules, with
 // the GADDAG of the game's dictionary. It is deterministic: among
 // placements of the best score the least command (in byte order) is shown.
-func Analyze(turns []Turn, players int, rules engine.Rules, gd *dict.Gaddag) (Report, error) {
+func Analyze(turns []Turn, players int, rules board.Rules, gd *dict.Gaddag) (Report, error) {
 	if gd == nil {
 		return Report{}, errors.New("analysis: no GADDAG")
 	}
@@ -148,11 +149,11 @@ func Analyze(turns []Turn, players int, rules engine.Rules, gd *dict.Gaddag) (Re
 
 // judge finds the best placement of the turn's rack and describes the
 // move played.
-func judge(gen *movegen.Generator, buf *[]movegen.Move, t Turn, rules engine.Rules) (Miss, error) {
+func judge(gen *movegen.Generator, buf *[]movegen.Move, t Turn, rules board.Rules) (Miss, error) {
 	m := Miss{Turn: t.Number, Kind: t.Kind, Score: t.Score}
 	switch t.Kind {
 	case Place:
-		play, err := engine.Evaluate(&t.Board, t.Tiles, rules)
+		play, err := board.Evaluate(&t.Board, t.Tiles, rules)
 		if err != nil {
 			return Miss{}, fmt.Errorf("the move played: %w", err)
 		}
@@ -186,7 +187,7 @@ func judge(gen *movegen.Generator, buf *[]movegen.Move, t Turn, rules engine.Rul
 		if moves[i].Score != best.Score {
 			continue
 		}
-		play, err := engine.Evaluate(&t.Board, moves[i].Placements(), rules)
+		play, err := board.Evaluate(&t.Board, moves[i].Placements(), rules)
 		if err != nil {
 			return Miss{}, fmt.Errorf("a generated move: %w", err)
 		}
@@ -199,7 +200,7 @@ func judge(gen *movegen.Generator, buf *[]movegen.Move, t Turn, rules engine.Rul
 }
 
 // mainWord writes a play's main word, a blank's letter lowercase.
-func mainWord(play engine.Play) string {
+func mainWord(play board.Play) string {
 	w := play.Words[0]
 	b := []byte(w.Text)
 	for i, c := range w.Cells {
@@ -217,10 +218,10 @@ func mainWord(play engine.Play) string {
 // already on the board in parentheses, a blank as a lowercase letter. A
 // word of blanks only would read back as ordinary tiles (lowercase
 // letters are blanks only beside capitals), so it is written in brackets.
-func PlaceCommand(play engine.Play) string {
+func PlaceCommand(play board.Play) string {
 	w := play.Words[0]
 	p := &parser.Placement{Col: w.Start.Col, Row: w.Start.Row, Dir: parser.Across}
-	if w.Dir == engine.Down {
+	if w.Dir == board.Down {
 		p.Dir = parser.Down
 	}
 	capital := false
@@ -306,7 +307,7 @@ func FromGame(cfg engine.Config, actions []engine.Action) ([]Turn, error) {
 // no rack, which Analyze skips. Any other problem of the record (an
 // illegal move, a word not in the dictionary, a wrong score) is an error:
 // `lexio replay` tells them all.
-func FromRecord(rec *gcg.Record, rules engine.Rules, d engine.Dictionary) ([]Turn, error) {
+func FromRecord(rec *gcg.Record, rules board.Rules, d engine.Dictionary) ([]Turn, error) {
 	sum, err := gcg.Replay(rec, gcg.Options{Rules: rules, Dict: d}, io.Discard)
 	if err != nil {
 		return nil, err

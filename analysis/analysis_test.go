@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/movegen"
 )
 
@@ -28,11 +29,11 @@ func smallGaddag(t testing.TB, words ...string) *dict.Gaddag {
 
 // put returns placements of word from cell start in direction d; a
 // lowercase letter is a blank.
-func put(start engine.Cell, d engine.Dir, word string) []engine.Placement {
-	var ps []engine.Placement
+func put(start board.Cell, d board.Dir, word string) []board.Placement {
+	var ps []board.Placement
 	for i := range len(word) {
 		l := word[i]
-		p := engine.Placement{Cell: start.Next(d, i), Letter: l}
+		p := board.Placement{Cell: start.Next(d, i), Letter: l}
 		if l >= 'a' && l <= 'z' {
 			p.Letter, p.Blank = l-'a'+'A', true
 		}
@@ -41,21 +42,21 @@ func put(start engine.Cell, d engine.Dir, word string) []engine.Placement {
 	return ps
 }
 
-var g7 = engine.Cell{Col: 6, Row: 6} // the fountain (RULES §2.3)
+var g7 = board.Cell{Col: 6, Row: 6} // the fountain (RULES §2.3)
 
 // TestKnownGame: a small game whose misses are worked out by hand. Row 7
 // and column G hold no bonus cell but the fountain, which pays nothing
 // (RULES §2.4); C 2, H 4, A, I, T, S 1 (RULES §3.1).
 func TestKnownGame(t *testing.T) {
 	gd := smallGaddag(t, "chat", "chats", "ha", "hai")
-	var b1 engine.Board
+	var b1 board.Board
 	b2 := b1
-	ha := put(g7, engine.Across, "HA") // G7 H7
+	ha := put(g7, board.Across, "HA") // G7 H7
 	if err := b2.Apply(ha); err != nil {
 		t.Fatal(err)
 	}
 	b3 := b2
-	cat := []engine.Placement{{Cell: engine.Cell{Col: 5, Row: 6}, Letter: 'C'}, {Cell: engine.Cell{Col: 8, Row: 6}, Letter: 'T'}} // C(HA)T
+	cat := []board.Placement{{Cell: board.Cell{Col: 5, Row: 6}, Letter: 'C'}, {Cell: board.Cell{Col: 8, Row: 6}, Letter: 'T'}} // C(HA)T
 	if err := b3.Apply(cat); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestKnownGame(t *testing.T) {
 		// alice's rack is not known: skipped.
 		{Number: 5, Player: 0, Board: b3, Kind: Pass},
 	}
-	rep, err := Analyze(turns, 2, engine.Rules{}, gd)
+	rep, err := Analyze(turns, 2, board.Rules{}, gd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,14 +102,14 @@ func TestKnownGame(t *testing.T) {
 
 	// A word of blanks only is written in brackets: lowercase letters
 	// are blanks only beside capitals.
-	if got := PlaceCommand(mustPlay(t, &b1, put(g7, engine.Across, "ha"))); got != "PLACE G7 ACROSS [H][A]" {
+	if got := PlaceCommand(mustPlay(t, &b1, put(g7, board.Across, "ha"))); got != "PLACE G7 ACROSS [H][A]" {
 		t.Errorf("blanks only: %q", got)
 	}
 }
 
-func mustPlay(t *testing.T, b *engine.Board, ps []engine.Placement) engine.Play {
+func mustPlay(t *testing.T, b *board.Board, ps []board.Placement) board.Play {
 	t.Helper()
-	p, err := engine.Evaluate(b, ps, engine.Rules{})
+	p, err := board.Evaluate(b, ps, board.Rules{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func mustPlay(t *testing.T, b *engine.Board, ps []engine.Placement) engine.Play 
 // TestTopMisses: the three biggest misses, an earlier turn first on a tie.
 func TestTopMisses(t *testing.T) {
 	gd := smallGaddag(t, "chat", "ha", "hai")
-	var b engine.Board
+	var b board.Board
 	// Passes holding HA (5), CHAT (8), HAI (6), CHAT (8), HA (5): the
 	// misses are 8 (turn 2), 8 (turn 4), 6 (turn 3).
 	racks := []string{"HAXXXXX", "CHATXXX", "HAIXXXX", "CHATXXX", "HAXXXXX"}
@@ -126,7 +127,7 @@ func TestTopMisses(t *testing.T) {
 	for i, r := range racks {
 		turns = append(turns, Turn{Number: i + 1, Player: 0, Board: b, Rack: []byte(r), Kind: Pass})
 	}
-	rep, err := Analyze(turns, 1, engine.Rules{}, gd)
+	rep, err := Analyze(turns, 1, board.Rules{}, gd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestProperties(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := Analyze(turns, cfg.Players, engine.Rules{}, gd)
+		rep, err := Analyze(turns, cfg.Players, board.Rules{}, gd)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,9 +267,9 @@ func playRandom(t *testing.T, cfg engine.Config, gd *dict.Gaddag, r *rand.Rand) 
 // outside it: a record played with another dictionary) leaves 0, not less.
 func TestNeverNegative(t *testing.T) {
 	gd := smallGaddag(t, "ha")
-	var b engine.Board
-	turns := []Turn{{Number: 1, Player: 0, Board: b, Rack: []byte("CHATXXX"), Kind: Place, Tiles: put(g7, engine.Across, "CHAT"), Score: 8}}
-	rep, err := Analyze(turns, 1, engine.Rules{}, gd)
+	var b board.Board
+	turns := []Turn{{Number: 1, Player: 0, Board: b, Rack: []byte("CHATXXX"), Kind: Place, Tiles: put(g7, board.Across, "CHAT"), Score: 8}}
+	rep, err := Analyze(turns, 1, board.Rules{}, gd)
 	if err != nil {
 		t.Fatal(err)
 	}

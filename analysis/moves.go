@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/movegen"
 )
 
@@ -20,7 +20,7 @@ type Move struct {
 
 // Moves describes the generator's moves of rack on b with the engine's
 // words and score, best score first, then by command.
-func Moves(b *engine.Board, rack []byte, moves []movegen.Move, r engine.Rules) ([]Move, error) {
+func Moves(b *board.Board, rack []byte, moves []movegen.Move, r board.Rules) ([]Move, error) {
 	out := make([]Move, 0, len(moves))
 	for i := range moves {
 		m, err := describeMove(b, rack, &moves[i], r)
@@ -40,13 +40,13 @@ func Moves(b *engine.Board, rack []byte, moves []movegen.Move, r engine.Rules) (
 
 // describeMove writes a move as `lexio moves` prints it, with the
 // engine's words and score.
-func describeMove(b *engine.Board, rack []byte, m *movegen.Move, r engine.Rules) (Move, error) {
+func describeMove(b *board.Board, rack []byte, m *movegen.Move, r board.Rules) (Move, error) {
 	ps := m.Placements()
-	play, err := engine.Evaluate(b, ps, r)
+	play, err := board.Evaluate(b, ps, r)
 	if err != nil || play.Score != m.Score {
 		return Move{}, fmt.Errorf("moves: the engine does not score %v as the generator (%d, %v): a bug", ps, m.Score, err)
 	}
-	left, err := engine.TakeTiles(rack, ps)
+	left, err := board.TakeTiles(rack, ps)
 	if err != nil {
 		return Move{}, err
 	}

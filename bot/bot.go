@@ -22,6 +22,7 @@ import (
 
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/movegen"
 )
 
@@ -52,8 +53,8 @@ func ParseLevel(s string) (Level, error) {
 // other player's rack. Make it with ViewOf.
 type View struct {
 	Player int
-	Rules  engine.Rules
-	Board  engine.Board
+	Rules  board.Rules
+	Board  board.Board
 	Rack   []byte // the player's tiles in rack order, '?' a blank
 	Bag    int    // tiles in the bag
 	// Unseen holds the tiles neither on the board nor on the rack, sorted:
@@ -74,9 +75,9 @@ func ViewOf(v engine.View) View {
 	for _, t := range v.Rack {
 		bv.Rack = append(bv.Rack, t.Letter[0])
 	}
-	unseen := countsOf(engine.TileSet(v.Rules))
-	for i := range engine.Size * engine.Size {
-		sq := v.Board.At(engine.Cell{Col: i % engine.Size, Row: i / engine.Size})
+	unseen := countsOf(board.TileSet(v.Rules))
+	for i := range board.Size * board.Size {
+		sq := v.Board.At(board.Cell{Col: i % board.Size, Row: i / board.Size})
 		switch {
 		case sq.Blank:
 			unseen[blank]--
@@ -88,7 +89,7 @@ func ViewOf(v engine.View) View {
 		unseen[slot(t)]--
 	}
 	for range unseen[blank] { // '?' sorts before the letters
-		bv.Unseen = append(bv.Unseen, engine.BlankTile)
+		bv.Unseen = append(bv.Unseen, board.BlankTile)
 	}
 	for l := range 26 {
 		for range unseen[l] {
@@ -121,7 +122,7 @@ func ViewOf(v engine.View) View {
 // board is likely blocked, and the bot passes rather than exchanges, so
 // that the game ends (RULES §11.2; in lexico only passes end it).
 func (v *View) canExchange(n int) bool {
-	if v.Rules.Variant == engine.Lexico && (v.Turns == 0 || v.Bag < engine.RackSize) {
+	if v.Rules.Variant == board.Lexico && (v.Turns == 0 || v.Bag < board.RackSize) {
 		return false
 	}
 	if v.Idle >= v.Players {
@@ -254,7 +255,7 @@ func (b *Bot) strong(v *View) engine.Action {
 func rackValue(c *counts) int {
 	v := 0
 	for l := range 26 {
-		v += c[l] * engine.LetterValue(byte('A'+l))
+		v += c[l] * board.LetterValue(byte('A'+l))
 	}
 	return v
 }
@@ -270,7 +271,7 @@ func (b *Bot) endgame(v *View) engine.Action {
 		return engine.Action{Kind: engine.ActPass, Player: v.Player}
 	}
 	adjust := 2 // lexio's rack adjustments count twice between two players
-	if v.Rules.Variant == engine.Lexico {
+	if v.Rules.Variant == board.Lexico {
 		adjust = 0 // lexico has none (RULES §12)
 	}
 	rack, unseen := countsOf(v.Rack), countsOf(v.Unseen)

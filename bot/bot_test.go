@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/movegen"
 )
 
@@ -26,22 +27,22 @@ func tiny(t *testing.T, list ...string) words {
 	return words{d, gd}
 }
 
-func cell(t *testing.T, s string) engine.Cell {
+func cell(t *testing.T, s string) board.Cell {
 	t.Helper()
-	c, err := engine.ParseCell(s)
+	c, err := board.ParseCell(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-// board lays tiles on an empty board: "G7W" puts a W on G7.
-func board(t *testing.T, tiles ...string) engine.Board {
+// laid lays tiles on an empty board: "G7W" puts a W on G7.
+func laid(t *testing.T, tiles ...string) board.Board {
 	t.Helper()
-	var b engine.Board
+	var b board.Board
 	for _, s := range tiles {
-		p := engine.Placement{Cell: cell(t, s[:len(s)-1]), Letter: s[len(s)-1]}
-		if err := b.Apply([]engine.Placement{p}); err != nil {
+		p := board.Placement{Cell: cell(t, s[:len(s)-1]), Letter: s[len(s)-1]}
+		if err := b.Apply([]board.Placement{p}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -59,7 +60,7 @@ func choose(t *testing.T, w words, v View, level Level) engine.Action {
 
 func score(t *testing.T, v View, a engine.Action) int {
 	t.Helper()
-	p, err := engine.Evaluate(&v.Board, a.Tiles, v.Rules)
+	p, err := board.Evaluate(&v.Board, a.Tiles, v.Rules)
 	if err != nil {
 		t.Fatalf("%+v: %v", a, err)
 	}
@@ -71,7 +72,7 @@ func score(t *testing.T, v View, a engine.Action) int {
 func TestViewOf(t *testing.T) {
 	w := mustWords(t, frenchSample)
 	at := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	g, err := engine.New(engine.Config{Rules: engine.Rules{Variant: engine.Lexio}, Players: 2, Seed: 2, Start: at})
+	g, err := engine.New(engine.Config{Rules: board.Rules{Variant: board.Lexio}, Players: 2, Seed: 2, Start: at})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestViewOf(t *testing.T) {
 // Medium plays the best score; easy a random move of the weaker half.
 func TestLevels(t *testing.T) {
 	w := mustWords(t, frenchSample)
-	v := View{Rules: engine.Rules{Variant: engine.Lexio}, Board: board(t, "G7M", "H7E", "I7R"),
+	v := View{Rules: board.Rules{Variant: board.Lexio}, Board: laid(t, "G7M", "H7E", "I7R"),
 		Rack: []byte("ASETRIN"), Bag: 60, Opponents: 1, Players: 2, Turns: 1}
 	moves, err := movegen.New(w.gd).Generate(&v.Board, v.Rack, v.Rules, nil)
 	if err != nil {
@@ -159,7 +160,7 @@ func TestLevels(t *testing.T) {
 	}
 }
 
-func key(ps []engine.Placement) string {
+func key(ps []board.Placement) string {
 	var sb strings.Builder
 	for _, p := range ps {
 		sb.WriteString(p.Cell.String())
@@ -173,7 +174,7 @@ func key(ps []engine.Placement) string {
 // nor after a round without a placement (the game must end).
 func TestStrongExchanges(t *testing.T) {
 	w := tiny(t, "KU", "KUW")
-	v := View{Rules: engine.Rules{Variant: engine.Lexio}, Rack: []byte("QKWVYZU"), Bag: 80, Opponents: 1, Players: 2, Turns: 1}
+	v := View{Rules: board.Rules{Variant: board.Lexio}, Rack: []byte("QKWVYZU"), Bag: 80, Opponents: 1, Players: 2, Turns: 1}
 	if a := choose(t, w, v, Medium); a.Kind != engine.ActPlace {
 		t.Fatalf("medium: %+v, want KUW", a)
 	}
@@ -182,7 +183,7 @@ func TestStrongExchanges(t *testing.T) {
 		t.Fatalf("strong: %+v, want an exchange of all but the Z (slot 6)", a)
 	}
 	first := v
-	first.Rules, first.Turns = engine.Rules{Variant: engine.Lexico}, 0
+	first.Rules, first.Turns = board.Rules{Variant: board.Lexico}, 0
 	if a := choose(t, w, first, Strong); a.Kind != engine.ActPlace {
 		t.Errorf("strong on its first lexico turn: %+v, want KUW (KU is too short)", a)
 	}
@@ -202,7 +203,7 @@ func TestStrongExchanges(t *testing.T) {
 // rack adjustments, it takes the best score.
 func TestStrongEndgame(t *testing.T) {
 	w := tiny(t, "WA", "AK", "EAS")
-	v := View{Rules: engine.Rules{Variant: engine.Lexio}, Board: board(t, "G7W", "H8K", "J11S"),
+	v := View{Rules: board.Rules{Variant: board.Lexio}, Board: laid(t, "G7W", "H8K", "J11S"),
 		Rack: []byte("AE"), Bag: 0, Unseen: []byte("QZ"), Opponents: 1, Players: 2, Turns: 9}
 	if a := choose(t, w, v, Medium); score(t, v, a) != 22 || len(a.Tiles) != 1 {
 		t.Fatalf("medium: %+v, want A on H7 or G8 (22)", a)
@@ -210,7 +211,7 @@ func TestStrongEndgame(t *testing.T) {
 	if a := choose(t, w, v, Strong); len(a.Tiles) != 2 || score(t, v, a) != 3 {
 		t.Errorf("strong in lexio: %+v, want EAS (3) going out", a)
 	}
-	v.Rules = engine.Rules{Variant: engine.Lexico}
+	v.Rules = board.Rules{Variant: board.Lexico}
 	if a := choose(t, w, v, Strong); score(t, v, a) != 22 {
 		t.Errorf("strong in lexico: %+v, want the 22", a)
 	}
@@ -223,7 +224,7 @@ func TestStrongBlocks(t *testing.T) {
 	w := tiny(t, "WA", "AK", "ZAK")
 	// A on H7 makes WA across and AK down, and lets Z on H6 go out; A on
 	// G8 makes WA down and AK across, and the E on E8 spoils EZAK.
-	v := View{Rules: engine.Rules{Variant: engine.Lexio}, Board: board(t, "G7W", "H8K", "E8E"),
+	v := View{Rules: board.Rules{Variant: board.Lexio}, Board: laid(t, "G7W", "H8K", "E8E"),
 		Rack: []byte("AE"), Bag: 0, Unseen: []byte("Z"), Opponents: 1, Players: 2, Turns: 9}
 	if a := choose(t, w, v, Medium); len(a.Tiles) != 1 || a.Tiles[0].Cell != cell(t, "H7") {
 		t.Fatalf("medium: %+v, want A on H7", a)

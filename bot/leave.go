@@ -1,6 +1,6 @@
 package bot
 
-import "github.com/lexio-mail/lexio/engine"
+import "github.com/lexio-mail/lexio/engine/board"
 
 // Leave values: what the tiles a move leaves on the rack are worth to the
 // turns after it, in points, for Lexio's French tiles (RULES §3.1). It is
@@ -24,7 +24,7 @@ const (
 // tileLeave is the worth of tile t (A–Z, '?' a blank) left on the rack.
 func tileLeave(t byte) float64 {
 	switch t {
-	case engine.BlankTile:
+	case board.BlankTile:
 		return 18
 	case 'S':
 		return 6
@@ -84,7 +84,7 @@ func countsOf(rack []byte) counts {
 
 // slot is tile t's index in counts.
 func slot(t byte) int {
-	if t == engine.BlankTile {
+	if t == board.BlankTile {
 		return blank
 	}
 	return int(t - 'A')
@@ -92,7 +92,7 @@ func slot(t byte) int {
 
 // leave is the worth of the tiles c (RULES §3.1) kept on the rack.
 func leave(c *counts) float64 {
-	v := float64(c[blank]) * tileLeave(engine.BlankTile)
+	v := float64(c[blank]) * tileLeave(board.BlankTile)
 	vowels, consonants := 0, 0
 	for l := range 26 {
 		n := c[l]

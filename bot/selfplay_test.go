@@ -13,6 +13,7 @@ import (
 
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 var strength = flag.Bool("bot.strength", false, "strong against medium over 1,000 games of wfrench (a minute or two)")
@@ -64,7 +65,7 @@ func mustWords(t testing.TB, load func() (words, error)) words {
 // playGame plays a game to its end, seat p at levels[p], every action
 // through the engine as a player's would go: a placement the engine
 // refuses (shape, rack, unknown word) fails the test.
-func playGame(t testing.TB, w words, r engine.Rules, levels []Level, seed uint64) *engine.Game {
+func playGame(t testing.TB, w words, r board.Rules, levels []Level, seed uint64) *engine.Game {
 	t.Helper()
 	at := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	g, err := engine.New(engine.Config{Rules: r, Players: len(levels), Seed: seed, Start: at})
@@ -106,13 +107,13 @@ func playGame(t testing.TB, w words, r engine.Rules, levels []Level, seed uint64
 func TestNeverIllegal(t *testing.T) {
 	w := mustWords(t, frenchSample)
 	rng := rand.New(rand.NewPCG(1, 1000))
-	rules := []engine.Rules{{Variant: engine.Lexio}, {Variant: engine.Lexico}, {Variant: engine.Lexico, Plain: true}}
+	rules := []board.Rules{{Variant: board.Lexio}, {Variant: board.Lexico}, {Variant: board.Lexico, Plain: true}}
 	kinds := map[engine.ActionKind]int{}
 	ends := map[engine.EndReason]int{}
 	for game := range 1000 {
 		r := rules[game%len(rules)]
 		players := 2
-		if r.Variant == engine.Lexio {
+		if r.Variant == board.Lexio {
 			players = 2 + rng.IntN(3)
 		}
 		levels := make([]Level, players)
@@ -137,9 +138,9 @@ func TestNeverIllegal(t *testing.T) {
 func match(t *testing.T, w words, games int) (rate, ci float64) {
 	won := 0.0
 	for game := range games {
-		r := engine.Rules{Variant: engine.Lexio}
+		r := board.Rules{Variant: board.Lexio}
 		if game/2%2 == 1 {
-			r.Variant = engine.Lexico
+			r.Variant = board.Lexico
 		}
 		levels, strong := []Level{Strong, Medium}, 0
 		if game%2 == 1 {
@@ -180,7 +181,7 @@ func BenchmarkChoose(b *testing.B) {
 	var views []View
 	for seed := range 10 {
 		at := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-		g, err := engine.New(engine.Config{Rules: engine.Rules{Variant: engine.Lexio}, Players: 2, Seed: uint64(seed), Start: at})
+		g, err := engine.New(engine.Config{Rules: board.Rules{Variant: board.Lexio}, Players: 2, Seed: uint64(seed), Start: at})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 	"testing"
+
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // LEAGUES §7.3: a game its league's season ends is over as by RULES
@@ -10,7 +12,7 @@ import (
 // lexio and in lexico (which otherwise adjusts nothing); a player who left
 // keeps their frozen score. The game then takes no move, and rebuilds.
 func TestAdjudicate(t *testing.T) {
-	for _, cfg := range []Config{{Seed: 3}, {Seed: 4, Players: 3}, {Seed: 5, Rules: Rules{Variant: Lexico}}} {
+	for _, cfg := range []Config{{Seed: 3}, {Seed: 4, Players: 3}, {Seed: 5, Rules: board.Rules{Variant: board.Lexico}}} {
 		g := newGame(t, cfg)
 		scoreSome(t, g)
 		if cfg.Players == 3 {
@@ -50,8 +52,8 @@ func TestAdjudicate(t *testing.T) {
 		if last := g.Log()[len(g.Log())-1]; last.Kind != LogEnd || last.Reason != EndAdjudicated {
 			t.Errorf("%+v: last log entry %+v", cfg, last)
 		}
-		wantKind(t, g.Adjudicate(at(10)), KindGameOver)
-		wantKind(t, g.Pass(g.Turn(), at(10)), KindGameOver)
+		wantKind(t, g.Adjudicate(at(10)), board.KindGameOver)
+		wantKind(t, g.Pass(g.Turn(), at(10)), board.KindGameOver)
 		checkRebuild(t, g)
 	}
 }

@@ -3,11 +3,13 @@ package engine
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // midGame plays a random game until the board holds about 40 tiles and
 // returns it with a valid placement for the player on turn.
-func midGame(b *testing.B) (*Game, []Placement) {
+func midGame(b *testing.B) (*Game, []board.Placement) {
 	cfg := Config{Players: 2, Seed: 5, Start: t0}
 	g, err := New(cfg)
 	if err != nil {
@@ -36,11 +38,11 @@ func midGame(b *testing.B) (*Game, []Placement) {
 
 func BenchmarkValidateScore(b *testing.B) {
 	g, ps := midGame(b)
-	p, _ := Evaluate(&g.board, ps, g.cfg.Rules)
+	p, _ := board.Evaluate(&g.board, ps, g.cfg.Rules)
 	b.Logf("board of %d tiles, play of %d tiles, %d words, %d points", g.board.Tiles(), len(ps), len(p.Words), p.Score)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Evaluate(&g.board, ps, g.cfg.Rules); err != nil {
+		if _, err := board.Evaluate(&g.board, ps, g.cfg.Rules); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,9 +1,17 @@
+// Package engine is the pure rules engine of Lexio (RULES.md): a game of
+// 2–4 players on the board of package board — the bag, the racks, turns,
+// the probe reserve, exchanges, passes, resignations, the end of the game
+// and each player's view of a table. It does no I/O, reads no clock and
+// holds no global randomness: times and the bag's seed are passed in, and a
+// game is its configuration plus an ordered list of actions.
 package engine
 
 import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // Dictionary is what the engine needs from a word list.
@@ -13,7 +21,7 @@ type Dictionary interface {
 
 // Config sets up a game. The zero Rules are lexio.
 type Config struct {
-	Rules
+	board.Rules
 	Players       int           `json:"players"` // 2–4 in join order (RULES §1.2); lexico 2
 	Seed          uint64        `json:"seed"`    // the bag's seed
 	ReserveSize   int           `json:"reserve_size,omitempty"`
@@ -23,7 +31,7 @@ type Config struct {
 
 func (c Config) withDefaults() Config {
 	if c.Variant == "" {
-		c.Variant = Lexio
+		c.Variant = board.Lexio
 	}
 	if c.ReserveSize <= 0 {
 		c.ReserveSize = DefaultReserveSize
@@ -41,9 +49,9 @@ func (c Config) Validate() error {
 	}
 	switch {
 	case c.Players < 2 || c.Players > 4:
-		return fmt.Errorf("engine: %d players, want 2 to 4: %w", c.Players, ErrConfig)
-	case c.Variant == Lexico && c.Players != 2:
-		return fmt.Errorf("engine: lexico is for 2 players, not %d: %w", c.Players, ErrConfig)
+		return fmt.Errorf("engine: %d players, want 2 to 4: %w", c.Players, board.ErrConfig)
+	case c.Variant == board.Lexico && c.Players != 2:
+		return fmt.Errorf("engine: lexico is for 2 players, not %d: %w", c.Players, board.ErrConfig)
 	}
 	return nil
 }
@@ -73,13 +81,13 @@ const (
 // Action is one entry of a game's history: with the configuration (and its
 // seed) the actions rebuild the whole state, without a dictionary.
 type Action struct {
-	Kind   ActionKind  `json:"kind"`
-	Player int         `json:"player"`
-	At     time.Time   `json:"at"`
-	Tiles  []Placement `json:"tiles,omitempty"` // place
-	Slots  []int       `json:"slots,omitempty"` // exchange: 1-based rack slots returned
-	Words  []string    `json:"words,omitempty"` // probe: the rejected words
-	Start  *Cell       `json:"start,omitempty"` // probe: where the refused play's word starts
+	Kind   ActionKind        `json:"kind"`
+	Player int               `json:"player"`
+	At     time.Time         `json:"at"`
+	Tiles  []board.Placement `json:"tiles,omitempty"` // place
+	Slots  []int             `json:"slots,omitempty"` // exchange: 1-based rack slots returned
+	Words  []string          `json:"words,omitempty"` // probe: the rejected words
+	Start  *board.Cell       `json:"start,omitempty"` // probe: where the refused play's word starts
 	// Forfeit marks a resignation the table recorded for a player who let
 	// too many turns expire (LEAGUES §2.3).
 	Forfeit bool `json:"forfeit,omitempty"`
@@ -123,21 +131,21 @@ const (
 
 // LogEntry is one line of the table's log.
 type LogEntry struct {
-	Seq     int       `json:"seq"`
-	Kind    EntryKind `json:"kind"`
-	Player  int       `json:"player"` // -1 for the table
-	At      time.Time `json:"at"`
-	Play    *Play     `json:"play,omitempty"`
-	Count   int       `json:"count,omitempty"`  // tiles exchanged
-	Score   int       `json:"score,omitempty"`  // points of a placement or an adjustment
-	Words   []string  `json:"words,omitempty"`  // rejected words
-	Start   *Cell     `json:"start,omitempty"`  // rejected: where the word starts; nil in logs older than the field
-	Rack    string    `json:"rack,omitempty"`   // adjust: the rack at the end
-	Reason  EndReason `json:"reason,omitempty"` // end
-	Private bool      `json:"private,omitempty"`
-	Forfeit bool      `json:"forfeit,omitempty"` // resign: recorded by the table (LEAGUES §2.3)
-	From    string    `json:"from,omitempty"`    // substitute: the seat's holder before
-	To      string    `json:"to,omitempty"`      // substitute: and after
+	Seq     int         `json:"seq"`
+	Kind    EntryKind   `json:"kind"`
+	Player  int         `json:"player"` // -1 for the table
+	At      time.Time   `json:"at"`
+	Play    *board.Play `json:"play,omitempty"`
+	Count   int         `json:"count,omitempty"`  // tiles exchanged
+	Score   int         `json:"score,omitempty"`  // points of a placement or an adjustment
+	Words   []string    `json:"words,omitempty"`  // rejected words
+	Start   *board.Cell `json:"start,omitempty"`  // rejected: where the word starts; nil in logs older than the field
+	Rack    string      `json:"rack,omitempty"`   // adjust: the rack at the end
+	Reason  EndReason   `json:"reason,omitempty"` // end
+	Private bool        `json:"private,omitempty"`
+	Forfeit bool        `json:"forfeit,omitempty"` // resign: recorded by the table (LEAGUES §2.3)
+	From    string      `json:"from,omitempty"`    // substitute: the seat's holder before
+	To      string      `json:"to,omitempty"`      // substitute: and after
 }
 
 // Visible reports whether player may read the entry.
@@ -157,7 +165,7 @@ type player struct {
 // Game is one table's game. It is not safe for concurrent use.
 type Game struct {
 	cfg       Config
-	board     Board
+	board     board.Board
 	bag       *bag
 	players   []player
 	turn      int
@@ -166,7 +174,7 @@ type Game struct {
 	passes    int // consecutive passes and expiries (lexico, RULES §12)
 	over      bool
 	reason    EndReason
-	lastPlay  []Cell
+	lastPlay  []board.Cell
 	left      []int // players in the order they left (LEAGUES §2.2)
 	actions   []Action
 	log       []LogEntry
@@ -186,7 +194,7 @@ func New(cfg Config) (*Game, error) {
 		turnStart: cfg.Start,
 	}
 	for i := range g.players {
-		g.players[i].rack = g.bag.draw(make([]byte, 0, RackSize), RackSize)
+		g.players[i].rack = g.bag.draw(make([]byte, 0, board.RackSize), board.RackSize)
 		g.players[i].reserve.level = cfg.ReserveSize
 	}
 	return g, nil
@@ -211,7 +219,7 @@ func Rebuild(cfg Config, actions []Action) (*Game, error) {
 func (g *Game) Config() Config { return g.cfg }
 
 // Rules returns the game's rules.
-func (g *Game) Rules() Rules { return g.cfg.Rules }
+func (g *Game) Rules() board.Rules { return g.cfg.Rules }
 
 // Players returns the number of players.
 func (g *Game) Players() int { return len(g.players) }
@@ -227,7 +235,7 @@ func (g *Game) TurnStart() time.Time { return g.turnStart }
 func (g *Game) Over() bool { return g.over }
 
 // Board returns a copy of the board.
-func (g *Game) Board() Board { return g.board }
+func (g *Game) Board() board.Board { return g.board }
 
 // BagCount returns how many tiles remain in the bag.
 func (g *Game) BagCount() int { return len(g.bag.tiles) }
@@ -281,7 +289,7 @@ func (g *Game) checkTurn(p int) error {
 		return err
 	}
 	if p != g.turn {
-		return &MoveError{Kind: KindNotYourTurn}
+		return &board.MoveError{Kind: board.KindNotYourTurn}
 	}
 	return nil
 }
@@ -293,10 +301,10 @@ func (g *Game) checkIn(p int) error {
 		return err
 	}
 	if g.over {
-		return &MoveError{Kind: KindGameOver}
+		return &board.MoveError{Kind: board.KindGameOver}
 	}
 	if g.players[p].left {
-		return &MoveError{Kind: KindResigned}
+		return &board.MoveError{Kind: board.KindResigned}
 	}
 	return nil
 }
@@ -316,13 +324,13 @@ func (g *Game) Present(p int, at time.Time) error {
 
 // PlayResult is an accepted placement.
 type PlayResult struct {
-	Play  Play
+	Play  board.Play
 	Drawn int  // tiles drawn to refill the rack
 	Over  bool // the placement ended the game
 }
 
 // Place plays a move written by a player (RULES §4–§6).
-func (g *Game) Place(p int, m Move, d Dictionary, at time.Time) (PlayResult, error) {
+func (g *Game) Place(p int, m board.Move, d Dictionary, at time.Time) (PlayResult, error) {
 	if err := g.Present(p, at); err != nil {
 		return PlayResult{}, err
 	}
@@ -337,7 +345,7 @@ func (g *Game) Place(p int, m Move, d Dictionary, at time.Time) (PlayResult, err
 }
 
 // PlaceTiles plays an explicit list of placed tiles (RULES §4–§6).
-func (g *Game) PlaceTiles(p int, ps []Placement, d Dictionary, at time.Time) (PlayResult, error) {
+func (g *Game) PlaceTiles(p int, ps []board.Placement, d Dictionary, at time.Time) (PlayResult, error) {
 	if err := g.Present(p, at); err != nil {
 		return PlayResult{}, err
 	}
@@ -347,7 +355,7 @@ func (g *Game) PlaceTiles(p int, ps []Placement, d Dictionary, at time.Time) (Pl
 	return g.place(p, slices.Clone(ps), d, at)
 }
 
-func (g *Game) place(p int, ps []Placement, d Dictionary, at time.Time) (PlayResult, error) {
+func (g *Game) place(p int, ps []board.Placement, d Dictionary, at time.Time) (PlayResult, error) {
 	play, _, err := g.evaluate(p, ps)
 	if err != nil {
 		return PlayResult{}, err
@@ -357,7 +365,7 @@ func (g *Game) place(p int, ps []Placement, d Dictionary, at time.Time) (PlayRes
 	// Only spending changes the stored reserve, so that a rebuild from
 	// the actions holds exactly the same state.
 	if left, next := g.Reserve(p, at); left <= 0 {
-		return PlayResult{}, &MoveError{Kind: KindReserveEmpty, Reserve: left, NextAttempt: next}
+		return PlayResult{}, &board.MoveError{Kind: board.KindReserveEmpty, Reserve: left, NextAttempt: next}
 	}
 	var unknown []string
 	for _, w := range play.Words {
@@ -377,7 +385,7 @@ func (g *Game) place(p int, ps []Placement, d Dictionary, at time.Time) (PlayRes
 			return PlayResult{}, err
 		}
 		left, next := g.Reserve(p, at)
-		return PlayResult{}, &MoveError{Kind: KindUnknownWords, Cells: cellsOf(ps), Words: unknown, Reserve: left, NextAttempt: next}
+		return PlayResult{}, &board.MoveError{Kind: board.KindUnknownWords, Cells: board.Cells(ps), Words: unknown, Reserve: left, NextAttempt: next}
 	}
 	before := len(g.bag.tiles)
 	if err := g.apply(Action{Kind: ActPlace, Player: p, At: at, Tiles: ps}, &play); err != nil {
@@ -387,14 +395,14 @@ func (g *Game) place(p int, ps []Placement, d Dictionary, at time.Time) (PlayRes
 }
 
 // evaluate validates a placement by player p: shape, then rack.
-func (g *Game) evaluate(p int, ps []Placement) (Play, []byte, error) {
-	play, err := Evaluate(&g.board, ps, g.cfg.Rules)
+func (g *Game) evaluate(p int, ps []board.Placement) (board.Play, []byte, error) {
+	play, err := board.Evaluate(&g.board, ps, g.cfg.Rules)
 	if err != nil {
-		return Play{}, nil, err
+		return board.Play{}, nil, err
 	}
-	left, err := TakeTiles(g.players[p].rack, ps)
+	left, err := board.TakeTiles(g.players[p].rack, ps)
 	if err != nil {
-		return Play{}, nil, err
+		return board.Play{}, nil, err
 	}
 	return play, left, nil
 }
@@ -402,16 +410,16 @@ func (g *Game) evaluate(p int, ps []Placement) (Play, []byte, error) {
 // Preview scores a move for player p without playing it and without a
 // dictionary (RULES §5.8). It checks the shape and the player's rack, not
 // the turn.
-func (g *Game) Preview(p int, m Move) (Play, error) {
+func (g *Game) Preview(p int, m board.Move) (board.Play, error) {
 	if err := g.checkPlayer(p); err != nil {
-		return Play{}, err
+		return board.Play{}, err
 	}
 	if g.over {
-		return Play{}, &MoveError{Kind: KindGameOver}
+		return board.Play{}, &board.MoveError{Kind: board.KindGameOver}
 	}
 	ps, err := g.board.Resolve(m)
 	if err != nil {
-		return Play{}, err
+		return board.Play{}, err
 	}
 	play, _, err := g.evaluate(p, ps)
 	return play, err
@@ -443,7 +451,7 @@ func (g *Game) slots(p int, sel Selection) ([]int, error) {
 			}
 		}
 		if len(bad) > 0 {
-			return nil, &MoveError{Kind: KindBadSlot, Slots: bad, Have: len(rack)}
+			return nil, &board.MoveError{Kind: board.KindBadSlot, Slots: bad, Have: len(rack)}
 		}
 		return slices.Clone(sel.Slots), nil
 	case sel.Letters != "":
@@ -468,11 +476,11 @@ func (g *Game) slots(p int, sel Selection) ([]int, error) {
 			}
 		}
 		if len(missing) > 0 {
-			return nil, &MoveError{Kind: KindNotOnRack, Letters: string(missing)}
+			return nil, &board.MoveError{Kind: board.KindNotOnRack, Letters: string(missing)}
 		}
 		return out, nil
 	}
-	return nil, &MoveError{Kind: KindNoTiles}
+	return nil, &board.MoveError{Kind: board.KindNoTiles}
 }
 
 // Exchange returns the selected tiles to the bag for as many new ones
@@ -543,7 +551,7 @@ func (g *Game) Substitute(p int, from, to string, at time.Time) error {
 // nobody gains.
 func (g *Game) Adjudicate(at time.Time) error {
 	if g.over {
-		return &MoveError{Kind: KindGameOver}
+		return &board.MoveError{Kind: board.KindGameOver}
 	}
 	return g.apply(Action{Kind: ActAdjudicate, Player: -1, At: at}, nil)
 }
@@ -552,10 +560,10 @@ func (g *Game) Adjudicate(at time.Time) error {
 // checked the rules a player can break; apply checks them again (rebuild
 // runs on stored logs) except the dictionary. play, when not nil, is the
 // evaluated placement of a place action.
-func (g *Game) apply(a Action, play *Play) error {
+func (g *Game) apply(a Action, play *board.Play) error {
 	if a.Kind == ActAdjudicate { // the table's, of no player
 		if g.over {
-			return &MoveError{Kind: KindGameOver}
+			return &board.MoveError{Kind: board.KindGameOver}
 		}
 		g.actions = append(g.actions, a)
 		g.end(EndAdjudicated, -1, a.At)
@@ -573,7 +581,7 @@ func (g *Game) apply(a Action, play *Play) error {
 		return nil
 	case ActProbe:
 		if g.over {
-			return &MoveError{Kind: KindGameOver}
+			return &board.MoveError{Kind: board.KindGameOver}
 		}
 		pl.reserve.spend(a.At, g.cfg.ReserveSize, g.cfg.ReserveRefill)
 		g.actions = append(g.actions, a)
@@ -607,7 +615,7 @@ func (g *Game) apply(a Action, play *Play) error {
 			}
 			play, left = &pp, l
 		} else {
-			l, err := TakeTiles(pl.rack, a.Tiles)
+			l, err := board.TakeTiles(pl.rack, a.Tiles)
 			if err != nil {
 				return err
 			}
@@ -616,12 +624,12 @@ func (g *Game) apply(a Action, play *Play) error {
 		if err := g.board.Apply(a.Tiles); err != nil {
 			return err
 		}
-		pl.rack = g.bag.draw(left, RackSize-len(left))
+		pl.rack = g.bag.draw(left, board.RackSize-len(left))
 		pl.score += play.Score
 		pl.away = false
 		pl.expired = 0
 		g.idle, g.passes = 0, 0
-		g.lastPlay = cellsOf(a.Tiles)
+		g.lastPlay = board.Cells(a.Tiles)
 		g.actions = append(g.actions, a)
 		cp := *play
 		g.addLog(LogEntry{Kind: LogPlace, Player: p, At: a.At, Play: &cp, Score: play.Score})
@@ -672,9 +680,9 @@ func (g *Game) apply(a Action, play *Play) error {
 	// Decided: the endings count the players still in; the count of turns
 	// without a placement goes on across a resignation.
 	switch {
-	case g.cfg.Variant == Lexico && g.passes >= g.Active():
+	case g.cfg.Variant == board.Lexico && g.passes >= g.Active():
 		g.end(EndPasses, -1, a.At) // RULES §12
-	case g.cfg.Variant != Lexico && g.idle >= 2*g.Active():
+	case g.cfg.Variant != board.Lexico && g.idle >= 2*g.Active():
 		g.end(EndIdle, -1, a.At) // RULES §11.2
 	}
 	return nil
@@ -722,24 +730,24 @@ func (g *Game) next(p int) int {
 func (g *Game) canExchange(p int, slots []int) error {
 	pl := &g.players[p]
 	if len(slots) == 0 {
-		return &MoveError{Kind: KindNoTiles}
+		return &board.MoveError{Kind: board.KindNoTiles}
 	}
 	for i, s := range slots {
 		if s < 1 || s > len(pl.rack) || slices.Contains(slots[:i], s) {
-			return &MoveError{Kind: KindBadSlot, Slots: []int{s}, Have: len(pl.rack)}
+			return &board.MoveError{Kind: board.KindBadSlot, Slots: []int{s}, Have: len(pl.rack)}
 		}
 	}
 	bagN := len(g.bag.tiles)
-	if g.cfg.Variant == Lexico {
+	if g.cfg.Variant == board.Lexico {
 		if pl.turns == 0 {
-			return &MoveError{Kind: KindExchangeNotAllowed}
+			return &board.MoveError{Kind: board.KindExchangeNotAllowed}
 		}
-		if bagN < RackSize {
-			return &MoveError{Kind: KindExchangeNotAllowed, Need: RackSize, Have: bagN}
+		if bagN < board.RackSize {
+			return &board.MoveError{Kind: board.KindExchangeNotAllowed, Need: board.RackSize, Have: bagN}
 		}
 	}
 	if bagN < len(slots) {
-		return &MoveError{Kind: KindBagTooSmall, Need: len(slots), Have: bagN}
+		return &board.MoveError{Kind: board.KindBagTooSmall, Need: len(slots), Have: bagN}
 	}
 	return nil
 }
@@ -760,7 +768,7 @@ func (g *Game) addLog(e LogEntry) {
 // makes no adjustment (RULES §12), except when adjudicated (LEAGUES §7.3).
 func (g *Game) end(reason EndReason, finisher int, at time.Time) {
 	g.over, g.reason = true, reason
-	if g.cfg.Variant != Lexico || reason == EndAdjudicated {
+	if g.cfg.Variant != board.Lexico || reason == EndAdjudicated {
 		total := 0
 		for i := range g.players {
 			if g.players[i].left {

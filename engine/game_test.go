@@ -4,6 +4,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 func newGame(t testing.TB, cfg Config) *Game {
@@ -60,7 +62,7 @@ func TestPlaceAndTurns(t *testing.T) {
 	rig(t, g, 0, "CHATEES")
 	d := words("CHAT", "CHATS")
 	_, err := g.Place(1, move(t, "D7 across CHAT"), d, at(1))
-	wantKind(t, err, KindNotYourTurn)
+	wantKind(t, err, board.KindNotYourTurn)
 	res, err := g.Place(0, move(t, "D7 across CHAT"), d, at(2))
 	if err != nil {
 		t.Fatal(err)
@@ -80,9 +82,9 @@ func TestPlaceAndTurns(t *testing.T) {
 	// RULES §1.3: a rejected placement is not an action.
 	rig(t, g, 1, "SAAAAAA")
 	_, err = g.Place(1, move(t, "C7 across S(CHAT)"), d, at(3))
-	wantKind(t, err, KindUnknownWords)
+	wantKind(t, err, board.KindUnknownWords)
 	_, err = g.Place(1, move(t, "D10 across AA"), d, at(4))
-	wantKind(t, err, KindNotTouching)
+	wantKind(t, err, board.KindNotTouching)
 	if g.Turn() != 1 || !g.TurnStart().Equal(at(2)) {
 		t.Errorf("after rejections: turn %d start %v", g.Turn(), g.TurnStart())
 	}
@@ -91,7 +93,7 @@ func TestPlaceAndTurns(t *testing.T) {
 		t.Errorf("CHATS: %+v %v turn %d", res, err, g.Turn())
 	}
 	_, err = g.Place(1, move(t, "D8 across AA"), d, at(6))
-	wantKind(t, err, KindNotYourTurn)
+	wantKind(t, err, board.KindNotYourTurn)
 	if _, err := g.Place(5, move(t, "D8 across AA"), d, at(6)); !errors.Is(err, ErrNoPlayer) {
 		t.Errorf("player 5: %v", err)
 	}

@@ -5,12 +5,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // cell parses a cell or fails the test.
-func cell(t testing.TB, s string) Cell {
+func cell(t testing.TB, s string) board.Cell {
 	t.Helper()
-	c, err := ParseCell(s)
+	c, err := board.ParseCell(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,8 +21,8 @@ func cell(t testing.TB, s string) Cell {
 
 // letters writes a word the way players do: lowercase letters are blanks,
 // letters in parentheses are already on the board.
-func letters(s string) []Letter {
-	var out []Letter
+func letters(s string) []board.Letter {
+	var out []board.Letter
 	through := false
 	for i := 0; i < len(s); i++ {
 		switch ch := s[i]; {
@@ -29,47 +31,23 @@ func letters(s string) []Letter {
 		case ch == ')':
 			through = false
 		case ch >= 'a' && ch <= 'z':
-			out = append(out, Letter{Char: ch - 'a' + 'A', Blank: true, Through: through})
+			out = append(out, board.Letter{Char: ch - 'a' + 'A', Blank: true, Through: through})
 		default:
-			out = append(out, Letter{Char: ch, Through: through})
+			out = append(out, board.Letter{Char: ch, Through: through})
 		}
 	}
 	return out
 }
 
 // move builds a Move from "D7 across CHAT".
-func move(t testing.TB, spec string) Move {
+func move(t testing.TB, spec string) board.Move {
 	t.Helper()
 	f := strings.Fields(spec)
-	d := Across
+	d := board.Across
 	if f[1] == "down" {
-		d = Down
+		d = board.Down
 	}
-	return Move{Start: cell(t, f[0]), Dir: d, Word: letters(f[2])}
-}
-
-// tiles builds placements from "D7 across CHAT" (lowercase: blanks), every
-// letter a placed tile.
-func tiles(t testing.TB, spec string) []Placement {
-	t.Helper()
-	m := move(t, spec)
-	ps := make([]Placement, len(m.Word))
-	for i, l := range m.Word {
-		ps[i] = Placement{Cell: m.Start.Next(m.Dir, i), Letter: l.Char, Blank: l.Blank}
-	}
-	return ps
-}
-
-// boardWith puts words on an empty board without any rule check.
-func boardWith(t testing.TB, specs ...string) *Board {
-	t.Helper()
-	var b Board
-	for _, s := range specs {
-		for _, p := range tiles(t, s) {
-			b.put(p.Cell, Square{Letter: p.Letter, Blank: p.Blank})
-		}
-	}
-	return &b
+	return board.Move{Start: cell(t, f[0]), Dir: d, Word: letters(f[2])}
 }
 
 // dictOf accepts exactly the given words.
@@ -96,9 +74,9 @@ var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 func at(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 
 // wantKind fails unless err is a *MoveError of kind k.
-func wantKind(t testing.TB, err error, k Kind) *MoveError {
+func wantKind(t testing.TB, err error, k board.Kind) *board.MoveError {
 	t.Helper()
-	me, ok := err.(*MoveError)
+	me, ok := err.(*board.MoveError)
 	if !ok {
 		t.Fatalf("error %v (%T), want a *MoveError of kind %s", err, err, k)
 	}
@@ -108,7 +86,7 @@ func wantKind(t testing.TB, err error, k Kind) *MoveError {
 	return me
 }
 
-func cellList(cs []Cell) string {
+func cellList(cs []board.Cell) string {
 	var s []string
 	for _, c := range cs {
 		s = append(s, c.String())
@@ -117,8 +95,8 @@ func cellList(cs []Cell) string {
 }
 
 // kindOf returns the Kind of err when it is (or wraps) a *MoveError, else "".
-func kindOf(err error) Kind {
-	var me *MoveError
+func kindOf(err error) board.Kind {
+	var me *board.MoveError
 	if errors.As(err, &me) {
 		return me.Kind
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // mostWords accepts every word but about one in eight, so that random
@@ -22,41 +24,41 @@ func (mostWords) Contains(w string) bool {
 
 // randomPlacement looks for a placement of player p that passes the shape
 // and rack checks, or returns nil.
-func randomPlacement(g *Game, p int, rng *rand.Rand) []Placement {
+func randomPlacement(g *Game, p int, rng *rand.Rand) []board.Placement {
 	rack := g.players[p].rack
 	if len(rack) == 0 {
 		return nil
 	}
-	var occupied []Cell
-	for r := range Size {
-		for c := range Size {
-			if g.board.occupied(Cell{c, r}) {
-				occupied = append(occupied, Cell{c, r})
+	var occupied []board.Cell
+	for r := range board.Size {
+		for c := range board.Size {
+			if !g.board.At(board.Cell{Col: c, Row: r}).Empty() {
+				occupied = append(occupied, board.Cell{Col: c, Row: r})
 			}
 		}
 	}
 	for range 80 {
-		anchor := Fountain()
+		anchor := board.Fountain()
 		if len(occupied) > 0 {
 			o := occupied[rng.IntN(len(occupied))]
-			anchor = o.Next(Dir(rng.IntN(2)), []int{-1, 1}[rng.IntN(2)])
+			anchor = o.Next(board.Dir(rng.IntN(2)), []int{-1, 1}[rng.IntN(2)])
 		}
-		d := Dir(rng.IntN(2))
+		d := board.Dir(rng.IntN(2))
 		k := 1 + rng.IntN(len(rack))
 		c := anchor.Next(d, -rng.IntN(k))
 		perm := rng.Perm(len(rack))[:k]
-		var ps []Placement
+		var ps []board.Placement
 		for _, i := range perm {
-			for c.OnBoard() && g.board.occupied(c) {
+			for c.OnBoard() && !g.board.At(c).Empty() {
 				c = c.Next(d, 1)
 			}
-			if !Playable(c) {
+			if !board.Playable(c) {
 				break
 			}
 			t := rack[i]
-			p := Placement{Cell: c, Letter: t}
-			if t == BlankTile {
-				p = Placement{Cell: c, Letter: byte('A' + rng.IntN(26)), Blank: true}
+			p := board.Placement{Cell: c, Letter: t}
+			if t == board.BlankTile {
+				p = board.Placement{Cell: c, Letter: byte('A' + rng.IntN(26)), Blank: true}
 			}
 			ps = append(ps, p)
 			c = c.Next(d, 1)
@@ -104,7 +106,7 @@ func playRandomWith(t testing.TB, cfg Config, leave bool, check func(g *Game, st
 		if leave && rng.IntN(60) == 0 {
 			q := rng.IntN(g.Players())
 			if rng.IntN(4) == 0 {
-				if err := g.Substitute(q, "old", "new", now); err != nil && kindOf(err) != KindResigned {
+				if err := g.Substitute(q, "old", "new", now); err != nil && kindOf(err) != board.KindResigned {
 					t.Fatal(err)
 				}
 			} else {
@@ -115,7 +117,7 @@ func playRandomWith(t testing.TB, cfg Config, leave bool, check func(g *Game, st
 					if g.Score(q) != before {
 						t.Fatalf("seed %d: resigning changed the score", cfg.Seed)
 					}
-				case kindOf(err) != KindResigned:
+				case kindOf(err) != board.KindResigned:
 					t.Fatalf("seed %d: resign: %v", cfg.Seed, err)
 				}
 			}
@@ -141,7 +143,7 @@ func playRandomWith(t testing.TB, cfg Config, leave bool, check func(g *Game, st
 			}
 			if _, err := g.Exchange(p, Selection{Slots: slots}, now); err != nil {
 				switch kindOf(err) {
-				case KindBagTooSmall, KindExchangeNotAllowed:
+				case board.KindBagTooSmall, board.KindExchangeNotAllowed:
 					mustPass(t, g, p, now)
 				default:
 					t.Fatal(err)
@@ -155,7 +157,7 @@ func playRandomWith(t testing.TB, cfg Config, leave bool, check func(g *Game, st
 			}
 			if _, err := g.PlaceTiles(p, ps, mostWords{}, now); err != nil {
 				switch kindOf(err) {
-				case KindUnknownWords, KindReserveEmpty:
+				case board.KindUnknownWords, board.KindReserveEmpty:
 				default:
 					t.Fatalf("seed %d: generated placement refused: %v", cfg.Seed, err)
 				}
@@ -172,11 +174,11 @@ func checkInvariants(t testing.TB, g *Game, step int) {
 	t.Helper()
 	// Tiles are conserved: board + racks + bag = the table's set.
 	var all []byte
-	for r := range Size {
-		for c := range Size {
-			if s := g.board.At(Cell{c, r}); !s.Empty() {
+	for r := range board.Size {
+		for c := range board.Size {
+			if s := g.board.At(board.Cell{Col: c, Row: r}); !s.Empty() {
 				if s.Blank {
-					all = append(all, BlankTile)
+					all = append(all, board.BlankTile)
 				} else {
 					all = append(all, s.Letter)
 				}
@@ -191,20 +193,20 @@ func checkInvariants(t testing.TB, g *Game, step int) {
 			t.Fatalf("step %d: the turn is with %d, who left", step, i)
 		}
 		all = append(all, p.rack...)
-		if len(p.rack) > RackSize {
+		if len(p.rack) > board.RackSize {
 			t.Fatalf("rack of %d tiles", len(p.rack))
 		}
 	}
 	all = append(all, g.bag.tiles...)
 	slices.Sort(all)
-	want := TileSet(g.cfg.Rules)
+	want := board.TileSet(g.cfg.Rules)
 	slices.Sort(want)
 	if string(all) != string(want) {
 		t.Fatalf("step %d: tiles not conserved: %d of %d", step, len(all), len(want))
 	}
 	// Each score is the sum of its log entries; no bonus paid twice.
 	sums := make([]int, len(g.players))
-	paid := map[Cell]bool{}
+	paid := map[board.Cell]bool{}
 	for _, e := range g.log {
 		if e.Player >= 0 {
 			sums[e.Player] += e.Score
@@ -216,7 +218,7 @@ func checkInvariants(t testing.TB, g *Game, step int) {
 			if paid[c] {
 				t.Fatalf("step %d: bonus %v paid twice", step, c)
 			}
-			if b := g.cfg.Bonus(c); !b.IsWord() && !b.IsLetter() && b != Cross {
+			if b := g.cfg.Bonus(c); !b.IsWord() && !b.IsLetter() && b != board.Cross {
 				t.Fatalf("step %d: %v paid but is %v", step, c, b)
 			}
 			paid[c] = true
@@ -273,8 +275,8 @@ func configs(seed uint64) []Config {
 		{Players: 2, Seed: seed, Start: t0},
 		{Players: 3, Seed: seed, Start: t0},
 		{Players: 4, Seed: seed, Start: t0},
-		{Rules: Rules{Variant: Lexico}, Players: 2, Seed: seed, Start: t0},
-		{Rules: Rules{Variant: Lexico, Plain: true}, Players: 2, Seed: seed, Start: t0},
+		{Rules: board.Rules{Variant: board.Lexico}, Players: 2, Seed: seed, Start: t0},
+		{Rules: board.Rules{Variant: board.Lexico, Plain: true}, Players: 2, Seed: seed, Start: t0},
 	}
 }
 
@@ -403,7 +405,7 @@ func TestViewHidesRacks(t *testing.T) {
 					}
 					// And the JSON does not hold another rack as such.
 					for q := range g.players {
-						if q != p && len(savedRacks[q]) == RackSize && strings.Contains(string(before), string(savedRacks[q])) {
+						if q != p && len(savedRacks[q]) == board.RackSize && strings.Contains(string(before), string(savedRacks[q])) {
 							t.Fatalf("player %d's view holds %d's rack %q", p, q, savedRacks[q])
 						}
 					}

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // placeAny has player p place tiles from their own rack (no rigging, so
@@ -74,7 +76,7 @@ func TestResignTwoPlayers(t *testing.T) {
 		if n < 2 || v.Log[n-2].Kind != LogResign || v.Log[n-2].Player != 0 || v.Log[n-2].Forfeit != forfeit || v.Log[n-1].Reason != want {
 			t.Errorf("log tail %+v", v.Log[max(0, n-2):])
 		}
-		wantKind(t, g.Resign(1, at(7), false), KindGameOver)
+		wantKind(t, g.Resign(1, at(7), false), board.KindGameOver)
 		checkRebuild(t, g)
 	}
 }
@@ -93,16 +95,16 @@ func TestResignThreePlayers(t *testing.T) {
 	if g.Over() || g.Turn() != 2 || !g.TurnStart().Equal(at(10)) {
 		t.Fatalf("over %v turn %d start %v", g.Over(), g.Turn(), g.TurnStart())
 	}
-	if g.BagCount() != bag+RackSize || len(g.Rack(1)) != 0 || !g.Left(1) || g.Active() != 2 {
+	if g.BagCount() != bag+board.RackSize || len(g.Rack(1)) != 0 || !g.Left(1) || g.Active() != 2 {
 		t.Errorf("bag %d (was %d), rack %q, left %v", g.BagCount(), bag, g.Rack(1), g.Left(1))
 	}
-	wantKind(t, g.Resign(1, at(11), false), KindResigned)
-	wantKind(t, g.Pass(1, at(11)), KindResigned)
+	wantKind(t, g.Resign(1, at(11), false), board.KindResigned)
+	wantKind(t, g.Pass(1, at(11)), board.KindResigned)
 	v, _ := g.View(0, at(11))
 	if !slices.Equal(v.Left, []bool{false, true, false}) || v.TileCounts[1] != 0 {
 		t.Errorf("view left %v counts %v", v.Left, v.TileCounts)
 	}
-	if e := v.Log[len(v.Log)-1]; e.Kind != LogResign || e.Count != RackSize {
+	if e := v.Log[len(v.Log)-1]; e.Kind != LogResign || e.Count != board.RackSize {
 		t.Errorf("log %+v", e)
 	}
 	// Skipped from then on: 2, 0, 2, 0.
@@ -126,7 +128,7 @@ func TestResignThreePlayers(t *testing.T) {
 	if !slices.Equal(r.Winners, []int{2}) || !slices.Equal(r.Ranking, []int{2, 0, 1}) || !slices.Equal(r.Places, []int{2, 3, 1}) {
 		t.Errorf("winners %v ranking %v places %v", r.Winners, r.Ranking, r.Places)
 	}
-	if len(r.Racks[0]) != RackSize || len(r.Racks[2]) != RackSize || r.Racks[1] != "" {
+	if len(r.Racks[0]) != board.RackSize || len(r.Racks[2]) != board.RackSize || r.Racks[1] != "" {
 		t.Errorf("racks %q: the last two kept and revealed", r.Racks)
 	}
 	checkRebuild(t, g)
@@ -255,16 +257,16 @@ func TestSubstitute(t *testing.T) {
 	if err := g.Resign(2, at(5), false); err != nil {
 		t.Fatal(err)
 	}
-	wantKind(t, g.Substitute(2, "Carol", "Eve", at(6)), KindResigned)
+	wantKind(t, g.Substitute(2, "Carol", "Eve", at(6)), board.KindResigned)
 	if err := g.Resign(1, at(7), false); err != nil {
 		t.Fatal(err)
 	}
-	wantKind(t, g.Substitute(0, "Dora", "Eve", at(8)), KindGameOver)
+	wantKind(t, g.Substitute(0, "Dora", "Eve", at(8)), board.KindGameOver)
 }
 
 func TestResignLexico(t *testing.T) {
 	// LEAGUES §2.1 holds for lexico too: it is two players.
-	g := newGame(t, Config{Rules: Rules{Variant: Lexico}, Seed: 8})
+	g := newGame(t, Config{Rules: board.Rules{Variant: board.Lexico}, Seed: 8})
 	if err := g.Resign(1, at(1), false); err != nil {
 		t.Fatal(err)
 	}

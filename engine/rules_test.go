@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // dumpState writes every part of a game's state, hidden ones included, so
@@ -35,7 +37,7 @@ func dumpState(t testing.TB, g *Game) string {
 		Passes    int
 		Over      bool
 		Reason    EndReason
-		LastPlay  []Cell
+		LastPlay  []board.Cell
 		Left      []int
 		Actions   []Action
 		Log       []LogEntry
@@ -60,7 +62,7 @@ func TestUnknownWords(t *testing.T) {
 	rig(t, g, 1, "ONEEEEE")
 	before := g.Board()
 	_, err := g.Place(1, move(t, "E6 across ON"), words("ON"), at(10))
-	me := wantKind(t, err, KindUnknownWords)
+	me := wantKind(t, err, board.KindUnknownWords)
 	if !slices.Equal(me.Words, []string{"OH", "NA"}) || cellList(me.Cells) != "E6 F6" {
 		t.Errorf("words %q cells %v", me.Words, me.Cells)
 	}
@@ -88,12 +90,12 @@ func TestReserve(t *testing.T) {
 	good := words("CHAT")
 	for i := range 10 {
 		_, err := g.Place(0, move(t, "D7 across CHAT"), none, at(i))
-		if me := wantKind(t, err, KindUnknownWords); me.Reserve != 9-i {
+		if me := wantKind(t, err, board.KindUnknownWords); me.Reserve != 9-i {
 			t.Fatalf("attempt %d: reserve %d", i, me.Reserve)
 		}
 	}
 	_, err := g.Place(0, move(t, "D7 across CHAT"), good, at(10))
-	me := wantKind(t, err, KindReserveEmpty)
+	me := wantKind(t, err, board.KindReserveEmpty)
 	if me.Words != nil || me.Cells != nil || me.Reserve != 0 || !me.NextAttempt.Equal(at(15)) {
 		t.Errorf("reserve-empty error carries %+v", me)
 	}
@@ -101,7 +103,7 @@ func TestReserve(t *testing.T) {
 		t.Errorf("message names the word: %v", me)
 	}
 	_, err = g.Place(0, move(t, "A7 across CHAT"), good, at(11))
-	wantKind(t, err, KindFirstNotCentre)
+	wantKind(t, err, board.KindFirstNotCentre)
 	if n, _ := g.Reserve(0, at(14)); n != 0 {
 		t.Errorf("reserve %d at 14 s", n)
 	}
@@ -122,13 +124,13 @@ func TestReserve(t *testing.T) {
 	}
 	// Table settings; exchange and pass still work at 0 (RULES §6.3).
 	g2 := newGame(t, Config{Seed: 3, ReserveSize: 1, ReserveRefill: time.Minute})
-	two := Move{Start: Fountain(), Dir: Down, Word: []Letter{rackLetter(g2.Rack(0)[0]), rackLetter(g2.Rack(0)[1])}}
+	two := board.Move{Start: board.Fountain(), Dir: board.Down, Word: []board.Letter{rackLetter(g2.Rack(0)[0]), rackLetter(g2.Rack(0)[1])}}
 	_, err = g2.Place(0, two, none, at(0))
-	if me := wantKind(t, err, KindUnknownWords); me.Reserve != 0 || !me.NextAttempt.Equal(at(60)) {
+	if me := wantKind(t, err, board.KindUnknownWords); me.Reserve != 0 || !me.NextAttempt.Equal(at(60)) {
 		t.Errorf("custom reserve: %+v", me)
 	}
 	_, err = g2.Place(0, two, anyWord{}, at(59))
-	wantKind(t, err, KindReserveEmpty)
+	wantKind(t, err, board.KindReserveEmpty)
 	if err := g2.Pass(0, at(59)); err != nil {
 		t.Error(err)
 	}
@@ -173,21 +175,21 @@ func TestExchange(t *testing.T) {
 	setBag(g, "ZZZ")
 	for _, tc := range []struct {
 		sel  Selection
-		kind Kind
+		kind board.Kind
 	}{
-		{Selection{Slots: []int{0}}, KindBadSlot},
-		{Selection{Slots: []int{8}}, KindBadSlot},
-		{Selection{Slots: []int{2, 2}}, KindBadSlot},
-		{Selection{Letters: "AQ"}, KindNotOnRack},
-		{Selection{Letters: "AA"}, KindNotOnRack},
-		{Selection{}, KindNoTiles},
-		{Selection{Letters: "AB?C"}, KindBagTooSmall}, // RULES §7.1
-		{Selection{All: true}, KindBagTooSmall},
+		{Selection{Slots: []int{0}}, board.KindBadSlot},
+		{Selection{Slots: []int{8}}, board.KindBadSlot},
+		{Selection{Slots: []int{2, 2}}, board.KindBadSlot},
+		{Selection{Letters: "AQ"}, board.KindNotOnRack},
+		{Selection{Letters: "AA"}, board.KindNotOnRack},
+		{Selection{}, board.KindNoTiles},
+		{Selection{Letters: "AB?C"}, board.KindBagTooSmall}, // RULES §7.1
+		{Selection{All: true}, board.KindBagTooSmall},
 	} {
 		_, err := g.Exchange(1, tc.sel, at(2))
 		wantKind(t, err, tc.kind)
 	}
-	if _, err := g.Exchange(0, Selection{Letters: "E"}, at(2)); kindOf(err) != KindNotYourTurn {
+	if _, err := g.Exchange(0, Selection{Letters: "E"}, at(2)); kindOf(err) != board.KindNotYourTurn {
 		t.Errorf("out of turn: %v", err)
 	}
 	// The bag holds exactly as many as returned: allowed.
@@ -210,12 +212,12 @@ func TestExchange(t *testing.T) {
 func TestLexicoExchange(t *testing.T) {
 	// RULES §12: no exchange on a player's first turn nor while the bag
 	// holds fewer than 7 tiles.
-	g := newGame(t, Config{Rules: Rules{Variant: Lexico}, Seed: 5})
+	g := newGame(t, Config{Rules: board.Rules{Variant: board.Lexico}, Seed: 5})
 	_, err := g.Exchange(0, Selection{Slots: []int{1}}, at(1))
-	wantKind(t, err, KindExchangeNotAllowed)
+	wantKind(t, err, board.KindExchangeNotAllowed)
 	mustPass(t, g, 0, at(2))
 	_, err = g.Exchange(1, Selection{Slots: []int{1}}, at(3))
-	wantKind(t, err, KindExchangeNotAllowed)
+	wantKind(t, err, board.KindExchangeNotAllowed)
 	rig(t, g, 1, "CHATONS")
 	if _, err := g.Place(1, move(t, "D7 across CHAT"), anyWord{}, at(4)); err != nil {
 		t.Fatal(err)
@@ -225,7 +227,7 @@ func TestLexicoExchange(t *testing.T) {
 	}
 	setBag(g, "ABCDEF")
 	_, err = g.Exchange(1, Selection{Slots: []int{1}}, at(6))
-	if me := wantKind(t, err, KindExchangeNotAllowed); me.Have != 6 {
+	if me := wantKind(t, err, board.KindExchangeNotAllowed); me.Have != 6 {
 		t.Errorf("have %d", me.Have)
 	}
 }
@@ -241,7 +243,7 @@ func TestExpireAndAway(t *testing.T) {
 	// RULES §9.1–9.2: an expired turn is a pass; the player is away until
 	// they write again, which does not restart the turn clock.
 	g := newGame(t, Config{Players: 3, Seed: 6})
-	if err := g.Expire(1, at(1)); kindOf(err) != KindNotYourTurn {
+	if err := g.Expire(1, at(1)); kindOf(err) != board.KindNotYourTurn {
 		t.Errorf("expire out of turn: %v", err)
 	}
 	if err := g.Expire(0, at(100)); err != nil {
@@ -262,7 +264,7 @@ func TestExpireAndAway(t *testing.T) {
 	}
 	// A move from the away player, even out of turn, makes them present.
 	_, err := g.Place(2, move(t, "G7 across AB"), anyWord{}, at(140))
-	wantKind(t, err, KindNotYourTurn)
+	wantKind(t, err, board.KindNotYourTurn)
 	if g.Away(2) {
 		t.Error("still away after writing")
 	}
@@ -285,16 +287,16 @@ func TestEndOut(t *testing.T) {
 	// lexio, not in lexico (RULES §12); a blank costs nothing (§11.3).
 	for _, tc := range []struct {
 		name     string
-		r        Rules
+		r        board.Rules
 		want     []int
 		adjusted bool
 	}{
 		// Player 0: CHAT 8, then E6 ON: ON 4 + OH 5 + NA 4 (F6 cross) = 13.
 		// Player 1 keeps K E ? = 10 + 1 + 0 = 11.
 		// Lexio: 8 + 13 + 11 = 32 and 0 − 11 = −11.
-		{"lexio", Rules{}, []int{32, -11}, true},
+		{"lexio", board.Rules{}, []int{32, -11}, true},
 		// Lexico: crosses plain, ON 2 + OH 5 + NA 2 = 9; no adjustment.
-		{"lexico", Rules{Variant: Lexico}, []int{8 + 9, 0}, false},
+		{"lexico", board.Rules{Variant: board.Lexico}, []int{8 + 9, 0}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := newGame(t, Config{Rules: tc.r, Seed: 8})
@@ -335,11 +337,11 @@ func TestEndOut(t *testing.T) {
 				t.Errorf("view after the end: %+v", v.Result)
 			}
 			_, err = g.Place(1, move(t, "C7 across K(CHAT)"), anyWord{}, at(5))
-			wantKind(t, err, KindGameOver)
-			if err := g.Pass(1, at(5)); kindOf(err) != KindGameOver {
+			wantKind(t, err, board.KindGameOver)
+			if err := g.Pass(1, at(5)); kindOf(err) != board.KindGameOver {
 				t.Errorf("pass after the end: %v", err)
 			}
-			if _, err := g.Exchange(1, Selection{All: true}, at(5)); kindOf(err) != KindGameOver {
+			if _, err := g.Exchange(1, Selection{All: true}, at(5)); kindOf(err) != board.KindGameOver {
 				t.Errorf("exchange after the end: %v", err)
 			}
 		})
@@ -386,7 +388,7 @@ func TestEndIdle(t *testing.T) {
 func TestLexicoEndPasses(t *testing.T) {
 	// RULES §12: ends when both pass in a row without exchanging (an
 	// expiry counts as a pass); no rack adjustment.
-	g := newGame(t, Config{Rules: Rules{Variant: Lexico}, Seed: 10})
+	g := newGame(t, Config{Rules: board.Rules{Variant: board.Lexico}, Seed: 10})
 	rig(t, g, 0, "CHATONS")
 	if _, err := g.Place(0, move(t, "D7 across CHAT"), anyWord{}, at(1)); err != nil {
 		t.Fatal(err)
@@ -429,9 +431,9 @@ func TestPreview(t *testing.T) {
 		t.Errorf("preview %+v %v", p, err)
 	}
 	_, err = g.Preview(1, move(t, "D7 across CHATTE"))
-	wantKind(t, err, KindNotOnRack)
+	wantKind(t, err, board.KindNotOnRack)
 	_, err = g.Preview(1, move(t, "A7 across CHAT"))
-	wantKind(t, err, KindFirstNotCentre)
+	wantKind(t, err, board.KindFirstNotCentre)
 	if len(g.Actions()) != 0 {
 		t.Error("preview recorded an action")
 	}
@@ -439,7 +441,7 @@ func TestPreview(t *testing.T) {
 
 func TestJSONRoundTrip(t *testing.T) {
 	g := newGame(t, Config{Players: 3, Seed: 11})
-	if _, err := g.Place(0, Move{Start: Fountain(), Dir: Across, Word: []Letter{{Char: g.Rack(0)[0]}}}, anyWord{}, at(1)); kindOf(err) != KindFirstTooShort {
+	if _, err := g.Place(0, board.Move{Start: board.Fountain(), Dir: board.Across, Word: []board.Letter{{Char: g.Rack(0)[0]}}}, anyWord{}, at(1)); kindOf(err) != board.KindFirstTooShort {
 		t.Fatalf("single-tile first move: %v", err)
 	}
 	mustPass(t, g, 0, at(2))
@@ -458,9 +460,9 @@ func TestJSONRoundTrip(t *testing.T) {
 }
 
 // rackLetter writes a rack tile as a letter to place (a blank as E).
-func rackLetter(t byte) Letter {
-	if t == BlankTile {
-		return Letter{Char: 'E', Blank: true}
+func rackLetter(t byte) board.Letter {
+	if t == board.BlankTile {
+		return board.Letter{Char: 'E', Blank: true}
 	}
-	return Letter{Char: t}
+	return board.Letter{Char: t}
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"github.com/lexio-mail/lexio/engine/board"
+)
 
 // RackTile is one tile of a rack as its owner sees it.
 type RackTile struct {
@@ -14,23 +18,23 @@ type RackTile struct {
 // their own rack, whose turn it is, the log entries they may read and,
 // once the game is over, every rack.
 type View struct {
-	Player      int        `json:"player"`
-	Rules       Rules      `json:"rules"`
-	Board       Board      `json:"board"`
-	LastPlay    []Cell     `json:"last_play,omitempty"`
-	Scores      []int      `json:"scores"`
-	TileCounts  []int      `json:"tile_counts"`
-	Bag         int        `json:"bag"`
-	Rack        []RackTile `json:"rack"`
-	Turn        int        `json:"turn"`
-	TurnStart   time.Time  `json:"turn_start"`
-	Away        []bool     `json:"away"`
-	Left        []bool     `json:"left,omitempty"` // resigned or forfeited; nil while nobody left (LEAGUES §2)
-	Reserve     int        `json:"reserve"`
-	NextAttempt time.Time  `json:"next_attempt,omitzero"`
-	Log         []LogEntry `json:"log"`
-	Over        bool       `json:"over"`
-	Result      *Result    `json:"result,omitempty"` // set once the game is over
+	Player      int          `json:"player"`
+	Rules       board.Rules  `json:"rules"`
+	Board       board.Board  `json:"board"`
+	LastPlay    []board.Cell `json:"last_play,omitempty"`
+	Scores      []int        `json:"scores"`
+	TileCounts  []int        `json:"tile_counts"`
+	Bag         int          `json:"bag"`
+	Rack        []RackTile   `json:"rack"`
+	Turn        int          `json:"turn"`
+	TurnStart   time.Time    `json:"turn_start"`
+	Away        []bool       `json:"away"`
+	Left        []bool       `json:"left,omitempty"` // resigned or forfeited; nil while nobody left (LEAGUES §2)
+	Reserve     int          `json:"reserve"`
+	NextAttempt time.Time    `json:"next_attempt,omitzero"`
+	Log         []LogEntry   `json:"log"`
+	Over        bool         `json:"over"`
+	Result      *Result      `json:"result,omitempty"` // set once the game is over
 }
 
 // View returns what player p may see at time at (the time only sets the
@@ -43,7 +47,7 @@ func (g *Game) View(p int, at time.Time) (View, error) {
 		Player:     p,
 		Rules:      g.cfg.Rules,
 		Board:      g.board,
-		LastPlay:   append([]Cell(nil), g.lastPlay...),
+		LastPlay:   append([]board.Cell(nil), g.lastPlay...),
 		Scores:     make([]int, len(g.players)),
 		TileCounts: make([]int, len(g.players)),
 		Away:       make([]bool, len(g.players)),
@@ -80,7 +84,7 @@ func (g *Game) View(p int, at time.Time) (View, error) {
 func rackTiles(rack []byte) []RackTile {
 	out := make([]RackTile, len(rack))
 	for i, t := range rack {
-		out[i] = RackTile{Slot: i + 1, Letter: string(rune(t)), Value: TileValue(t)}
+		out[i] = RackTile{Slot: i + 1, Letter: string(rune(t)), Value: board.TileValue(t)}
 	}
 	return out
 }

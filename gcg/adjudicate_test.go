@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 )
 
@@ -17,11 +18,11 @@ import (
 // to the engine's scores, in lexio (also after a resignation) and lexico.
 func TestAdjudicateRoundTrip(t *testing.T) {
 	for _, s := range []struct {
-		rules   engine.Rules
+		rules   board.Rules
 		players int
 		resign  bool
 	}{
-		{engine.Rules{}, 2, false}, {engine.Rules{}, 3, true}, {engine.Rules{Variant: engine.Lexico}, 2, false},
+		{board.Rules{}, 2, false}, {board.Rules{}, 3, true}, {board.Rules{Variant: board.Lexico}, 2, false},
 	} {
 		for seed := uint64(1); seed <= 4; seed++ {
 			t.Run(fmt.Sprintf("%s-%dp-seed%d", s.rules.Variant, s.players, seed), func(t *testing.T) {

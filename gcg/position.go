@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // A position to play from, for `lexio moves`: the board a record leaves,
@@ -15,38 +15,38 @@ import (
 // Position replays rec as `lexio replay --check` does, stopping at its
 // first problem, and returns the board after its last move. A game over
 // has no move to make: an error.
-func Position(rec *Record, opt Options) (engine.Board, error) {
+func Position(rec *Record, opt Options) (board.Board, error) {
 	opt.Check = true
 	sum, err := Replay(rec, opt, io.Discard)
 	if err != nil {
 		var p Problem
 		if errors.As(err, &p) {
-			return engine.Board{}, fmt.Errorf("%v (lexio replay tells every problem)", p)
+			return board.Board{}, fmt.Errorf("%v (lexio replay tells every problem)", p)
 		}
-		return engine.Board{}, err
+		return board.Board{}, err
 	}
 	if sum.Over {
-		return engine.Board{}, errors.New("the game is over: no move to make")
+		return board.Board{}, errors.New("the game is over: no move to make")
 	}
 	return sum.Board, nil
 }
 
 // ParseRack reads a rack as written in a GCG record: 1 to 7 letters, any
 // case, '?' a blank (none in plain lexico).
-func ParseRack(s string, r engine.Rules) ([]byte, error) {
+func ParseRack(s string, r board.Rules) ([]byte, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("rack %q: "+format, append([]any{s}, args...)...)
 	}
-	if len(s) == 0 || len(s) > engine.RackSize {
-		return nil, bad("1 to %d tiles", engine.RackSize)
+	if len(s) == 0 || len(s) > board.RackSize {
+		return nil, bad("1 to %d tiles", board.RackSize)
 	}
 	rack := []byte(strings.ToUpper(s))
 	for _, t := range rack {
 		switch {
 		case t >= 'A' && t <= 'Z':
-		case t == engine.BlankTile && !r.Blanks():
+		case t == board.BlankTile && !r.Blanks():
 			return nil, bad("plain lexico has no blanks (RULES §12)")
-		case t == engine.BlankTile:
+		case t == board.BlankTile:
 		default:
 			return nil, bad("letters A–Z and '?' for a blank only")
 		}
@@ -56,18 +56,18 @@ func ParseRack(s string, r engine.Rules) ([]byte, error) {
 
 // RackFits checks that the game's tiles, less those on the board, hold the
 // rack (RULES §3.1): no rack of two Z.
-func RackFits(rack []byte, b *engine.Board, r engine.Rules) error {
+func RackFits(rack []byte, b *board.Board, r board.Rules) error {
 	left := map[byte]int{}
-	for _, t := range engine.TileSet(r) {
+	for _, t := range board.TileSet(r) {
 		left[t]++
 	}
-	for row := range engine.Size {
-		for col := range engine.Size {
-			sq := b.At(engine.Cell{Col: col, Row: row})
+	for row := range board.Size {
+		for col := range board.Size {
+			sq := b.At(board.Cell{Col: col, Row: row})
 			switch {
 			case sq.Empty():
 			case sq.Blank:
-				left[engine.BlankTile]--
+				left[board.BlankTile]--
 			default:
 				left[sq.Letter]--
 			}

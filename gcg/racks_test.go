@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 )
 
@@ -55,7 +56,7 @@ func outGame(t *testing.T, n int) *engine.Game {
 		worth := 0
 		for _, r := range res.Racks {
 			for _, c := range []byte(r) {
-				worth += engine.TileValue(c)
+				worth += board.TileValue(c)
 			}
 		}
 		if worth > 0 {
@@ -68,17 +69,17 @@ func outGame(t *testing.T, n int) *engine.Game {
 
 // layOut finds a placement of exactly these tiles on b that the shape
 // rules accept ('?' is played as a blank E).
-func layOut(b *engine.Board, tiles []byte, rules engine.Rules) (engine.Play, bool) {
-	for r := range engine.Size {
-		for c := range engine.Size {
-			for _, dir := range []engine.Dir{engine.Across, engine.Down} {
-				var ps []engine.Placement
-				for cur := (engine.Cell{Col: c, Row: r}); len(ps) < len(tiles) && cur.OnBoard() && engine.Playable(cur); cur = cur.Next(dir, 1) {
+func layOut(b *board.Board, tiles []byte, rules board.Rules) (board.Play, bool) {
+	for r := range board.Size {
+		for c := range board.Size {
+			for _, dir := range []board.Dir{board.Across, board.Down} {
+				var ps []board.Placement
+				for cur := (board.Cell{Col: c, Row: r}); len(ps) < len(tiles) && cur.OnBoard() && board.Playable(cur); cur = cur.Next(dir, 1) {
 					if !b.At(cur).Empty() {
 						continue
 					}
-					p := engine.Placement{Cell: cur, Letter: tiles[len(ps)]}
-					if p.Letter == engine.BlankTile {
+					p := board.Placement{Cell: cur, Letter: tiles[len(ps)]}
+					if p.Letter == board.BlankTile {
 						p.Letter, p.Blank = 'E', true
 					}
 					ps = append(ps, p)
@@ -86,13 +87,13 @@ func layOut(b *engine.Board, tiles []byte, rules engine.Rules) (engine.Play, boo
 				if len(ps) < len(tiles) {
 					continue
 				}
-				if play, err := engine.Evaluate(b, ps, rules); err == nil {
+				if play, err := board.Evaluate(b, ps, rules); err == nil {
 					return play, true
 				}
 			}
 		}
 	}
-	return engine.Play{}, false
+	return board.Play{}, false
 }
 
 // moreTilesThanHeld is a real game cut at a placement made with fewer
@@ -103,7 +104,7 @@ func moreTilesThanHeld(t *testing.T) (string, int) {
 		cfg := engine.Config{Players: 2, Seed: seed, Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 		rec := written(t, playRandom(t, cfg, rand.New(rand.NewPCG(seed, 7)), -1))
 		for k, ev := range rec.Events {
-			if ev.Kind != Place || len(ev.Rack) >= engine.RackSize {
+			if ev.Kind != Place || len(ev.Rack) >= board.RackSize {
 				continue
 			}
 			before, err := Replay(&Record{Players: rec.Players, Events: rec.Events[:k]}, Options{Dict: enginetest.AnyWord{}}, io.Discard)
@@ -111,7 +112,7 @@ func moreTilesThanHeld(t *testing.T) (string, int) {
 				t.Fatal(err)
 			}
 			tiles := ev.Rack + "E"
-			play, ok := layOut(&before.Board, []byte(tiles), engine.Rules{})
+			play, ok := layOut(&before.Board, []byte(tiles), board.Rules{})
 			if !ok {
 				continue
 			}
@@ -189,29 +190,29 @@ func fixed(text string, line int) func(t *testing.T) (string, int) {
 // about racks, are refused at the line that contradicts the tiles
 // (RULES §3, §4.5, §7.1, §11, §12).
 func TestReplayRacks(t *testing.T) {
-	plain := engine.Rules{Variant: engine.Lexico, Plain: true}
+	plain := board.Rules{Variant: board.Lexico, Plain: true}
 	tests := []struct {
 		name  string
-		rules engine.Rules
+		rules board.Rules
 		make  func(t *testing.T) (text string, line int)
 		want  string
 	}{
-		{"more tiles than held", engine.Rules{}, moreTilesThanHeld, "holds"},
-		{"second Z", engine.Rules{}, idleEdit(">bob: LMNPXZK -XZ", ">bob: LMNPZZK -ZZ", 11), "2 Z"},
-		{"Z on the board and on a rack", engine.Rules{}, fixed(`#player1 a
+		{"more tiles than held", board.Rules{}, moreTilesThanHeld, "holds"},
+		{"second Z", board.Rules{}, idleEdit(">bob: LMNPXZK -XZ", ">bob: LMNPZZK -ZZ", 11), "2 Z"},
+		{"Z on the board and on a rack", board.Rules{}, fixed(`#player1 a
 #player2 b
 >a: ZEAIRST 7F ZE +11 11
 >b: ZAEIRST - +0 0
 `, 4), "Z"},
-		{"6 tiles while the bag is full", engine.Rules{}, idleEdit(">alice: ACHTEIR 7F", ">alice: ACHTEI 7F", 6), "6 tiles"},
-		{"8 tiles", engine.Rules{}, idleEdit(">alice: ACHTEIR 7F", ">alice: ACHTEIRS 7F", 6), "8 tiles"},
+		{"6 tiles while the bag is full", board.Rules{}, idleEdit(">alice: ACHTEIR 7F", ">alice: ACHTEI 7F", 6), "6 tiles"},
+		{"8 tiles", board.Rules{}, idleEdit(">alice: ACHTEIR 7F", ">alice: ACHTEIRS 7F", 6), "8 tiles"},
 		{"blank in plain lexico", plain, fixed("#player1 a\n#player2 b\n>a: ACHTEI? 7F CHAT +8 8\n", 3), "plain lexico has none"},
-		{"kept tiles gone", engine.Rules{}, idleEdit(">alice: EIRANSU 8F", ">alice: EIXANSU 8F", 10), "kept"},
-		{"rack changed by a pass", engine.Rules{}, idleEdit(">alice: ENRSUOT - +0 29\n>bob: LMNPKAE - +0 8\n>alice: ENRSUOT", ">alice: ENRSUOT - +0 29\n>bob: LMNPKAE - +0 8\n>alice: ENRSUOI", 14), "exactly"},
-		{"wrong rack in an adjustment", engine.Rules{}, idleEdit("(ENRSUOT) -7", "(ENRSUOE) -7", 15), "exactly"},
-		{"short rack in an adjustment", engine.Rules{}, idleEdit("(ENRSUOT) -7 22", "(ENRSUO) -6 23", 15), "6 tiles"},
-		{"missing loss after two idle rounds", engine.Rules{}, idleEdit(">bob: (LMNPKAE) -18 -10", "", 15), "bob"},
-		{"missing loss after going out", engine.Rules{}, endEdit(func(evs []Event) []Event {
+		{"kept tiles gone", board.Rules{}, idleEdit(">alice: EIRANSU 8F", ">alice: EIXANSU 8F", 10), "kept"},
+		{"rack changed by a pass", board.Rules{}, idleEdit(">alice: ENRSUOT - +0 29\n>bob: LMNPKAE - +0 8\n>alice: ENRSUOT", ">alice: ENRSUOT - +0 29\n>bob: LMNPKAE - +0 8\n>alice: ENRSUOI", 14), "exactly"},
+		{"wrong rack in an adjustment", board.Rules{}, idleEdit("(ENRSUOT) -7", "(ENRSUOE) -7", 15), "exactly"},
+		{"short rack in an adjustment", board.Rules{}, idleEdit("(ENRSUOT) -7 22", "(ENRSUO) -6 23", 15), "6 tiles"},
+		{"missing loss after two idle rounds", board.Rules{}, idleEdit(">bob: (LMNPKAE) -18 -10", "", 15), "bob"},
+		{"missing loss after going out", board.Rules{}, endEdit(func(evs []Event) []Event {
 			// The gain is lowered to match, so that the figures add up.
 			i, g := firstOf(evs, EndLoss), firstOf(evs, EndGain)
 			evs[g].Rack = strings.TrimPrefix(evs[g].Rack, evs[i].Rack)
@@ -219,11 +220,11 @@ func TestReplayRacks(t *testing.T) {
 			evs[g].Total += evs[i].Score
 			return append(evs[:i], evs[i+1:]...)
 		}), "is missing"},
-		{"missing gain after going out", engine.Rules{}, endEdit(func(evs []Event) []Event {
+		{"missing gain after going out", board.Rules{}, endEdit(func(evs []Event) []Event {
 			i := firstOf(evs, EndGain)
 			return append(evs[:i], evs[i+1:]...)
 		}), "is missing"},
-		{"gain of nothing after going out", engine.Rules{}, endEdit(func(evs []Event) []Event {
+		{"gain of nothing after going out", board.Rules{}, endEdit(func(evs []Event) []Event {
 			i := firstOf(evs, EndGain)
 			evs[i].Total -= evs[i].Score
 			evs[i].Rack, evs[i].Score = "", 0

@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // Options set how a record is replayed.
 type Options struct {
-	Rules engine.Rules
+	Rules board.Rules
 	// Dict checks every word a placement forms. Required.
 	Dict engine.Dictionary
 	// Check stops at the first illegal move, impossible rack or score
@@ -30,7 +31,7 @@ func (p Problem) Error() string { return fmt.Sprintf("line %d: %s", p.Line, p.Re
 
 // Summary is the outcome of a replay.
 type Summary struct {
-	Board    engine.Board
+	Board    board.Board
 	Scores   []int // computed
 	Over     bool
 	Problems []Problem
@@ -42,14 +43,14 @@ type Summary struct {
 // Turn is one move of the record as the replay followed it.
 type Turn struct {
 	Event  Event
-	Player int          // the mover's index in Record.Players
-	Board  engine.Board // the position before the move
-	Rack   string       // the rack written on the line, uppercase, '?' a blank
+	Player int         // the mover's index in Record.Players
+	Board  board.Board // the position before the move
+	Rack   string      // the rack written on the line, uppercase, '?' a blank
 	// Full reports that the rack is one the player can hold, tile for
 	// tile as many as they hold: a move without it cannot be judged.
 	Full  bool
-	Tiles []engine.Placement // a placement's tiles
-	Score int                // computed, 0 but for a placement
+	Tiles []board.Placement // a placement's tiles
+	Score int               // computed, 0 but for a placement
 }
 
 // ErrCheck is wrapped by Replay's error when Check found a problem.
@@ -62,7 +63,7 @@ type replayer struct {
 	rec    *Record
 	opt    Options
 	out    io.Writer
-	board  engine.Board
+	board  board.Board
 	tiles  *tracker
 	seat   map[string]int
 	scores []int
@@ -97,7 +98,7 @@ func Replay(rec *Record, opt Options, out io.Writer) (Summary, error) {
 		return Summary{}, err
 	}
 	n := len(rec.Players)
-	if opt.Rules.Variant == engine.Lexico && n != 2 {
+	if opt.Rules.Variant == board.Lexico && n != 2 {
 		return Summary{}, fmt.Errorf("gcg: lexico is for 2 players, the record has %d (RULES §12)", n)
 	}
 	r := &replayer{
@@ -242,7 +243,7 @@ func (r *replayer) event(ev Event) error {
 	return nil
 }
 
-func describe(ev Event, play engine.Play) string {
+func describe(ev Event, play board.Play) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", ev.Pos(), ev.Word)
 	for i, w := range play.Words {
@@ -260,10 +261,10 @@ func describe(ev Event, play engine.Play) string {
 }
 
 // place validates and applies a placement: shape, rack, words, score.
-func (r *replayer) place(ev Event, rack []byte) (engine.Play, error) {
-	m := engine.Move{Start: engine.Cell{Col: ev.Col, Row: ev.Row}, Dir: engine.Across}
+func (r *replayer) place(ev Event, rack []byte) (board.Play, error) {
+	m := board.Move{Start: board.Cell{Col: ev.Col, Row: ev.Row}, Dir: board.Across}
 	if ev.Down {
-		m.Dir = engine.Down
+		m.Dir = board.Down
 	}
 	for i := 0; i < len(ev.Word); i++ {
 		c := ev.Word[i]
@@ -272,28 +273,28 @@ func (r *replayer) place(ev Event, rack []byte) (engine.Play, error) {
 			cell := m.Start.Next(m.Dir, i)
 			sq := r.board.At(cell)
 			if sq.Empty() {
-				return engine.Play{}, r.problem(ev, "'.' at %s stands for a letter on the board, but the cell is empty", cell)
+				return board.Play{}, r.problem(ev, "'.' at %s stands for a letter on the board, but the cell is empty", cell)
 			}
-			m.Word = append(m.Word, engine.Letter{Char: sq.Letter, Through: true})
+			m.Word = append(m.Word, board.Letter{Char: sq.Letter, Through: true})
 		case c >= 'a' && c <= 'z':
 			if !r.opt.Rules.Blanks() {
-				return engine.Play{}, r.problem(ev, "%q is a blank, and plain lexico has none (RULES §12)", c)
+				return board.Play{}, r.problem(ev, "%q is a blank, and plain lexico has none (RULES §12)", c)
 			}
-			m.Word = append(m.Word, engine.Letter{Char: c - 'a' + 'A', Blank: true})
+			m.Word = append(m.Word, board.Letter{Char: c - 'a' + 'A', Blank: true})
 		default:
-			m.Word = append(m.Word, engine.Letter{Char: c})
+			m.Word = append(m.Word, board.Letter{Char: c})
 		}
 	}
 	ps, err := r.board.Resolve(m)
 	if err != nil {
-		return engine.Play{}, r.problem(ev, "%v", err)
+		return board.Play{}, r.problem(ev, "%v", err)
 	}
-	play, err := engine.Evaluate(&r.board, ps, r.opt.Rules)
+	play, err := board.Evaluate(&r.board, ps, r.opt.Rules)
 	if err != nil {
-		return engine.Play{}, r.problem(ev, "%v", err)
+		return board.Play{}, r.problem(ev, "%v", err)
 	}
-	if _, err := engine.TakeTiles(rack, ps); err != nil {
-		return engine.Play{}, r.problem(ev, "tiles not on the rack %s: %v", ev.Rack, err)
+	if _, err := board.TakeTiles(rack, ps); err != nil {
+		return board.Play{}, r.problem(ev, "tiles not on the rack %s: %v", ev.Rack, err)
 	}
 	var unknown []string
 	for _, w := range play.Words {
@@ -302,10 +303,10 @@ func (r *replayer) place(ev Event, rack []byte) (engine.Play, error) {
 		}
 	}
 	if len(unknown) > 0 {
-		return engine.Play{}, r.problem(ev, "not in the dictionary: %s (RULES §4.4)", strings.Join(unknown, ", "))
+		return board.Play{}, r.problem(ev, "not in the dictionary: %s (RULES §4.4)", strings.Join(unknown, ", "))
 	}
 	if err := r.board.Apply(ps); err != nil {
-		return engine.Play{}, r.problem(ev, "%v", err)
+		return board.Play{}, r.problem(ev, "%v", err)
 	}
 	p := r.seat[ev.Nick]
 	r.tiles.place(p, placedTiles(ps))
@@ -318,11 +319,11 @@ func (r *replayer) place(ev Event, rack []byte) (engine.Play, error) {
 
 func (r *replayer) exchange(ev Event, rack []byte) error {
 	p := r.seat[ev.Nick]
-	if r.opt.Rules.Variant == engine.Lexico {
+	if r.opt.Rules.Variant == board.Lexico {
 		if r.turns[p] == 0 {
 			return r.problem(ev, "no exchange on a player's first turn in lexico (RULES §12)")
 		}
-		if r.tiles.bag < engine.RackSize {
+		if r.tiles.bag < board.RackSize {
 			return r.problem(ev, "no exchange in lexico while the bag holds fewer than 7 tiles; it holds %d (RULES §12)", r.tiles.bag)
 		}
 	}
@@ -360,7 +361,7 @@ func (r *replayer) noPlacement(pass bool) {
 	}
 	// Decided: the players still in count (LEAGUES §2.2).
 	n := r.active
-	if r.opt.Rules.Variant == engine.Lexico {
+	if r.opt.Rules.Variant == board.Lexico {
 		if r.passes >= 2 {
 			r.end(engine.EndPasses, -1)
 		}
@@ -457,7 +458,7 @@ func (r *replayer) adjust(ev Event, p int) error {
 	if !r.over {
 		return r.problem(ev, "an end-of-game adjustment before the game is over")
 	}
-	if r.opt.Rules.Variant == engine.Lexico && r.ending != engine.EndAdjudicated {
+	if r.opt.Rules.Variant == board.Lexico && r.ending != engine.EndAdjudicated {
 		return r.problem(ev, "lexico has no rack adjustments (RULES §12)")
 	}
 	if r.resigned() {
@@ -513,7 +514,7 @@ func (r *replayer) adjust(ev Event, p int) error {
 // gain of exactly the tiles the others lost (RULES §11.1, §11.2). A
 // missing line is told at the record's last line.
 func (r *replayer) finish() error {
-	if !r.over || r.opt.Rules.Variant == engine.Lexico && r.ending != engine.EndAdjudicated || r.resigned() {
+	if !r.over || r.opt.Rules.Variant == board.Lexico && r.ending != engine.EndAdjudicated || r.resigned() {
 		return nil
 	}
 	rule := "RULES §11.2"

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/dict"
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -136,7 +136,7 @@ func TestReplayLexico(t *testing.T) {
 	}
 	// lexico's first word needs 3 tiles: CHAT has 4, fine; b exchanges on
 	// their first turn: refused.
-	_, err = Replay(rec, Options{Rules: engine.Rules{Variant: engine.Lexico}, Dict: testDict(t), Check: true}, &bytes.Buffer{})
+	_, err = Replay(rec, Options{Rules: board.Rules{Variant: board.Lexico}, Dict: testDict(t), Check: true}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "first turn") {
 		t.Fatalf("err = %v", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // tiles counts tiles by kind: the letters A–Z, then the blank.
@@ -13,7 +13,7 @@ type tiles [27]int
 const blankKind = 26
 
 func kindOf(t byte) int {
-	if t == engine.BlankTile {
+	if t == board.BlankTile {
 		return blankKind
 	}
 	return int(t - 'A')
@@ -36,7 +36,7 @@ func countTiles(rack []byte) tiles {
 }
 
 // placedTiles counts the rack tiles a placement uses: '?' for a blank.
-func placedTiles(ps []engine.Placement) tiles {
+func placedTiles(ps []board.Placement) tiles {
 	var c tiles
 	for _, p := range ps {
 		if p.Blank {
@@ -76,7 +76,7 @@ func (c tiles) value() int {
 	v := 0
 	for k, n := range c {
 		if k != blankKind {
-			v += n * engine.LetterValue(byte('A'+k))
+			v += n * board.LetterValue(byte('A'+k))
 		}
 	}
 	return v
@@ -115,13 +115,13 @@ type tracker struct {
 	hands []hand
 }
 
-func newTracker(rules engine.Rules, names []string) *tracker {
-	t := &tracker{names: names, full: countTiles(engine.TileSet(rules)), hands: make([]hand, len(names))}
+func newTracker(rules board.Rules, names []string) *tracker {
+	t := &tracker{names: names, full: countTiles(board.TileSet(rules)), hands: make([]hand, len(names))}
 	t.bag = t.full.size()
 	for p := range t.hands {
 		// RULES §3.2: the deal, in join order.
 		h := &t.hands[p]
-		h.count = min(engine.RackSize, t.bag)
+		h.count = min(board.RackSize, t.bag)
 		h.most = t.full
 		t.bag -= h.count
 	}
@@ -221,7 +221,7 @@ func (t *tracker) place(p int, placed tiles) {
 	h.hold = h.hold.minus(placed)
 	h.count -= placed.size()
 	t.board = t.board.plus(placed)
-	drawn := min(engine.RackSize-h.count, t.bag)
+	drawn := min(board.RackSize-h.count, t.bag)
 	t.bag -= drawn
 	h.count += drawn
 	h.most = h.hold

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 )
 
@@ -16,12 +17,12 @@ func tl(s string) tiles { return countTiles([]byte(s)) }
 // RULES §3.1, §3.2, §12: 102 tiles, 100 in plain lexico; 7 each dealt.
 func TestTrackerDeal(t *testing.T) {
 	for _, tt := range []struct {
-		rules   engine.Rules
+		rules   board.Rules
 		players int
 		bag     int
 	}{
-		{engine.Rules{}, 2, 88}, {engine.Rules{}, 4, 74},
-		{engine.Rules{Variant: engine.Lexico}, 2, 88}, {engine.Rules{Variant: engine.Lexico, Plain: true}, 2, 86},
+		{board.Rules{}, 2, 88}, {board.Rules{}, 4, 74},
+		{board.Rules{Variant: board.Lexico}, 2, 88}, {board.Rules{Variant: board.Lexico, Plain: true}, 2, 86},
 	} {
 		tr := newTracker(tt.rules, []string{"a", "b", "c", "d"}[:tt.players])
 		if tr.bag != tt.bag || tr.full[kindOf('E')] != 14 || tr.full[kindOf('Z')] != 1 {
@@ -38,7 +39,7 @@ func TestTrackerDeal(t *testing.T) {
 // Each step of a short story of two players, with what check says of a
 // rack at that point.
 func TestTrackerCheck(t *testing.T) {
-	tr := newTracker(engine.Rules{}, []string{"ann", "ben"})
+	tr := newTracker(board.Rules{}, []string{"ann", "ben"})
 	refuse := func(p int, rack, want string) {
 		t.Helper()
 		err := tr.check(p, []byte(rack))
@@ -86,7 +87,7 @@ func TestTrackerCheck(t *testing.T) {
 // RULES §4.5, §11.1: with the bag empty a placement draws nothing, the
 // rack left is known, and the last unknown rack is what nobody else holds.
 func TestTrackerBagEmpty(t *testing.T) {
-	tr := newTracker(engine.Rules{}, []string{"ann", "ben"})
+	tr := newTracker(board.Rules{}, []string{"ann", "ben"})
 	tr.bag = 3
 	tr.show(0, []byte("ABCDEFG"), 10)
 	tr.place(0, tl("ABCDE")) // FG left, draws the 3
@@ -108,9 +109,9 @@ func TestTrackerBagEmpty(t *testing.T) {
 // count agrees with every real rack (RULES §3, §4.5, §7.1).
 func TestTrackerFollowsEngine(t *testing.T) {
 	for _, s := range []struct {
-		rules   engine.Rules
+		rules   board.Rules
 		players int
-	}{{engine.Rules{}, 2}, {engine.Rules{}, 4}, {engine.Rules{Variant: engine.Lexico, Plain: true}, 2}} {
+	}{{board.Rules{}, 2}, {board.Rules{}, 4}, {board.Rules{Variant: board.Lexico, Plain: true}, 2}} {
 		for seed := uint64(1); seed <= 6; seed++ {
 			t.Run(fmt.Sprintf("%s-%dp-seed%d", s.rules.Variant, s.players, seed), func(t *testing.T) {
 				cfg := engine.Config{Rules: s.rules, Players: s.players, Seed: seed, Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}

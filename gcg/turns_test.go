@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // TestReplayTurns: the replay lists every placement, exchange and pass
@@ -48,7 +48,7 @@ func TestReplayTurns(t *testing.T) {
 	if third.Board.Tiles() != 7 || third.Score != 21 || third.Event.Kind != Place {
 		t.Errorf("third turn: %d tiles before, %+v", third.Board.Tiles(), third)
 	}
-	if sq := third.Board.At(engine.Cell{Col: 5, Row: 7}); sq.Letter != 'H' {
+	if sq := third.Board.At(board.Cell{Col: 5, Row: 7}); sq.Letter != 'H' {
 		t.Errorf("F8 before the third move: %+v", sq)
 	}
 	if k := sum.Turns[3].Event.Kind; k != Exchange || sum.Turns[3].Player != 1 {

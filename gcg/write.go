@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // anyWord accepts every word: a stored game's words were checked when
@@ -117,9 +118,9 @@ func FromGame(cfg engine.Config, actions []engine.Action, players []string) (*Re
 	return rec, nil
 }
 
-func placeEvent(ev *Event, play engine.Play) {
+func placeEvent(ev *Event, play board.Play) {
 	w := play.Words[0]
-	placed := map[engine.Cell]engine.Placement{}
+	placed := map[board.Cell]board.Placement{}
 	for _, p := range play.Tiles {
 		placed[p.Cell] = p
 	}
@@ -135,7 +136,7 @@ func placeEvent(ev *Event, play engine.Play) {
 			word[j] = p.Letter
 		}
 	}
-	ev.Kind, ev.Col, ev.Row, ev.Down, ev.Word, ev.Score = Place, w.Start.Col, w.Start.Row, w.Dir == engine.Down, string(word), play.Score
+	ev.Kind, ev.Col, ev.Row, ev.Down, ev.Word, ev.Score = Place, w.Start.Col, w.Start.Row, w.Dir == board.Down, string(word), play.Score
 }
 
 // endEvents are the adjustments at the end of a lexio game: each rack

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 )
 
@@ -76,12 +77,12 @@ func playRandom(t *testing.T, cfg engine.Config, r *rand.Rand, stopPlacing int) 
 // or not).
 func TestFromGameReplays(t *testing.T) {
 	setups := []struct {
-		rules   engine.Rules
+		rules   board.Rules
 		players int
 		idle    engine.EndReason
 	}{
-		{engine.Rules{}, 2, engine.EndIdle}, {engine.Rules{}, 3, engine.EndIdle}, {engine.Rules{}, 4, engine.EndIdle},
-		{engine.Rules{Variant: engine.Lexico}, 2, engine.EndPasses}, {engine.Rules{Variant: engine.Lexico, Plain: true}, 2, engine.EndPasses},
+		{board.Rules{}, 2, engine.EndIdle}, {board.Rules{}, 3, engine.EndIdle}, {board.Rules{}, 4, engine.EndIdle},
+		{board.Rules{Variant: board.Lexico}, 2, engine.EndPasses}, {board.Rules{Variant: board.Lexico, Plain: true}, 2, engine.EndPasses},
 	}
 	for _, s := range setups {
 		endings := map[engine.EndReason]int{}

@@ -1,7 +1,7 @@
 package inbox
 
 import (
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
@@ -19,7 +19,7 @@ func (s *Service) help(h *table.Request, t *table.Table, topic string) error {
 	if topic == "rules" {
 		h.Outcome(table.OutcomeApplied, "HELP RULES")
 		// The rules show the Lexio board, whatever the table plays.
-		board := notice.BoardData(&engine.Board{}, engine.Rules{}, nil)
+		board := notice.BoardData(&board.Board{}, board.Rules{}, nil)
 		return h.Reply(t, templates.RulesMsg{Head: head, Board: board})
 	}
 	h.Outcome(table.OutcomeApplied, "HELP")

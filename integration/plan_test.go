@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/mailer/client"
 )
@@ -40,7 +41,7 @@ type plan struct {
 // game (RULES §11.2). maxTurns (if > 0) stops earlier.
 func simulate(t *testing.T, spec tableSpec, maxTiles, idleAfter, maxTurns int) *plan {
 	t.Helper()
-	g, err := engine.New(engine.Config{Rules: engine.Rules{Variant: engine.Lexio}, Players: len(spec.players), Seed: spec.seed, Start: time.Now()})
+	g, err := engine.New(engine.Config{Rules: board.Rules{Variant: board.Lexio}, Players: len(spec.players), Seed: spec.seed, Start: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func simulate(t *testing.T, spec tableSpec, maxTiles, idleAfter, maxTurns int) *
 	for !g.Over() && (maxTurns <= 0 || len(p.turns) < maxTurns) {
 		seat := g.Turn()
 		tr := turn{seat: seat, seq: len(g.Actions()), cmd: "PASS"}
-		var play engine.Play
+		var play board.Play
 		var ok bool
 		if idleAfter <= 0 || len(p.turns) < idleAfter {
 			play, ok = enginetest.FindPlay(g, seat, maxTiles)

@@ -3,7 +3,7 @@ package lobby
 import (
 	"errors"
 
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
@@ -24,8 +24,8 @@ func (s *Service) Open(h *table.Request, c *parser.Command) error {
 	if variant == "" {
 		variant = league.Variant
 	}
-	if variant == string(engine.Lexio) && !*league.Multipliers {
-		variant = string(engine.Lexico) // a plain league's tables are plain lexico
+	if variant == string(board.Lexio) && !*league.Multipliers {
+		variant = string(board.Lexico) // a plain league's tables are plain lexico
 	}
 	bots, invite := splitBots(c.Invite)
 	if len(bots) > 0 && !s.Tables.CanPlay() {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // frenchPath is Debian's wfrench list; the benchmarks skip, saying so,
@@ -41,9 +42,9 @@ func frenchGaddag(tb testing.TB) (*dict.Dict, *dict.Gaddag) {
 
 // position is a board and the rack of the player on turn.
 type position struct {
-	board engine.Board
+	board board.Board
 	rack  []byte
-	rules engine.Rules
+	rules board.Rules
 }
 
 // midGames plays games with the real bag and wfrench, each player taking
@@ -56,9 +57,9 @@ func midGames(tb testing.TB, d *dict.Dict, gd *dict.Gaddag, games int) []positio
 	var buf []Move
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	for seed := range games {
-		r := engine.Rules{Variant: engine.Lexio}
+		r := board.Rules{Variant: board.Lexio}
 		if seed%2 == 1 {
-			r.Variant = engine.Lexico
+			r.Variant = board.Lexico
 		}
 		g, err := engine.New(engine.Config{Rules: r, Players: 2, Seed: uint64(seed), Start: t0})
 		if err != nil {
@@ -109,7 +110,7 @@ func BenchmarkGenerate(b *testing.B) {
 	all := midGames(b, d, gd, 20)
 	var blank, plain []position
 	for _, p := range all {
-		if slices.Contains(p.rack, engine.BlankTile) {
+		if slices.Contains(p.rack, board.BlankTile) {
 			blank = append(blank, p)
 		} else {
 			plain = append(plain, p)

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/dict"
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 var big = flag.Bool("movegen.big", false, "exactness on many more positions, longer games, racks of up to 5 random tiles and every letter for a blank (minutes)")
@@ -46,7 +46,7 @@ func smallDict(t testing.TB, rng *rand.Rand, alphabet string, n int) (*dict.Dict
 }
 
 // key names a placement by its set of tiles, in cell order.
-func key(ps []engine.Placement) string {
+func key(ps []board.Placement) string {
 	ps = slices.Clone(ps)
 	sort.Slice(ps, func(i, j int) bool {
 		a, b := ps[i].Cell, ps[j].Cell
@@ -63,7 +63,7 @@ func key(ps []engine.Placement) string {
 	return sb.String()
 }
 
-func allIn(d *dict.Dict, words []engine.Word) bool {
+func allIn(d *dict.Dict, words []board.Word) bool {
 	for _, w := range words {
 		if !d.Contains(w.Text) {
 			return false
@@ -78,34 +78,34 @@ func allIn(d *dict.Dict, words []engine.Word) bool {
 // accepts whose words are all in d, with their score. The shape rules do
 // not depend on the letters, so a set of cells Check refuses with dummy
 // letters is not tried with others.
-func bruteForce(b *engine.Board, rack []byte, r engine.Rules, d *dict.Dict, blankLetters string) map[string]int {
+func bruteForce(b *board.Board, rack []byte, r board.Rules, d *dict.Dict, blankLetters string) map[string]int {
 	found := map[string]int{}
 	var counts [27]int
 	for _, t := range rack {
-		if t == engine.BlankTile {
+		if t == board.BlankTile {
 			counts[26]++
 		} else {
 			counts[t-'A']++
 		}
 	}
-	maxTiles := min(len(rack), engine.RackSize)
-	for _, dir := range []engine.Dir{engine.Across, engine.Down} {
-		for row := range engine.Size {
-			for col := range engine.Size {
-				start := engine.Cell{Col: col, Row: row}
-				if !engine.Playable(start) || !b.At(start).Empty() {
+	maxTiles := min(len(rack), board.RackSize)
+	for _, dir := range []board.Dir{board.Across, board.Down} {
+		for row := range board.Size {
+			for col := range board.Size {
+				start := board.Cell{Col: col, Row: row}
+				if !board.Playable(start) || !b.At(start).Empty() {
 					continue
 				}
-				var cells []engine.Cell
-				for c := start; len(cells) < maxTiles && c.OnBoard() && engine.Playable(c); c = c.Next(dir, 1) {
+				var cells []board.Cell
+				for c := start; len(cells) < maxTiles && c.OnBoard() && board.Playable(c); c = c.Next(dir, 1) {
 					if b.At(c).Empty() {
 						cells = append(cells, c)
 					}
 				}
 				for k := 1; k <= len(cells); k++ {
-					ps := make([]engine.Placement, k)
+					ps := make([]board.Placement, k)
 					for i := range ps {
-						ps[i] = engine.Placement{Cell: cells[i], Letter: 'A'}
+						ps[i] = board.Placement{Cell: cells[i], Letter: 'A'}
 					}
 					if _, err := b.Check(ps, r); err != nil {
 						continue
@@ -113,7 +113,7 @@ func bruteForce(b *engine.Board, rack []byte, r engine.Rules, d *dict.Dict, blan
 					var assign func(i int)
 					assign = func(i int) {
 						if i == k {
-							play, err := engine.Evaluate(b, ps, r)
+							play, err := board.Evaluate(b, ps, r)
 							if err != nil {
 								panic(err) // Check accepted the cells
 							}
@@ -149,7 +149,7 @@ func bruteForce(b *engine.Board, rack []byte, r engine.Rules, d *dict.Dict, blan
 
 // generated runs the generator and checks each move on its own: once
 // only, the engine's shape, direction, words and score.
-func generated(t *testing.T, gen *Generator, b *engine.Board, rack []byte, r engine.Rules, d *dict.Dict, buf []Move) (map[string]int, []Move) {
+func generated(t *testing.T, gen *Generator, b *board.Board, rack []byte, r board.Rules, d *dict.Dict, buf []Move) (map[string]int, []Move) {
 	t.Helper()
 	moves, err := gen.Generate(b, rack, r, buf[:0])
 	if err != nil {
@@ -167,11 +167,11 @@ func generated(t *testing.T, gen *Generator, b *engine.Board, rack []byte, r eng
 		if err != nil || dir != m.Dir {
 			t.Fatalf("%s: Check = %v, %v; the move says %v, on\n%s", k, dir, err, m.Dir, b)
 		}
-		play, _ := engine.Evaluate(b, ps, r)
+		play, _ := board.Evaluate(b, ps, r)
 		if play.Score != m.Score || !allIn(d, play.Words) {
 			t.Fatalf("%s: score %d, Evaluate %d, words %v, on\n%s", k, m.Score, play.Score, play.WordTexts(), b)
 		}
-		if _, err := engine.TakeTiles(rack, ps); err != nil {
+		if _, err := board.TakeTiles(rack, ps); err != nil {
 			t.Fatalf("%s: not from the rack %s: %v", k, rack, err)
 		}
 		out[k] = m.Score
@@ -184,7 +184,7 @@ func randomRack(rng *rand.Rand, alphabet string, n int, blanks bool) []byte {
 	for i := range rack {
 		rack[i] = alphabet[rng.IntN(len(alphabet))]
 		if blanks && rng.IntN(10) == 0 {
-			rack[i] = engine.BlankTile
+			rack[i] = board.BlankTile
 		}
 	}
 	return rack
@@ -197,10 +197,10 @@ type coverage struct {
 }
 
 // besideWall reports whether c is next to a walled corner cell.
-func besideWall(c engine.Cell) bool {
-	for _, d := range []engine.Dir{engine.Across, engine.Down} {
-		for _, n := range []engine.Cell{c.Next(d, -1), c.Next(d, 1)} {
-			if n.OnBoard() && !engine.Playable(n) {
+func besideWall(c board.Cell) bool {
+	for _, d := range []board.Dir{board.Across, board.Down} {
+		for _, n := range []board.Cell{c.Next(d, -1), c.Next(d, 1)} {
+			if n.OnBoard() && !board.Playable(n) {
 				return true
 			}
 		}
@@ -226,7 +226,7 @@ func TestExactness(t *testing.T) {
 	if *big {
 		games, perGame, maxRack = 120, 25, 5
 	}
-	ruleSets := []engine.Rules{{Variant: engine.Lexio}, {Variant: engine.Lexico}, {Variant: engine.Lexico, Plain: true}}
+	ruleSets := []board.Rules{{Variant: board.Lexio}, {Variant: board.Lexico}, {Variant: board.Lexico, Plain: true}}
 	covs := make([]coverage, games)
 	t.Run("games", func(t *testing.T) {
 		for game := range games {
@@ -250,7 +250,7 @@ func TestExactness(t *testing.T) {
 
 // exactGame plays one random game with a small dictionary of its own,
 // comparing the generator with the brute force at every position.
-func exactGame(t *testing.T, rng *rand.Rand, r engine.Rules, perGame, maxRack int) coverage {
+func exactGame(t *testing.T, rng *rand.Rand, r board.Rules, perGame, maxRack int) coverage {
 	var c coverage
 	// A few letters of different values, so that bonuses show.
 	letters := []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -265,12 +265,12 @@ func exactGame(t *testing.T, rng *rand.Rand, r engine.Rules, perGame, maxRack in
 	}
 	var longWords []string
 	for w := range d.Words {
-		if len(w) >= engine.RackSize {
+		if len(w) >= board.RackSize {
 			longWords = append(longWords, w)
 		}
 	}
 	gen := New(gd)
-	var b engine.Board
+	var b board.Board
 	var buf []Move
 	for range perGame {
 		n := 1 + rng.IntN(maxRack)
@@ -279,7 +279,7 @@ func exactGame(t *testing.T, rng *rand.Rand, r engine.Rules, perGame, maxRack in
 			// A full rack: the first 7 letters of a long word, so that
 			// 7-tile moves happen.
 			long := longWords[rng.IntN(len(longWords))]
-			rack = []byte(long[:engine.RackSize])
+			rack = []byte(long[:board.RackSize])
 			rng.Shuffle(len(rack), func(i, j int) { rack[i], rack[j] = rack[j], rack[i] })
 		}
 		want := bruteForce(&b, rack, r, d, blankLetters)
@@ -307,7 +307,7 @@ func exactGame(t *testing.T, rng *rand.Rand, r engine.Rules, perGame, maxRack in
 			c.empty++
 		}
 		for _, m := range ms {
-			if m.N == engine.RackSize {
+			if m.N == board.RackSize {
 				c.sevens++
 			}
 			for _, p := range m.Placements() {

@@ -5,7 +5,7 @@
 // line like the edge, blanks stand for any letter, the first placement
 // covers the fountain with the variant's least number of tiles (RULES §2,
 // §3.3, §4). Every move is scored by the engine's rules: the Factors of
-// its empty cells (engine.Board.Factors) summed by an engine.Tally, as
+// its empty cells (board.Board.Factors) summed by an board.Tally, as
 // Evaluate scores; the generator only decides which tiles may go where.
 //
 // A move is the set of tiles it puts down: a single tile that forms a word
@@ -20,7 +20,7 @@ import (
 	"math/bits"
 
 	"github.com/lexio-mail/lexio/dict"
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // Move is one legal placement. It is small (32 bytes): a generator
@@ -29,19 +29,19 @@ import (
 type Move struct {
 	// The N tiles put down, in order along the line: the index
 	// row·13+col of each cell, and its letter, lowercase for a blank.
-	cells   [engine.RackSize]uint8
-	letters [engine.RackSize]byte
+	cells   [board.RackSize]uint8
+	letters [board.RackSize]byte
 	// Dir is the direction Board.Check gives the placement.
-	Dir engine.Dir
+	Dir board.Dir
 	N   int
 	// Score is what the engine scores it (RULES §5).
 	Score int
 }
 
 // Tile returns the i-th tile the move puts down (0 ≤ i < N).
-func (m *Move) Tile(i int) engine.Placement {
+func (m *Move) Tile(i int) board.Placement {
 	c, l := int(m.cells[i]), m.letters[i]
-	p := engine.Placement{Cell: engine.Cell{Col: c % size, Row: c / size}, Letter: l}
+	p := board.Placement{Cell: board.Cell{Col: c % size, Row: c / size}, Letter: l}
 	if l >= 'a' {
 		p.Letter, p.Blank = l-('a'-'A'), true
 	}
@@ -49,8 +49,8 @@ func (m *Move) Tile(i int) engine.Placement {
 }
 
 // Placements returns the tiles the move puts down, in a new slice.
-func (m *Move) Placements() []engine.Placement {
-	ps := make([]engine.Placement, m.N)
+func (m *Move) Placements() []board.Placement {
+	ps := make([]board.Placement, m.N)
 	for i := range ps {
 		ps[i] = m.Tile(i)
 	}
@@ -61,7 +61,7 @@ func (m *Move) Placements() []engine.Placement {
 var ErrBadRack = errors.New("movegen: bad rack")
 
 const (
-	size     = engine.Size
+	size     = board.Size
 	stride   = size + 2  // a row of the bordered grid
 	allCross = 1<<26 - 1 // every letter may go on the cell
 	blank    = 26        // the blank's slot in the rack counts
@@ -75,16 +75,16 @@ type Generator struct {
 	gd *dict.Gaddag
 
 	// The position of the current call.
-	board *engine.Board
-	rules engine.Rules
+	board *board.Board
+	rules board.Rules
 	// The board's letters (0 for none) and tile values, with a border of
 	// empty cells around it, so that a neighbour is always an index away.
 	grid    [stride * stride]byte
 	value   [stride * stride]int8
 	anchors [2][size]uint16 // per direction and line, bit i: cell i of the line is an anchor
 	// lone: the factors of a cell with no tile beside it under loneRules.
-	lone      [size * size]engine.Factors
-	loneRules engine.Rules
+	lone      [size * size]board.Factors
+	loneRules board.Rules
 	loneSet   bool
 	first     bool    // the board is empty: the fountain is the only anchor
 	rack      [32]int // of each letter (0–25) and of blanks (26); 32 wide: a 5-bit index needs no bounds check
@@ -93,13 +93,13 @@ type Generator struct {
 	moves     []Move
 
 	// The line being walked.
-	dir    engine.Dir
+	dir    board.Dir
 	index  [size]uint8 // row·13+col of each cell
 	letter [size]byte  // the board's letter, 0 for an empty cell
 	// boardSum[i]: the values of the board's tiles before cell i (an
 	// empty cell's is 0), so that a word's are boardSum[end+1]-boardSum[start].
 	boardSum [size + 1]int
-	factors  [size]engine.Factors // an empty cell's, for a play along the line
+	factors  [size]board.Factors // an empty cell's, for a play along the line
 	// mask: the letters a tile on the empty cell may take, so that the
 	// word across the line is one (allCross without one); 0 on a tile or
 	// a wall.
@@ -122,7 +122,7 @@ func New(gd *dict.Gaddag) *Generator { return &Generator{gd: gd} }
 // a blank) on b under rules r, each once, in no particular order, and
 // returns the extended slice. A rack holding anything else, or a blank
 // in plain lexico, is an error wrapping ErrBadRack.
-func (g *Generator) Generate(b *engine.Board, rack []byte, r engine.Rules, dst []Move) ([]Move, error) {
+func (g *Generator) Generate(b *board.Board, rack []byte, r board.Rules, dst []Move) ([]Move, error) {
 	if err := r.Validate(); err != nil {
 		return dst, err
 	}
@@ -131,9 +131,9 @@ func (g *Generator) Generate(b *engine.Board, rack []byte, r engine.Rules, dst [
 		switch {
 		case t >= 'A' && t <= 'Z':
 			g.rack[t-'A']++
-		case t == engine.BlankTile && r.Blanks():
+		case t == board.BlankTile && r.Blanks():
 			g.rack[blank]++
-		case t == engine.BlankTile:
+		case t == board.BlankTile:
 			return dst, fmt.Errorf("%w: plain lexico has no blanks (RULES §12)", ErrBadRack)
 		default:
 			return dst, fmt.Errorf("%w: %q is neither a letter A–Z nor '?'", ErrBadRack, t)
@@ -146,13 +146,13 @@ func (g *Generator) Generate(b *engine.Board, rack []byte, r engine.Rules, dst [
 		}
 	}
 	g.board, g.rules, g.moves = b, r, dst
-	g.tiles = min(len(rack), engine.RackSize)
+	g.tiles = min(len(rack), board.RackSize)
 	g.first = b.Empty()
 	if len(rack) == 0 || g.gd.Len() == 0 {
 		return dst, nil
 	}
 	g.readBoard(b, r)
-	for _, d := range []engine.Dir{engine.Across, engine.Down} {
+	for _, d := range []board.Dir{board.Across, board.Down} {
 		g.dir = d
 		for line := range size {
 			g.walkLine(line)
@@ -169,7 +169,7 @@ func (g *Generator) room() bool { return g.nplaced < g.tiles }
 // playable[i]: a tile may lie on the cell of index row·13+col.
 var playable = func() (t [size * size]bool) {
 	for i := range t {
-		t[i] = engine.Playable(engine.Cell{Col: i % size, Row: i / size})
+		t[i] = board.Playable(board.Cell{Col: i % size, Row: i / size})
 	}
 	return t
 }()
@@ -177,7 +177,7 @@ var playable = func() (t [size * size]bool) {
 // letterValue[l] is the value of the tile 'A'+l.
 var letterValue = func() (v [26]int) {
 	for l := range v {
-		v[l] = engine.LetterValue(byte('A' + l))
+		v[l] = board.LetterValue(byte('A' + l))
 	}
 	return v
 }()
@@ -189,17 +189,17 @@ func at(col, row int) int { return (row+1)*stride + col + 1 }
 // playable cells next to a tile, or the fountain on an empty board), and
 // the factors of a cell with no tile beside it under r, which depend on
 // the rules only.
-func (g *Generator) readBoard(b *engine.Board, r engine.Rules) {
+func (g *Generator) readBoard(b *board.Board, r board.Rules) {
 	if !g.loneSet || g.loneRules != r {
-		var empty engine.Board
+		var empty board.Board
 		for i := range g.lone {
-			g.lone[i] = empty.Factors(engine.Cell{Col: i % size, Row: i / size}, engine.Across, r)
+			g.lone[i] = empty.Factors(board.Cell{Col: i % size, Row: i / size}, board.Across, r)
 		}
 		g.loneSet, g.loneRules = true, r
 	}
 	for row := range size {
 		for col := range size {
-			sq := b.At(engine.Cell{Col: col, Row: row})
+			sq := b.At(board.Cell{Col: col, Row: row})
 			g.grid[at(col, row)], g.value[at(col, row)] = sq.Letter, int8(sq.Value())
 		}
 	}
@@ -210,10 +210,10 @@ func (g *Generator) readBoard(b *engine.Board, r engine.Rules) {
 			if g.grid[p] != 0 || !playable[row*size+col] {
 				continue
 			}
-			if g.first && (engine.Cell{Col: col, Row: row}) == engine.Fountain() ||
+			if g.first && (board.Cell{Col: col, Row: row}) == board.Fountain() ||
 				!g.first && g.grid[p-1]|g.grid[p+1]|g.grid[p-stride]|g.grid[p+stride] != 0 {
-				g.anchors[engine.Across][row] |= 1 << col
-				g.anchors[engine.Down][col] |= 1 << row
+				g.anchors[board.Across][row] |= 1 << col
+				g.anchors[board.Down][col] |= 1 << row
 			}
 		}
 	}
@@ -271,14 +271,14 @@ func (g *Generator) walkLine(line int) {
 	// p0: the line's first cell in the grid; step: the next cell along
 	// the line; cross: the next one across it.
 	p0, step, cross := at(0, line), 1, stride
-	if g.dir == engine.Down {
+	if g.dir == board.Down {
 		p0, step, cross = at(line, 0), stride, 1
 	}
 	for i := range size {
 		p := p0 + i*step
-		c := engine.Cell{Col: i, Row: line}
-		if g.dir == engine.Down {
-			c = engine.Cell{Col: line, Row: i}
+		c := board.Cell{Col: i, Row: line}
+		if g.dir == board.Down {
+			c = board.Cell{Col: line, Row: i}
 		}
 		g.index[i], g.letter[i] = uint8(c.Row*size+c.Col), g.grid[p]
 		g.boardSum[i+1] = g.boardSum[i] + int(g.value[p])
@@ -294,7 +294,7 @@ func (g *Generator) walkLine(line int) {
 				g.mask[i], g.factors[i] = allCross, g.lone[k]
 			}
 		}
-		g.horizontal[i] = g.dir == engine.Down && beside
+		g.horizontal[i] = g.dir == board.Down && beside
 	}
 	g.lastAnchor = -1
 	for as := anchors; as != 0; as &= as - 1 {
@@ -445,7 +445,7 @@ func (g *Generator) record(start, end int) {
 		return
 	case g.first && n < g.rules.FirstMinTiles():
 		return
-	case n == 1 && g.dir == engine.Down && g.horizontal[g.anchor]:
+	case n == 1 && g.dir == board.Down && g.horizontal[g.anchor]:
 		// A single tile with a neighbour left or right is an across move,
 		// found on its row.
 		return
@@ -461,7 +461,7 @@ func (g *Generator) record(start, end int) {
 	// word runs from start to end, the placed cells in it are those of
 	// g.placedBits (all of them: the walk places none outside the word),
 	// the others hold the board's tiles.
-	t := engine.NewTally().Board(g.boardSum[end+1] - g.boardSum[start])
+	t := board.NewTally().Board(g.boardSum[end+1] - g.boardSum[start])
 	for k, bs := 0, g.placedBits; bs != 0; k, bs = k+1, bs&(bs-1) {
 		i := bits.TrailingZeros16(bs)
 		m.cells[k], m.letters[k] = g.index[i], g.placed[i]

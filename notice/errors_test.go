@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/store"
 )
 
@@ -25,7 +25,7 @@ func TestTemporary(t *testing.T) {
 		{"permanent over a conflict", Permanent(store.ErrConflict), false},
 		{"duplicate", fmt.Errorf("store: insert table: %w", store.ErrDuplicate), false},
 		{"not found", store.ErrNotFound, false},
-		{"engine", &engine.MoveError{Kind: engine.KindNotYourTurn}, false},
+		{"engine", &board.MoveError{Kind: board.KindNotYourTurn}, false},
 		{"other", errors.New("table: command not routed"), false},
 	}
 	for _, tc := range tests {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -13,19 +14,19 @@ import (
 // data. Only engine.View is read for a player, so a message can hold no
 // other player's rack before the end.
 
-var bonusKinds = map[engine.Bonus]templates.CellKind{
-	engine.NoBonus: templates.Plain, engine.Wall: templates.Wall, engine.FountainCell: templates.Fountain,
-	engine.TW: templates.TW, engine.DW: templates.DW, engine.TL: templates.TL, engine.DL: templates.DL,
-	engine.Cross: templates.Cross,
+var bonusKinds = map[board.Bonus]templates.CellKind{
+	board.NoBonus: templates.Plain, board.Wall: templates.Wall, board.FountainCell: templates.Fountain,
+	board.TW: templates.TW, board.DW: templates.DW, board.TL: templates.TL, board.DL: templates.DL,
+	board.Cross: templates.Cross,
 }
 
-func Pos(c engine.Cell) templates.Pos { return templates.Pos{Row: c.Row, Col: c.Col} }
+func Pos(c board.Cell) templates.Pos { return templates.Pos{Row: c.Row, Col: c.Col} }
 
-func BoardData(b *engine.Board, r engine.Rules, last []engine.Cell) templates.Board {
+func BoardData(b *board.Board, r board.Rules, last []board.Cell) templates.Board {
 	var out templates.Board
-	for row := range engine.Size {
-		for col := range engine.Size {
-			c := engine.Cell{Col: col, Row: row}
+	for row := range board.Size {
+		for col := range board.Size {
+			c := board.Cell{Col: col, Row: row}
 			sq := b.At(c)
 			out.Cells[row][col] = templates.Cell{Kind: bonusKinds[r.Bonus(c)], Letter: sq.Letter, Blank: sq.Blank, Value: sq.Value()}
 		}
@@ -55,17 +56,17 @@ func RackData(rack []engine.RackTile) templates.Rack {
 func UnseenData(v engine.View) templates.Unseen {
 	var n [27]int // A–Z, then the blanks
 	slot := func(t byte) int {
-		if t == engine.BlankTile {
+		if t == board.BlankTile {
 			return 26
 		}
 		return int(t - 'A')
 	}
-	for _, t := range engine.TileSet(v.Rules) {
+	for _, t := range board.TileSet(v.Rules) {
 		n[slot(t)]++
 	}
-	for row := range engine.Size {
-		for col := range engine.Size {
-			switch sq := v.Board.At(engine.Cell{Col: col, Row: row}); {
+	for row := range board.Size {
+		for col := range board.Size {
+			switch sq := v.Board.At(board.Cell{Col: col, Row: row}); {
 			case sq.Blank:
 				n[26]--
 			case sq.Letter != 0:
@@ -84,7 +85,7 @@ func UnseenData(v engine.View) templates.Unseen {
 		l := byte('A' + i)
 		switch {
 		case i == 26:
-			l = engine.BlankTile
+			l = board.BlankTile
 		case strings.IndexByte("AEIOU", l) >= 0:
 			u.Vowels += c
 		default:
@@ -100,8 +101,8 @@ func UnseenData(v engine.View) templates.Unseen {
 func RackOf(s string) templates.Rack {
 	out := make(templates.Rack, len(s))
 	for i := 0; i < len(s); i++ {
-		out[i] = templates.RackTile{Slot: i + 1, Value: engine.TileValue(s[i])}
-		if s[i] == engine.BlankTile {
+		out[i] = templates.RackTile{Slot: i + 1, Value: board.TileValue(s[i])}
+		if s[i] == board.BlankTile {
 			out[i].Blank = true
 		} else {
 			out[i].Letter = s[i]
@@ -111,7 +112,7 @@ func RackOf(s string) templates.Rack {
 }
 
 // WordText writes a word with its blanks in lowercase, read off the board.
-func WordText(b *engine.Board, w engine.Word) string {
+func WordText(b *board.Board, w board.Word) string {
 	out := []byte(w.Text)
 	for i, c := range w.Cells {
 		if i < len(out) && b.At(c).Blank {
@@ -121,7 +122,7 @@ func WordText(b *engine.Board, w engine.Word) string {
 	return string(out)
 }
 
-func PlayWords(b *engine.Board, p *engine.Play) []templates.Word {
+func PlayWords(b *board.Board, p *board.Play) []templates.Word {
 	ws := make([]templates.Word, len(p.Words))
 	for i, w := range p.Words {
 		ws[i] = templates.Word{Word: WordText(b, w), Points: w.Score}
@@ -130,7 +131,7 @@ func PlayWords(b *engine.Board, p *engine.Play) []templates.Word {
 }
 
 // LogLines writes engine log entries as the templates' neutral lines.
-func LogLines(entries []engine.LogEntry, names []string, b *engine.Board) []templates.LogLine {
+func LogLines(entries []engine.LogEntry, names []string, b *board.Board) []templates.LogLine {
 	var out []templates.LogLine
 	var adjust []templates.Adjustment
 	turn := 0
@@ -149,7 +150,7 @@ func LogLines(entries []engine.LogEntry, names []string, b *engine.Board) []temp
 			if e.Play != nil {
 				l.Words = PlayWords(b, e.Play)
 				l.Score, l.Bonus = e.Play.Score, e.Play.AllTiles
-				l.Down = e.Play.Dir == engine.Down
+				l.Down = e.Play.Dir == board.Down
 				if len(e.Play.Words) > 0 {
 					l.Pos = Pos(e.Play.Words[0].Start)
 				}
@@ -223,7 +224,7 @@ func Latest(ls []templates.LogLine, n int) []templates.LogLine {
 // Reasons turns a refusal from the engine or the parser into the
 // templates' reasons.
 func Reasons(err error) []templates.Reason {
-	var me *engine.MoveError
+	var me *board.MoveError
 	var pe *parser.Error
 	switch {
 	case errors.As(err, &me):

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 )
 
@@ -18,12 +19,12 @@ import (
 // bag = the set).
 func TestUnseenData(t *testing.T) {
 	variants := []struct {
-		rules   engine.Rules
+		rules   board.Rules
 		players []int
 	}{
-		{engine.Rules{Variant: engine.Lexio}, []int{2, 3, 4}},
-		{engine.Rules{Variant: engine.Lexico}, []int{2}},
-		{engine.Rules{Variant: engine.Lexico, Plain: true}, []int{2}},
+		{board.Rules{Variant: board.Lexio}, []int{2, 3, 4}},
+		{board.Rules{Variant: board.Lexico}, []int{2}},
+		{board.Rules{Variant: board.Lexico, Plain: true}, []int{2}},
 	}
 	for _, vr := range variants {
 		for _, n := range vr.players {
@@ -83,13 +84,13 @@ func playChecked(t *testing.T, cfg engine.Config) (endgame int) {
 // the game itself.
 func checkUnseen(t *testing.T, g *engine.Game, at time.Time) {
 	t.Helper()
-	set := engine.TileSet(g.Rules())
+	set := board.TileSet(g.Rules())
 	var onBoard []byte
 	b := g.Board()
-	for row := range engine.Size {
-		for col := range engine.Size {
-			if sq := b.At(engine.Cell{Col: col, Row: row}); sq.Blank {
-				onBoard = append(onBoard, engine.BlankTile)
+	for row := range board.Size {
+		for col := range board.Size {
+			if sq := b.At(board.Cell{Col: col, Row: row}); sq.Blank {
+				onBoard = append(onBoard, board.BlankTile)
 			} else if sq.Letter != 0 {
 				onBoard = append(onBoard, sq.Letter)
 			}
@@ -123,7 +124,7 @@ func checkUnseen(t *testing.T, g *engine.Game, at time.Time) {
 			if a == b {
 				return 0
 			}
-			if a == engine.BlankTile || (b != engine.BlankTile && a > b) {
+			if a == board.BlankTile || (b != board.BlankTile && a > b) {
 				return 1
 			}
 			return -1

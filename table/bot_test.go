@@ -12,6 +12,7 @@ import (
 	"github.com/lexio-mail/lexio/bot"
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/leagues"
@@ -91,7 +92,7 @@ func humanCommand(t *testing.T, gd *dict.Gaddag, g *engine.Game, d engine.Dictio
 			}
 		}
 		dir := "ACROSS"
-		if w.Dir == engine.Down {
+		if w.Dir == board.Down {
 			dir = "DOWN"
 		}
 		return fmt.Sprintf("PLACE %c%d %s %s", 'A'+w.Start.Col, w.Start.Row+1, dir, bracketBlanks(string(word)))
@@ -135,7 +136,7 @@ func TestBotGameByMail(t *testing.T) {
 			rec := h.Expect(id, table.OutcomeApplied, "NEW ")
 			name := strings.TrimPrefix(rec.Reason, "NEW ")
 			g := h.Game(name)
-			if g == nil || g.Players() != 2 || g.Rules().Variant != engine.Variant(tc.variant) {
+			if g == nil || g.Players() != 2 || g.Rules().Variant != board.Variant(tc.variant) {
 				t.Fatalf("table %s: game %v, want %s against the computer", name, g, tc.variant)
 			}
 			first := h.LastOf("alice", "turn-notice")

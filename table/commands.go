@@ -10,6 +10,7 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
@@ -81,12 +82,12 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 		return err
 	}
 	if moveErr != nil {
-		var me *engine.MoveError
+		var me *board.MoveError
 		if !errors.As(moveErr, &me) {
 			return notice.Permanent(moveErr)
 		}
 		rs := notice.Reasons(moveErr)
-		if me.Kind == engine.KindNotYourTurn {
+		if me.Kind == board.KindNotYourTurn {
 			rs[0].Detail = Names(t.Seats)[g.Turn()]
 		}
 		return h.Refuse(t, c.String(), rs, false)
@@ -153,13 +154,13 @@ func (h *Request) stale(t *Table, p int) bool {
 	return false
 }
 
-func move(p *parser.Placement) engine.Move {
-	m := engine.Move{Start: engine.Cell{Col: p.Col, Row: p.Row}, Dir: engine.Across}
+func move(p *parser.Placement) board.Move {
+	m := board.Move{Start: board.Cell{Col: p.Col, Row: p.Row}, Dir: board.Across}
 	if p.Dir == parser.Down {
-		m.Dir = engine.Down
+		m.Dir = board.Down
 	}
 	for _, l := range p.Letters {
-		m.Word = append(m.Word, engine.Letter{Char: l.Ch, Blank: l.Blank, Through: l.Through})
+		m.Word = append(m.Word, board.Letter{Char: l.Ch, Blank: l.Blank, Through: l.Through})
 	}
 	return m
 }
@@ -193,7 +194,7 @@ func (h *Request) acceptance(t *Table, p int) (acceptance, error) {
 func (h *Request) preview(t *Table, p int, c *parser.Command) error {
 	msg := templates.PreviewMsg{Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Command: c.String()}
 	play, err := t.Game.Preview(p, move(c.Place))
-	var me *engine.MoveError
+	var me *board.MoveError
 	switch {
 	case errors.As(err, &me):
 		msg.Reasons = notice.Reasons(err)
@@ -211,7 +212,7 @@ func (h *Request) preview(t *Table, p int, c *parser.Command) error {
 
 // MaxPlayers is the size of a table of that variant (RULES §1.1, §12).
 func MaxPlayers(variant string) int {
-	if variant == string(engine.Lexico) {
+	if variant == string(board.Lexico) {
 		return 2
 	}
 	return 4

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
@@ -295,7 +296,7 @@ func (s *Service) LoadRow(tx *store.Tx, row *store.Table) (*Table, error) {
 // seed and start its row holds, a player per seat.
 func gameConfig(row *store.Table, players int) engine.Config {
 	cfg := engine.Config{
-		Rules:   engine.Rules{Variant: engine.Variant(row.Variant), Plain: !row.Multipliers},
+		Rules:   board.Rules{Variant: board.Variant(row.Variant), Plain: !row.Multipliers},
 		Players: players, Seed: uint64(row.Seed),
 		ReserveSize: row.ReserveSize, ReserveRefill: row.ReserveRefill,
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/lexio-mail/lexio/analysis"
 	"github.com/lexio-mail/lexio/dict"
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/movegen"
 )
@@ -73,7 +73,7 @@ func TestGameOverMissed(t *testing.T) {
 		}
 		var cands []cand
 		for _, m := range moves {
-			play, err := engine.Evaluate(&b, m.Placements(), g.Rules())
+			play, err := board.Evaluate(&b, m.Placements(), g.Rules())
 			if err != nil {
 				t.Fatal(err)
 			}

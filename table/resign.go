@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
@@ -50,7 +51,7 @@ func (h *Request) Resign(t *Table, name string) error {
 			Have: len(t.Seats), Need: 2, Detail: "START"}}, false)
 	}
 	if err := t.Game.Resign(p, h.Now, false); err != nil {
-		var me *engine.MoveError
+		var me *board.MoveError
 		if !errors.As(err, &me) {
 			return notice.Permanent(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/internal/zone"
 )
 
@@ -40,7 +40,7 @@ func word(b *Board, start string, down bool, letters string, last bool) {
 	for _, r := range letters {
 		c := &b.Cells[p.Row][p.Col]
 		c.Letter = byte(r)
-		c.Value = engine.LetterValue(c.Letter)
+		c.Value = board.LetterValue(c.Letter)
 		if r >= 'a' && r <= 'z' {
 			c.Letter = byte(r - 'a' + 'A')
 			c.Blank, c.Value = true, 0
@@ -102,7 +102,7 @@ func sampleTable(you string) Table {
 func sampleRack(letters string) Rack {
 	var r Rack
 	for i, c := range []byte(letters) {
-		t := RackTile{Slot: i + 1, Letter: c, Value: engine.LetterValue(c)}
+		t := RackTile{Slot: i + 1, Letter: c, Value: board.LetterValue(c)}
 		if c == '?' {
 			t = RackTile{Slot: i + 1, Blank: true}
 		}
@@ -121,7 +121,7 @@ func sampleNotice(to, rack string) NoticeMsg {
 // with board b, counted here as the presenter counts it in package notice.
 func sampleUnseen(b *Board, rack string) Unseen {
 	n := map[byte]int{}
-	for _, t := range engine.TileSet(engine.Rules{}) {
+	for _, t := range board.TileSet(board.Rules{}) {
 		n[t]++
 	}
 	for _, row := range b.Cells {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/notice/ics"
@@ -41,7 +41,7 @@ func lateBoard() Board {
 				continue
 			}
 			cell.Letter = letters[n%len(letters)]
-			cell.Value = engine.LetterValue(cell.Letter)
+			cell.Value = board.LetterValue(cell.Letter)
 			if n%23 == 0 {
 				cell.Blank, cell.Value = true, 0
 			}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/lexio-mail/lexio/analysis"
 	"github.com/lexio-mail/lexio/dict"
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // analyzeLine is one player of `lexio analyze --json`; its fields are a
@@ -36,7 +36,7 @@ func runAnalyze(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: one game record", errUsage)
 	}
-	rules := engine.Rules{Variant: engine.Variant(*variant), Plain: *plain}
+	rules := board.Rules{Variant: board.Variant(*variant), Plain: *plain}
 	if err := rules.Validate(); err != nil {
 		return fmt.Errorf("%w: --variant %s --plain=%v: %v", errUsage, *variant, *plain, err)
 	}

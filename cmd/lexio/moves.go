@@ -10,7 +10,7 @@ import (
 
 	"github.com/lexio-mail/lexio/analysis"
 	"github.com/lexio-mail/lexio/dict"
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/gcg"
 	"github.com/lexio-mail/lexio/movegen"
 )
@@ -36,7 +36,7 @@ func runMoves(ctx context.Context, e *env, args []string) error {
 	if *limit < 0 {
 		return fmt.Errorf("%w: --limit %d: 0 for all, or a number of moves", errUsage, *limit)
 	}
-	rules := engine.Rules{Variant: engine.Variant(*variant), Plain: *plain}
+	rules := board.Rules{Variant: board.Variant(*variant), Plain: *plain}
 	if err := rules.Validate(); err != nil {
 		return fmt.Errorf("%w: --variant %s --plain=%v: %v", errUsage, *variant, *plain, err)
 	}
@@ -116,14 +116,14 @@ func readRecord(path string) (*gcg.Record, error) {
 
 // position replays a game record (as `lexio replay --check` does) and
 // returns the board after its last move.
-func position(path string, r engine.Rules, d *dict.Dict) (engine.Board, error) {
+func position(path string, r board.Rules, d *dict.Dict) (board.Board, error) {
 	rec, err := readRecord(path)
 	if err != nil {
-		return engine.Board{}, err
+		return board.Board{}, err
 	}
 	b, err := gcg.Position(rec, gcg.Options{Rules: r, Dict: d})
 	if err != nil {
-		return engine.Board{}, fmt.Errorf("%s: %w", path, err)
+		return board.Board{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return b, nil
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/lexio-mail/lexio/analysis"
 	"github.com/lexio-mail/lexio/dict"
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/gcg"
 	"github.com/lexio-mail/lexio/parser"
 )
@@ -37,7 +37,7 @@ func gameFile(t *testing.T, n int) string {
 }
 
 // boardOf replays a record to the board it leaves.
-func boardOf(t *testing.T, path string) engine.Board {
+func boardOf(t *testing.T, path string) board.Board {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -61,7 +61,7 @@ func boardOf(t *testing.T, path string) engine.Board {
 
 // readBack parses a printed command as a player's and resolves it on the
 // board, as the table does.
-func readBack(t *testing.T, b *engine.Board, command string) []engine.Placement {
+func readBack(t *testing.T, b *board.Board, command string) []board.Placement {
 	t.Helper()
 	c, err := parser.ParseCommand(command)
 	if err != nil || c.Kind != parser.KindPlace {
@@ -72,12 +72,12 @@ func readBack(t *testing.T, b *engine.Board, command string) []engine.Placement 
 	if !strings.Contains(command, "[") && c.String() != command {
 		t.Fatalf("%q reads back as %q", command, c.String())
 	}
-	m := engine.Move{Start: engine.Cell{Col: c.Place.Col, Row: c.Place.Row}, Dir: engine.Across}
+	m := board.Move{Start: board.Cell{Col: c.Place.Col, Row: c.Place.Row}, Dir: board.Across}
 	if c.Place.Dir == parser.Down {
-		m.Dir = engine.Down
+		m.Dir = board.Down
 	}
 	for _, l := range c.Place.Letters {
-		m.Word = append(m.Word, engine.Letter{Char: l.Ch, Blank: l.Blank, Through: l.Through})
+		m.Word = append(m.Word, board.Letter{Char: l.Ch, Blank: l.Blank, Through: l.Through})
 	}
 	ps, err := b.Resolve(m)
 	if err != nil {
@@ -119,7 +119,7 @@ func TestMovesCommand(t *testing.T) {
 		scores[i] = s
 		// The command reads back to a placement the engine scores the same.
 		ps := readBack(t, &b, strings.Join(f[:len(f)-1], " "))
-		if play, err := engine.Evaluate(&b, ps, engine.Rules{}); err != nil || play.Score != s {
+		if play, err := board.Evaluate(&b, ps, board.Rules{}); err != nil || play.Score != s {
 			t.Errorf("%q: engine %d, %v", l, play.Score, err)
 		}
 	}
@@ -175,7 +175,7 @@ func TestMovesFirstAndBlanks(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("%d %s", code, errOut)
 	}
-	var b engine.Board
+	var b board.Board
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	for _, l := range lines {
 		cmd := strings.TrimSuffix(l, " 0")

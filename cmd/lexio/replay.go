@@ -8,7 +8,7 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/gcg"
 )
 
@@ -25,7 +25,7 @@ func runReplay(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: one game record", errUsage)
 	}
-	rules := engine.Rules{Variant: engine.Variant(*variant), Plain: *plain}
+	rules := board.Rules{Variant: board.Variant(*variant), Plain: *plain}
 	if err := rules.Validate(); err != nil {
 		return fmt.Errorf("%w: --variant %s --plain=%v: %v", errUsage, *variant, *plain, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // AnyWord accepts every word.
@@ -21,48 +22,48 @@ func (AnyWord) Contains(string) bool { return true }
 // accept, trying the longest runs first (at most maxTiles tiles; 0 for no
 // limit) from every empty cell next to a tile (from G7 leftwards on an
 // empty board); ok is false when it finds none. A blank is played as an E.
-func FindPlay(g *engine.Game, p, maxTiles int) (play engine.Play, ok bool) {
+func FindPlay(g *engine.Game, p, maxTiles int) (play board.Play, ok bool) {
 	b := g.Board()
 	rack := g.Rack(p)
 	rules := g.Rules()
-	var starts []engine.Cell
+	var starts []board.Cell
 	if b.Empty() {
-		f := engine.Fountain()
-		for i := 0; i < engine.RackSize; i++ {
-			starts = append(starts, engine.Cell{Col: f.Col - i, Row: f.Row})
+		f := board.Fountain()
+		for i := 0; i < board.RackSize; i++ {
+			starts = append(starts, board.Cell{Col: f.Col - i, Row: f.Row})
 		}
 	} else {
-		for r := range engine.Size {
-			for c := range engine.Size {
-				cell := engine.Cell{Col: c, Row: r}
-				if engine.Playable(cell) && b.At(cell).Empty() && touches(&b, cell) {
+		for r := range board.Size {
+			for c := range board.Size {
+				cell := board.Cell{Col: c, Row: r}
+				if board.Playable(cell) && b.At(cell).Empty() && touches(&b, cell) {
 					starts = append(starts, cell)
 				}
 			}
 		}
 	}
 	if maxTiles <= 0 {
-		maxTiles = engine.RackSize
+		maxTiles = board.RackSize
 	}
 	for k := min(len(rack), maxTiles); k >= 1; k-- {
 		for _, start := range starts {
-			for _, dir := range []engine.Dir{engine.Across, engine.Down} {
+			for _, dir := range []board.Dir{board.Across, board.Down} {
 				ps := run(&b, rack[:k], start, dir)
 				if ps == nil {
 					continue
 				}
-				if play, err := engine.Evaluate(&b, ps, rules); err == nil {
+				if play, err := board.Evaluate(&b, ps, rules); err == nil {
 					return play, true
 				}
 			}
 		}
 	}
-	return engine.Play{}, false
+	return board.Play{}, false
 }
 
-func touches(b *engine.Board, c engine.Cell) bool {
-	for _, d := range []engine.Dir{engine.Across, engine.Down} {
-		for _, n := range []engine.Cell{c.Next(d, -1), c.Next(d, 1)} {
+func touches(b *board.Board, c board.Cell) bool {
+	for _, d := range []board.Dir{board.Across, board.Down} {
+		for _, n := range []board.Cell{c.Next(d, -1), c.Next(d, 1)} {
 			if n.OnBoard() && !b.At(n).Empty() {
 				return true
 			}
@@ -73,18 +74,18 @@ func touches(b *engine.Board, c engine.Cell) bool {
 
 // run lays tiles on the empty cells from start along dir, nil when the
 // line ends first.
-func run(b *engine.Board, tiles []byte, start engine.Cell, dir engine.Dir) []engine.Placement {
-	var ps []engine.Placement
+func run(b *board.Board, tiles []byte, start board.Cell, dir board.Dir) []board.Placement {
+	var ps []board.Placement
 	for cur := start; len(ps) < len(tiles); cur = cur.Next(dir, 1) {
-		if !cur.OnBoard() || !engine.Playable(cur) {
+		if !cur.OnBoard() || !board.Playable(cur) {
 			return nil
 		}
 		if !b.At(cur).Empty() {
 			continue
 		}
 		t := tiles[len(ps)]
-		pl := engine.Placement{Cell: cur, Letter: t}
-		if t == engine.BlankTile {
+		pl := board.Placement{Cell: cur, Letter: t}
+		if t == board.BlankTile {
 			pl.Letter, pl.Blank = 'E', true
 		}
 		ps = append(ps, pl)
@@ -95,9 +96,9 @@ func run(b *engine.Board, tiles []byte, start engine.Cell, dir engine.Dir) []eng
 // Command writes a play as a player does: PLACE, the main word's first
 // cell and direction, the word with the tiles already on the board in
 // parentheses and blanks in brackets.
-func Command(play engine.Play) string {
+func Command(play board.Play) string {
 	w := play.Words[0]
-	placed := map[engine.Cell]engine.Placement{}
+	placed := map[board.Cell]board.Placement{}
 	for _, p := range play.Tiles {
 		placed[p.Cell] = p
 	}
@@ -123,7 +124,7 @@ func Command(play engine.Play) string {
 		sb.WriteByte(')')
 	}
 	dir := "ACROSS"
-	if w.Dir == engine.Down {
+	if w.Dir == board.Down {
 		dir = "DOWN"
 	}
 	return fmt.Sprintf("PLACE %s %s %s", w.Start, dir, sb.String())

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 )
 
@@ -30,10 +31,10 @@ func FindMove(g *engine.Game, p int) string {
 }
 
 // FindPlay is FindMove with the play it found (its words and score).
-func FindPlay(g *engine.Game, p int) (string, engine.Play) {
+func FindPlay(g *engine.Game, p int) (string, board.Play) {
 	play, ok := enginetest.FindPlay(g, p, 0)
 	if !ok {
-		return "", engine.Play{}
+		return "", board.Play{}
 	}
 	return enginetest.Command(play), play
 }
@@ -51,8 +52,8 @@ func NextCommand(g *engine.Game, idle bool) string {
 	// RULES §7.1: the bag holds enough; §12: lexico wants 7 in the bag
 	// (and no exchange on a first turn, which a placement always is here).
 	need := len(g.Rack(p))
-	if g.Rules().Variant == engine.Lexico {
-		need = engine.RackSize
+	if g.Rules().Variant == board.Lexico {
+		need = board.RackSize
 	}
 	if g.BagCount() >= need {
 		return "EXCHANGE ALL"
@@ -99,7 +100,7 @@ func (l *Lexicon) Contains(s string) bool {
 }
 
 // Add makes every word of a play valid.
-func (l *Lexicon) Add(p engine.Play) {
+func (l *Lexicon) Add(p board.Play) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, w := range p.Words {

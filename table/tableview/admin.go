@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 )
@@ -24,7 +25,7 @@ type Summary struct {
 	Board                 string // text grid, "" before the start
 	Log                   []engine.LogEntry
 	Actions               []engine.Action
-	Rules                 engine.Rules
+	Rules                 board.Rules
 	Left                  []engine.Departure // who resigned or forfeited, in order (LEAGUES §2)
 	// Err says why the table could not be read (List); only Name is
 	// set then.

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 )
 
 // DisplayName is how the notices name the player of an address: the local
@@ -33,7 +33,7 @@ func HasScoreLine(text, name string, final int) bool {
 
 // BoardShown reports whether the text grid in text shows every tile of
 // b in its cell (blanks in lowercase, the last move in brackets).
-func BoardShown(text string, b *engine.Board) bool {
+func BoardShown(text string, b *board.Board) bool {
 	_, grid, ok := strings.Cut(text, "== The board ==")
 	if !ok {
 		return false
@@ -42,23 +42,23 @@ func BoardShown(text string, b *engine.Board) bool {
 	// letter in the last: "  7  .  . [M][E] .".
 	rows := map[int]string{}
 	for _, l := range strings.Split(grid, "\n") {
-		if len(l) < 3+3*engine.Size {
+		if len(l) < 3+3*board.Size {
 			continue
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(l[:3]))
-		if err != nil || n < 1 || n > engine.Size {
+		if err != nil || n < 1 || n > board.Size {
 			continue
 		}
 		if _, dup := rows[n-1]; !dup {
 			rows[n-1] = l
 		}
 	}
-	if len(rows) != engine.Size {
+	if len(rows) != board.Size {
 		return false
 	}
-	for r := range engine.Size {
-		for c := range engine.Size {
-			sq := b.At(engine.Cell{Col: c, Row: r})
+	for r := range board.Size {
+		for c := range board.Size {
+			sq := b.At(board.Cell{Col: c, Row: r})
 			if sq.Empty() {
 				continue
 			}

@@ -3,7 +3,7 @@ package noticetest
 import (
 	"testing"
 
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -14,12 +14,12 @@ func TestBoardShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b engine.Board
-	g7, h7 := engine.Fountain(), engine.Fountain().Next(engine.Across, 1)
-	if err := b.Apply([]engine.Placement{{Cell: g7, Letter: 'A'}, {Cell: h7, Letter: 'B', Blank: true}}); err != nil {
+	var b board.Board
+	g7, h7 := board.Fountain(), board.Fountain().Next(board.Across, 1)
+	if err := b.Apply([]board.Placement{{Cell: g7, Letter: 'A'}, {Cell: h7, Letter: 'B', Blank: true}}); err != nil {
 		t.Fatal(err)
 	}
-	draw := func(cells map[engine.Cell]templates.Cell) string {
+	draw := func(cells map[board.Cell]templates.Cell) string {
 		var tb templates.Board
 		for c, v := range cells {
 			tb.Cells[c.Row][c.Col] = v
@@ -30,13 +30,13 @@ func TestBoardShown(t *testing.T) {
 		}
 		return r.Text
 	}
-	good := draw(map[engine.Cell]templates.Cell{g7: {Letter: 'A'}, h7: {Letter: 'B', Blank: true}})
+	good := draw(map[board.Cell]templates.Cell{g7: {Letter: 'A'}, h7: {Letter: 'B', Blank: true}})
 	if !BoardShown(good, &b) {
 		t.Fatalf("the board is not found in:\n%s", good)
 	}
-	for name, cells := range map[string]map[engine.Cell]templates.Cell{
+	for name, cells := range map[string]map[board.Cell]templates.Cell{
 		"missing":   {g7: {Letter: 'A'}},
-		"moved":     {g7: {Letter: 'A'}, h7.Next(engine.Down, 1): {Letter: 'B', Blank: true}},
+		"moved":     {g7: {Letter: 'A'}, h7.Next(board.Down, 1): {Letter: 'B', Blank: true}},
 		"not blank": {g7: {Letter: 'A'}, h7: {Letter: 'B'}},
 	} {
 		if BoardShown(draw(cells), &b) {

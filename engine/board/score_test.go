@@ -1,4 +1,4 @@
-package engine
+package board
 
 import (
 	"math/rand/v2"

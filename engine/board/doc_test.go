@@ -1,4 +1,4 @@
-package engine
+package board
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 // the engine's scoring (RULES §5): the page for players must not promise
 // a score the game does not give.
 func TestRulesDocExamples(t *testing.T) {
-	doc, err := os.ReadFile("../doc/rules.md")
+	doc, err := os.ReadFile("../../doc/rules.md")
 	if err != nil {
 		t.Fatal(err)
 	}

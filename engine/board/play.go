@@ -1,4 +1,4 @@
-package engine
+package board
 
 import (
 	"encoding/json"
@@ -146,9 +146,12 @@ func (b *Board) Resolve(m Move) ([]Placement, error) {
 // cellSet is a set of board cells.
 type cellSet [3]uint64
 
-func (s *cellSet) add(c Cell)       { i := c.index(); s[i>>6] |= 1 << (i & 63) }
-func (s *cellSet) has(c Cell) bool  { i := c.index(); return s[i>>6]&(1<<(i&63)) != 0 }
-func cellsOf(ps []Placement) []Cell { return appendCells(nil, ps) }
+func (s *cellSet) add(c Cell)      { i := c.index(); s[i>>6] |= 1 << (i & 63) }
+func (s *cellSet) has(c Cell) bool { i := c.index(); return s[i>>6]&(1<<(i&63)) != 0 }
+
+// Cells lists the cells of a placement, in its order.
+func Cells(ps []Placement) []Cell { return appendCells(nil, ps) }
+
 func appendCells(dst []Cell, ps []Placement) []Cell {
 	for _, p := range ps {
 		dst = append(dst, p.Cell)
@@ -168,7 +171,7 @@ func (b *Board) Check(ps []Placement, r Rules) (Dir, error) {
 		return Across, &MoveError{Kind: KindNoTiles}
 	}
 	if n > RackSize {
-		return Across, &MoveError{Kind: KindTooManyTiles, Cells: cellsOf(ps), Need: RackSize, Have: n}
+		return Across, &MoveError{Kind: KindTooManyTiles, Cells: Cells(ps), Need: RackSize, Have: n}
 	}
 	var seen cellSet
 	for i, p := range ps {
@@ -217,7 +220,7 @@ func (b *Board) Check(ps []Placement, r Rules) (Dir, error) {
 	case sameCol:
 		dir = Down
 	default:
-		return Across, &MoveError{Kind: KindNotInLine, Cells: cellsOf(ps)}
+		return Across, &MoveError{Kind: KindNotInLine, Cells: Cells(ps)}
 	}
 
 	// No gap: every cell between the first and the last holds a tile.
@@ -242,10 +245,10 @@ func (b *Board) Check(ps []Placement, r Rules) (Dir, error) {
 
 	if b.Empty() {
 		if !seen.has(Fountain()) {
-			return dir, &MoveError{Kind: KindFirstNotCentre, Cells: cellsOf(ps)}
+			return dir, &MoveError{Kind: KindFirstNotCentre, Cells: Cells(ps)}
 		}
 		if n < r.FirstMinTiles() {
-			return dir, &MoveError{Kind: KindFirstTooShort, Cells: cellsOf(ps), Need: r.FirstMinTiles(), Have: n}
+			return dir, &MoveError{Kind: KindFirstTooShort, Cells: Cells(ps), Need: r.FirstMinTiles(), Have: n}
 		}
 		return dir, nil
 	}
@@ -256,7 +259,7 @@ func (b *Board) Check(ps []Placement, r Rules) (Dir, error) {
 			return dir, nil
 		}
 	}
-	return dir, &MoveError{Kind: KindNotTouching, Cells: cellsOf(ps)}
+	return dir, &MoveError{Kind: KindNotTouching, Cells: Cells(ps)}
 }
 
 func problem(b *Board, c Cell, k Kind) bool {
@@ -297,7 +300,7 @@ func TakeTiles(rack []byte, ps []Placement) ([]byte, error) {
 		left = append(left[:i], left[i+1:]...)
 	}
 	if len(missing) > 0 {
-		return nil, &MoveError{Kind: KindNotOnRack, Cells: cellsOf(ps), Letters: string(missing)}
+		return nil, &MoveError{Kind: KindNotOnRack, Cells: Cells(ps), Letters: string(missing)}
 	}
 	return left, nil
 }

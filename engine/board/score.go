@@ -1,4 +1,4 @@
-package engine
+package board
 
 // Scoring (RULES §5) in one place, for the engine and for a move
 // generator alike: what an empty cell does to the tile a play puts on it

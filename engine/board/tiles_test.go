@@ -1,4 +1,4 @@
-package engine
+package board
 
 import (
 	"slices"
@@ -50,40 +50,5 @@ func TestTileSet(t *testing.T) {
 	plain := TileSet(Rules{Variant: Lexico, Plain: true})
 	if len(plain) != 100 || slices.Contains(plain, BlankTile) {
 		t.Errorf("plain set: %d tiles, blanks %v", len(plain), slices.Contains(plain, BlankTile))
-	}
-}
-
-func TestBagSeeded(t *testing.T) {
-	draw := func(seed uint64) string {
-		b := newBag(Rules{}, seed)
-		return string(b.draw(nil, 20))
-	}
-	if a, b := draw(1), draw(1); a != b {
-		t.Error("same seed, different draws")
-	}
-	if draw(1) == draw(2) {
-		t.Error("different seeds, same draws")
-	}
-}
-
-func TestRulesValidate(t *testing.T) {
-	for _, tc := range []struct {
-		c  Config
-		ok bool
-	}{
-		{Config{Players: 2}, true},
-		{Config{Players: 4}, true},
-		{Config{Players: 1}, false},
-		{Config{Players: 5}, false},
-		{Config{Rules: Rules{Variant: Lexico}, Players: 2}, true},
-		{Config{Rules: Rules{Variant: Lexico}, Players: 3}, false}, // RULES §12: two players
-		{Config{Rules: Rules{Variant: Lexico, Plain: true}, Players: 2}, true},
-		{Config{Rules: Rules{Plain: true}, Players: 2}, false},
-		{Config{Rules: Rules{Variant: "scrabble"}, Players: 2}, false},
-	} {
-		_, err := New(tc.c)
-		if (err == nil) != tc.ok {
-			t.Errorf("New(%+v): %v, want ok=%v", tc.c, err, tc.ok)
-		}
 	}
 }

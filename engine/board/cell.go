@@ -1,10 +1,9 @@
-// Package engine is the pure rules engine of Lexio (RULES.md): the board,
-// the tiles and the bag, placement validation, word extraction, scoring,
-// the probe reserve, exchanges, passes, the end of the game and each
-// player's view of a table. It does no I/O, reads no clock and holds no
-// global randomness: times and the bag's seed are passed in, and a game is
-// its configuration plus an ordered list of actions.
-package engine
+// Package board is the board of Lexio and what a placement on it means
+// (RULES §2, §3, §4, §5, §12): cells and directions, the bonus layout, the
+// tiles' letters and values, the shape rules of a placement, the words it
+// makes and their score. It knows nothing of players, turns, racks or the
+// bag: that is the game, in package engine. movegen uses it alone.
+package board
 
 import (
 	"fmt"
