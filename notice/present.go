@@ -198,6 +198,58 @@ func LogLines(entries []engine.LogEntry, names []string, b *board.Board) []templ
 	return out
 }
 
+// LastMove is the latest of the lines that end a turn or a seat (a
+// placement, an exchange, a pass, an expiry, a resignation); nil when
+// there is none yet.
+func LastMove(ls []templates.LogLine) *templates.LogLine {
+	for i := len(ls) - 1; i >= 0; i-- {
+		switch ls[i].Kind {
+		case templates.LogPlace, templates.LogExchange, templates.LogPass, templates.LogExpire, templates.LogResign:
+			l := ls[i]
+			return &l
+		}
+	}
+	return nil
+}
+
+// BoardWords lists the board's words, runs of two letters or more, row
+// by row across then column by column down, blanks in lowercase.
+func BoardWords(b *board.Board) []templates.BoardWord {
+	var out []templates.BoardWord
+	for _, down := range []bool{false, true} {
+		for i := range board.Size {
+			var run []byte
+			var start board.Cell
+			for j := 0; j <= board.Size; j++ {
+				c := board.Cell{Row: i, Col: j}
+				if down {
+					c = board.Cell{Row: j, Col: i}
+				}
+				var sq board.Square
+				if j < board.Size {
+					sq = b.At(c)
+				}
+				if sq.Letter != 0 {
+					if len(run) == 0 {
+						start = c
+					}
+					l := sq.Letter
+					if sq.Blank {
+						l += 'a' - 'A'
+					}
+					run = append(run, l)
+					continue
+				}
+				if len(run) > 1 {
+					out = append(out, templates.BoardWord{Word: string(run), Pos: Pos(start), Down: down})
+				}
+				run = run[:0]
+			}
+		}
+	}
+	return out
+}
+
 // EndReason is how the templates name an end of the game.
 func EndReason(r engine.EndReason) templates.EndReason {
 	switch r {

@@ -113,10 +113,12 @@ func (s *Service) NoticeData(t *Table, p int, now time.Time) (templates.NoticeMs
 		Head:   s.notices.Head(t.Row.Name, t.Recipient(p), now),
 		Board:  notice.BoardData(&b, v.Rules, v.LastPlay),
 		Rack:   notice.RackData(v.Rack),
-		Log:    notice.Latest(notice.LogLines(v.Log, ns, &b), 8),
 		State:  templates.Table{Variant: t.Row.Variant, Bag: v.Bag, HasBank: t.bank().On()},
 		Unseen: notice.UnseenData(v),
+		Words:  notice.BoardWords(&b),
 	}
+	lines := notice.LogLines(v.Log, ns, &b)
+	msg.Log, msg.Last = notice.Latest(lines, 8), notice.LastMove(lines)
 	if !v.Over {
 		msg.State.Turn = ns[v.Turn]
 		if t.Row.Deadline != nil {

@@ -331,6 +331,13 @@ type NoticeMsg struct {
 	// Unseen is what the recipient has not seen: the set less the board
 	// (a blank as "?") and their rack. Empty on a spectator's page.
 	Unseen Unseen
+	// Last is the last move in words, said before the board: a
+	// placement, an exchange, a pass, an expiry or a resignation. Nil
+	// before the first move.
+	Last *LogLine
+	// Words are the board's words with their first cells and directions,
+	// listed after the board for whoever cannot use the grid.
+	Words []BoardWord
 	// Accepted, in the turn notice to the author of the move, says what
 	// their move did (EMAIL §4.1) above the new state (§4.2): one mail
 	// rather than two. Nil for everyone else.
@@ -355,6 +362,14 @@ func (ReminderMsg) kind() Kind { return Reminder }
 type Unseen struct {
 	Groups                    []string
 	Tiles, Vowels, Consonants int
+}
+
+// BoardWord is a word on the board: its letters (a blank in lowercase),
+// its first cell and its direction.
+type BoardWord struct {
+	Word string
+	Pos  Pos
+	Down bool
 }
 
 // Acceptance is what the author of an accepted move is told.

@@ -14,15 +14,17 @@ import (
 
 // Fragments the web side may draw, with the data each takes.
 var fragments = map[string]bool{
-	"part.turn":     true, // NoticeMsg: whose turn, and the deadline
-	"part.board":    true, // Board
-	"part.scores":   true, // Table: scores, tiles held, the bag
-	"part.clocks":   true, // NoticeMsg: time banks, vacations
-	"part.rack":     true, // Rack: the viewer's own, under its heading
-	"part.unseen":   true, // NoticeMsg: the tiles the viewer has not seen
-	"part.log":      true, // []LogLine
-	"part.h":        true, // string: a heading
-	"msg.game-over": true, // GameOverMsg: the result, the revealed racks, board and log
+	"part.turn":       true, // NoticeMsg: whose turn, and the deadline
+	"part.board":      true, // Board
+	"part.scores":     true, // Table: scores, tiles held, the bag
+	"part.clocks":     true, // NoticeMsg: time banks, vacations
+	"part.rack":       true, // Rack: the viewer's own, under its heading
+	"part.unseen":     true, // NoticeMsg: the tiles the viewer has not seen
+	"part.lastmove":   true, // NoticeMsg: the last move in words
+	"part.boardwords": true, // NoticeMsg: the board's words
+	"part.log":        true, // []LogLine
+	"part.h":          true, // string: a heading
+	"msg.game-over":   true, // GameOverMsg: the result, the revealed racks, board and log
 }
 
 // Fragment draws one of the mail's HTML parts (see fragments) in lang

@@ -113,8 +113,43 @@ func sampleRack(letters string) Rack {
 
 func sampleNotice(to, rack string) NoticeMsg {
 	b := sampleBoard()
+	l := sampleLog()
 	return NoticeMsg{Head: sampleHead(to), State: sampleTable(to), Board: b,
-		Rack: sampleRack(rack), Log: sampleLog(), Unseen: sampleUnseen(&b, rack)}
+		Rack: sampleRack(rack), Log: l, Unseen: sampleUnseen(&b, rack),
+		Last: &l[len(l)-1], Words: sampleWords(&b)}
+}
+
+// sampleWords lists board b's words, across then down, as the presenter
+// in package notice lists them.
+func sampleWords(b *Board) []BoardWord {
+	var out []BoardWord
+	for _, down := range []bool{false, true} {
+		for i := range Size {
+			w := BoardWord{Down: down}
+			for j := 0; j <= Size; j++ {
+				r, c := i, j
+				if down {
+					r, c = j, i
+				}
+				if j < Size && b.Cells[r][c].Letter != 0 {
+					if w.Word == "" {
+						w.Pos = Pos{Row: r, Col: c}
+					}
+					l := b.Cells[r][c].Letter
+					if b.Cells[r][c].Blank {
+						l += 'a' - 'A'
+					}
+					w.Word += string(l)
+					continue
+				}
+				if len(w.Word) > 1 {
+					out = append(out, w)
+				}
+				w.Word = ""
+			}
+		}
+	}
+	return out
 }
 
 // sampleUnseen is what the holder of rack has not seen of a lexio game
@@ -162,6 +197,7 @@ func authorSamples() map[string]Mail {
 	// Three players: Chloé resigned, her tiles back in the bag; Bob's turn.
 	r := sampleNotice("Bob", "QUARTZ?")
 	r.Log = append(r.Log, LogLine{At: sampleNow.Add(-time.Hour), Kind: LogResign, Player: "Chloé", Count: 7})
+	r.Last = &r.Log[len(r.Log)-1]
 	r.State.Players[2].Tiles, r.State.Players[2].Left, r.State.Bag = 0, true, 78
 	// The bag empty, Bob's turn: the unseen tiles are on Alice's and
 	// Chloé's racks, and the notice says how many each holds.
