@@ -722,7 +722,8 @@ type OpenedMsg struct {
 	Invited []string
 	Expires time.Time
 	// RematchOf is the ended table that REMATCH plays again, "" for NEW;
-	// NotInvited its players left out, who asked never to be invited.
+	// NotInvited its players left out, who asked never to be invited. A
+	// rematch with nobody invited (the computer only) has begun.
 	RematchOf  string
 	NotInvited []string
 }

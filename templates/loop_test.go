@@ -40,6 +40,8 @@ func loopCases() map[string]Mail {
 		old := "t" + strings.Repeat("x", n-1)
 		add("table-opened-rematch-"+old, OpenedMsg{Head: sampleHead("Alice"), Variant: "lexico", MinPlayers: 2, MaxPlayers: 2,
 			Invited: []string{"Join"}, Expires: sampleNow.Add(48 * time.Hour), RematchOf: old, NotInvited: []string{"Pass", "Board"}})
+		add("table-opened-rematch-bots-"+old, OpenedMsg{Head: sampleHead("Alice"), Variant: "lexio", MinPlayers: 2, MaxPlayers: 4,
+			RematchOf: old, NotInvited: []string{"Join"}})
 		add("invitation-rematch-"+old, InvitationMsg{Head: sampleHead("Bob"), Opener: "alice@example.org", Variant: "lexio",
 			Invited: []string{"Bob", "Start"}, Expires: sampleNow.Add(time.Hour), RematchOf: old})
 		add("rejected-rematch-exists-"+old, RejectedMsg{Head: sampleHead("Bob"), Command: "REMATCH t42",
