@@ -315,6 +315,57 @@ func TestRematchComputer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+
+	// Beside a person who now refuses invitations: the computer alone
+	// is left, so the game begins at once, and the opener hears who was
+	// left out.
+	rec = h.Expect(h.SendMail("alice", lexiotest.MailSpec{Body: "NEW lexio bot " + addrs(h, "carol")}), table.OutcomeApplied, "NEW ")
+	trio := strings.TrimPrefix(rec.Reason, "NEW ")
+	h.Expect(h.AnswerInvite("carol", trio, "JOIN"), table.OutcomeApplied, "JOIN")
+	resign(h, trio, "carol", "alice")
+	h.Expect(h.SendMail("carol", lexiotest.MailSpec{Body: "STOP"}), table.OutcomeApplied, "STOP")
+	again = rematched(h, "alice", trio, "REMATCH "+trio)
+	if g := h.Game(again); g == nil || g.Players() != 2 {
+		t.Fatalf("the rematch against the computer did not begin: %v", g)
+	}
+	if got := seatsAt(h, again); !slices.Equal(got, []string{"bot:medium", "alice"}) {
+		t.Errorf("seats of the rematch %v, want the computer first", got)
+	}
+	lexiotest.MustContain(t, "alice's confirmation", h.MailOf("alice", "table-opened", again).Text, trio, "Carol")
+	h.MailOf("alice", "turn-notice", again)
+}
+
+// TestRematchRace: two players' REMATCHes of one game at once (on
+// PostgreSQL their transactions meet): one opens the table, the other is
+// answered with it.
+func TestRematchRace(t *testing.T) { lexiotest.EachDriver(t, testRematchRace) }
+
+func testRematchRace(t *testing.T, driver string) {
+	h := newInviteHarness(t, driver)
+	// New pairs each round: an address gets at most 3 invitations a week.
+	for round, pair := range [][2]string{{"alice", "bob"}, {"carol", "dave"}, {"eve", "alice"}} {
+		old := h.Open(pair[0], "NEW lexico "+addrs(h, pair[1]))
+		h.Expect(h.AnswerInvite(pair[1], old, "JOIN"), table.OutcomeApplied, "JOIN")
+		resign(h, old, pair[1])
+		a := h.ReplyTo(pair[0], h.LatestAt(pair[0], old), "REMATCH "+old)
+		b := h.ReplyTo(pair[1], h.LatestAt(pair[1], old), "REMATCH "+old)
+		ra, rb := h.Handled(a), h.Handled(b)
+		applied := 0
+		for _, r := range []store.Message{ra, rb} {
+			switch {
+			case r.Outcome == table.OutcomeApplied:
+				applied++
+			case !strings.Contains(r.Reason, "rematch-exists"):
+				t.Errorf("round %d: %s %q", round, r.Outcome, r.Reason)
+			}
+		}
+		if applied != 1 {
+			t.Errorf("round %d: %d REMATCHes applied", round, applied)
+		}
+	}
+	if n := tableCount(h); n != 6 {
+		t.Errorf("%d tables, want 3 games and 3 rematches", n)
+	}
 }
 
 // TestRematchLeague: the rematch of a league table is a friendly game
