@@ -1,8 +1,9 @@
 // Package invites holds the store's queries of invitations to open
 // tables (LEAGUES §6): the invitations and their answers, the log that the
 // bounds on invitations count, the addresses that refuse them, the open
-// tables that lapse, and a rematch's table and seats (§6.2). Each function runs in the caller's store.Tx; the
-// rows are store's models. It knows nothing of commands or mail (lobby).
+// tables that lapse, and a rematch's table and seats (§6.2). Each
+// function runs in the caller's store.Tx; the rows are store's models. It
+// knows nothing of commands or mail (lobby).
 package invites
 
 import (
