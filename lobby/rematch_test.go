@@ -216,6 +216,23 @@ func testRematchThree(t *testing.T, driver string) {
 		}
 	}
 	h.Expect(h.Send("bob", lexiotest.FindMove(g, 0)), table.OutcomeApplied, "PLACE")
+
+	// The rematch played again, begun by its opener's START before
+	// Carol answers: the seated take the order turned by one (from bob,
+	// carol, alice: carol, alice, bob), without Carol.
+	resign(h, again, "bob", "carol")
+	third := rematched(h, "bob", again, "REMATCH "+again)
+	h.Expect(h.AnswerInvite("alice", third, "JOIN"), table.OutcomeApplied, "JOIN "+third)
+	if got := seatsAt(h, third); !slices.Equal(got, []string{"bob", "alice"}) {
+		t.Errorf("seats before START %v, want bob alice", got)
+	}
+	h.Command("bob", third, "START", table.OutcomeApplied, "START")
+	if got := seatsAt(h, third); !slices.Equal(got, []string{"alice", "bob"}) {
+		t.Errorf("seats of the rematch begun early %v, want alice bob", got)
+	}
+	if st := invitationState(h, third, "carol"); st != store.InviteWithdrawn {
+		t.Errorf("carol's invitation is %s", st)
+	}
 }
 
 // TestRematchRefusals: REMATCH of a table that does not exist, or of
