@@ -46,6 +46,7 @@ func (s *Service) Rematch(h *table.Request, via *table.Table, name string) error
 	if old.SeatOf(h.Msg.From) < 0 {
 		return h.RefuseAlike(from, cmd, templates.ReasonNotAtTable, name, templates.ReasonNotAPlayer)
 	}
+	h.Rec.TableID = &old.Row.ID // until the new table is opened
 	if old.Row.Status != table.StatusOver {
 		return h.Refuse(old, cmd, []templates.Reason{{Kind: templates.ReasonStillRunning, Detail: name}}, false)
 	}
