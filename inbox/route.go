@@ -163,6 +163,8 @@ func (s *Service) command(h *table.Request, t *table.Table, c *parser.Command) e
 		return s.lobby.Join(h, c.Table)
 	case parser.KindStart:
 		return s.lobby.Start(h, t)
+	case parser.KindRematch:
+		return s.lobby.Rematch(h, t, c.Table)
 	case parser.KindResign:
 		if c.Table == "" {
 			// Nothing is resigned without a name (LEAGUES §1), not even

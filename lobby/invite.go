@@ -76,11 +76,12 @@ func (s *Service) ownAddress(addr string) bool {
 // Each invitation is logged for the bounds on invitations (openReasons
 // checked them), and its mail counts against the day's mail to
 // outsiders. The mail's subject names the table only; its body names the
-// opener by their address, checked plain (LEAGUES §6).
-func (s *Service) invite(h *table.Request, t *table.Table, addrs []string) (time.Time, error) {
+// opener by their address, checked plain (LEAGUES §6), and the table a
+// rematch plays again (rematchOf, "" for NEW).
+func (s *Service) invite(h *table.Request, t *table.Table, addrs []string, rematchOf string) (time.Time, error) {
 	expires := h.Now.Add(s.Cfg.InviteTTL)
 	opener := t.Seats[0].Player.Address
-	msg := templates.InvitationMsg{Opener: opener, Variant: t.Row.Variant, Expires: expires}
+	msg := templates.InvitationMsg{Opener: opener, Variant: t.Row.Variant, Expires: expires, RematchOf: rematchOf}
 	// Named with the seated players, so that none reads like another.
 	msg.Invited = notice.Names(append(table.SeatAddrs(t.Seats), addrs...))[len(t.Seats):]
 	if err := invites.PruneLog(h.Tx, h.Now.Add(-logKept)); err != nil {
@@ -305,18 +306,24 @@ func (s *Service) acceptInvitation(h *table.Request, t *table.Table, inv *store.
 	h.Outcome(table.OutcomeApplied, cmd)
 	waiting := pendingNames(t.Seats, invs)
 	starts := len(waiting) == 0
+	if starts {
+		// The seats in the order the game is played (a rematch's turn).
+		if t, err = s.rotateSeats(h.Tx, t); err != nil {
+			return err
+		}
+	}
 	s.announceJoin(h, t, waiting, starts)
 	if !starts {
 		return nil
 	}
 	h.Log.Info("every invitation answered: the game begins", "table", t.Row.Name, "players", len(t.Seats))
-	return s.Tables.StartGame(h.Tx, t, 0, h.Now, h.Out)
+	return s.startGame(h.Tx, t, h.Now, h.Out)
 }
 
-// announceJoin tells every seated player that the last one sat down;
+// announceJoin tells every seated player that the sender sat down;
 // waiting are the invitees still to answer, starts that the game begins.
 func (s *Service) announceJoin(h *table.Request, t *table.Table, waiting []string, starts bool) {
-	joined := len(t.Seats) - 1
+	joined := t.SeatOf(h.Msg.From)
 	for p := range t.Seats {
 		msg := templates.JoinedMsg{Head: s.Notices.Head(t.Row.Name, t.Recipient(p), h.Now), Player: table.Names(t.Seats)[joined],
 			You: p == joined, Players: table.Names(t.Seats), Max: table.MaxPlayers(t.Row.Variant), Invited: waiting, Starts: starts}
@@ -377,7 +384,7 @@ func (s *Service) invitationsDone(tx *store.Tx, t *table.Table, pending int, now
 	}
 	if len(t.Seats) >= 2 {
 		s.Log.Info("every invitation answered: the game begins", "table", t.Row.Name, "players", len(t.Seats))
-		return s.Tables.StartGame(tx, t, 0, now, out)
+		return s.startGame(tx, t, now, out)
 	}
 	s.Log.Info("every invitation answered, nobody seated but the opener: the table is closed", "table", t.Row.Name)
 	return invites.DeleteOpenTable(tx, t.Row.ID)

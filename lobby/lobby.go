@@ -1,5 +1,6 @@
 // Package lobby gathers players at tables by mail (LEAGUES §6): NEW
-// opens a table, for anyone who JOINs or for its invitees only; JOIN,
+// opens a table, for anyone who JOINs or for its invitees only; REMATCH
+// opens one for the players of an ended game, turned by a seat; JOIN,
 // START, DECLINE, and STOP (never invite me again), through a table's or
 // an invitation's reply address; the invitations themselves, their
 // bounds on mail to people who never played here, their expiry, and the

@@ -71,12 +71,12 @@ func (s *Service) Open(h *table.Request, c *parser.Command) error {
 	if len(bots) > 0 && len(invite) == 0 {
 		// Nobody to wait for: the game begins, its first notice the answer.
 		h.Log.Info("table opened against the computer", "table", name, "bots", len(bots))
-		return s.Tables.StartGame(h.Tx, t, 0, h.Now, h.Out)
+		return s.startGame(h.Tx, t, h.Now, h.Out)
 	}
 	c = &parser.Command{Kind: c.Kind, Variant: c.Variant, Invite: invite}
 	msg := templates.OpenedMsg{Head: s.Notices.Head(name, t.Recipient(0), h.Now), Variant: variant, MinPlayers: 2, MaxPlayers: table.MaxPlayers(variant)}
 	if len(c.Invite) > 0 {
-		if msg.Expires, err = s.invite(h, t, c.Invite); err != nil {
+		if msg.Expires, err = s.invite(h, t, c.Invite, ""); err != nil {
 			return err
 		}
 		// Named beside the seated: notice.Names tells them apart.
@@ -207,5 +207,5 @@ func (s *Service) Start(h *table.Request, t *table.Table) error {
 	if err := s.withdrawInvitations(h.Tx, t, h.Now, h.Out); err != nil {
 		return err
 	}
-	return s.Tables.StartGame(h.Tx, t, 0, h.Now, h.Out)
+	return s.startGame(h.Tx, t, h.Now, h.Out)
 }

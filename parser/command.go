@@ -52,6 +52,7 @@ const (
 	// name (EMAIL §1.7).
 	KindConfirm
 	KindNoInvite // STOP: never invite the sender again (LEAGUES §6)
+	KindRematch  // REMATCH t42: the same players again at a new table (LEAGUES §6.2)
 )
 
 var commandNames = [...]string{
@@ -78,6 +79,7 @@ var commandNames = [...]string{
 	KindWithdraw:  "WITHDRAW",
 	KindConfirm:   "CONFIRM",
 	KindNoInvite:  "STOP",
+	KindRematch:   "REMATCH",
 }
 
 // String returns the English keyword, e.g. "PLACE".
@@ -196,7 +198,7 @@ type Command struct {
 	Exchange Exchange   `json:"exchange,omitzero"`  // EXCHANGE
 	Lang     string     `json:"lang,omitempty"`     // LANG: en, es or fr
 	Variant  string     `json:"variant,omitempty"`  // NEW: lexio, lexico or ""
-	Table    string     `json:"table,omitempty"`    // JOIN, RESIGN ("" asks which); NOTIFY for one table
+	Table    string     `json:"table,omitempty"`    // JOIN, REMATCH, RESIGN ("" asks which); NOTIFY for one table
 	Topic    string     `json:"topic,omitempty"`    // HELP: "rules" or ""
 	Zone     string     `json:"zone,omitempty"`     // TZ: an IANA zone, canonical spelling
 	Vacation *Vacation  `json:"vacation,omitempty"` // VACATION
@@ -264,7 +266,7 @@ func (c *Command) String() string {
 			out += " " + a
 		}
 		return out
-	case KindJoin:
+	case KindJoin, KindRematch:
 		return kw + " " + c.Table
 	case KindResign:
 		if c.Table != "" {
@@ -444,6 +446,12 @@ func keyword(w string) (Kind, string) {
 		return KindNoInvite, "es"
 	case "ARRET":
 		return KindNoInvite, "fr"
+	case "REMATCH":
+		return KindRematch, "en"
+	case "REVANCHA":
+		return KindRematch, "es"
+	case "REVANCHE":
+		return KindRematch, "fr"
 	}
 	return 0, ""
 }
@@ -522,6 +530,13 @@ func parseLine(line string) (cmd *Command, err error, attempt bool) {
 	case KindJoin:
 		attempt = len(args) == 1
 		c.Table, err = parseTable(args)
+	case KindRematch:
+		attempt = len(args) == 1
+		if len(args) == 0 {
+			err = newError(MissingArgument, "say which game to play again, e.g. REMATCH t42")
+		} else {
+			c.Table, err = parseTable(args)
+		}
 	case KindResign:
 		// Only a table's name resigns (LEAGUES §1): a stray "Abandon"
 		// never resigns a game; alone it asks which tables there are.
@@ -1055,7 +1070,7 @@ func parseHelp(args []string) (string, error) {
 	return "", newError(ExtraArgument, "HELP takes nothing after it but RULES, found %q", strings.Join(args, " "))
 }
 
-// parseTable reads JOIN's table name, in lowercase (as tables are named),
+// parseTable reads JOIN's (or REMATCH's, RESIGN's, NOTIFY's) table name, in lowercase (as tables are named),
 // by tablename.Check's rule.
 func parseTable(args []string) (string, error) {
 	if len(args) == 0 {

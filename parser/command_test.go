@@ -437,7 +437,7 @@ func TestCommandRoundTrip(t *testing.T) {
 		"TZ america/new_york", "NEW", "NEW lexico", "NOUVELLE lexio ann@example.org Bob@Example.NET", "NEW lexio bot",
 		"NEW lexico bot:strong", "NEW lexio bot:easy carol@example.org", "SIGNUP autumn", "WITHDRAW autumn",
 		"INSCRIRE printemps", "STANDINGS", "STANDINGS autumn", "HELP RULES", "PLACE H7 ACROSS C(HA)T",
-		"EXCHANGE 1 4 7", "EXCHANGE QX?", "PASS",
+		"EXCHANGE 1 4 7", "EXCHANGE QX?", "PASS", "REMATCH t42", "REVANCHE t7",
 	} {
 		c, err := ParseCommand(line)
 		if err != nil {

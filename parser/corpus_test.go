@@ -41,6 +41,7 @@ var corpusExpect = map[string]struct {
 	"standings-fr":                 {command: "STANDINGS", lang: "fr"},
 	"signup-en":                    {command: "SIGNUP autumn", lang: "en"},
 	"withdraw-es":                  {command: "WITHDRAW autumn", lang: "es"},
+	"rematch-es":                   {command: "REMATCH t42", token: "T42A7KQ2XMBD", lang: "es"},
 	"gmail-top-posted-en":          {command: "PLACE H7 ACROSS CHAT", token: "T42A7KQ2XMBD", lang: "en"},
 	"gmail-bottom-posted-en":       {command: "PASS", token: "T42A7KQ2XMBD", lang: "en"},
 	"gmail-es-base64":              {command: "PLACE H7 ACROSS CASA", token: "T42A7KQ2XMBD", lang: "es"},

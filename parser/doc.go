@@ -38,6 +38,7 @@
 //	JOIN      UNIRSE; REJOINDRE
 //	START     EMPEZAR, +COMENZAR; COMMENCER, +DÉMARRER
 //	TZ        +TIMEZONE; ZONA; FUSEAU
+//	REMATCH   REVANCHA; REVANCHE
 //
 // Placement (PLACE and PREVIEW): cell, direction, word; the word may also
 // come before the direction. The cell is a column A–M and a row 1–13,
@@ -61,11 +62,11 @@
 // word GAME/PARTIDA/PARTIE/TABLE/MESA and an optional variant lexio or
 // lexico. HELP takes an optional topic, RULES (REGLAS, RÈGLES; also
 // RULE, REGLA, RÈGLE): HELP RULES. Another word after HELP is an error,
-// and not an attempt at a command, since "Help me" is prose. JOIN takes
-// a table name of letters, digits, '-', '_', '.'. TZ takes an IANA time
-// zone (Europe/Paris, America/New_York, UTC) in any case, given back in
-// its canonical spelling; a name the tz database does not know is
-// BadZone.
+// and not an attempt at a command, since "Help me" is prose. JOIN and
+// REMATCH take a table name of letters, digits, '-', '_', '.'. TZ takes
+// an IANA time zone (Europe/Paris, America/New_York, UTC) in any case,
+// given back in its canonical spelling; a name the tz database does not
+// know is BadZone.
 //
 // Command.String gives the canonical English form (PLACE H7 ACROSS CHaT,
 // EXCHANGE 1 4 7, NEW lexico, TZ Europe/Paris …), a contract of

@@ -45,6 +45,7 @@ type Table struct {
 	Name string `gorm:"size:64;not null;uniqueIndex"` // by tablename.Check
 	// League names the league whose rules the table was created with.
 	League      string `gorm:"size:64;not null;default:''"`
+	RematchOf   *int64 `gorm:"uniqueIndex"`                    // the ended table this one plays again (REMATCH), at most one each
 	Variant     string `gorm:"size:16;not null;default:lexio"` // lexio | lexico
 	Multipliers bool   `gorm:"not null"`                       // no default: gorm would replace false by it
 	// Seed is the bag's seed. The engine's uint64 seed is stored bit for bit

@@ -268,6 +268,8 @@ const (
 	ReasonInvitesWaiting  ReasonKind = "invitations-waiting" // Have: pending now, Need: the most
 	ReasonResigned        ReasonKind = "resigned"            // the sender left that game (LEAGUES §2)
 	ReasonNotYourTable    ReasonKind = "not-your-table"      // RESIGN: Detail names no table of the sender's (LEAGUES §2.5)
+	ReasonStillRunning    ReasonKind = "still-running"       // REMATCH: Detail, the table, whose game is not over
+	ReasonRematchExists   ReasonKind = "rematch-exists"      // REMATCH: Detail, the table that already plays it again
 	// One answer, whatever the table named is, where telling them apart
 	// would show a stranger which tables exist (LEAGUES §5, §6).
 	ReasonNoTableToJoin ReasonKind = "no-table-to-join" // JOIN: Detail is none, or not open to the sender
@@ -734,6 +736,11 @@ type OpenedMsg struct {
 	// a table anyone may join. Their invitations lapse at Expires.
 	Invited []string
 	Expires time.Time
+	// RematchOf is the ended table that REMATCH plays again, "" for NEW;
+	// NotInvited its players left out, who asked never to be invited. A
+	// rematch with nobody invited (the computer only) has begun.
+	RematchOf  string
+	NotInvited []string
 }
 
 func (OpenedMsg) kind() Kind { return TableOpened }
@@ -770,10 +777,11 @@ func (StartedMsg) kind() Kind { return TableStarted }
 // written here, and nothing the opener chose goes into it.
 type InvitationMsg struct {
 	Head
-	Opener  string   // the opener's address, a plain one (checked at NEW)
-	Variant string   // "lexio" or "lexico"
-	Invited []string // everyone invited, the recipient too, in order
-	Expires time.Time
+	Opener    string   // the opener's address, a plain one (checked at NEW)
+	Variant   string   // "lexio" or "lexico"
+	Invited   []string // everyone invited, the recipient too, in order
+	Expires   time.Time
+	RematchOf string // the ended table played again (REMATCH), "" for NEW
 }
 
 func (InvitationMsg) kind() Kind { return Invitation }

@@ -34,6 +34,19 @@ func loopCases() map[string]Mail {
 	// Invitations (LEAGUES §6), every branch of their sentences.
 	add("table-opened-invited", OpenedMsg{Head: sampleHead("Alice"), Variant: "lexio", MinPlayers: 2, MaxPlayers: 4,
 		Invited: []string{"Bob", "Join"}, Expires: sampleNow.Add(48 * time.Hour)})
+	// A rematch (LEAGUES §6.2): table names of every length move where
+	// its sentences wrap.
+	for n := 1; n <= 32; n++ {
+		old := "t" + strings.Repeat("x", n-1)
+		add("table-opened-rematch-"+old, OpenedMsg{Head: sampleHead("Alice"), Variant: "lexico", MinPlayers: 2, MaxPlayers: 2,
+			Invited: []string{"Join"}, Expires: sampleNow.Add(48 * time.Hour), RematchOf: old, NotInvited: []string{"Pass", "Board"}})
+		add("table-opened-rematch-bots-"+old, OpenedMsg{Head: sampleHead("Alice"), Variant: "lexio", MinPlayers: 2, MaxPlayers: 4,
+			RematchOf: old, NotInvited: []string{"Join"}})
+		add("invitation-rematch-"+old, InvitationMsg{Head: sampleHead("Bob"), Opener: "alice@example.org", Variant: "lexio",
+			Invited: []string{"Bob", "Start"}, Expires: sampleNow.Add(time.Hour), RematchOf: old})
+		add("rejected-rematch-exists-"+old, RejectedMsg{Head: sampleHead("Bob"), Command: "REMATCH t42",
+			Reasons: []Reason{{Kind: ReasonRematchExists, Detail: old}}})
+	}
 	add("table-joined-invited", JoinedMsg{Head: sampleHead("Bob"), Player: "Bob", You: true, Players: []string{"Alice", "Bob"}, Max: 4,
 		Invited: []string{"Pass"}})
 	add("table-joined-starts", JoinedMsg{Head: sampleHead("Alice"), Player: "Bob", Players: []string{"Alice", "Bob"}, Max: 2, Starts: true})

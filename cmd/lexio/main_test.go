@@ -118,6 +118,7 @@ func TestParseJSON(t *testing.T) {
 		"standings-fr.1@yahoo.fr":           "STANDINGS",
 		"signup-en.1@gmail.com":             "SIGNUP autumn",
 		"withdraw-es.1@gmail.com":           "WITHDRAW autumn",
+		"rematch-es.1@gmail.com":            "REMATCH t42",
 	}
 	for _, l := range lines {
 		var m map[string]any

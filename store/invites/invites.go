@@ -1,17 +1,20 @@
 // Package invites holds the store's queries of invitations to open
 // tables (LEAGUES §6): the invitations and their answers, the log that the
-// bounds on invitations count, the addresses that refuse them, and the
-// open tables that lapse. Each function runs in the caller's store.Tx; the
-// rows are store's models. It knows nothing of commands or mail (lobby).
+// bounds on invitations count, the addresses that refuse them, the open
+// tables that lapse, and a rematch's table and seats (§6.2). Each
+// function runs in the caller's store.Tx; the rows are store's models. It
+// knows nothing of commands or mail (lobby).
 package invites
 
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 
 	"github.com/lexio-mail/lexio/store"
+	"gorm.io/gorm"
 )
 
 // statusOpen is table.StatusOpen, the status of a table gathering players,
@@ -262,4 +265,49 @@ func LapsedOpenTables(tx *store.Tx, before time.Time, limit int) ([]int64, error
 		return nil, fmt.Errorf("store: lapsed open tables: %w", store.MapErr(err))
 	}
 	return ids, nil
+}
+
+// ---- rematches (LEAGUES §6.2)
+
+// RematchOf returns the table that plays the ended table id again
+// (Table.RematchOf), or store.ErrNotFound when none does: never opened,
+// or closed before its game began.
+func RematchOf(tx *store.Tx, id int64) (*store.Table, error) {
+	var t store.Table
+	if err := tx.First("rematch", &t, "rematch_of = ?", id); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// ReorderSeats gives the seats of an open table (its game not begun) the
+// positions of playerIDs, the first at position 0; playerIDs must name
+// every seat's player once. The positions are unique per table, so they
+// first move out of the way (negative), then to their places.
+func ReorderSeats(tx *store.Tx, tableID int64, playerIDs []int64) error {
+	var t store.Table
+	if err := tx.First("open table", &t, "id = ? AND status = ? AND started_at IS NULL", tableID, statusOpen); err != nil {
+		return err
+	}
+	var seated []int64
+	if err := tx.DB().Model(&store.Seat{}).Where("table_id = ?", tableID).Pluck("player_id", &seated).Error; err != nil {
+		return fmt.Errorf("store: reorder seats: %w", store.MapErr(err))
+	}
+	named := slices.Clone(playerIDs)
+	slices.Sort(seated)
+	slices.Sort(named)
+	if named = slices.Compact(named); !slices.Equal(seated, named) || len(named) != len(playerIDs) {
+		return fmt.Errorf("store: reorder seats of table %d: players %v for the seats of %v", tableID, playerIDs, seated)
+	}
+	if err := tx.DB().Model(&store.Seat{}).Where("table_id = ?", tableID).
+		Update("position", gorm.Expr("-1 - position")).Error; err != nil {
+		return fmt.Errorf("store: reorder seats: %w", store.MapErr(err))
+	}
+	for i, id := range playerIDs {
+		err := tx.DB().Model(&store.Seat{}).Where("table_id = ? AND player_id = ?", tableID, id).Update("position", i).Error
+		if err != nil {
+			return fmt.Errorf("store: reorder seats: %w", store.MapErr(err))
+		}
+	}
+	return nil
 }
