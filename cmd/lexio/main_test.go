@@ -118,6 +118,9 @@ func TestParseJSON(t *testing.T) {
 		"standings-fr.1@yahoo.fr":           "STANDINGS",
 		"signup-en.1@gmail.com":             "SIGNUP autumn",
 		"withdraw-es.1@gmail.com":           "WITHDRAW autumn",
+		"give-en.1@gmail.com":               "GIVE t42 24h",
+		"give-es.1@gmail.com":               "GIVE t42 48h",
+		"give-fr.1@yahoo.fr":                "GIVE t42 36h",
 	}
 	for _, l := range lines {
 		var m map[string]any
