@@ -161,3 +161,21 @@ func testGiveRefused(t *testing.T, driver string) {
 	h.Command("alice", name, "RESIGN gr", table.OutcomeApplied, "RESIGN")
 	h.Command("bob", name, "GIVE gr 1h", table.OutcomeRejected, "game-over")
 }
+
+// TestGiveComputer: the computer on move needs no time: GIVE is refused,
+// and its turn keeps its time (bot_delay after it began).
+func TestGiveComputer(t *testing.T) {
+	h := lexiotest.New(t, lexiotest.Options{})
+	t0 := h.Clock.Now()
+	const name = "gb"
+	if err := h.Lobby.CreateTable(h.Ctx, name, "main", []string{"alice@" + h.Domain, "bot:medium", "bob@" + h.Domain}, 5); err != nil {
+		t.Fatal(err)
+	}
+	h.At(t0.Add(time.Hour))
+	h.Command("alice", name, lexiotest.FindMove(h.Game(name), 0), table.OutcomeApplied, "PLACE")
+	before := h.Deadline(name)
+	h.Command("bob", name, "GIVE gb 24h", table.OutcomeRejected, "give-computer")
+	if d := h.Deadline(name); !d.Equal(before) {
+		t.Errorf("the computer's deadline moved from %v to %v", before, d)
+	}
+}
