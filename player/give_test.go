@@ -179,3 +179,24 @@ func TestGiveComputer(t *testing.T) {
 		t.Errorf("the computer's deadline moved from %v to %v", before, d)
 	}
 }
+
+// TestGiveNamesItsTable: GIVE names its table, so it may come through
+// the reply address of another of the sender's tables: the named table's
+// deadline moves, not the other's.
+func TestGiveNamesItsTable(t *testing.T) {
+	h := lexiotest.New(t, lexiotest.Options{})
+	t0 := h.Clock.Now()
+	for _, name := range []string{"ga", "gz"} {
+		if err := h.Lobby.CreateTable(h.Ctx, name, "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.Command("bob", "ga", "GIVE gz 5h", table.OutcomeApplied, "GIVE gz 5h")
+	if d := h.Deadline("gz"); !d.Equal(t0.Add(77 * time.Hour)) {
+		t.Errorf("gz's deadline +%v, want +77h", d.Sub(t0))
+	}
+	if d := h.Deadline("ga"); !d.Equal(t0.Add(72 * time.Hour)) {
+		t.Errorf("ga's deadline +%v, want +72h", d.Sub(t0))
+	}
+	lexiotest.MustTell(t, "alice's gift notice", lastAt(h, "alice", "gz", "time-given").Text, t0.Add(77*time.Hour))
+}
