@@ -280,14 +280,13 @@ func subjectTag(h Head) string {
 // funcMap is the functions templates call, bound to a language.
 func funcMap(l *lang) map[string]any {
 	return map[string]any{
-		"rel":   l.rel,
-		"when":  l.when,
-		"date":  l.dateOnly,
-		"span":  l.span,
-		"hours": func(n int) string { return l.span(time.Duration(n) * time.Hour) },
-		"past":  func(now, t time.Time) bool { return t.Before(now) },
-		"pl":    l.plural,
-		"list":  l.list,
+		"rel":  l.rel,
+		"when": l.when,
+		"date": l.dateOnly,
+		"span": l.span,
+		"past": func(now, t time.Time) bool { return t.Before(now) },
+		"pl":   l.plural,
+		"list": l.list,
 		"cells": func(ps []Pos) string {
 			xs := make([]string, len(ps))
 			for i, p := range ps {
@@ -331,6 +330,7 @@ func funcMap(l *lang) map[string]any {
 		"upper":   strings.ToUpper,
 		"lang":    func() string { return l.code },
 		"size":    l.size,
+		"hours":   func(n int) string { return l.span(time.Duration(n) * time.Hour) }, // as span: "1 day 12 h"
 		"lines": func(s string) []string {
 			var out []string
 			for l := range strings.SplitSeq(s, "\n") {
