@@ -101,7 +101,8 @@ func testGive(t *testing.T, driver string) {
 // days, past the seven days a player may give over a game (5 d then 3 d
 // refused, saying what is left; 2 d then taken), at a table not the
 // sender's, at a game over, or by a player who resigned, is refused and
-// moves nothing; from the plain address it waits for its confirmation.
+// moves nothing; from the plain address it waits for its confirmation,
+// which a forged From never gets.
 func TestGiveRefused(t *testing.T) { lexiotest.EachDriver(t, testGiveRefused) }
 
 func testGiveRefused(t *testing.T, driver string) {
@@ -154,6 +155,13 @@ func testGiveRefused(t *testing.T, driver string) {
 	// Someone not at the table, through the plain address: nothing.
 	id = h.SendMail("dave", lexiotest.MailSpec{Body: "GIVE gr 12h"})
 	h.Expect(id, table.OutcomeRejected, "not-at-table")
+	// A forged From at the plain address waits for a confirmation that
+	// only the address's owner could give: nothing moves.
+	id = h.SendMail("eve", lexiotest.MailSpec{From: "bob@" + h.Domain, Body: "GIVE gr 24h"})
+	h.Expect(id, table.OutcomePending, "GIVE")
+	if d := h.Deadline(name); !d.Equal(deadline) {
+		t.Fatalf("a forged GIVE moved the deadline to +%v", d.Sub(t0))
+	}
 
 	// Carol resigns: she may give no more; once the game is over nobody may.
 	h.Command("carol", name, "RESIGN gr", table.OutcomeApplied, "RESIGN")
