@@ -48,7 +48,11 @@ func (s *Service) Give(h *table.Request, t *table.Table, c *parser.Command) erro
 		}
 	}
 	giver := t.SeatOf(h.Msg.From)
-	if r := giveRefusal(t, giver, c.Hours); r != nil {
+	r := giveRefusal(t, giver, c.Hours)
+	if r == nil && s.staleGift(h, t) {
+		r = &templates.Reason{Kind: templates.ReasonGiveStale, Detail: table.Names(t.Seats)[t.Game.Turn()]}
+	}
+	if r != nil {
 		return h.Refuse(t, cmd, []templates.Reason{*r}, false)
 	}
 	p, d := t.Game.Turn(), time.Duration(c.Hours)*time.Hour
@@ -85,6 +89,29 @@ func (s *Service) Give(h *table.Request, t *table.Table, c *parser.Command) erro
 		h.Out.Add(e, msg)
 	}
 	return nil
+}
+
+// staleGift reports whether the message answers a mail of t written in an
+// earlier turn (EMAIL §1.5): the player it meant to give time to may have
+// moved since. A message that answers none of t's mails is meant for now.
+func (s *Service) staleGift(h *table.Request, t *table.Table) bool {
+	seq, ok := int64(0), false
+	for _, id := range append([]string{h.Msg.InReplyTo}, h.Msg.References...) {
+		// In-Reply-To, else the latest of the references (oldest first).
+		if n, found := s.Notices.NoticeSeq(id, t.Row.Name); found {
+			seq, ok = n, true
+			if id == h.Msg.InReplyTo {
+				break
+			}
+		}
+	}
+	acts := t.Actions()
+	for _, a := range acts[min(max(int(seq), 0), len(acts)):] {
+		if ok && table.IsTurn(a.Kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // giveRefusal is why seat giver of t may not give hours now, or nil.

@@ -14,7 +14,8 @@ import (
 // survives a restart (the table is rebuilt from its log and seats); every
 // player still in is told, the giver with what they may still give, the
 // player on move with their turn's calendar entry again (same UID, higher
-// SEQUENCE); the gift dies with the turn.
+// SEQUENCE); the gift dies with the turn, and a GIVE answering a mail of
+// that turn is stale once it is over.
 func TestGive(t *testing.T) { lexiotest.EachDriver(t, testGive) }
 
 func testGive(t *testing.T, driver string) {
@@ -95,6 +96,13 @@ func testGive(t *testing.T, driver string) {
 	if d := h.Deadline(name); !d.Equal(want.Add(72 * time.Hour)) {
 		t.Errorf("bob's deadline +%v after his turn's start, want 72h", d.Sub(want))
 	}
+	// A GIVE in answer to a mail of alice's turn is stale (EMAIL §1.5): it
+	// meant her, and bob gets nothing.
+	h.Expect(h.ReplyTo("carol", &told, "GIVE gv 2h"), table.OutcomeRejected, "give-stale")
+	if d := h.Deadline(name); !d.Equal(want.Add(72 * time.Hour)) {
+		t.Errorf("a stale GIVE moved bob's deadline to +%v", d.Sub(want))
+	}
+	lexiotest.MustName(t, "carol's refusal", h.LastOf("carol", "rejected").Text, "Bob")
 }
 
 // TestGiveRefused: GIVE on one's own turn, under an hour, over seven

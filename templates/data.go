@@ -260,6 +260,7 @@ const (
 	ReasonGiveComputer ReasonKind = "give-computer" // the computer is on move
 	ReasonGiveRange    ReasonKind = "give-range"    // Have: hours asked, not 1 h to 7 days
 	ReasonGiveCap      ReasonKind = "give-cap"      // Have: hours the sender may still give, Need: asked
+	ReasonGiveStale    ReasonKind = "give-stale"    // answers a mail of an earlier turn; Detail: who is on move now
 	ReasonBadDuration  ReasonKind = "bad-duration"  // Detail: the parser's
 	// Invitations (LEAGUES §6).
 	ReasonNotInvited      ReasonKind = "not-invited"          // Detail: the table
