@@ -307,7 +307,7 @@ var parserReasons = map[parser.ErrorKind]templates.ReasonKind{
 	parser.BadVariant: templates.ReasonBadVariant, parser.BadTable: templates.ReasonBadTable,
 	parser.BadZone: templates.ReasonBadZone, parser.BadVacation: templates.ReasonBadVacation,
 	parser.BadNotify: templates.ReasonBadNotify, parser.BadAddress: templates.ReasonBadAddress,
-	parser.TextTooLong:     templates.ReasonSayTooLong,
+	parser.TextTooLong: templates.ReasonSayTooLong, parser.BadDuration: templates.ReasonBadDuration,
 	parser.MissingArgument: templates.ReasonMissingArg, parser.ExtraArgument: templates.ReasonExtraArg,
 }
 

@@ -53,6 +53,7 @@ const (
 	KindConfirm
 	KindNoInvite // STOP: never invite the sender again (LEAGUES §6)
 	KindRematch  // REMATCH t42: the same players again at a new table (LEAGUES §6.2)
+	KindGive     // GIVE: more time for the player on move
 )
 
 var commandNames = [...]string{
@@ -80,6 +81,7 @@ var commandNames = [...]string{
 	KindConfirm:   "CONFIRM",
 	KindNoInvite:  "STOP",
 	KindRematch:   "REMATCH",
+	KindGive:      "GIVE",
 }
 
 // String returns the English keyword, e.g. "PLACE".
@@ -198,7 +200,8 @@ type Command struct {
 	Exchange Exchange   `json:"exchange,omitzero"`  // EXCHANGE
 	Lang     string     `json:"lang,omitempty"`     // LANG: en, es or fr
 	Variant  string     `json:"variant,omitempty"`  // NEW: lexio, lexico or ""
-	Table    string     `json:"table,omitempty"`    // JOIN, REMATCH, RESIGN ("" asks which); NOTIFY for one table
+	Table    string     `json:"table,omitempty"`    // JOIN, REMATCH, RESIGN ("" asks which), GIVE; NOTIFY for one table
+	Hours    int        `json:"hours,omitempty"`    // GIVE: the time given, in whole hours
 	Topic    string     `json:"topic,omitempty"`    // HELP: "rules" or ""
 	Zone     string     `json:"zone,omitempty"`     // TZ: an IANA zone, canonical spelling
 	Vacation *Vacation  `json:"vacation,omitempty"` // VACATION
@@ -268,6 +271,8 @@ func (c *Command) String() string {
 		return out
 	case KindJoin, KindRematch:
 		return kw + " " + c.Table
+	case KindGive:
+		return kw + " " + c.Table + " " + strconv.Itoa(c.Hours) + "h"
 	case KindResign:
 		if c.Table != "" {
 			return kw + " " + c.Table
@@ -452,6 +457,12 @@ func keyword(w string) (Kind, string) {
 		return KindRematch, "es"
 	case "REVANCHE":
 		return KindRematch, "fr"
+	case "GIVE":
+		return KindGive, "en"
+	case "DAR":
+		return KindGive, "es"
+	case "DONNER":
+		return KindGive, "fr"
 	}
 	return 0, ""
 }
@@ -549,6 +560,11 @@ func parseLine(line string) (cmd *Command, err error, attempt bool) {
 		c.Notify, c.Table, err = parseNotify(args)
 		// "Avis aux joueurs" is prose; "AVIS tour" is a command.
 		attempt = len(args) >= 1 && len(args) <= 2 && notifyChoice(fold(args[0])) != ""
+	case KindGive:
+		// "Give it 5 minutes" is prose; "GIVE t42 24h" is a command, and
+		// so is "GIVE t42 24" (answered with its error).
+		c.Table, c.Hours, err = parseGive(args)
+		attempt = len(args) >= 2 && hasDigit(args[1]) && (err == nil || len(args) == 2)
 	case KindSay:
 		attempt = len(args) > 0
 		c.Text, err = parseSay(line)
@@ -982,6 +998,57 @@ func isToWord(w string) bool {
 		return true
 	}
 	return false
+}
+
+// MaxGiveHours bounds what GIVE reads, far above what it may give (the
+// service's bounds: 1 h to 7 days): a number that cannot overflow.
+const MaxGiveHours = 99999
+
+// parseGive reads GIVE's table and time: whole hours or days, the unit
+// after each number, together or apart, in en/es/fr (24h, 2d, 2j, 1d12h,
+// "1 day 12 hours", "2 días", "3 jours").
+func parseGive(args []string) (string, int, error) {
+	if len(args) < 2 {
+		return "", 0, newError(MissingArgument, "say which table and how long, e.g. GIVE t42 24h")
+	}
+	table, err := parseTable(args[:1])
+	if err != nil {
+		return "", 0, err
+	}
+	text := fold(strings.Join(args[1:], ""))
+	bad := newError(BadDuration, "%s", strings.Join(args[1:], " "))
+	hours := 0
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+			j++
+		}
+		k := j
+		for k < len(text) && (text[k] < '0' || text[k] > '9') {
+			k++
+		}
+		n, convErr := strconv.Atoi(text[i:j])
+		if j == i || j-i > 5 || convErr != nil || hoursIn(text[j:k]) == 0 {
+			return "", 0, bad
+		}
+		if hours += n * hoursIn(text[j:k]); hours > MaxGiveHours {
+			return "", 0, bad
+		}
+		i = k
+	}
+	return table, hours, nil
+}
+
+// hoursIn is the hours in one of a folded time unit: an hour or a day,
+// in en/es/fr; 0 for no unit.
+func hoursIn(w string) int {
+	switch w {
+	case "H", "HR", "HRS", "HOUR", "HOURS", "HORA", "HORAS", "HEURE", "HEURES":
+		return 1
+	case "D", "DAY", "DAYS", "DIA", "DIAS", "J", "JOUR", "JOURS":
+		return 24
+	}
+	return 0
 }
 
 // parseNotify reads NOTIFY's choice, in any of the three languages, and

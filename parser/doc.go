@@ -39,6 +39,7 @@
 //	START     EMPEZAR, +COMENZAR; COMMENCER, +DÉMARRER
 //	TZ        +TIMEZONE; ZONA; FUSEAU
 //	REMATCH   REVANCHA; REVANCHE
+//	GIVE      DAR; DONNER
 //
 // Placement (PLACE and PREVIEW): cell, direction, word; the word may also
 // come before the direction. The cell is a column A–M and a row 1–13,
@@ -66,7 +67,11 @@
 // REMATCH take a table name of letters, digits, '-', '_', '.'. TZ takes
 // an IANA time zone (Europe/Paris, America/New_York, UTC) in any case,
 // given back in its canonical spelling; a name the tz database does not
-// know is BadZone.
+// know is BadZone. GIVE takes a table name and a time: whole numbers each
+// followed by a unit, hours (H, HOUR(S), HORA(S), HEURE(S)) or days (D,
+// DAY(S), DÍA(S), J, JOUR(S)), together or apart (24h, 2d, 2j, 1d12h,
+// "1 day 12 hours"); anything else is BadDuration. Its canonical form
+// counts hours, GIVE t42 36h; the bounds on the time are the service's.
 //
 // Command.String gives the canonical English form (PLACE H7 ACROSS CHaT,
 // EXCHANGE 1 4 7, NEW lexico, TZ Europe/Paris …), a contract of

@@ -32,6 +32,7 @@ const (
 	BadNotify                        // NOTIFY with something other than all, turn, digest
 	BadAddress                       // NEW with a word that is no address, or one twice
 	TextTooLong                      // SAY over MaxSay characters
+	BadDuration                      // GIVE with a time that is not whole hours or days
 )
 
 var kindNames = [...]string{
@@ -59,6 +60,7 @@ var kindNames = [...]string{
 	BadNotify:       "bad_notify",
 	BadAddress:      "bad_address",
 	TextTooLong:     "text_too_long",
+	BadDuration:     "bad_duration",
 }
 
 var kindTexts = [...]string{
@@ -86,6 +88,7 @@ var kindTexts = [...]string{
 	BadNotify:       "unknown notification choice",
 	BadAddress:      "bad address",
 	TextTooLong:     "text too long",
+	BadDuration:     "bad duration",
 }
 
 // String returns the kind's stable snake_case name.
@@ -157,4 +160,5 @@ var (
 	ErrBadNotify       = &Error{Kind: BadNotify}
 	ErrBadAddress      = &Error{Kind: BadAddress}
 	ErrTextTooLong     = &Error{Kind: TextTooLong}
+	ErrBadDuration     = &Error{Kind: BadDuration}
 )

@@ -10,6 +10,7 @@ import (
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/notice/ics"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/gifts"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -29,9 +30,9 @@ import (
 //     the next turn, or in the end of the game.
 //
 // SEQUENCE counts the table's actions since the turn began: it stays the
-// same while nothing happens, grows when the deadline moves (a presence
-// is an action), and is higher in the CANCEL, which the turn's last
-// action comes before, than in any REQUEST of the turn.
+// same while nothing happens, grows when the deadline moves (a presence,
+// a vacation, a gift each count), and is higher in the CANCEL, which the
+// turn's last action comes before, than in any REQUEST of the turn.
 func (s *Service) CalendarEvent(t *Table, kind templates.Kind, p int, moved bool, now time.Time) *ics.Event {
 	if t.Game == nil || p < 0 || p >= len(t.Seats) {
 		return nil
@@ -52,14 +53,16 @@ func (s *Service) CalendarEvent(t *Table, kind templates.Kind, p int, moved bool
 	}
 	e := ics.Event{Table: t.Row.Name, Stamp: now, Organizer: s.cfg.Mail.Address,
 		OrganizerName: s.cfg.Mail.Name, Attendee: t.Seats[p].Player.Address, TZ: t.Zones[p]}
-	// turnBegan is when turn n began; a change to the player's
-	// vacations since then may have moved its deadline, and counts in
-	// the SEQUENCE as an action does.
-	turnBegan := func(n int) time.Time {
-		if n <= 1 {
-			return t.Game.Config().Start
+	// seq is turn n's SEQUENCE: its actions, and each change to the
+	// player's vacations since it began and each gift to them on it
+	// (GIVE), which may have moved its deadline.
+	seq := func(n int) int {
+		began := t.Game.Config().Start
+		if n > 1 {
+			began = acts[ends[n-2]].At
 		}
-		return acts[ends[n-2]].At
+		_, given := gifts.OnTurn(t.Seats, n, p)
+		return len(acts) - turnStart(n) + t.vacationEdits(p, began) + given
 	}
 	// A resignation ends the turn in progress without a move (LEAGUES
 	// §2): the mail that tells its holder that the game ended, or that
@@ -67,12 +70,12 @@ func (s *Service) CalendarEvent(t *Table, kind templates.Kind, p int, moved bool
 	if n := len(acts); n > 0 && acts[n-1].Kind == engine.ActResign && (kind == templates.GameOver || kind == templates.Resigned) {
 		if holder, err := turnBeforeLast(t.Game); err == nil && holder == p {
 			n := len(ends) + 1
-			e.UID, e.Sequence, e.Cancel = s.notices.TurnUID(t.Row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), true
+			e.UID, e.Sequence, e.Cancel = s.notices.TurnUID(t.Row.Name, n, p), seq(n), true
 			return &e
 		}
 	}
 	if n := len(ends); n > 0 && acts[ends[n-1]].Player == p && (kind == templates.TurnNotice || kind == templates.GameOver) {
-		e.UID, e.Sequence, e.Cancel = s.notices.TurnUID(t.Row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), true
+		e.UID, e.Sequence, e.Cancel = s.notices.TurnUID(t.Row.Name, n, p), seq(n), true
 		return &e
 	}
 	if t.Game.Over() || t.Game.Turn() != p || t.Row.Deadline == nil {
@@ -82,7 +85,7 @@ func (s *Service) CalendarEvent(t *Table, kind templates.Kind, p int, moved bool
 		return nil
 	}
 	n := len(ends) + 1
-	e.UID, e.Sequence, e.Deadline = s.notices.TurnUID(t.Row.Name, n, p), len(acts)-turnStart(n)+t.vacationEdits(p, turnBegan(n)), *t.Row.Deadline
+	e.UID, e.Sequence, e.Deadline = s.notices.TurnUID(t.Row.Name, n, p), seq(n), *t.Row.Deadline
 	return &e
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/lexio-mail/lexio/clock"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/gifts"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -40,12 +41,25 @@ func (s *Service) schedule(t *Table, now time.Time) {
 }
 
 // turnClock is the current turn's start, the limit of the player to move
-// and the stops of their clock.
+// (with the time given them on this turn: GIVE) and the stops of their clock.
 func (t *Table) turnClock() (time.Time, time.Duration, []clock.Interval) {
 	g := t.Game
 	p := g.Turn()
-	limit := clock.Limit(t.Row.TurnTime, t.banks()[p], t.Row.AwayGrace, g.Away(p))
+	given, _ := gifts.OnTurn(t.Seats, t.TurnNumber(), p)
+	limit := clock.Limit(t.Row.TurnTime, t.banks()[p], t.Row.AwayGrace, g.Away(p)) + given
 	return g.TurnStart(), limit, t.stops(p)
+}
+
+// TurnNumber is the number of the turn in progress, 1 the first: the
+// turns the log ended, plus one (a resignation ends none).
+func (t *Table) TurnNumber() int {
+	n := 1
+	for _, a := range t.Game.Actions() {
+		if IsTurn(a.Kind) {
+			n++
+		}
+	}
+	return n
 }
 
 // nextReminder is the earliest reminder of the turn due after now, or

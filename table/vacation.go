@@ -153,6 +153,12 @@ func (h *Request) endVacationByMove(t *Table, p int) error {
 // moved says that the deadline of p's own turn moved.
 func (s *Service) Reschedule(tx *store.Tx, t *Table, p int, vs []store.Vacation, now time.Time) (moved bool, err error) {
 	t.vacs[p] = slices.Clone(vs)
+	return s.Replan(tx, t, p, now)
+}
+
+// Replan is Reschedule after any change the deadline derives from (a
+// vacation, a gift: GIVE), already made to t.
+func (s *Service) Replan(tx *store.Tx, t *Table, p int, now time.Time) (moved bool, err error) {
 	before, beforeReminder := t.Row.Deadline, t.Row.NextReminder
 	s.schedule(t, now)
 	if sameTime(before, t.Row.Deadline) && sameTime(beforeReminder, t.Row.NextReminder) {
@@ -162,7 +168,7 @@ func (s *Service) Reschedule(tx *store.Tx, t *Table, p int, vs []store.Vacation,
 		return false, err
 	}
 	if !sameTime(before, t.Row.Deadline) && t.Game.Turn() == p {
-		s.log.Info("a vacation moved the deadline", "table", t.Row.Name, "player", p, "deadline", *t.Row.Deadline)
+		s.log.Info("the deadline moved", "table", t.Row.Name, "player", p, "deadline", *t.Row.Deadline)
 		return true, nil
 	}
 	return false, nil

@@ -255,6 +255,13 @@ const (
 	ReasonVacationPast    ReasonKind = "vacation-past"    // Detail: the first day
 	ReasonVacationFar     ReasonKind = "vacation-far"     // Detail: the first day, more than a year ahead
 	ReasonNoVacation      ReasonKind = "no-vacation"
+	// GIVE: more time for the player on move; Need and Have in hours.
+	ReasonGiveOwnTurn  ReasonKind = "give-own-turn" // it is the sender's turn
+	ReasonGiveComputer ReasonKind = "give-computer" // the computer is on move
+	ReasonGiveRange    ReasonKind = "give-range"    // Have: hours asked, not 1 h to 7 days
+	ReasonGiveCap      ReasonKind = "give-cap"      // Have: hours the sender may still give, Need: asked
+	ReasonGiveStale    ReasonKind = "give-stale"    // answers a mail of an earlier turn; Detail: who is on move now
+	ReasonBadDuration  ReasonKind = "bad-duration"  // Detail: the parser's
 	// Invitations (LEAGUES §6).
 	ReasonNotInvited      ReasonKind = "not-invited"          // Detail: the table
 	ReasonNoInvitation    ReasonKind = "no-invitation"        // Detail: the table, or ""
@@ -533,6 +540,21 @@ type VacationNoticeMsg struct {
 }
 
 func (VacationNoticeMsg) kind() Kind { return VacationNotice }
+
+// GiftMsg tells a table's player that Giver gave Player, whose turn it
+// is, Time more (GIVE): the turn now ends at Deadline. You: the recipient
+// is Player; Giving: the recipient is the giver, who may still give Left
+// at this table.
+type GiftMsg struct {
+	Head
+	Giver, Player string
+	Time          time.Duration
+	Deadline      time.Time
+	You, Giving   bool
+	Left          time.Duration
+}
+
+func (GiftMsg) kind() Kind { return Gift }
 
 // NotifyMsg confirms the mail a player chose (NOTIFY, LEAGUES §5.1), by
 // command or through a List-Unsubscribe address (§5.2).

@@ -356,6 +356,9 @@ func sample(k Kind) Mail {
 	case VacationNotice:
 		return VacationNoticeMsg{Head: h, Player: "Chloé", Begins: sampleNow, Ends: sampleNow.Add(10 * 24 * time.Hour),
 			Deadline: sampleDeadline.Add(10 * 24 * time.Hour)}
+	case Gift:
+		return GiftMsg{Head: h, Giver: "Alice", Player: "Chloé", Time: 36 * time.Hour,
+			Deadline: sampleDeadline.Add(36 * time.Hour), Left: 4 * 24 * time.Hour}
 	case Resigned:
 		return ResignedMsg{Head: h, Forfeit: true, Expired: 3, Score: 28, Next: "Alice"}
 	case SeatTaken:

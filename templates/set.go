@@ -330,6 +330,7 @@ func funcMap(l *lang) map[string]any {
 		"upper":   strings.ToUpper,
 		"lang":    func() string { return l.code },
 		"size":    l.size,
+		"hours":   func(n int) string { return l.span(time.Duration(n) * time.Hour) }, // as span: "1 day 12 h"
 		"lines": func(s string) []string {
 			var out []string
 			for l := range strings.SplitSeq(s, "\n") {

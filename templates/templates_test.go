@@ -782,5 +782,6 @@ func ReasonKinds() []ReasonKind {
 		ReasonInvitesToday, ReasonOutsiderMail, ReasonOpenTables,
 		ReasonSayLimit, ReasonSayWhere,
 		ReasonNoSuchLeague, ReasonNoSignup, ReasonNotInLeague, ReasonWhichLeague, ReasonAlreadySignedUp,
+		ReasonGiveOwnTurn, ReasonGiveComputer, ReasonGiveRange, ReasonGiveCap, ReasonGiveStale, ReasonBadDuration,
 	}
 }

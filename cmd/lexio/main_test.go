@@ -119,6 +119,9 @@ func TestParseJSON(t *testing.T) {
 		"signup-en.1@gmail.com":             "SIGNUP autumn",
 		"withdraw-es.1@gmail.com":           "WITHDRAW autumn",
 		"rematch-es.1@gmail.com":            "REMATCH t42",
+		"give-en.1@gmail.com":               "GIVE t42 24h",
+		"give-es.1@gmail.com":               "GIVE t42 48h",
+		"give-fr.1@yahoo.fr":                "GIVE t42 36h",
 	}
 	for _, l := range lines {
 		var m map[string]any
