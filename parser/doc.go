@@ -38,6 +38,7 @@
 //	JOIN      UNIRSE; REJOINDRE
 //	START     EMPEZAR, +COMENZAR; COMMENCER, +DÉMARRER
 //	TZ        +TIMEZONE; ZONA; FUSEAU
+//	NOTE      NOTA; NOTE, +NOTER
 //
 // Placement (PLACE and PREVIEW): cell, direction, word; the word may also
 // come before the direction. The cell is a column A–M and a row 1–13,
@@ -65,7 +66,10 @@
 // a table name of letters, digits, '-', '_', '.'. TZ takes an IANA time
 // zone (Europe/Paris, America/New_York, UTC) in any case, given back in
 // its canonical spelling; a name the tz database does not know is
-// BadZone.
+// BadZone. NOTE takes a table's name and the rest of the line, at most
+// MaxNote characters, its runs of spaces made one; a character that is
+// neither printable nor a space is BadNote, refused rather than dropped;
+// OFF (or FIN, FINI, ARRÊT … as after VACATION) alone removes the note.
 //
 // Command.String gives the canonical English form (PLACE H7 ACROSS CHaT,
 // EXCHANGE 1 4 7, NEW lexico, TZ Europe/Paris …), a contract of

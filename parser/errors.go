@@ -32,6 +32,9 @@ const (
 	BadNotify                        // NOTIFY with something other than all, turn, digest
 	BadAddress                       // NEW with a word that is no address, or one twice
 	TextTooLong                      // SAY over MaxSay characters
+	MissingNote                      // NOTE without a table or without a text
+	NoteTooLong                      // NOTE over MaxNote characters (Length says how many)
+	BadNote                          // NOTE with a character that is neither printable nor a space
 )
 
 var kindNames = [...]string{
@@ -59,6 +62,9 @@ var kindNames = [...]string{
 	BadNotify:       "bad_notify",
 	BadAddress:      "bad_address",
 	TextTooLong:     "text_too_long",
+	MissingNote:     "missing_note",
+	NoteTooLong:     "note_too_long",
+	BadNote:         "bad_note",
 }
 
 var kindTexts = [...]string{
@@ -86,6 +92,9 @@ var kindTexts = [...]string{
 	BadNotify:       "unknown notification choice",
 	BadAddress:      "bad address",
 	TextTooLong:     "text too long",
+	MissingNote:     "missing note",
+	NoteTooLong:     "note too long",
+	BadNote:         "unprintable character in the note",
 }
 
 // String returns the kind's stable snake_case name.
@@ -104,6 +113,8 @@ func (k ErrorKind) MarshalText() ([]byte, error) { return []byte(k.String()), ni
 type Error struct {
 	Kind   ErrorKind
 	Detail string // the offending input or a short explanation, English
+	// Length is the length of the text, in characters, of NoteTooLong.
+	Length int
 }
 
 func (e *Error) Error() string {
@@ -157,4 +168,7 @@ var (
 	ErrBadNotify       = &Error{Kind: BadNotify}
 	ErrBadAddress      = &Error{Kind: BadAddress}
 	ErrTextTooLong     = &Error{Kind: TextTooLong}
+	ErrMissingNote     = &Error{Kind: MissingNote}
+	ErrNoteTooLong     = &Error{Kind: NoteTooLong}
+	ErrBadNote         = &Error{Kind: BadNote}
 )
