@@ -137,6 +137,7 @@ type Seat struct {
 	// Notify overrides the player's Notify at this table (NOTIFY turn
 	// t42, or the List-Unsubscribe address); "" for none.
 	Notify string `gorm:"size:16;not null;default:''"`
+	Note   string `gorm:"size:500;not null;default:''"` // NOTE: the holder's private note (store/notes), shown to them alone
 }
 
 // Action is one entry of a table's log (RULES §10), the source of truth.
