@@ -45,6 +45,7 @@ const (
 	InvitesRefused                 // NoInviteMsg: STOP confirmed: no more invitations (LEAGUES §6)
 	TableLapsed                    // LapsedMsg: an open table not started in time was closed (LEAGUES §6)
 	ResignTables                   // ResignTablesMsg: RESIGN without a table: the line resigning each running table
+	NoteSet                        // NoteMsg: NOTE confirmed to its author, or the note removed
 )
 
 // kindNames is read-only.
@@ -85,6 +86,7 @@ var kindNames = [...]string{
 	InvitesRefused: "invitations-refused",
 	TableLapsed:    "table-lapsed",
 	ResignTables:   "resign-tables",
+	NoteSet:        "note-set",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also

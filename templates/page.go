@@ -20,6 +20,7 @@ var fragments = map[string]bool{
 	"part.clocks":   true, // NoticeMsg: time banks, vacations
 	"part.rack":     true, // Rack: the viewer's own, under its heading
 	"part.unseen":   true, // NoticeMsg: the tiles the viewer has not seen
+	"part.note":     true, // NoticeMsg: the viewer's own note
 	"part.log":      true, // []LogLine
 	"part.h":        true, // string: a heading
 	"msg.game-over": true, // GameOverMsg: the result, the revealed racks, board and log
