@@ -174,6 +174,8 @@ func (s *Service) command(h *table.Request, t *table.Table, c *parser.Command) e
 		return s.players.Notify(h, t, c.Notify, c.Table)
 	case parser.KindSay:
 		return h.Say(t, c.Text)
+	case parser.KindNote:
+		return s.players.Note(h, t, c.Table, c.Text, c.Off)
 	case parser.KindStandings:
 		return s.seasons.AnswerStandings(h, t, c.League)
 	case parser.KindSignup, parser.KindWithdraw:

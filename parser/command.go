@@ -1076,7 +1076,7 @@ func parseNote(line string, args []string) (table, text string, off bool, err er
 	for i, r := range rest {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(rest[i:], "\uFFFD"):
-			return "", "", false, newError(BadNote, "a byte that is not UTF-8")
+			return "", "", false, newError(BadNote, "%U", utf8.RuneError) // a byte that is not UTF-8
 		case lineBreak(r) || !Printable(r) && !unicode.IsSpace(r):
 			return "", "", false, newError(BadNote, "%U", r)
 		case unicode.IsSpace(r):

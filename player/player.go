@@ -5,7 +5,8 @@
 // begins and ends (a scheduler job), a move ends a running one (the
 // table calls EndByMove); which mail they get (NOTIFY, the
 // List-Unsubscribe address and the web's one-click unsubscribe; LEAGUES
-// §5) and the daily digest. It answers the commands the inbox routes to
+// §5), the daily digest, and their private note on each of their tables
+// (NOTE), which their notices and page show to them alone. It answers the commands the inbox routes to
 // it and runs its jobs for the scheduler.
 //
 // It knows nothing of the rules of the game, of how mail is read or

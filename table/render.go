@@ -116,6 +116,7 @@ func (s *Service) NoticeData(t *Table, p int, now time.Time) (templates.NoticeMs
 		Log:    notice.Latest(notice.LogLines(v.Log, ns, &b), 8),
 		State:  templates.Table{Variant: t.Row.Variant, Bag: v.Bag, HasBank: t.bank().On()},
 		Unseen: notice.UnseenData(v),
+		Note:   t.Seats[p].Note, // p's own, never another's
 	}
 	if !v.Over {
 		msg.State.Turn = ns[v.Turn]
