@@ -47,4 +47,8 @@ func TestNoteOnPage(t *testing.T) {
 		t.Fatal("the game is not over")
 	}
 	check("over")
+	gcg, err := f.views.WebGCG(f.ctx, name)
+	if err != nil || len(gcg) == 0 || strings.Contains(string(gcg), "keep the S") {
+		t.Errorf("the game's record: %v, holding the note %v", err, strings.Contains(string(gcg), "keep the S"))
+	}
 }
