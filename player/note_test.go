@@ -202,3 +202,22 @@ func TestNoteByPlainAddress(t *testing.T) {
 		t.Fatalf("bob's note on the ended n4: %d characters, want %d", len([]rune(got)), parser.MaxNote)
 	}
 }
+
+// TestNoteStaysWithItsAuthor: when a substitute takes a seat (LEAGUES
+// §4.1), the note of the seat's old holder goes with them: the new
+// holder's mail never shows it, and the old holder, now without a seat,
+// may write no note there.
+func TestNoteStaysWithItsAuthor(t *testing.T) {
+	h := lexiotest.New(t, lexiotest.Options{})
+	bobAt(h, "n5", "alice", true, 15)
+	h.Expect(h.Fresh("bob", "n5", "NOTE n5 only for bob"), table.OutcomeApplied, "NOTE n5")
+	if err := h.Tables.Substitute(h.Ctx, "n5", "bob@"+h.Domain, "dave@"+h.Domain); err != nil {
+		t.Fatal(err)
+	}
+	seat := h.LastOf("dave", "seat-taken")
+	lexiotest.MustNotContain(t, "dave's seat-taken", seat.Text+seat.HTML, "only for bob", "Your note")
+	if got := seatNote(h, "n5", "dave"); got != "" {
+		t.Errorf("dave's seat holds the note %q", got)
+	}
+	h.Expect(h.Fresh("bob", "n5", "NOTE n5 again"), table.OutcomeRejected, "not-a-player")
+}
