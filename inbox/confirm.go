@@ -3,6 +3,7 @@ package inbox
 import (
 	"errors"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
@@ -39,9 +40,9 @@ func changesState(c *parser.Command) bool {
 func (s *Service) askConfirmation(h *table.Request, c *parser.Command) error {
 	h.Outcome(table.OutcomePending, "confirm: "+c.Kind.String())
 	cmd := c.String()
-	if len(cmd) > confirms.MaxCommand {
-		// Longer than any command a person writes (SAY is bounded far
-		// below it): not kept, not answered.
+	if utf8.RuneCountInString(cmd) > confirms.MaxCommand {
+		// Longer than any command a person writes (SAY and NOTE are
+		// bounded far below it): not kept, not answered.
 		h.Outcome(table.OutcomeRejected, "confirm: command too long")
 		return nil
 	}

@@ -288,8 +288,11 @@ func Reasons(err error) []templates.Reason {
 		return []templates.Reason{r}
 	case errors.As(err, &pe):
 		r := templates.Reason{Kind: parserReasons[pe.Kind], Detail: pe.Detail}
-		if pe.Kind == parser.TextTooLong {
+		switch pe.Kind {
+		case parser.TextTooLong:
 			r.Detail, r.Need = "", parser.MaxSay
+		case parser.NoteTooLong:
+			r.Detail, r.Need, r.Have = "", parser.MaxNote, pe.Length
 		}
 		return []templates.Reason{r}
 	}
@@ -309,6 +312,7 @@ var parserReasons = map[parser.ErrorKind]templates.ReasonKind{
 	parser.BadNotify: templates.ReasonBadNotify, parser.BadAddress: templates.ReasonBadAddress,
 	parser.TextTooLong: templates.ReasonSayTooLong, parser.BadDuration: templates.ReasonBadDuration,
 	parser.MissingArgument: templates.ReasonMissingArg, parser.ExtraArgument: templates.ReasonExtraArg,
+	parser.MissingNote: templates.ReasonMissingNote, parser.NoteTooLong: templates.ReasonNoteTooLong, parser.BadNote: templates.ReasonBadNote,
 }
 
 // Division is a division's standings as the mails show them (LEAGUES

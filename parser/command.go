@@ -54,6 +54,7 @@ const (
 	KindNoInvite // STOP: never invite the sender again (LEAGUES §6)
 	KindRematch  // REMATCH t42: the same players again at a new table (LEAGUES §6.2)
 	KindGive     // GIVE: more time for the player on move
+	KindNote     // NOTE t42 text: a private note on a table, to oneself
 )
 
 var commandNames = [...]string{
@@ -82,6 +83,7 @@ var commandNames = [...]string{
 	KindNoInvite:  "STOP",
 	KindRematch:   "REMATCH",
 	KindGive:      "GIVE",
+	KindNote:      "NOTE",
 }
 
 // String returns the English keyword, e.g. "PLACE".
@@ -200,13 +202,14 @@ type Command struct {
 	Exchange Exchange   `json:"exchange,omitzero"`  // EXCHANGE
 	Lang     string     `json:"lang,omitempty"`     // LANG: en, es or fr
 	Variant  string     `json:"variant,omitempty"`  // NEW: lexio, lexico or ""
-	Table    string     `json:"table,omitempty"`    // JOIN, REMATCH, RESIGN ("" asks which), GIVE; NOTIFY for one table
+	Table    string     `json:"table,omitempty"`    // JOIN, REMATCH, RESIGN ("" asks which), GIVE, NOTE; NOTIFY for one table
 	Hours    int        `json:"hours,omitempty"`    // GIVE: the time given, in whole hours
 	Topic    string     `json:"topic,omitempty"`    // HELP: "rules" or ""
 	Zone     string     `json:"zone,omitempty"`     // TZ: an IANA zone, canonical spelling
 	Vacation *Vacation  `json:"vacation,omitempty"` // VACATION
 	Notify   string     `json:"notify,omitempty"`   // NOTIFY: all, turn or digest
-	Text     string     `json:"text,omitempty"`     // SAY: the line as written, at most MaxSay characters
+	Text     string     `json:"text,omitempty"`     // SAY: the line as written, at most MaxSay characters; NOTE: the note, at most MaxNote
+	Off      bool       `json:"off,omitempty"`      // NOTE t42 OFF: remove the note
 	Invite   []string   `json:"invite,omitempty"`   // NEW: the invitees' addresses, lowercase, and computer seats ("bot:medium"), in order
 	League   string     `json:"league,omitempty"`   // STANDINGS (optional), SIGNUP, WITHDRAW
 	Language string     `json:"language,omitempty"` // language of the keyword: en, es, fr
@@ -224,6 +227,7 @@ type Vacation struct {
 // Limits of the new commands' arguments.
 const (
 	MaxSay          = 500 // characters of a SAY line
+	MaxNote         = 500 // characters of a NOTE
 	MaxVacationDays = 366
 )
 
@@ -294,6 +298,11 @@ func (c *Command) String() string {
 		return kw + " " + c.Notify
 	case KindSay:
 		return kw + " " + c.Text
+	case KindNote:
+		if c.Off {
+			return kw + " " + c.Table + " OFF"
+		}
+		return kw + " " + c.Table + " " + c.Text
 	case KindStandings, KindSignup, KindWithdraw:
 		if c.League != "" {
 			return kw + " " + c.League
@@ -445,6 +454,12 @@ func keyword(w string) (Kind, string) {
 		return KindConfirm, "es"
 	case "CONFIRMER", "OUI":
 		return KindConfirm, "fr"
+	case "NOTE":
+		return KindNote, "en" // the French word too
+	case "NOTA":
+		return KindNote, "es"
+	case "NOTER":
+		return KindNote, "fr"
 	case "STOP":
 		return KindNoInvite, "en"
 	case "BAJA":
@@ -568,6 +583,11 @@ func parseLine(line string) (cmd *Command, err error, attempt bool) {
 	case KindSay:
 		attempt = len(args) > 0
 		c.Text, err = parseSay(line)
+	case KindNote:
+		// "Note: I am away" is prose; "NOTE t42 …" names a table, and a
+		// lone NOTE asks what to write.
+		attempt = len(args) == 0 && kwText == toks[0] || len(args) > 0 && tablename.Check(noteTable(args[0])) == nil
+		c.Table, c.Text, c.Off, err = parseNote(line, args)
 	case KindStandings:
 		attempt = len(args) <= 1
 		c.League, err = parseLeague(kind, args, false)
@@ -1102,6 +1122,78 @@ func parseSay(line string) (string, error) {
 		return "", newError(TextTooLong, "more than %d characters", MaxSay)
 	}
 	return text, nil
+}
+
+// noteTable is NOTE's table as written, "t42" or "t42:", in lowercase.
+func noteTable(arg string) string {
+	return strings.ToLower(strings.TrimSuffix(arg, ":"))
+}
+
+// parseNote reads NOTE's table and text: the rest of the line after the
+// table's name, its runs of spaces made one, at most MaxNote characters
+// of one line of printable text. A character that is neither printable
+// nor a space (a control or format character: a bidi override, a
+// zero-width space, a lone CR) is refused rather than dropped, so that
+// what is kept is what was written. The text OFF (or another word that
+// ends a vacation, isOffWord) removes the note.
+func parseNote(line string, args []string) (table, text string, off bool, err error) {
+	if len(args) == 0 {
+		return "", "", false, newError(MissingNote, "write the table's name and the note, e.g. NOTE t42 keep the S, or NOTE t42 OFF")
+	}
+	table = noteTable(args[0])
+	if tablename.Check(table) != nil {
+		return "", "", false, newError(BadTable, "%s", args[0])
+	}
+	rest := strings.TrimLeftFunc(line, unicode.IsSpace)
+	for range 2 { // the keyword, then the table
+		i := strings.IndexFunc(rest, unicode.IsSpace)
+		if i < 0 {
+			rest = ""
+			break
+		}
+		rest = strings.TrimLeftFunc(rest[i:], unicode.IsSpace)
+	}
+	var b strings.Builder
+	n, space := 0, false
+	for i, r := range rest {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(rest[i:], "\uFFFD"):
+			return "", "", false, newError(BadNote, "%U", utf8.RuneError) // a byte that is not UTF-8
+		case lineBreak(r) || !Printable(r) && !unicode.IsSpace(r):
+			return "", "", false, newError(BadNote, "%U", r)
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			n, space = n+1, false
+		}
+		b.WriteRune(r)
+		n++
+	}
+	text = b.String()
+	switch {
+	case n == 0:
+		return "", "", false, newError(MissingNote, "write the note after the table's name, e.g. NOTE %s keep the S, or NOTE %s OFF", table, table)
+	case n > MaxNote:
+		e := newError(NoteTooLong, "%d characters, over %d", n, MaxNote)
+		e.Length = n
+		return "", "", false, e
+	case !strings.Contains(text, " ") && isOffWord(fold(strings.TrimRight(text, ".!"))):
+		return table, "", true, nil
+	}
+	return table, text, false, nil
+}
+
+// lineBreak reports whether r ends a line: inside a NOTE it would break
+// the line its text is shown on.
+func lineBreak(r rune) bool {
+	switch r {
+	case '\n', '\r', '\v', '\f', 0x85, 0x2028, 0x2029:
+		return true
+	}
+	return false
 }
 
 // parseLeague reads the league name of STANDINGS (optional), SIGNUP and

@@ -40,6 +40,7 @@
 //	TZ        +TIMEZONE; ZONA; FUSEAU
 //	REMATCH   REVANCHA; REVANCHE
 //	GIVE      DAR; DONNER
+//	NOTE      NOTA; NOTE, +NOTER
 //
 // Placement (PLACE and PREVIEW): cell, direction, word; the word may also
 // come before the direction. The cell is a column A–M and a row 1–13,
@@ -72,6 +73,10 @@
 // DAY(S), DÍA(S), J, JOUR(S)), together or apart (24h, 2d, 2j, 1d12h,
 // "1 day 12 hours"); anything else is BadDuration. Its canonical form
 // counts hours, GIVE t42 36h; the bounds on the time are the service's.
+// NOTE takes a table's name and the rest of the line, at most MaxNote
+// characters, its runs of spaces made one; a character that is neither
+// printable nor a space is BadNote, refused rather than dropped; OFF (or
+// FIN, FINI, ARRÊT … as after VACATION) alone removes the note.
 //
 // Command.String gives the canonical English form (PLACE H7 ACROSS CHaT,
 // EXCHANGE 1 4 7, NEW lexico, TZ Europe/Paris …), a contract of

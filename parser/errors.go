@@ -33,6 +33,9 @@ const (
 	BadAddress                       // NEW with a word that is no address, or one twice
 	TextTooLong                      // SAY over MaxSay characters
 	BadDuration                      // GIVE with a time that is not whole hours or days
+	MissingNote                      // NOTE without a table or without a text
+	NoteTooLong                      // NOTE over MaxNote characters (Length says how many)
+	BadNote                          // NOTE with a character that is neither printable nor a space
 )
 
 var kindNames = [...]string{
@@ -61,6 +64,9 @@ var kindNames = [...]string{
 	BadAddress:      "bad_address",
 	TextTooLong:     "text_too_long",
 	BadDuration:     "bad_duration",
+	MissingNote:     "missing_note",
+	NoteTooLong:     "note_too_long",
+	BadNote:         "bad_note",
 }
 
 var kindTexts = [...]string{
@@ -89,6 +95,9 @@ var kindTexts = [...]string{
 	BadAddress:      "bad address",
 	TextTooLong:     "text too long",
 	BadDuration:     "bad duration",
+	MissingNote:     "missing note",
+	NoteTooLong:     "note too long",
+	BadNote:         "unprintable character in the note",
 }
 
 // String returns the kind's stable snake_case name.
@@ -107,6 +116,8 @@ func (k ErrorKind) MarshalText() ([]byte, error) { return []byte(k.String()), ni
 type Error struct {
 	Kind   ErrorKind
 	Detail string // the offending input or a short explanation, English
+	// Length is the length of the text, in characters, of NoteTooLong.
+	Length int
 }
 
 func (e *Error) Error() string {
@@ -161,4 +172,7 @@ var (
 	ErrBadAddress      = &Error{Kind: BadAddress}
 	ErrTextTooLong     = &Error{Kind: TextTooLong}
 	ErrBadDuration     = &Error{Kind: BadDuration}
+	ErrMissingNote     = &Error{Kind: MissingNote}
+	ErrNoteTooLong     = &Error{Kind: NoteTooLong}
+	ErrBadNote         = &Error{Kind: BadNote}
 )

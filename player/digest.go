@@ -8,6 +8,7 @@ import (
 
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/prefs"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -45,7 +46,7 @@ func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 	var players []store.Player
 	err := s.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
-		players, err = tx.PlayersChoosing(table.NotifyDigest)
+		players, err = prefs.PlayersChoosing(tx, table.NotifyDigest)
 		return err
 	})
 	if err != nil {
@@ -61,7 +62,7 @@ func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 			if err := s.digest(tx, &pl, day, now, out); err != nil {
 				return err
 			}
-			return tx.SetDigestDay(pl.ID, pl.DigestDay, day)
+			return prefs.SetDigestDay(tx, pl.ID, pl.DigestDay, day)
 		})
 		switch {
 		case err == nil:

@@ -396,7 +396,7 @@ func (tx *Tx) AddSeat(s *Seat) error {
 
 // MoveSeat gives the seat at position of a table to the player with
 // playerID (LEAGUES §4.1): the seat keeps its place, the game keeps what
-// it holds; the old holder's NOTIFY choice there goes with them. It returns ErrDuplicate if that player already sits at the
+// it holds; the old holder's NOTIFY choice and note there go with them. It returns ErrDuplicate if that player already sits at the
 // table, ErrNotFound if there is no such seat.
 func (tx *Tx) MoveSeat(tableID int64, position int, playerID int64) error {
 	var n int64
@@ -407,7 +407,7 @@ func (tx *Tx) MoveSeat(tableID int64, position int, playerID int64) error {
 		return fmt.Errorf("store: move seat: player %d already sits at table %d: %w", playerID, tableID, ErrDuplicate)
 	}
 	res := tx.db.Model(&Seat{}).Where("table_id = ? AND position = ?", tableID, position).
-		Updates(map[string]any{"player_id": playerID, "notify": ""})
+		Updates(map[string]any{"player_id": playerID, "notify": "", "note": ""})
 	if res.Error != nil {
 		return fmt.Errorf("store: move seat: %w", MapErr(res.Error))
 	}

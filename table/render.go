@@ -119,6 +119,7 @@ func (s *Service) NoticeData(t *Table, p int, now time.Time) (templates.NoticeMs
 		State:  templates.Table{Variant: t.Row.Variant, Bag: v.Bag, HasBank: t.bank().On()},
 		Unseen: notice.UnseenData(v),
 		Words:  notice.BoardWords(&b),
+		Note:   t.Seats[p].Note, // p's own, never another's
 	}
 	lines := notice.LogLines(v.Log, ns, &b)
 	msg.Log, msg.Last = notice.Latest(lines, 8), notice.LastMove(lines)

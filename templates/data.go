@@ -313,6 +313,10 @@ const (
 	ReasonUnreadable   ReasonKind = "unreadable" // malformed MIME, too deep, internal
 	ReasonBadCharset   ReasonKind = "bad-charset"
 	ReasonBinary       ReasonKind = "binary-junk"
+	// NOTE's text (the parser's kinds).
+	ReasonMissingNote ReasonKind = "note-missing"     // no table or no text
+	ReasonNoteTooLong ReasonKind = "note-too-long"    // Need: the limit, Have: the note's length
+	ReasonBadNote     ReasonKind = "note-unprintable" // Detail: the character, U+XXXX
 )
 
 // Reason is one reason a command was refused; fields that do not apply to
@@ -347,6 +351,9 @@ type NoticeMsg struct {
 	// Words are the board's words with their first cells and directions,
 	// listed after the board for whoever cannot use the grid.
 	Words []BoardWord
+	// Note is the recipient's own note on the table (NOTE), "" for none;
+	// never anyone else's, and empty on a spectator's page.
+	Note string
 	// Accepted, in the turn notice to the author of the move, says what
 	// their move did (EMAIL §4.1) above the new state (§4.2): one mail
 	// rather than two. Nil for everyone else.
@@ -587,6 +594,16 @@ type SaidMsg struct {
 }
 
 func (SaidMsg) kind() Kind { return Said }
+
+// NoteMsg confirms NOTE to its author: the note kept on the table, or
+// removed.
+type NoteMsg struct {
+	Head
+	Text string // the note as kept; "" when removed
+	Had  bool   // a note was there before (OFF: whether it removed one)
+}
+
+func (NoteMsg) kind() Kind { return NoteSet }
 
 // ExpiredMsg tells a player their turn passed for them.
 type ExpiredMsg struct {

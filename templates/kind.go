@@ -46,6 +46,7 @@ const (
 	TableLapsed                    // LapsedMsg: an open table not started in time was closed (LEAGUES §6)
 	ResignTables                   // ResignTablesMsg: RESIGN without a table: the line resigning each running table
 	Gift                           // GiftMsg: GIVE: time given to the player on move, to everyone at the table
+	NoteSet                        // NoteMsg: NOTE confirmed to its author, or the note removed
 )
 
 // kindNames is read-only.
@@ -87,6 +88,7 @@ var kindNames = [...]string{
 	TableLapsed:    "table-lapsed",
 	ResignTables:   "resign-tables",
 	Gift:           "time-given",
+	NoteSet:        "note-set",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also

@@ -72,6 +72,15 @@ func loopCases() map[string]Mail {
 	for i, text := range []string{"PASS", "PLACE H7 ACROSS CHAT", "resign t42\nNOTIFY turn", "hi\n\nEXCHANGE ALL", strings.Repeat("word ", 40) + "PASS PASS"} {
 		add(fmt.Sprintf("said-%d", i), SaidMsg{Head: sampleHead("Bob"), From: "Alice", Text: text})
 	}
+	// NOTE shows a player their own words, commands included: quoted
+	// too, in the notice and in the confirmation, wherever a line wraps.
+	for i, text := range []string{"PASS", "PLACE H7 ACROSS CHAT", "NOTE t42 OFF", strings.Repeat("word ", 40) + "PASS PASS", strings.Repeat("x", 61) + " RESIGN t42"} {
+		n := sample(TurnNotice).(NoticeMsg)
+		n.Note = text
+		add(fmt.Sprintf("turn-notice-note-%d", i), n)
+		add(fmt.Sprintf("note-set-%d", i), NoteMsg{Head: sampleHead("Bob"), Text: text, Had: i%2 == 0})
+	}
+	add("note-removed", NoteMsg{Head: sampleHead("Bob"), Had: true})
 	for _, name := range []string{"Pass", "Board"} {
 		add("said-from-"+name, SaidMsg{Head: sampleHead("Bob"), From: name, Text: "hello"})
 	}

@@ -22,6 +22,7 @@ var fragments = map[string]bool{
 	"part.unseen":     true, // NoticeMsg: the tiles the viewer has not seen
 	"part.lastmove":   true, // NoticeMsg: the last move in words
 	"part.boardwords": true, // NoticeMsg: the board's words
+	"part.note":       true, // NoticeMsg: the viewer's own note
 	"part.log":        true, // []LogLine
 	"part.h":          true, // string: a heading
 	"msg.game-over":   true, // GameOverMsg: the result, the revealed racks, board and log

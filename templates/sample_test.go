@@ -152,6 +152,10 @@ func sampleWords(b *Board) []BoardWord {
 	return out
 }
 
+// sampleNoteText is a player's note (NOTE): markup to escape, and
+// long enough to wrap.
+const sampleNoteText = "Keep the S for the triple at M13; Alice holds the Z <b>&</b> one blank is still out, so do not open the top row before she plays."
+
 // sampleUnseen is what the holder of rack has not seen of a lexio game
 // with board b, counted here as the presenter counts it in package notice.
 func sampleUnseen(b *Board, rack string) Unseen {
@@ -204,6 +208,9 @@ func authorSamples() map[string]Mail {
 	e := sampleNotice("Bob", "QUARTZ?")
 	e.State.Bag, e.State.Players[0].Tiles, e.State.Players[2].Tiles = 0, 3, 2
 	e.Unseen = Unseen{Groups: []string{"E", "LL", "T", "?"}, Tiles: 5, Vowels: 1, Consonants: 3}
+	// Bob's own note on the table (NOTE), shown to him alone.
+	note := sampleNotice("Bob", "QUARTZ?")
+	note.Note = sampleNoteText
 	// Then Alice forfeited: Bob is left alone and wins, though behind her.
 	o := GameOverMsg{Head: sampleHead("Bob"), End: EndForfeit, Resigner: "Alice",
 		Left: []Leaver{{Name: "Chloé"}, {Name: "Alice", Forfeit: true}},
@@ -253,6 +260,9 @@ func authorSamples() map[string]Mail {
 	return map[string]Mail{"turn-notice-author": n, "game-over-author": g,
 		"turn-notice-resign": r, "game-over-forfeit": o,
 		"turn-notice-endgame": e,
+		"turn-notice-note":    note,
+		"note-removed":        NoteMsg{Head: sampleHead("Bob"), Had: true},
+		"note-none":           NoteMsg{Head: sampleHead("Bob")},
 		"game-over-league":    lg, "game-over-adjudicated": adj,
 		"game-over-missed": missed,
 		"standings-weekly": weekly,
@@ -420,6 +430,8 @@ func sample(k Kind) Mail {
 		return SignupMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, League: "autumn", Running: 3}
 	case Said:
 		return SaidMsg{Head: h, From: "Alice", Text: "Nice one, Bob! <b>QUARTZ</b> & a blank?\nGood luck for the end."}
+	case NoteSet:
+		return NoteMsg{Head: h, Text: sampleNoteText, Had: true}
 	}
 	return nil
 }

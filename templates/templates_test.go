@@ -772,7 +772,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonResigned, ReasonNotYourTable, ReasonStillRunning, ReasonRematchExists, ReasonNoTableToJoin, ReasonNotAtTable, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
 		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonBadVacation, ReasonBadNotify,
-		ReasonBadAddress, ReasonSayTooLong, ReasonMissingArg,
+		ReasonBadAddress, ReasonSayTooLong, ReasonMissingNote, ReasonNoteTooLong, ReasonBadNote, ReasonMissingArg,
 		ReasonExtraArg, ReasonTooLarge, ReasonUnreadable, ReasonBadCharset, ReasonBinary,
 		ReasonVacationDays, ReasonVacationOverlap, ReasonVacationPast, ReasonVacationFar, ReasonNoVacation,
 		ReasonNotInvited, ReasonNoInvitation, ReasonSeveralInvites, ReasonInviteDeclined,

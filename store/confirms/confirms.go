@@ -8,18 +8,20 @@ package confirms
 import (
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lexio-mail/lexio/store"
 )
 
-// MaxCommand bounds a stored command, in bytes.
+// MaxCommand bounds a stored command, in characters (the column's size):
+// a NOTE or SAY of 500 characters of four bytes each fits.
 const MaxCommand = 1000
 
 // Add stores a new confirmation and sets its ID.
 func Add(tx *store.Tx, c *store.Confirmation) error {
 	c.Address = store.NormalizeAddress(c.Address)
-	if len(c.Command) > MaxCommand {
-		return fmt.Errorf("store: confirmation: command of %d bytes", len(c.Command))
+	if n := utf8.RuneCountInString(c.Command); n > MaxCommand {
+		return fmt.Errorf("store: confirmation: command of %d characters: %w", n, store.ErrTooLong)
 	}
 	c.CreatedAt, c.Expires = c.CreatedAt.UTC(), c.Expires.UTC()
 	if err := tx.DB().Create(c).Error; err != nil {

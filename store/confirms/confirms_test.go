@@ -59,5 +59,16 @@ func TestConfirmation(t *testing.T) {
 		if err := s.Tx(t.Context(), func(tx *store.Tx) error { return confirms.Add(tx, long) }); err == nil {
 			t.Error("a command over confirms.MaxCommand was stored")
 		}
+		// The bound is in characters, as the column's: a NOTE of 500
+		// four-byte characters is kept whole.
+		wide := &store.Confirmation{Address: "a@b.org", Command: "NOTE t42 " + strings.Repeat("🎉", confirms.MaxCommand-9), CreatedAt: t0, Expires: t0.Add(time.Hour)}
+		mustTx(t, s, func(tx *store.Tx) error { return confirms.Add(tx, wide) })
+		mustTx(t, s, func(tx *store.Tx) error {
+			got, _, err := confirms.Use(tx, wide.ID, "a@b.org", t0)
+			if err != nil || got.Command != wide.Command {
+				t.Errorf("a command of %d characters read back as %d bytes: %v", confirms.MaxCommand, len(got.Command), err)
+			}
+			return nil
+		})
 	})
 }

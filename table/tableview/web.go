@@ -76,6 +76,9 @@ func (s *Service) webTable(t *table.Table, p int, now time.Time) (*view.Table, e
 	head.To = w.Viewer
 	if t.Game == nil {
 		w.Notice = templates.NoticeMsg{Head: head, State: templates.Table{Variant: t.Row.Variant}}
+		if p >= 0 {
+			w.Notice.Note = t.Seats[p].Note
+		}
 		for _, n := range table.Names(t.Seats) {
 			w.Notice.State.Players = append(w.Notice.State.Players, templates.PlayerLine{Name: n})
 		}
@@ -97,7 +100,8 @@ func (s *Service) webTable(t *table.Table, p int, now time.Time) (*view.Table, e
 	b := v.Board
 	entries := v.Log
 	if p < 0 {
-		msg.Rack, msg.Unseen = nil, templates.Unseen{} // seat 0's rack shows through the unseen
+		// Seat 0's rack shows through the unseen; its note is its own.
+		msg.Rack, msg.Unseen, msg.Note = nil, templates.Unseen{}, ""
 		entries = slices.DeleteFunc(slices.Clone(entries), func(e engine.LogEntry) bool { return e.Private })
 		for i := range msg.State.Players {
 			msg.State.Players[i].You = false

@@ -1,0 +1,58 @@
+package player
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/lexio-mail/lexio/store"
+	"github.com/lexio-mail/lexio/store/notes"
+	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/templates"
+)
+
+// Note answers NOTE: the sender's private note on table name, which
+// replaces their last one there (text), or removes it (off). Only a
+// player holding a seat there may write one, whether its game runs, waits
+// or is over; anyone else gets the answer a table they do not play at
+// gets, whether it exists or not (table.Request.RefuseAlike). The note is
+// the seat's (store/notes): the notices and page of that seat show it,
+// and no one else's. The author is answered from that table; the
+// message's record says how long the note is, never what it says.
+func (s *Service) Note(r *table.Request, t *table.Table, name, text string, off bool) error {
+	cmd := r.Msg.Command.String()
+	named, err := r.Load(name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		from, err := r.ReplyTable(t)
+		if err != nil {
+			return err
+		}
+		return r.RefuseAlike(from, cmd, templates.ReasonNotAtTable, name, templates.ReasonNoSuchTable)
+	case err != nil:
+		return err
+	}
+	p := named.SeatOf(r.Msg.From)
+	if p < 0 {
+		from, err := r.ReplyTable(t)
+		if err != nil {
+			return err
+		}
+		return r.RefuseAlike(from, cmd, templates.ReasonNotAtTable, name, templates.ReasonNotAPlayer)
+	}
+	r.Rec.TableID = &named.Row.ID
+	if off {
+		text = ""
+	}
+	had := named.Seats[p].Note != ""
+	if err := notes.Set(r.Tx, named.Row.ID, named.Seats[p].PlayerID, text); err != nil {
+		return err
+	}
+	named.Seats[p].Note = text
+	reason := "NOTE " + name + " OFF"
+	if !off {
+		reason = "NOTE " + name + " (" + strconv.Itoa(len([]rune(text))) + " characters)"
+	}
+	r.Outcome(table.OutcomeApplied, reason)
+	to := r.Sender(named)
+	return r.ReplyAs(named, to, templates.NoteMsg{Head: s.Notices.Head(name, to, r.Now), Text: text, Had: had})
+}
