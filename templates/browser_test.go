@@ -129,6 +129,10 @@ func TestBrowserLayout(t *testing.T) {
 		slices.Sort(overflowing)
 		t.Logf("%d mails overflow: %s", len(overflowing), strings.Join(overflowing, ", "))
 	})
+	t.Run("axe", func(t *testing.T) {
+		t.Parallel()
+		testAxe(t, b, cases, docs)
+	})
 	for _, v := range browserViews() {
 		t.Run(v.name, func(t *testing.T) {
 			t.Parallel()
@@ -220,4 +224,27 @@ func show(t *testing.T, p *browser.Page, doc string) error {
 		return fmt.Errorf("the mail is laid out in %s, not in standards mode", mode)
 	}
 	return nil
+}
+
+// testAxe runs axe-core on each mail, in a phone's tab in light mode:
+// issue #28 wants no serious or critical violation in any.
+func testAxe(t *testing.T, b *browser.Browser, cases []browserCase, docs []string) {
+	a := browser.AxeForTest(t)
+	p, err := b.Open(t.Context(), "about:blank", 360)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for i, c := range cases {
+		if err := show(t, p, docs[i]); err != nil {
+			t.Fatal(err)
+		}
+		vs, err := p.Axe(t.Context(), a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			t.Errorf("%s/%s: %v", c.lang, c.name, v)
+		}
+	}
 }

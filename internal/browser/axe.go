@@ -50,17 +50,24 @@ type Violation struct {
 	HelpURL string   `json:"helpUrl"` // where axe-core explains it
 	Targets []string `json:"targets"` // CSS selectors of the first MaxTargets nodes that break it
 	Count   int      `json:"count"`   // how many nodes break it
+	// Summary is what axe-core says is wrong with the first node, e.g.
+	// "Fix any of the following: Element has insufficient color contrast
+	// of 4.48 (foreground color: #777777, …)", on one line.
+	Summary string `json:"summary"`
 }
 
 // MaxTargets bounds Violation.Targets.
 const MaxTargets = 5
 
 // String is v in a line: "th-has-data-cells (serious, 2 nodes): All th
-// elements … : table > tr > th, …".
+// elements …: table > tr > th, …; the first: Fix …".
 func (v Violation) String() string {
 	s := fmt.Sprintf("%s (%s, %d nodes): %s: %s", v.ID, v.Impact, v.Count, v.Help, strings.Join(v.Targets, ", "))
 	if n := v.Count - len(v.Targets); n > 0 {
 		s += fmt.Sprintf(" and %d more", n)
+	}
+	if v.Summary != "" {
+		s += "; the first: " + v.Summary
 	}
 	return s
 }
@@ -71,7 +78,8 @@ func (v Violation) String() string {
 const axeRunJS = `axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
 	.filter(v => v.impact === "serious" || v.impact === "critical")
 	.map(v => ({id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, count: v.nodes.length,
-		targets: v.nodes.slice(0, MAX).map(n => n.target.join(" "))})))`
+		targets: v.nodes.slice(0, MAX).map(n => n.target.join(" ")),
+		summary: (v.nodes[0] && v.nodes[0].failureSummary || "").replace(/\s+/g, " ").trim()})))`
 
 // Axe injects axe-core into the page, unless it is there already, runs it
 // on the document and returns the violations whose impact is serious or
