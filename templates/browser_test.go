@@ -226,8 +226,15 @@ func show(t *testing.T, p *browser.Page, doc string) error {
 	return nil
 }
 
-// testAxe runs axe-core on each mail, in a phone's tab in light mode:
-// issue #28 wants no serious or critical violation in any.
+// axeOthers are the mails that testAxe checks in the languages other
+// than English, which differ from it in words only: the notices with a
+// board, whose cells' names are translated.
+var axeOthers = []string{"turn-notice", "game-over"}
+
+// testAxe runs axe-core on each mail in English and on axeOthers in every
+// language, in a phone's tab in light mode: issue #28 wants no serious or
+// critical violation in any. A mail with a board takes axe-core about
+// 100 ms (its 169 cells), one without 20 ms.
 func testAxe(t *testing.T, b *browser.Browser, cases []browserCase, docs []string) {
 	a := browser.AxeForTest(t)
 	p, err := b.Open(t.Context(), "about:blank", 360)
@@ -236,6 +243,9 @@ func testAxe(t *testing.T, b *browser.Browser, cases []browserCase, docs []strin
 	}
 	defer p.Close()
 	for i, c := range cases {
+		if c.lang != "en" && !slices.Contains(axeOthers, c.name) {
+			continue
+		}
 		if err := show(t, p, docs[i]); err != nil {
 			t.Fatal(err)
 		}
