@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 )
 
@@ -106,3 +109,77 @@ func (p *Page) Axe(ctx context.Context, a *Axe) ([]Violation, error) {
 	}
 	return vs, nil
 }
+
+// AXNode is a node of a page's accessibility tree: what a screen reader
+// is given of an element.
+type AXNode struct {
+	Role     string // Chromium's computed role: "table", "columnheader", "cell"…
+	Name     string // the accessible name, "" for none
+	Children []*AXNode
+}
+
+// Find returns the nodes of the tree under n, n included, for which keep
+// is true, in document order.
+func (n *AXNode) Find(keep func(*AXNode) bool) []*AXNode {
+	var out []*AXNode
+	var walk func(*AXNode)
+	walk = func(n *AXNode) {
+		if keep(n) {
+			out = append(out, n)
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(n)
+	return out
+}
+
+// AXTree returns the page's accessibility tree as Chromium computes it.
+// The nodes it ignores (a layout table's rows and cells, what is hidden,
+// generic containers) are left out, their children in their place.
+func (p *Page) AXTree(ctx context.Context) (*AXNode, error) {
+	var nodes []*accessibility.Node
+	err := runBounded(ctx, p.ctx, nil, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		r, err := cdp.Call(ctx, t, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+		nodes = r.Nodes
+		return err
+	}))
+	if err != nil {
+		return nil, fmt.Errorf("browser: accessibility tree: %w", err)
+	}
+	if len(nodes) == 0 {
+		return nil, errors.New("browser: accessibility tree: empty")
+	}
+	byID := make(map[accessibility.NodeID]*accessibility.Node, len(nodes))
+	for _, n := range nodes {
+		byID[n.NodeID] = n
+	}
+	str := func(v *accessibility.Value) string {
+		var s string
+		if v != nil {
+			_ = json.Unmarshal(v.Value, &s) // a name or role that is not a string stays ""
+		}
+		return s
+	}
+	// build returns n's node, or its children's when n is ignored.
+	var build func(n *accessibility.Node, depth int) []*AXNode
+	build = func(n *accessibility.Node, depth int) []*AXNode {
+		var kids []*AXNode
+		if depth < maxAXDepth {
+			for _, id := range n.ChildIDs {
+				if c, ok := byID[id]; ok {
+					kids = append(kids, build(c, depth+1)...)
+				}
+			}
+		}
+		if n.Ignored {
+			return kids
+		}
+		return []*AXNode{{Role: str(n.Role), Name: str(n.Name), Children: kids}}
+	}
+	return &AXNode{Role: "root", Children: build(nodes[0], 0)}, nil
+}
+
+// maxAXDepth bounds the walk of a tree whose parents Chromium gives.
+const maxAXDepth = 256

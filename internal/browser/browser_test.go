@@ -36,7 +36,7 @@ func TestBrowser(t *testing.T) {
 	for name, f := range map[string]func(*testing.T, *browser.Browser){
 		"Overflow": testOverflow, "MediaQuery": testMediaQuery, "Screenshot": testScreenshot,
 		"Load": testLoad, "OpenURL": testOpenURL, "OpenErrors": testOpenErrors, "Inks": testInks,
-		"Axe": testAxe,
+		"Axe": testAxe, "AXTree": testAXTree,
 	} {
 		t.Run(name, func(t *testing.T) { f(t, b) })
 	}
@@ -327,5 +327,35 @@ func testAxe(t *testing.T, b *browser.Browser) {
 	}
 	if vs, err := p.Axe(t.Context(), a); err != nil || len(vs) != 0 {
 		t.Errorf("a good page: %v, %v", vs, err)
+	}
+}
+
+// testAXTree: the accessibility tree gives a data table's heads and its
+// cells' names, and nothing of a layout table but its text.
+func testAXTree(t *testing.T, b *browser.Browser) {
+	const doc = `<!DOCTYPE html>
+<html lang="en"><head><title>t</title></head><body>
+<table role="presentation"><tr><td>layout</td></tr></table>
+<table aria-label="Board"><tr><td></td><th scope="col">A</th></tr><tr><th scope="row">1</th><td aria-label="A1: empty">&nbsp;</td></tr></table>
+</body></html>`
+	p, err := b.Open(t.Context(), browser.DataURL(doc), 360)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	root, err := p.AXTree(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range root.Find(func(n *browser.AXNode) bool {
+		return slices.Contains([]string{"table", "row", "cell", "columnheader", "rowheader", "StaticText"}, n.Role)
+	}) {
+		got = append(got, n.Role+":"+n.Name)
+	}
+	want := []string{"StaticText:layout", "table:Board", "row:", "cell:", "columnheader:A", "StaticText:A",
+		"row:", "rowheader:1", "StaticText:1", "cell:A1: empty", "StaticText:\u00a0"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("tree %q\nwant %q", got, want)
 	}
 }
