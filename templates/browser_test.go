@@ -38,9 +38,9 @@ func browserViews() []browserView {
 }
 
 // inkSelector picks the text whose contrast the test checks in light and
-// dark mode: the board's squares, the tiles (every cell with a bgcolor)
-// and the deadline box.
-const inkSelector = ".b td, td[bgcolor], .d"
+// dark mode: the board's squares and its column and row heads, the tiles
+// (every cell with a bgcolor) and the deadline box.
+const inkSelector = ".b td, .b th, td[bgcolor], .d"
 
 // minContrast is WCAG's AA contrast for text.
 const minContrast = 4.5
