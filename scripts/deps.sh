@@ -45,6 +45,29 @@ if [ "${1:-}" = test ] && [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
+# The accessibility checks of the browser tests inject axe-core, pinned in
+# internal/browser/axe's package-lock.json, which npm installs there (npm
+# from apt). Without it they skip, saying so, or fail under CI. npm ci
+# runs only when the installed version is not the pinned one.
+if [ "${1:-}" = test ]; then
+  axe=internal/browser/axe
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  command -v npm >/dev/null 2>&1 || apt_install npm || true
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "lexio: npm is missing: run 'sudo apt-get install npm', then 'bash scripts/deps.sh test' (the accessibility checks skip without it)" >&2
+    if [ -n "${CI:-}" ]; then exit 1; fi
+  else
+    want=$(node -p "require('$root/$axe/package-lock.json').packages['node_modules/axe-core'].version" 2>/dev/null || true)
+    have=$(node -p "require('$root/$axe/node_modules/axe-core/package.json').version" 2>/dev/null || true)
+    if [ -z "$want" ] || [ "$have" != "$want" ] || [ ! -s "$root/$axe/node_modules/axe-core/axe.min.js" ]; then
+      if ! (cd "$root/$axe" && npm ci --no-audit --no-fund --loglevel=error >/dev/null); then
+        echo "lexio: 'npm ci' in $axe failed (the accessibility checks skip without axe-core)" >&2
+        if [ -n "${CI:-}" ]; then exit 1; fi
+      fi
+    fi
+  fi
+fi
+
 # deploy's test verifies the service unit with systemd-analyze (package
 # systemd; nothing is started). Without it the test skips, saying so, or
 # fails under CI.

@@ -20,6 +20,7 @@ type square struct {
 	Value  int    // the tile's value
 	Last   bool   // the tile was placed by the last move
 	Kind   string // CellKind.String(), for the legend's words: "plain", "TW"...
+	At     string // its coordinate, "H8", in its accessible name; "" in the legend
 }
 
 // newSquare is an empty cell of kind k; labels are the language's labels
@@ -64,6 +65,7 @@ func squares(b *Board, labels *[8]string) *[Size][Size]square {
 				}
 				sq = square{Kind: sq.Kind, Letter: string(rune(l)), Blank: cell.Blank, Value: cell.Value, Last: cell.Last}
 			}
+			sq.At = Pos{Row: r, Col: c}.String()
 			out[r][c] = sq
 		}
 	}

@@ -227,7 +227,7 @@ func checkHTML(t *testing.T, doc string, k Kind) {
 	boards := 0
 	for _, tb := range tables {
 		rows := rowsOf(tb)
-		if len(rows) == 0 || cellsOf(rows[0], "th") != Size+1 {
+		if len(rows) == 0 || cellsOf(rows[0], "th") != Size {
 			continue // not a board: a board opens with its column letters
 		}
 		if len(rows) != Size+1 {
@@ -240,7 +240,7 @@ func checkHTML(t *testing.T, doc string, k Kind) {
 				ok = false
 			}
 		}
-		if ok {
+		if ok && checkBoardTable(t, tb) {
 			boards++
 		}
 	}

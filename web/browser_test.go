@@ -76,6 +76,30 @@ func TestBrowserPages(t *testing.T) {
 		p.Close()
 		cancel()
 	}
+	// axe-core on each page, at a phone's width (issue #28: no serious or
+	// critical violation on any web page).
+	t.Run("axe", func(t *testing.T) {
+		a := browser.AxeForTest(t)
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+		defer cancel()
+		p, err := b.Open(ctx, srv.URL+"/", 360)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		for _, pg := range pages {
+			if err := p.Load(ctx, srv.URL+pg.path); err != nil {
+				t.Fatal(err)
+			}
+			vs, err := p.Axe(ctx, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range vs {
+				t.Errorf("%s: %v", pg.name, v)
+			}
+		}
+	})
 }
 
 // pageText is the text the page shows.

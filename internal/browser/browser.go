@@ -1,8 +1,10 @@
 // Package browser drives Debian's headless Chromium for tests: it loads a
 // page in a tab whose viewport width is set through the DevTools protocol
 // (the command line cannot go below about 500 px), measures what passes
-// the viewport's right edge and takes full-page screenshots. It starts the
-// installed browser through chromedp, over a pipe: no port, no download.
+// the viewport's right edge, takes full-page screenshots and runs
+// axe-core's accessibility checks (npm's, installed in AxeDir). It starts
+// the installed browser through chromedp, over a pipe: no port, no
+// download.
 package browser
 
 import (

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,6 +36,7 @@ func TestBrowser(t *testing.T) {
 	for name, f := range map[string]func(*testing.T, *browser.Browser){
 		"Overflow": testOverflow, "MediaQuery": testMediaQuery, "Screenshot": testScreenshot,
 		"Load": testLoad, "OpenURL": testOpenURL, "OpenErrors": testOpenErrors, "Inks": testInks,
+		"Axe": testAxe, "AXTree": testAXTree,
 	} {
 		t.Run(name, func(t *testing.T) { f(t, b) })
 	}
@@ -270,5 +272,90 @@ func TestContrast(t *testing.T) {
 		if got := browser.Contrast(c.a, c.b); got < c.want-0.01 || got > c.want+0.01 {
 			t.Errorf("Contrast(%v, %v) = %.3f, want %.2f", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// testAxe: axe-core finds what a page breaks, serious and critical only,
+// on a page whose Content-Security-Policy forbids every script, and runs
+// again in a page it was injected into.
+func testAxe(t *testing.T, b *browser.Browser) {
+	a := browser.AxeForTest(t)
+	// No lang (serious), an image with no alt (critical), a link with no
+	// name (serious); no main landmark and no h1 are moderate: left out.
+	const bad = `<!DOCTYPE html>
+<html><head><title>bad</title></head><body>
+<img src="data:," width="10" height="10"><a href="/x"></a><p>text</p>
+</body></html>`
+	const good = `<!DOCTYPE html>
+<html lang="en"><head><title>good</title></head><body><main><h1>Good</h1>
+<img src="data:," width="10" height="10" alt="a dot"><a href="/x">a link</a>
+<table><caption>Board</caption><tr><td></td><th scope="col">A</th></tr><tr><th scope="row">1</th><td aria-label="A1: empty">&nbsp;</td></tr></table>
+</main></body></html>`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; img-src data:")
+		fmt.Fprint(w, map[string]string{"/bad": bad, "/good": good}[r.URL.Path])
+	}))
+	defer srv.Close()
+	p, err := b.Open(t.Context(), srv.URL+"/bad", 900)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for range 2 {
+		vs, err := p.Axe(t.Context(), a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, v := range vs {
+			ids = append(ids, v.ID)
+			if v.Count < 1 || len(v.Targets) != v.Count || v.Help == "" || !strings.HasPrefix(v.HelpURL, "https://") {
+				t.Errorf("%+v", v)
+			}
+			if v.Impact != "serious" && v.Impact != "critical" {
+				t.Errorf("%s: impact %s", v, v.Impact)
+			}
+		}
+		slices.Sort(ids)
+		if want := []string{"html-has-lang", "image-alt", "link-name"}; !slices.Equal(ids, want) {
+			t.Errorf("violations %v, want %v: %v", ids, want, vs)
+		}
+	}
+	if err := p.Load(t.Context(), srv.URL+"/good"); err != nil {
+		t.Fatal(err)
+	}
+	if vs, err := p.Axe(t.Context(), a); err != nil || len(vs) != 0 {
+		t.Errorf("a good page: %v, %v", vs, err)
+	}
+}
+
+// testAXTree: the accessibility tree gives a data table's heads and its
+// cells' names, and nothing of a layout table but its text.
+func testAXTree(t *testing.T, b *browser.Browser) {
+	const doc = `<!DOCTYPE html>
+<html lang="en"><head><title>t</title></head><body>
+<table role="presentation"><tr><td>layout</td></tr></table>
+<table aria-label="Board"><tr><td></td><th scope="col">A</th></tr><tr><th scope="row">1</th><td aria-label="A1: empty">&nbsp;</td></tr></table>
+</body></html>`
+	p, err := b.Open(t.Context(), browser.DataURL(doc), 360)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	root, err := p.AXTree(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range root.Find(func(n *browser.AXNode) bool {
+		return slices.Contains([]string{"table", "row", "cell", "columnheader", "rowheader", "StaticText"}, n.Role)
+	}) {
+		got = append(got, n.Role+":"+n.Name)
+	}
+	want := []string{"StaticText:layout", "table:Board", "row:", "cell:", "columnheader:A", "StaticText:A",
+		"row:", "rowheader:1", "StaticText:1", "cell:A1: empty", "StaticText:\u00a0"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("tree %q\nwant %q", got, want)
 	}
 }

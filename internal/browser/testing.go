@@ -47,19 +47,9 @@ func ScreenshotDir(t testing.TB, sub string) string {
 	t.Helper()
 	root := os.Getenv(EnvScreenshots)
 	if root == "" {
-		dir, err := os.Getwd()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				break
-			}
-			up := filepath.Dir(dir)
-			if up == dir {
-				t.Fatalf("browser: no go.mod above the test's directory; set %s", EnvScreenshots)
-			}
-			dir = up
+		dir, ok := moduleRoot()
+		if !ok {
+			t.Fatalf("browser: no go.mod above the test's directory; set %s", EnvScreenshots)
 		}
 		root = filepath.Join(dir, ".screenshots")
 	}
@@ -68,4 +58,45 @@ func ScreenshotDir(t testing.TB, sub string) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// moduleRoot is the nearest directory at or above the working directory
+// (a test's: its package's) that holds a go.mod.
+func moduleRoot() (string, bool) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", false
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, true
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", false
+		}
+		dir = up
+	}
+}
+
+// AxeForTest loads axe-core for t from the module's AxeDir. Without it it
+// skips t, saying what to run; under CI (CI set) it fails t instead, as
+// ForTest does for the browser (make test installs both).
+func AxeForTest(t testing.TB) *Axe {
+	t.Helper()
+	root, ok := moduleRoot()
+	if !ok {
+		t.Fatal("browser: no go.mod above the test's directory")
+	}
+	a, err := LoadAxe(root)
+	if errors.Is(err, ErrAxeMissing) {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%v; CI is set, so the accessibility checks must run (make test installs axe-core)", err)
+		}
+		t.Skipf("%v; the accessibility checks were skipped", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
