@@ -67,7 +67,7 @@ func testNote(t *testing.T, driver string) {
 	h := lexiotest.New(t, lexiotest.Options{Driver: driver})
 	bobAt(h, "n1", "alice", true, 11)
 
-	first := "keep the S for the triple at M13 <b>&</b>"
+	first := "keep the S for the hook at M13 <b>&</b>"
 	id := h.Fresh("bob", "n1", "NOTE n1 "+first)
 	h.Expect(id, table.OutcomeApplied, "NOTE n1 (")
 	a := h.Answer("bob", id)
@@ -75,7 +75,7 @@ func testNote(t *testing.T, driver string) {
 		t.Errorf("NOTE answered by %s from %q, want note-set from bob's address at n1", lexiotest.Kind(a), a.ReplyTo)
 	}
 	mustHold(t, "NOTE's answer", lf(a.Text), "\n> "+first+"\n")
-	if rec := h.Handled(id); strings.Contains(rec.Reason, "triple") {
+	if rec := h.Handled(id); strings.Contains(rec.Reason, "hook at") {
 		t.Errorf("the message's record holds the note: %q", rec.Reason)
 	}
 	if got := seatNote(h, "n1", "bob"); got != first {
@@ -83,7 +83,7 @@ func testNote(t *testing.T, driver string) {
 	}
 	bob, alice := afterTurn(h, "n1")
 	mustHold(t, "bob's notice", bob, "Your note (you alone see it):\n> "+first+"\n", ">"+first+"</blockquote>")
-	lexiotest.MustNotContain(t, "alice's notice", alice, "triple", "Your note")
+	lexiotest.MustNotContain(t, "alice's notice", alice, "hook at M13", "Your note")
 
 	// A new note replaces the last.
 	second := "Alice holds the Z"
@@ -93,7 +93,7 @@ func testNote(t *testing.T, driver string) {
 	}
 	bob, alice = afterTurn(h, "n1")
 	mustHold(t, "bob's notice", bob, "> "+second+"\n")
-	lexiotest.MustNotContain(t, "bob's notice", bob, "triple")
+	lexiotest.MustNotContain(t, "bob's notice", bob, "hook at M13")
 	lexiotest.MustNotContain(t, "alice's notice", alice, second)
 
 	// Alice's own note is hers: each sees their own only.

@@ -153,6 +153,8 @@ func (s *Service) GameOverData(t *Table, p int, now time.Time) (templates.GameOv
 		Board: notice.BoardData(&b, v.Rules, v.LastPlay),
 		Log:   notice.LogLines(v.Log, ns, &b),
 		End:   templates.EndStalled,
+		// Open tables by mail allowed: a rematch is (LEAGUES §6.2).
+		Rematch: s.cfg.Open.Allow,
 	}
 	adjust := make([]int, len(ns))
 	for _, e := range v.Log {

@@ -655,6 +655,9 @@ type GameOverMsg struct {
 	// Missed is what each player left on the table, in seat order; nil
 	// when the service has no move generation.
 	Missed []MissedLine
+	// Rematch says how to play again (REMATCH); false where the host
+	// opens no tables by mail.
+	Rematch bool
 }
 
 func (GameOverMsg) kind() Kind { return GameOver }

@@ -388,7 +388,7 @@ func sample(k Kind) Mail {
 				{Name: "Chloé", Before: 40, Adjust: -7, Score: 33},
 			},
 			Revealed: []RevealedRack{{Player: "Bob"}, {Player: "Alice", Tiles: sampleRack("EE?")}, {Player: "Chloé", Tiles: sampleRack("KU")}},
-			Board:    sampleBoard(), Log: l}
+			Board:    sampleBoard(), Log: l, Rematch: true}
 	case TableOpened:
 		return OpenedMsg{Head: h, Variant: "lexio", MinPlayers: 2, MaxPlayers: 4}
 	case TableJoined:
