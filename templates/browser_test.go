@@ -302,10 +302,11 @@ func testBoardTree(t *testing.T, b *browser.Browser, s *Set) {
 				boards = append(boards, tb)
 			}
 		}
-		if len(tables) != 2 || len(boards) != 1 {
-			t.Errorf("%s: %d tables, %d named %q; want the board and the scores", lang, len(tables), len(boards), name)
+		if len(tables) != 3 || len(boards) != 1 {
+			t.Errorf("%s: %d tables, %d named %q; want the board, the scores and the rack", lang, len(tables), len(boards), name)
 			continue
 		}
+		checkRackNames(t, s, lang, tables)
 		heads := func(role string) []string {
 			var out []string
 			for _, n := range boards[0].Find(func(n *browser.AXNode) bool { return n.Role == role }) {
@@ -345,4 +346,44 @@ func testBoardTree(t *testing.T, b *browser.Browser, s *Set) {
 			t.Errorf("%s: the cells are named at %q, want %q", lang, at, want)
 		}
 	}
+}
+
+// checkRackNames: one of the tables is the recipient's rack, its slots the
+// column heads and each tile named by its letter and value ("Q, 8
+// points"), a blank by what it is.
+func checkRackNames(t *testing.T, s *Set, lang string, tables []*browser.AXNode) {
+	t.Helper()
+	var slots, want []string
+	for _, tl := range sample(TurnNotice).(NoticeMsg).Rack {
+		slots = append(slots, fmt.Sprint(tl.Slot))
+		var name string
+		var err error
+		if tl.Blank {
+			name, err = s.Phrase(lang, "legend.blank", nil)
+		} else {
+			name, err = s.Phrase(lang, "points", tl.Value)
+			name = string(rune(tl.Letter)) + ", " + name
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, name)
+	}
+	for _, tb := range tables {
+		var heads, cells []string
+		for _, n := range tb.Find(func(n *browser.AXNode) bool { return n.Role == "columnheader" }) {
+			heads = append(heads, n.Name)
+		}
+		if !slices.Equal(heads, slots) {
+			continue
+		}
+		for _, n := range tb.Find(func(n *browser.AXNode) bool { return n.Role == "cell" }) {
+			cells = append(cells, n.Name)
+		}
+		if !slices.Equal(cells, want) {
+			t.Errorf("%s: the rack's tiles are named %q, want %q", lang, cells, want)
+		}
+		return
+	}
+	t.Errorf("%s: no table is headed by the rack's slots %q", lang, slots)
 }
