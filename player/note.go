@@ -20,24 +20,9 @@ import (
 // message's record says how long the note is, never what it says.
 func (s *Service) Note(r *table.Request, t *table.Table, name, text string, off bool) error {
 	cmd := r.Msg.Command.String()
-	named, err := r.Load(name)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		from, err := r.ReplyTable(t)
-		if err != nil {
-			return err
-		}
-		return r.RefuseAlike(from, cmd, templates.ReasonNotAtTable, name, templates.ReasonNoSuchTable)
-	case err != nil:
+	named, p, err := seatAt(r, t, name, cmd)
+	if named == nil {
 		return err
-	}
-	p := named.SeatOf(r.Msg.From)
-	if p < 0 {
-		from, err := r.ReplyTable(t)
-		if err != nil {
-			return err
-		}
-		return r.RefuseAlike(from, cmd, templates.ReasonNotAtTable, name, templates.ReasonNotAPlayer)
 	}
 	r.Rec.TableID = &named.Row.ID
 	if off {
@@ -55,4 +40,27 @@ func (s *Service) Note(r *table.Request, t *table.Table, name, text string, off 
 	r.Outcome(table.OutcomeApplied, reason)
 	to := r.Sender(named)
 	return r.ReplyAs(named, to, templates.NoteMsg{Head: s.Notices.Head(name, to, r.Now), Text: text, Had: had})
+}
+
+// seatAt loads the table the sender names and finds their seat there. A
+// table that does not exist and one where they hold no seat get the same
+// answer (table.Request.RefuseAlike), written here: named is nil then.
+func seatAt(r *table.Request, t *table.Table, name, cmd string) (named *table.Table, p int, err error) {
+	named, err = r.Load(name)
+	why := templates.ReasonNoSuchTable
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return nil, -1, err
+	default:
+		if p = named.SeatOf(r.Msg.From); p >= 0 {
+			return named, p, nil
+		}
+		why = templates.ReasonNotAPlayer
+	}
+	from, err := r.ReplyTable(t)
+	if err != nil {
+		return nil, -1, err
+	}
+	return nil, -1, r.RefuseAlike(from, cmd, templates.ReasonNotAtTable, name, why)
 }

@@ -18,23 +18,9 @@ import (
 func (s *Service) Notify(r *table.Request, t *table.Table, mode, name string) error {
 	cmd := r.Msg.Command.String()
 	if name != "" {
-		named, err := r.Load(name)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			from, err := r.ReplyTable(t)
-			if err != nil {
-				return err
-			}
-			return r.RefuseAlike(from, cmd, templates.ReasonNotAtTable, name, templates.ReasonNoSuchTable)
-		case err != nil:
+		named, _, err := seatAt(r, t, name, cmd)
+		if named == nil {
 			return err
-		}
-		if named.SeatOf(r.Msg.From) < 0 {
-			from, err := r.ReplyTable(t)
-			if err != nil {
-				return err
-			}
-			return r.RefuseAlike(from, cmd, templates.ReasonNotAtTable, name, templates.ReasonNotAPlayer)
 		}
 		r.Rec.TableID = &named.Row.ID
 		return s.setNotify(r, named, mode, name, false)
