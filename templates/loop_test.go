@@ -13,12 +13,20 @@ import (
 // loopCases are the messages TestNothingComesBackAsACommand sends back:
 // every kind's golden data, the author's variants, and data that puts
 // command words where a name or a command goes.
-func loopCases() map[string]Mail {
-	cases := authorSamples()
+//
+// The cases that sweep a name's length exist for the text part's wrapped
+// lines; an HTML part is read back by blocks, whatever the lengths, so
+// only the shortest of each sweep is read back as HTML (textOnly).
+func loopCases() (cases map[string]Mail, textOnly map[string]bool) {
+	cases, textOnly = authorSamples(), map[string]bool{}
 	for _, k := range Kinds() {
 		cases[k.String()] = sample(k)
 	}
 	add := func(name string, m Mail) { cases[name] = m }
+	sweep := func(n int, name string, m Mail) {
+		cases[name] = m
+		textOnly[name] = n > 1
+	}
 	tagged := sample(BoardReply).(BoardMsg)
 	tagged.Tag = "[Lexio t42 t42-Zx9Qk2]"
 	add("board-reply-token-tag", tagged)
@@ -38,13 +46,13 @@ func loopCases() map[string]Mail {
 	// its sentences wrap.
 	for n := 1; n <= 32; n++ {
 		old := "t" + strings.Repeat("x", n-1)
-		add("table-opened-rematch-"+old, OpenedMsg{Head: sampleHead("Alice"), Variant: "lexico", MinPlayers: 2, MaxPlayers: 2,
+		sweep(n, "table-opened-rematch-"+old, OpenedMsg{Head: sampleHead("Alice"), Variant: "lexico", MinPlayers: 2, MaxPlayers: 2,
 			Invited: []string{"Join"}, Expires: sampleNow.Add(48 * time.Hour), RematchOf: old, NotInvited: []string{"Pass", "Board"}})
-		add("table-opened-rematch-bots-"+old, OpenedMsg{Head: sampleHead("Alice"), Variant: "lexio", MinPlayers: 2, MaxPlayers: 4,
+		sweep(n, "table-opened-rematch-bots-"+old, OpenedMsg{Head: sampleHead("Alice"), Variant: "lexio", MinPlayers: 2, MaxPlayers: 4,
 			RematchOf: old, NotInvited: []string{"Join"}})
-		add("invitation-rematch-"+old, InvitationMsg{Head: sampleHead("Bob"), Opener: "alice@example.org", Variant: "lexio",
+		sweep(n, "invitation-rematch-"+old, InvitationMsg{Head: sampleHead("Bob"), Opener: "alice@example.org", Variant: "lexio",
 			Invited: []string{"Bob", "Start"}, Expires: sampleNow.Add(time.Hour), RematchOf: old})
-		add("rejected-rematch-exists-"+old, RejectedMsg{Head: sampleHead("Bob"), Command: "REMATCH t42",
+		sweep(n, "rejected-rematch-exists-"+old, RejectedMsg{Head: sampleHead("Bob"), Command: "REMATCH t42",
 			Reasons: []Reason{{Kind: ReasonRematchExists, Detail: old}}})
 	}
 	add("table-joined-invited", JoinedMsg{Head: sampleHead("Bob"), Player: "Bob", You: true, Players: []string{"Alice", "Bob"}, Max: 4,
@@ -89,8 +97,8 @@ func loopCases() map[string]Mail {
 	for n := 1; n <= 32; n++ {
 		table := "t" + strings.Repeat("x", n-1)
 		h := Head{To: "Bob", Table: table, Now: sampleNow, TZ: sampleTZ}
-		add("said-at-"+table, SaidMsg{Head: h, From: "Alice", Text: "hello"})
-		add("notify-turn-at-"+table, NotifyMsg{Head: h, Mode: "digest", For: table, Unsubscribed: true, Digest: sampleNow})
+		sweep(n, "said-at-"+table, SaidMsg{Head: h, From: "Alice", Text: "hello"})
+		sweep(n, "notify-turn-at-"+table, NotifyMsg{Head: h, Mode: "digest", For: table, Unsubscribed: true, Digest: sampleNow})
 	}
 	for _, mode := range []string{"all", "turn", "digest"} {
 		add("notify-"+mode+"-t42", NotifyMsg{Head: sampleHead("Bob"), Mode: mode, For: "t42", Unsubscribed: true, Digest: sampleNow})
@@ -104,11 +112,11 @@ func loopCases() map[string]Mail {
 		h := Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}
 		st := sampleStandings()
 		st.League, st.Division = league, "d"+strings.Repeat("y", n-1)
-		add("standings-weekly-"+league, StandingsMsg{Head: h, Standings: st, Weekly: true})
-		add("signup-"+league, SignupMsg{Head: h, League: league, Running: n % 3})
-		add("withdraw-"+league, SignupMsg{Head: h, League: league, Withdraw: true, Running: n % 3})
-		add("which-league-"+league, RejectedMsg{Head: h, Command: "STANDINGS", Reasons: []Reason{{Kind: ReasonWhichLeague, Detail: league + ", spring"}}})
-		add("not-in-league-"+league, RejectedMsg{Head: h, Command: "WITHDRAW " + league, Reasons: []Reason{{Kind: ReasonNotInLeague, Detail: league}}})
+		sweep(n, "standings-weekly-"+league, StandingsMsg{Head: h, Standings: st, Weekly: true})
+		sweep(n, "signup-"+league, SignupMsg{Head: h, League: league, Running: n % 3})
+		sweep(n, "withdraw-"+league, SignupMsg{Head: h, League: league, Withdraw: true, Running: n % 3})
+		sweep(n, "which-league-"+league, RejectedMsg{Head: h, Command: "STANDINGS", Reasons: []Reason{{Kind: ReasonWhichLeague, Detail: league + ", spring"}}})
+		sweep(n, "not-in-league-"+league, RejectedMsg{Head: h, Command: "WITHDRAW " + league, Reasons: []Reason{{Kind: ReasonNotInLeague, Detail: league}}})
 	}
 	named := sampleStandings()
 	for i, name := range []string{"Pass", "Board", "Standings", "Classement", "Help", "Join"} {
@@ -128,7 +136,7 @@ func loopCases() map[string]Mail {
 			Kind: rk, Cells: []Pos{pos("H7"), pos("I7")}, Letters: "X?", Words: []string{"CHATX", "XA"},
 			Slots: []int{8}, Need: 7, Have: 3, Detail: "t42"}}})
 	}
-	return cases
+	return cases, textOnly
 }
 
 // TestNothingComesBackAsACommand: an auto-responder that answers one of
@@ -141,7 +149,8 @@ func TestNothingComesBackAsACommand(t *testing.T) {
 	t.Parallel()
 	s := newSet(t)
 	for _, lang := range Langs() {
-		for name, c := range loopCases() {
+		cases, textOnly := loopCases()
+		for name, c := range cases {
 			t.Run(lang+"/"+name, func(t *testing.T) {
 				r, err := s.Render(lang, c)
 				if err != nil {
@@ -154,7 +163,9 @@ func TestNothingComesBackAsACommand(t *testing.T) {
 				away := "I am out of the office until Monday.\r\n\r\n"
 				checkNoCommand(t, "text body", "Re: away", "text/plain", away+r.Text)
 				checkNoCommand(t, "text body alone", "Re: away", "text/plain", r.Text)
-				checkNoCommand(t, "HTML body", "Re: away", "text/html", r.HTML)
+				if !textOnly[name] {
+					checkNoCommand(t, "HTML body", "Re: away", "text/html", r.HTML)
+				}
 			})
 		}
 	}
