@@ -1,13 +1,11 @@
 package player
 
 import (
-	"errors"
 	"time"
 
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
-	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/gifts"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
@@ -27,16 +25,9 @@ import (
 func (s *Service) Give(h *table.Request, t *table.Table, c *parser.Command) error {
 	cmd := c.String()
 	if t == nil || t.Row.Name != c.Table {
-		named, err := h.Load(c.Table)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
+		named, _, err := seatAt(h, t, c.Table, cmd)
+		if named == nil {
 			return err
-		}
-		if err != nil || named.SeatOf(h.Msg.From) < 0 {
-			from, err := h.ReplyTable(t)
-			if err != nil {
-				return err
-			}
-			return h.Refuse(from, cmd, []templates.Reason{{Kind: templates.ReasonNotAtTable, Detail: c.Table}}, true)
 		}
 		t = named
 		h.Rec.TableID = &t.Row.ID
@@ -49,7 +40,7 @@ func (s *Service) Give(h *table.Request, t *table.Table, c *parser.Command) erro
 	}
 	giver := t.SeatOf(h.Msg.From)
 	r := giveRefusal(t, giver, c.Hours)
-	if r == nil && s.staleGift(h, t) {
+	if r == nil && staleGift(h, t) {
 		r = &templates.Reason{Kind: templates.ReasonGiveStale, Detail: table.Names(t.Seats)[t.Game.Turn()]}
 	}
 	if r != nil {
@@ -94,20 +85,14 @@ func (s *Service) Give(h *table.Request, t *table.Table, c *parser.Command) erro
 // staleGift reports whether the message answers a mail of t written in an
 // earlier turn (EMAIL §1.5): the player it meant to give time to may have
 // moved since. A message that answers none of t's mails is meant for now.
-func (s *Service) staleGift(h *table.Request, t *table.Table) bool {
-	seq, ok := int64(0), false
-	for _, id := range append([]string{h.Msg.InReplyTo}, h.Msg.References...) {
-		// In-Reply-To, else the latest of the references (oldest first).
-		if n, found := s.Notices.NoticeSeq(id, t.Row.Name); found {
-			seq, ok = n, true
-			if id == h.Msg.InReplyTo {
-				break
-			}
-		}
+func staleGift(h *table.Request, t *table.Table) bool {
+	seq, ok := h.Answered(t)
+	if !ok {
+		return false
 	}
 	acts := t.Actions()
 	for _, a := range acts[min(max(int(seq), 0), len(acts)):] {
-		if ok && table.IsTurn(a.Kind) {
+		if table.IsTurn(a.Kind) {
 			return true
 		}
 	}

@@ -129,19 +129,7 @@ func (h *Request) saveIfChanged(t *Table, before int) error {
 // while its author has moved since (EMAIL §1.5). A message that answers
 // none of our notices is taken as meant for now.
 func (h *Request) stale(t *Table, p int) bool {
-	ids := append([]string{h.Msg.InReplyTo}, h.Msg.References...)
-	seq, ok := int64(0), false
-	for _, id := range ids {
-		// The first of our IDs found: In-Reply-To, else the latest of our
-		// references (clients list references oldest first); a foreign
-		// ID after ours must not hide it.
-		if n, found := h.s.notices.NoticeSeq(id, t.Row.Name); found {
-			seq, ok = n, true
-			if id == h.Msg.InReplyTo {
-				break
-			}
-		}
-	}
+	seq, ok := h.Answered(t)
 	if !ok {
 		return false
 	}
@@ -152,6 +140,22 @@ func (h *Request) stale(t *Table, p int) bool {
 		}
 	}
 	return false
+}
+
+// Answered is the log position (Seq) of t's notice the message answers:
+// its In-Reply-To, else the latest of its references that is ours
+// (clients list them oldest first; a foreign ID after ours must not hide
+// it). ok is false when it answers none of t's notices.
+func (h *Request) Answered(t *Table) (seq int64, ok bool) {
+	for _, id := range append([]string{h.Msg.InReplyTo}, h.Msg.References...) {
+		if n, found := h.s.notices.NoticeSeq(id, t.Row.Name); found {
+			seq, ok = n, true
+			if id == h.Msg.InReplyTo {
+				break
+			}
+		}
+	}
+	return seq, ok
 }
 
 func move(p *parser.Placement) board.Move {
