@@ -27,6 +27,17 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// prog is the program as it was run (os.Args[0], e.g. bin/lexio),
+	// which the hints a command prints name; "" reads as "lexio".
+	prog string
+}
+
+// program is how hints name this program: as it was run.
+func (e *env) program() string {
+	if e.prog == "" {
+		return "lexio"
+	}
+	return e.prog
 }
 
 // errUsage marks an error that should be followed by the command's usage.
@@ -70,7 +81,7 @@ func commands() []command {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, prog: os.Args[0]}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
 
@@ -149,7 +160,7 @@ func help(e *env, w io.Writer, args []string) bool {
 			fmt.Fprintf(w, "usage: lexio %s\n\n%s\n", c.usage, c.summary)
 			if c.run != nil {
 				// The command's own flags, as -h prints them.
-				_ = c.run(context.Background(), &env{stdin: e.stdin, stdout: io.Discard, stderr: w, getenv: e.getenv}, []string{"-h"})
+				_ = c.run(context.Background(), &env{stdin: e.stdin, stdout: io.Discard, stderr: w, getenv: e.getenv, prog: e.prog}, []string{"-h"})
 			}
 			return true
 		}
