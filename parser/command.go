@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lexio-mail/lexio/dict"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/internal/zone"
@@ -145,6 +146,18 @@ func (p *Placement) MarshalJSON() ([]byte, error) {
 		Word string `json:"word"`
 		*plain
 	}{p.Cell(), p.Word(), (*plain)(p)})
+}
+
+// Move is the placement as the board reads it.
+func (p *Placement) Move() board.Move {
+	m := board.Move{Start: board.Cell{Col: p.Col, Row: p.Row}, Dir: board.Across}
+	if p.Dir == Down {
+		m.Dir = board.Down
+	}
+	for _, l := range p.Letters {
+		m.Word = append(m.Word, board.Letter{Char: l.Ch, Blank: l.Blank, Through: l.Through})
+	}
+	return m
 }
 
 // Cell returns the start cell in the canonical notation, e.g. "H7".

@@ -47,7 +47,7 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 		}
 		switch c.Kind {
 		case parser.KindPlace:
-			_, moveErr = g.Place(p, move(c.Place), h.s.dict, h.Now)
+			_, moveErr = g.Place(p, c.Place.Move(), h.s.dict, h.Now)
 		case parser.KindExchange:
 			_, moveErr = g.Exchange(p, engine.Selection{All: c.Exchange.All, Slots: c.Exchange.Slots, Letters: c.Exchange.Letters}, h.Now)
 		case parser.KindPass:
@@ -158,17 +158,6 @@ func (h *Request) Answered(t *Table) (seq int64, ok bool) {
 	return seq, ok
 }
 
-func move(p *parser.Placement) board.Move {
-	m := board.Move{Start: board.Cell{Col: p.Col, Row: p.Row}, Dir: board.Across}
-	if p.Dir == parser.Down {
-		m.Dir = board.Down
-	}
-	for _, l := range p.Letters {
-		m.Word = append(m.Word, board.Letter{Char: l.Ch, Blank: l.Blank, Through: l.Through})
-	}
-	return m
-}
-
 // acceptance is what the author's move did (EMAIL §4.1), with their rack
 // after drawing for the separate mail.
 type acceptance struct {
@@ -197,7 +186,7 @@ func (h *Request) acceptance(t *Table, p int) (acceptance, error) {
 // (RULES §5.8).
 func (h *Request) preview(t *Table, p int, c *parser.Command) error {
 	msg := templates.PreviewMsg{Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Command: c.String()}
-	play, err := t.Game.Preview(p, move(c.Place))
+	play, err := t.Game.Preview(p, c.Place.Move())
 	var me *board.MoveError
 	switch {
 	case errors.As(err, &me):
