@@ -8,10 +8,10 @@ import (
 // Demo is the configuration `lexio demo` (make run) plays with: everything
 // on this machine, a table for alice and bob. dir is its data directory,
 // which keeps the store and the mail; the dictionary, the secret file and
-// the listen addresses are the demo's.
-func Demo(dir, dictionary, secretFile, imapAddr, smtpAddr, webAddr string) string {
+// the listen addresses are the demo's; seed deals the demo table's tiles.
+func Demo(dir, dictionary, secretFile, imapAddr, smtpAddr, webAddr string, seed uint64) string {
 	return fmt.Sprintf(demoConfig, dir, dictionary, filepath.Join(dir, "demo.db"), secretFile, imapAddr, smtpAddr, filepath.Join(dir, "mail"),
-		webAddr, "http://"+webAddr)
+		webAddr, "http://"+webAddr, seed)
 }
 
 // demoConfig is the file Demo writes, filled in with fmt.Sprintf.
@@ -20,6 +20,9 @@ const demoConfig = `# Written by "lexio demo": the embedded default. Edit freely
 data_dir = %[1]q
 dictionary = %[2]q
 log_level = "info"
+# The computer answers within seconds, so that a game against it
+# (NEW lexio bot) feels like one.
+bot_delay = "5s"
 
 [storage]
 driver = "sqlite"
@@ -57,4 +60,6 @@ away_grace = "2h"
 name = "demo"
 league = "demo"
 players = ["alice@localhost", "bob@localhost"]
+# A deal whose first rack plays the README's first move.
+seed = %[10]d
 `

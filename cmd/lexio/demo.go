@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -10,10 +11,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/lexio-mail/lexio/analysis"
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
+	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/internal/secretfile"
+	"github.com/lexio-mail/lexio/movegen"
+	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/store"
 )
 
 func runDemo(ctx context.Context, e *env, args []string) error {
@@ -42,35 +50,125 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		if d.mail.passwordFile == "" {
 			service = fmt.Sprintf("user %s, password %s, random, new at each start", user, d.mail.password)
 		}
-		fmt.Fprintf(e.stdout, demoGuide, path, kept, d.cfg.Embedded.IMAPListen, d.cfg.Embedded.SMTPListen, d.cfg.Mail.Address, service)
+		fmt.Fprintf(e.stdout, "\nlexio demo is running with %s. Ctrl-C stops it.\n%s\n\n", path, kept)
+		fmt.Fprint(e.stdout, demoTurn(ctx, e, d))
+		fmt.Fprintf(e.stdout, demoGuide, d.cfg.Embedded.IMAPListen, d.cfg.Embedded.SMTPListen, e.program(), d.cfg.Mail.Address, service)
 		if d.cfg.Web.On() {
 			fmt.Fprintf(e.stdout, "Every notice links to the game's page on the web side, %s (listening on %s).\n\n", d.cfg.Web.BaseURL, d.cfg.Web.Listen)
 		}
 	})
 }
 
-const demoGuide = `
-lexio demo is running with %s. Ctrl-C stops it.
-%s
-
-Play from a terminal, in another window (alice opens the game, at G7):
-  bin/lexio mail read --as alice@localhost
-  bin/lexio mail send --as alice@localhost 'PLACE G7 ACROSS CHAT'
-  bin/lexio mail read --as bob@localhost
-  bin/lexio mail send --as bob@localhost 'PASS'
-Commands: PLACE, EXCHANGE, PASS, PREVIEW, BOARD, LOG, GAMES, LANG fr, HELP, HELP RULES.
-
-Or from a mail client (Thunderbird, mutt, aerc), one account per player:
+const demoGuide = `Or from a mail client (Thunderbird, mutt, aerc), one account per player:
   incoming  IMAP %s, no encryption, user alice, password alice
-  outgoing  SMTP %s, no encryption, no authentication
+  outgoing  SMTP %s, no encryption, the same user and password
+            (or none: the demo takes mail from this machine without a login)
   address   alice@localhost  (likewise bob, carol, dave)
-Reply to the notice you received; carol and dave can open a new table by
-writing NEW to lexio@localhost (then CONFIRM, in answer to "Was it you?"),
-then JOIN <table>, then START.
-The service's own mailbox, %s, holds every player's reply token; to look:
-%s.
+Reply to the notice you received. carol can open a table of her own,
+and dave answer her invitation:
+  %[3]s mail send --as carol@localhost --to lexio@localhost 'NEW lexio dave@localhost'
+  %[3]s mail send --as carol@localhost CONFIRM
+  %[3]s mail send --as dave@localhost JOIN
+The service's own mailbox, %[4]s, holds every player's reply token; to look:
+%[5]s.
 
 `
+
+// demoTable is the table the demo opens for alice and bob.
+const demoTable = "demo"
+
+// demoOpening is the first move the README and the guide suggest: the
+// demo deals alice a rack that plays it (demoSeed).
+const demoOpening = "PLACE F7 ACROSS POSE"
+
+// demoSeed is the first seed from start on whose deal lets the first
+// player open with demoOpening: the deal is random, and a newcomer's
+// first move, copied from the README, is played.
+func demoSeed(words engine.Dictionary, start uint64) (uint64, error) {
+	c, err := parser.ParseCommand(demoOpening)
+	if err != nil {
+		return 0, err
+	}
+	m := c.Place.Move()
+	for seed := start; seed < start+1_000_000; seed++ {
+		if seed == 0 {
+			continue // chosen at random when the table opens
+		}
+		g, err := engine.New(engine.Config{Players: 2, Seed: seed})
+		if err != nil {
+			return 0, err
+		}
+		if _, err := g.Place(0, m, words, time.Now()); err == nil {
+			return seed, nil
+		}
+	}
+	return 0, fmt.Errorf("no deal of a million lets alice open with %s: does the word list hold its word?", demoOpening)
+}
+
+// demoTurn tells whose turn it is at the demo table and what they might
+// try, as the game stands: a restart finds it where it was left.
+func demoTurn(ctx context.Context, e *env, d *daemon) string {
+	var b strings.Builder
+	prog := e.program()
+	err := d.store.View(ctx, func(tx *store.Tx) error {
+		t, err := d.parts.tables.Load(tx, demoTable)
+		if err != nil {
+			return err
+		}
+		g := t.Game
+		if g == nil {
+			return fmt.Errorf("not started")
+		}
+		addr := func(p int) string { return t.Seats[p].Player.Address }
+		name := func(p int) string { local, _, _ := strings.Cut(addr(p), "@"); return local }
+		if g.Over() {
+			fmt.Fprintf(&b, "The game at the table %s is over:", demoTable)
+			for p := range t.Seats {
+				fmt.Fprintf(&b, " %s %d", name(p), g.Score(p))
+			}
+			fmt.Fprintf(&b, ".\nRead it, and ask for another (REMATCH), from a terminal:\n"+
+				"  %s mail read --as %s\n  %s mail send --as %s 'REMATCH %s'\n\n", prog, addr(0), prog, addr(0), demoTable)
+			return nil
+		}
+		p := g.Turn()
+		try := demoTry(d, g, p)
+		other := addr((p + 1) % len(t.Seats))
+		if len(g.Actions()) == 0 {
+			fmt.Fprintf(&b, "Play from a terminal, in another window: %s opens the game at the table %s.\n", name(p), demoTable)
+		} else {
+			fmt.Fprintf(&b, "Play from a terminal, in another window: the game at the table %s goes on, %s to play.\n", demoTable, name(p))
+		}
+		fmt.Fprintf(&b, "  %s mail read --as %s\n  %s mail send --as %s '%s'\n  %s mail read --as %s\n",
+			prog, addr(p), prog, addr(p), try, prog, other)
+		fmt.Fprintf(&b, "Commands: PLACE, EXCHANGE, PASS, PREVIEW, BOARD, LOG, GAMES, LANG fr, HELP, HELP RULES.\n\n")
+		return nil
+	})
+	if err != nil {
+		return fmt.Sprintf("(the table %s cannot be read: %v; %s table list says more)\n\n", demoTable, err, prog)
+	}
+	return b.String()
+}
+
+// demoTry is a move player p may send now: the README's opening where it
+// is legal, else the best-scoring placement of their rack, else an
+// exchange of the whole rack, else a pass.
+func demoTry(d *daemon, g *engine.Game, p int) string {
+	rack, b := g.Rack(p), g.Board()
+	if moves, err := movegen.New(d.gaddag).Generate(&b, rack, g.Rules(), nil); err == nil && len(moves) > 0 {
+		if lines, err := analysis.Moves(&b, rack, moves, g.Rules()); err == nil && len(lines) > 0 {
+			for _, l := range lines {
+				if l.Command == demoOpening {
+					return demoOpening
+				}
+			}
+			return lines[0].Command
+		}
+	}
+	if g.BagCount() >= board.RackSize && len(rack) > 0 {
+		return "EXCHANGE " + string(rack)
+	}
+	return "PASS"
+}
 
 // prepareDemo writes the demo's configuration, secret and compiled
 // dictionary under dir, once, and returns the configuration's path. The
@@ -104,7 +202,20 @@ func prepareDemo(e *env, dir, words, imapAddr, smtpAddr, webAddr string) (string
 	}
 	path := filepath.Join(dir, "demo.toml")
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		text := config.Demo(dir, compiled, secret, imapAddr, smtpAddr, webAddr)
+		words, _, err := dict.Open(compiled)
+		if err != nil {
+			return "", err
+		}
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", err
+		}
+		// A seed the table row's int64 keeps as it is.
+		seed, err := demoSeed(words, binary.LittleEndian.Uint64(b[:])>>2)
+		if err != nil {
+			return "", err
+		}
+		text := config.Demo(dir, compiled, secret, imapAddr, smtpAddr, webAddr, seed)
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			return "", err
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/internal/watch"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
@@ -56,7 +57,7 @@ func serve(ctx context.Context, e *env, path string, started func(*daemon)) erro
 // is complete; a file that fails is logged and the running pipeline goes
 // on untouched. The store and the embedded mail server outlive reloads
 // (storage and [embedded] changes need a restart). started, when set, is
-// called once everything listens (the demo prints its guide then).
+// called once the file's tables are open (the demo prints its guide then).
 func serveWith(ctx context.Context, e *env, path string, started func(*daemon), reload <-chan os.Signal) error {
 	cfg, err := loadConfig(path)
 	if err != nil {
@@ -95,11 +96,13 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 	for {
 		runCtx, stop := context.WithCancel(ctx)
 		done := make(chan error, 1)
-		go func() { done <- d.run(runCtx) }()
+		var ready func()
 		if started != nil {
-			started(d)
+			first, tell := d, started
+			ready = func() { tell(first) }
 			started = nil
 		}
+		go func() { done <- d.run(runCtx, ready) }()
 		var next *daemon
 		for next == nil {
 			select {
@@ -170,12 +173,14 @@ type daemon struct {
 	parts *services
 	mail  *localMail
 	web   *web.Server // nil when [web] is off
+	// gaddag is the dictionary's, for the moves the demo's guide suggests.
+	gaddag *dict.Gaddag
 }
 
 // newDaemon builds every part from the configuration and what resolve
 // read, with explicit dependencies and w's hooks. It opens no connection.
 func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, log *slog.Logger, w *watch.Watch) (*daemon, error) {
-	d := &daemon{cfg: cfg, log: log, store: st, mail: mail}
+	d := &daemon{cfg: cfg, log: log, store: st, mail: mail, gaddag: n.gaddag}
 	n.watch = w
 	log.Info("dictionary loaded", "file", cfg.Dictionary, "words", n.wordCount)
 	rc, dc := mailConfigs(cfg, n, mail)
@@ -232,9 +237,13 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (*stor
 // commits (the receiver and the scheduler give it a context of its own),
 // the receiver moves what was handled, the dispatcher stops between two
 // mails; run returns once every part has, and serve then closes the store.
-func (d *daemon) run(ctx context.Context) error {
+// ready, when set, is called once the configured tables are open.
+func (d *daemon) run(ctx context.Context, ready func()) error {
 	if err := d.parts.lobby.EnsureTables(ctx); err != nil {
 		return err
+	}
+	if ready != nil {
+		ready()
 	}
 	// Mail whose sending was cut short by a stop or a crash goes first.
 	if n, err := outbox.New(d.store).Resume(ctx, time.Now()); err != nil {

@@ -172,7 +172,7 @@ func TestStopCommitsTheMoveInFlight(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- d.run(ctx) }()
+	go func() { done <- d.run(ctx, nil) }()
 
 	waitFor(t, "alice's notice", time.Now().Add(20*time.Second), newestMail(t, path, "alice@localhost"), "It is your turn")
 	if code, out, errOut := lexio(t, "mail", "send", "--as", "alice@localhost", "-c", path, "--wait", "1ms", "PASS"); code != 0 {
