@@ -60,6 +60,6 @@ away_grace = "2h"
 name = "demo"
 league = "demo"
 players = ["alice@localhost", "bob@localhost"]
-# A deal whose first rack plays the README's first move.
+# A deal whose first rack plays the README's first move (0: any deal).
 seed = %[10]d
 `

@@ -45,6 +45,9 @@ func TestReadmeQuickStart(t *testing.T) {
 	for deal := range 3 {
 		dir := t.TempDir()
 		guide := runDemoFor(t, dir, words, func(cfg string) {
+			// The guide comes as the first notices leave: a newcomer
+			// reading it gives them the time to land.
+			waitFor(t, "alice's first notice", time.Now().Add(20*time.Second), newestMail(t, cfg, "alice@localhost"), "It is your turn")
 			for _, c := range cmds {
 				want, ok := readmeChecks[strings.TrimPrefix(c.line, "bin/lexio ")]
 				if !ok {
