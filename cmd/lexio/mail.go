@@ -152,13 +152,13 @@ func runMailSend(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(news) == 0 {
-		fmt.Fprintf(e.stdout, "no answer yet; look later with: lexio mail read --as %s\n", acc.Address)
+		fmt.Fprintf(e.stdout, "no answer yet; look later with: %s mail read --as %s\n", e.program(), acc.Address)
 		return nil
 	}
 	for _, m := range news {
 		fmt.Fprintf(e.stdout, "new mail: %s\n", m.Subject)
 	}
-	fmt.Fprintf(e.stdout, "read it with: lexio mail read --as %s\n", acc.Address)
+	fmt.Fprintf(e.stdout, "read it with: %s mail read --as %s\n", e.program(), acc.Address)
 	return nil
 }
 

@@ -94,7 +94,7 @@ func run(ctx context.Context, e *env, args []string) int {
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {
 		if !help(e, e.stdout, rest) {
-			fmt.Fprintf(e.stderr, "lexio: no command %q; `lexio help` lists them\n", strings.Join(rest, " "))
+			fmt.Fprintf(e.stderr, "lexio: no command %q; `%s help` lists them\n", strings.Join(rest, " "), e.program())
 			return 2
 		}
 		return 0
@@ -123,7 +123,7 @@ func run(ctx context.Context, e *env, args []string) int {
 		case errors.Is(err, flag.ErrHelp):
 			return 0
 		case errors.Is(err, errUsage):
-			fmt.Fprintf(e.stderr, "lexio: %v\nusage: lexio %s\n", err, c.usage)
+			fmt.Fprintf(e.stderr, "lexio: %v\nusage: %s %s\n", err, e.program(), c.usage)
 			return 2
 		case errors.As(err, &ee):
 			fmt.Fprintf(e.stderr, "lexio %s: %v\n", c.name, ee.err)
@@ -133,7 +133,7 @@ func run(ctx context.Context, e *env, args []string) int {
 			return 1
 		}
 	}
-	fmt.Fprintf(e.stderr, "lexio: unknown command %q; `lexio help` lists them\n", name)
+	fmt.Fprintf(e.stderr, "lexio: unknown command %q; `%s help` lists them\n", name, e.program())
 	return 2
 }
 
@@ -143,11 +143,11 @@ func run(ctx context.Context, e *env, args []string) int {
 func help(e *env, w io.Writer, args []string) bool {
 	if len(args) == 0 {
 		fmt.Fprintln(w, "lexio — Lexio, the crossword tile game, played by email.")
-		fmt.Fprintln(w, "\nusage: lexio COMMAND [ARGS]\n\ncommands:")
+		fmt.Fprintf(w, "\nusage: %s COMMAND [ARGS]\n\ncommands:\n", e.program())
 		for _, c := range commands() {
-			fmt.Fprintf(w, "  lexio %s\n      %s\n", c.usage, c.summary)
+			fmt.Fprintf(w, "  %s %s\n      %s\n", e.program(), c.usage, c.summary)
 		}
-		fmt.Fprintln(w, "\n`lexio help COMMAND` explains one. The configuration file is -c FILE, else")
+		fmt.Fprintf(w, "\n`%s help COMMAND` explains one. The configuration file is -c FILE, else\n", e.program())
 		fmt.Fprintln(w, "$LEXIO_CONFIG, else ./lexio.toml, else ./data/demo.toml (which `make run` writes).")
 		fmt.Fprintln(w, "\nPlayers write HELP to the game's address for the commands by mail, and")
 		fmt.Fprintln(w, "HELP RULES for the rules of the game (as in doc/rules.md).")
@@ -157,7 +157,7 @@ func help(e *env, w io.Writer, args []string) bool {
 	var group []command
 	for _, c := range commands() {
 		if c.name == want {
-			fmt.Fprintf(w, "usage: lexio %s\n\n%s\n", c.usage, c.summary)
+			fmt.Fprintf(w, "usage: %s %s\n\n%s\n", e.program(), c.usage, c.summary)
 			if c.run != nil {
 				// The command's own flags, as -h prints them.
 				_ = c.run(context.Background(), &env{stdin: e.stdin, stdout: io.Discard, stderr: w, getenv: e.getenv, prog: e.prog}, []string{"-h"})
@@ -171,11 +171,11 @@ func help(e *env, w io.Writer, args []string) bool {
 	if len(group) == 0 {
 		return false
 	}
-	fmt.Fprintf(w, "usage: lexio %s COMMAND [ARGS]\n\ncommands:\n", want)
+	fmt.Fprintf(w, "usage: %s %s COMMAND [ARGS]\n\ncommands:\n", e.program(), want)
 	for _, c := range group {
-		fmt.Fprintf(w, "  lexio %s\n      %s\n", c.usage, c.summary)
+		fmt.Fprintf(w, "  %s %s\n      %s\n", e.program(), c.usage, c.summary)
 	}
-	fmt.Fprintf(w, "\n`lexio help %s COMMAND` explains one.\n", want)
+	fmt.Fprintf(w, "\n`%s help %s COMMAND` explains one.\n", e.program(), want)
 	return true
 }
 
