@@ -28,12 +28,25 @@ func mailConfig(path string) (*config.Config, error) {
 }
 
 // account is a player's mailbox on the embedded server: the password is
-// the user's name (see config.example.toml, [embedded]).
+// the user's name (see config.example.toml, [embedded]). An address that
+// is none of [embedded] users is refused before any login, naming them.
 func account(c *config.Config, as string) (client.Account, error) {
 	as = strings.ToLower(strings.TrimSpace(as))
 	local, domain, ok := strings.Cut(as, "@")
 	if !ok || local == "" || domain != c.Embedded.Domain {
 		return client.Account{}, fmt.Errorf("%w: --as takes a player's address, like alice@%s", errUsage, c.Embedded.Domain)
+	}
+	users := make([]string, len(c.Embedded.Users))
+	known := false
+	for i, u := range c.Embedded.Users {
+		users[i] = strings.ToLower(u) + "@" + c.Embedded.Domain
+		known = known || users[i] == as
+	}
+	if !known {
+		if len(users) == 0 {
+			return client.Account{}, fmt.Errorf("%w: --as %s: not a mailbox of the built-in server, which has no users ([embedded] users)", errUsage, parser.Shown(as))
+		}
+		return client.Account{}, fmt.Errorf("%w: --as %s: not a mailbox of the built-in server; its users are %s", errUsage, parser.Shown(as), strings.Join(users, ", "))
 	}
 	return client.Account{IMAPAddr: c.Embedded.IMAPListen, SMTPAddr: c.Embedded.SMTPListen,
 		Username: local, Password: local, Address: as}, nil

@@ -88,3 +88,22 @@ func TestMailReadEscapes(t *testing.T) {
 		t.Errorf("the text is not shown escaped:\n%s", text)
 	}
 }
+
+// TestMailUnknownUser: --as an address that is no user of the built-in
+// server is refused before any login, naming its users (#34); before,
+// mail send tried to log in and printed the IMAP server's refusal.
+func TestMailUnknownUser(t *testing.T) {
+	_, cfg := adminConfig(t, "")
+	want := "--as nobody@localhost: not a mailbox of the built-in server; its users are alice@localhost, bob@localhost"
+	for _, args := range [][]string{
+		{"mail", "send", "--as", "nobody@localhost", "-c", cfg, "PASS"},
+		{"mail", "read", "--as", "Nobody@localhost", "-c", cfg},
+		{"mail", "read", "--as", "lexio@localhost", "-c", cfg, "--list"},
+	} {
+		code, _, errOut := lexio(t, args...)
+		w := strings.Replace(want, "nobody", strings.ToLower(strings.TrimSuffix(args[3], "@localhost")), 1)
+		if code != 2 || !strings.Contains(errOut, w) || strings.Contains(errOut, "imap") {
+			t.Errorf("%v: %d %q, want 2 and %q", args, code, errOut, w)
+		}
+	}
+}
