@@ -55,12 +55,16 @@ func account(c *config.Config, as string) (client.Account, error) {
 func runMailRead(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "mail read")
 	as := fs.String("as", "", "the player's `address`, e.g. alice@localhost")
-	list := fs.Bool("list", false, "list the messages instead of showing one")
+	list := fs.Bool("list", false, "list the messages instead of showing one: number, date, size, subject")
 	n := fs.Int("n", 0, "show message `N` of the list (default: the newest)")
 	html := fs.Bool("html", false, "print only the message's HTML part, to save as a page")
+	raw := fs.Bool("raw", false, "print the message exactly as delivered, headers and body, byte for byte (control characters too: redirect it to a file)")
 	cfgPath := fs.String("c", configPath(e), "configuration `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *raw && (*html || *list) {
+		return fmt.Errorf("%w: --raw prints one message whole, so neither --html nor --list goes with it", errUsage)
 	}
 	c, err := mailConfig(*cfgPath)
 	if err != nil {
@@ -80,7 +84,7 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 	}
 	if *list {
 		for i, m := range msgs {
-			fmt.Fprintf(e.stdout, "%3d  %s  %s\n", i+1, m.Date.Local().Format("Jan 2 15:04"), parser.Shown(m.Subject))
+			fmt.Fprintf(e.stdout, "%3d  %s  %8s  %s\n", i+1, m.Date.Local().Format("Jan 2 15:04"), byteSize(m.Size), parser.Shown(m.Subject))
 		}
 		return nil
 	}
@@ -92,6 +96,12 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("%w: -n %d: %s has %d messages", errUsage, i, acc.Address, len(msgs))
 	}
 	m := msgs[i-1]
+	if *raw {
+		// As the server keeps it: what a host needs to see what was
+		// delivered, or to hand to lexio parse.
+		_, err := e.stdout.Write(m.Raw)
+		return err
+	}
 	if *html {
 		// The HTML part alone, as it came: `> page.html` saves the page.
 		if m.HTML == "" {
@@ -187,6 +197,19 @@ func tableAddress(c *config.Config, acc client.Account, tableName string) (strin
 	}
 	local, domain, _ := strings.Cut(c.Mail.Address, "@")
 	return replytoken.ReplyAddress(local, domain, replytoken.NewTokens(secret).Token(tableName, acc.Address)), nil
+}
+
+// byteSize is a message's size as a mail client lists it: bytes below
+// 1 KB, else KB or MB with one decimal (1 KB = 1024 bytes).
+func byteSize(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
 }
 
 func firstLine(s string) string {

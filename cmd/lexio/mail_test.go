@@ -51,7 +51,8 @@ func TestMailReadHTMLIsThePageAlone(t *testing.T) {
 
 // TestMailReadEscapes: a mail whose subject and text hold an escape
 // sequence, a lone CR and a bidi override is read with them escaped, in
-// the list and in the message, never raw to the terminal.
+// the list and in the message, never raw to the terminal; but raw with
+// --raw, which asks for the message as delivered.
 func TestMailReadEscapes(t *testing.T) {
 	dir := t.TempDir()
 	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
@@ -86,6 +87,45 @@ func TestMailReadEscapes(t *testing.T) {
 	}
 	if !strings.Contains(text, `\x1b[2J\u202eevil\rRESIGN t1`) {
 		t.Errorf("the text is not shown escaped:\n%s", text)
+	}
+
+	// --raw is the message as delivered, byte for byte (#34): what the
+	// server keeps, escapes and CRLFs as they came; --list gives its size.
+	c, err := mailConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, err := account(c, "alice@localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := acc.Fetch(ctx)
+	if err != nil || len(msgs) != 1 {
+		t.Fatalf("alice's mail: %d messages, %v", len(msgs), err)
+	}
+	for _, args := range [][]string{{"--raw"}, {"--raw", "-n", "1"}} {
+		code, raw, errOut := lexio(t, append([]string{"mail", "read", "--as", "alice@localhost", "-c", path}, args...)...)
+		if code != 0 || raw != string(msgs[0].Raw) {
+			t.Errorf("%v: %d %s: not the message as delivered:\n%q\nwant\n%q", args, code, errOut, raw, msgs[0].Raw)
+		}
+		if !strings.Contains(raw, "From: bob@localhost\r\n") || !strings.Contains(raw, "\x1b[2J\u202eevil\rRESIGN t1") {
+			t.Errorf("%v: the headers or the body are not raw:\n%q", args, raw)
+		}
+	}
+	if size := byteSize(int64(len(msgs[0].Raw))); msgs[0].Size != int64(len(msgs[0].Raw)) || !strings.Contains(list, "  "+size+"  ") {
+		t.Errorf("the list lacks the size %d (%s):\n%s", msgs[0].Size, size, list)
+	}
+	if code, _, errOut := lexio(t, "mail", "read", "--as", "alice@localhost", "-c", path, "--raw", "--html"); code != 2 || !strings.Contains(errOut, "--raw prints one message whole") {
+		t.Errorf("--raw --html: %d %q", code, errOut)
+	}
+}
+
+// byteSize writes a message's size as mail clients list it.
+func TestByteSize(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KB", 12697: "12.4 KB", 3 << 20: "3.0 MB"} {
+		if got := byteSize(n); got != want {
+			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
+		}
 	}
 }
 

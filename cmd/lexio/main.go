@@ -60,7 +60,7 @@ func commands() []command {
 		{"serve", "serve [-c FILE]", "run the daemon: read mail, apply moves, send notices, enforce deadlines", runServe},
 		{"demo", "demo [--data DIR] [--imap ADDR] [--smtp ADDR] [--web ADDR]", "the daemon with a built-in mail server and a table for alice and bob (make run)", runDemo},
 		{"auth login", "auth login [-c FILE] [--timeout D]", "get the first OAuth2 refresh token ([oauth2] grant = \"refresh_token\"): sign in from a browser on this machine; writes oauth2.refresh_token_file", runAuthLogin},
-		{"mail read", "mail read --as ADDRESS [--list] [-n N] [--html]", "read a player's mailbox on the built-in mail server", runMailRead},
+		{"mail read", "mail read --as ADDRESS [--list] [-n N] [--html | --raw]", "read a player's mailbox on the built-in mail server: the newest message, message N, the list with sizes, or a message as delivered", runMailRead},
 		{"mail send", "mail send --as ADDRESS [--table NAME] [--to ADDRESS] COMMAND", "send a command as a player through the built-in mail server", runMailSend},
 		{"table new", "table new [--league L] [--seed N] NAME PLAYER...", "open a table: players in turn order, tiles dealt, notices queued", runTableNew},
 		{"table list", "table list", "list the tables", runTableList},
