@@ -36,8 +36,10 @@ func runCheckConfig(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", *path, err)
 	}
-	fmt.Fprintf(e.stdout, "%s: ok: %d leagues, %d tables, storage %s, dictionary %s\n",
-		*path, len(c.Leagues), len(c.Tables), c.Storage.Driver, c.Dictionary)
+	// The tables counted are the file's: those opened by mail or by
+	// table new live in the store alone.
+	fmt.Fprintf(e.stdout, "%s: ok: %d league%s, %d table%s in the file, storage %s, dictionary %s\n",
+		*path, len(c.Leagues), plural(len(c.Leagues)), len(c.Tables), plural(len(c.Tables)), c.Storage.Driver, c.Dictionary)
 	if !*connect {
 		return nil
 	}
