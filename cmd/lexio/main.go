@@ -64,7 +64,7 @@ func commands() []command {
 		{"mail send", "mail send --as ADDRESS [--table NAME] [--to ADDRESS] COMMAND", "send a command as a player through the built-in mail server", runMailSend},
 		{"table new", "table new [--league L] [--seed N] NAME PLAYER...", "open a table: players in turn order, tiles dealt, notices queued", runTableNew},
 		{"table list", "table list", "list the tables", runTableList},
-		{"table show", "table show [--gcg] NAME", "show a table's board, scores and whole log (or its GCG record)", runTableShow},
+		{"table show", "table show [--gcg] NAME", "show a table's board (columns A–M, rows 1–13, a blank in lowercase), scores and log, numbered as the players' LOG (refusals, private, left out); or its GCG record", runTableShow},
 		{"table substitute", "table substitute NAME OLD NEW", "give OLD's seat (rack, score, turn) to NEW, who is mailed the table; OLD's replies stop working", runTableSubstitute},
 		{"league list", "league list", "list the leagues and where their seasons are", runLeagueList},
 		{"league show", "league show LEAGUE", "show a league's current season (tables, who is to play) and the next season's divisions", runLeagueShow},
