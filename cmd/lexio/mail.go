@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/store"
 )
 
 // mailConfig reads the configuration of the embedded mail server at path
@@ -123,7 +126,7 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 func runMailSend(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "mail send")
 	as := fs.String("as", "", "the player's `address`, e.g. alice@localhost")
-	tableName := fs.String("table", "", "the `table` to write to when there is no notice to reply to")
+	tableName := fs.String("table", "", "the `table` to write to (default: the one of the newest notice; when the mail holds notices of several tables, the one where it is the player's turn)")
 	to := fs.String("to", "", "write to this `address` instead (e.g. lexio@localhost for NEW, JOIN, HELP)")
 	wait := fs.Duration("wait", 5*time.Second, "how long to wait for the answer")
 	cfgPath := fs.String("c", configPath(e), "configuration `file`")
@@ -162,7 +165,18 @@ func runMailSend(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	rcpt, raw := acc.Command(before, c.Mail.Address, rcpt, firstLine(body), body, now, id)
+	answered := before
+	if rcpt == "" {
+		name, why, err := replyTable(ctx, e, c, acc, before)
+		if err != nil {
+			return err
+		}
+		if name != "" {
+			answered = tableMail(before, c.Mail.Address, name)
+			fmt.Fprintf(e.stdout, "table %s: %s\n", name, why)
+		}
+	}
+	rcpt, raw := acc.Command(answered, c.Mail.Address, rcpt, firstLine(body), body, now, id)
 	if err := acc.Send(ctx, []string{rcpt}, raw); err != nil {
 		return err
 	}
@@ -183,6 +197,97 @@ func runMailSend(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "read it with: %s mail read --as %s\n", e.program(), acc.Address)
 	return nil
+}
+
+// replyTable chooses the table a command with neither --table nor --to
+// answers, and says why, when the player's mail holds notices of several
+// tables (else "": the newest notice is answered): the table where it is
+// their turn, as the store has it. Their turn at several tables, or at
+// none, is a usage error naming the tables, for --table: guessing would
+// send a move to a table where it is refused, or worse, played.
+func replyTable(ctx context.Context, e *env, c *config.Config, acc client.Account, inbox []client.Message) (name, why string, err error) {
+	names := mailTables(inbox, c.Mail.Address)
+	if len(names) < 2 {
+		return "", "", nil
+	}
+	svc, closeFn, err := adminServiceOf(ctx, e, c)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: your mail holds notices of %d tables, and the store cannot say where it is your turn (%v): say which, with %s", errUsage, len(names), err, tableFlags(names))
+	}
+	defer closeFn()
+	var mine []string
+	for _, n := range names {
+		t, err := svc.views.Show(ctx, n)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // an open table that lapsed
+		}
+		if err != nil {
+			return "", "", err
+		}
+		if t.Turn >= 0 && t.Turn < len(t.Players) && strings.EqualFold(t.Players[t.Turn], acc.Address) {
+			mine = append(mine, n)
+		}
+	}
+	switch len(mine) {
+	case 1:
+		return mine[0], "it is your turn there (of the tables your mail comes from: " + strings.Join(names, ", ") + ")", nil
+	case 0:
+		return "", "", fmt.Errorf("%w: your mail holds notices of %d tables (%s), and it is your turn at none: say which, with %s", errUsage, len(names), strings.Join(names, ", "), tableFlags(names))
+	}
+	return "", "", fmt.Errorf("%w: it is your turn at %d tables: say which, with %s", errUsage, len(mine), tableFlags(mine))
+}
+
+// mailTables names the tables of the service's mail in inbox, the newest
+// notice's first. A table's mail is in its thread, whose root every one
+// references: <lexio.TABLE@domain> (EMAIL §4.4).
+func mailTables(inbox []client.Message, service string) []string {
+	var names []string
+	for i := len(inbox) - 1; i >= 0; i-- {
+		if n := threadTable(inbox[i], service); n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// tableMail is the service's mail of table name in inbox.
+func tableMail(inbox []client.Message, service, name string) []client.Message {
+	var out []client.Message
+	for _, m := range inbox {
+		if threadTable(m, service) == name {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// threadTable is the table whose thread m, from the service, belongs to;
+// "" for other mail.
+func threadTable(m client.Message, service string) string {
+	_, domain, _ := strings.Cut(service, "@")
+	if !strings.EqualFold(m.From, service) {
+		return ""
+	}
+	for _, id := range append([]string{m.InReplyTo}, m.References...) {
+		n, ok := strings.CutPrefix(id, "lexio.")
+		if !ok {
+			continue
+		}
+		if n, ok = strings.CutSuffix(n, "@"+domain); ok && tablename.Check(n) == nil {
+			return n
+		}
+	}
+	return ""
+}
+
+// tableFlags writes the choice of tables as flags: "--table t1 or
+// --table t2".
+func tableFlags(names []string) string {
+	fs := make([]string, len(names))
+	for i, n := range names {
+		fs[i] = "--table " + n
+	}
+	return strings.Join(fs, " or ")
 }
 
 // tableAddress is the player's reply address for the table, as the

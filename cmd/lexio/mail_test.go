@@ -147,3 +147,88 @@ func TestMailUnknownUser(t *testing.T) {
 		}
 	}
 }
+
+// TestMailSendChoosesTable: with notices of several tables, mail send
+// without --table answers the table where it is the sender's turn, not
+// the newest mail's (#34: carol's move went to the wrong table and came
+// back "not your turn"); their turn at several tables, or at none, is a
+// usage error naming them for --table. Its hints name the program as it
+// was run.
+func TestMailSendChoosesTable(t *testing.T) {
+	dir := t.TempDir()
+	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	writeFile(t, path, testConfig(t, dir, secret, filepath.Join("..", "..", "gcg", "testdata", "words.txt"),
+		"[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n"+
+			"[[table]]\nname = \"t2\"\nplayers = [\"bob@localhost\", \"alice@localhost\"]\n"), 0o600)
+	ctx, cancel := context.WithCancel(context.Background())
+	errOut := &syncBuffer{}
+	e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{}, stderr: errOut, getenv: func(string) string { return "" }}
+	done := make(chan error, 1)
+	go func() { done <- serveWith(ctx, e, path, nil, nil) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	defer func() {
+		if t.Failed() {
+			t.Logf("the daemon's log:\n%s", errOut.String())
+		}
+	}()
+	c, err := mailConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tablesOf := func(who string) func() string {
+		acc, err := account(c, who)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func() string {
+			msgs, err := acc.Fetch(ctx)
+			if err != nil {
+				return err.Error()
+			}
+			return strings.Join(mailTables(msgs, c.Mail.Address), " ")
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	waitFor(t, "alice's notices", deadline, tablesOf("alice@localhost"), "t1", "t2")
+	waitFor(t, "bob's notices", deadline, tablesOf("bob@localhost"), "t1", "t2")
+	send := func(as string, args ...string) (int, string, string) {
+		t.Helper()
+		return lexioAs(t, "bin/lexio", append([]string{"mail", "send", "--as", as, "-c", path, "--wait", "10s"}, args...)...)
+	}
+
+	// alice passes at t1: bob's turn at both tables.
+	code, out, stderr := send("alice@localhost", "--table", "t1", "PASS")
+	if code != 0 || !strings.Contains(out, "read it with: bin/lexio mail read --as alice@localhost") {
+		t.Fatalf("alice at t1: %d %q %q", code, out, stderr)
+	}
+	code, out, stderr = send("bob@localhost", "PASS")
+	if code != 2 || !strings.Contains(stderr, "it is your turn at 2 tables: say which, with --table t") ||
+		!strings.Contains(stderr, "--table t1") || !strings.Contains(stderr, "--table t2") || strings.Contains(out, "sent to") {
+		t.Fatalf("bob's turn at both: %d %q %q", code, out, stderr)
+	}
+	// bob passes at t2; his newest mail is t2's, his turn is at t1.
+	if code, out, stderr = send("bob@localhost", "--table", "t2", "PASS"); code != 0 {
+		t.Fatalf("bob at t2: %d %q %q", code, out, stderr)
+	}
+	if got := tablesOf("bob@localhost")(); !strings.HasPrefix(got, "t2 ") {
+		t.Fatalf("bob's newest notice is not t2's: %s", got)
+	}
+	code, out, stderr = send("bob@localhost", "PASS")
+	if code != 0 || !strings.Contains(out, "table t1: it is your turn there") || !strings.Contains(out, "sent to lexio+t1-") {
+		t.Fatalf("bob's turn at t1: %d %q %q", code, out, stderr)
+	}
+	if code, out, _ := lexio(t, "table", "show", "-c", path, "t1"); code != 0 || !strings.Contains(out, "moves 2\n") {
+		t.Errorf("bob's pass did not reach t1:\n%s", out)
+	}
+	// alice's turn at both: bob's mail is ambiguous.
+	code, out, stderr = send("bob@localhost", "SAY hello")
+	if code != 2 || !strings.Contains(stderr, "your mail holds notices of 2 tables (t1, t2), and it is your turn at none: say which, with --table t1 or --table t2") {
+		t.Errorf("bob's turn at none: %d %q %q", code, out, stderr)
+	}
+}

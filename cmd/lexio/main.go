@@ -61,7 +61,7 @@ func commands() []command {
 		{"demo", "demo [--data DIR] [--imap ADDR] [--smtp ADDR] [--web ADDR]", "the daemon with a built-in mail server and a table for alice and bob (make run)", runDemo},
 		{"auth login", "auth login [-c FILE] [--timeout D]", "get the first OAuth2 refresh token ([oauth2] grant = \"refresh_token\"): sign in from a browser on this machine; writes oauth2.refresh_token_file", runAuthLogin},
 		{"mail read", "mail read --as ADDRESS [--list] [-n N] [--html | --raw]", "read a player's mailbox on the built-in mail server: the newest message, message N, the list with sizes, or a message as delivered", runMailRead},
-		{"mail send", "mail send --as ADDRESS [--table NAME] [--to ADDRESS] COMMAND", "send a command as a player through the built-in mail server", runMailSend},
+		{"mail send", "mail send --as ADDRESS [--table NAME | --to ADDRESS] [--wait D] COMMAND", "send a command as a player through the built-in mail server, as a reply to their newest notice; when their mail holds notices of several tables, to the newest of the table where it is their turn (their turn at several or at none: --table says which)", runMailSend},
 		{"table new", "table new [--league L] [--seed N] NAME PLAYER...", "open a table: players in turn order, tiles dealt, notices queued", runTableNew},
 		{"table list", "table list", "list the tables", runTableList},
 		{"table show", "table show [--gcg] NAME", "show a table's board (columns A–M, rows 1–13, a blank in lowercase), scores and log, numbered as the players' LOG (refusals, private, left out); or its GCG record", runTableShow},
