@@ -87,7 +87,7 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 	}
 	if *list {
 		for i, m := range msgs {
-			fmt.Fprintf(e.stdout, "%3d  %s  %8s  %s\n", i+1, m.Date.Local().Format("Jan 2 15:04"), byteSize(m.Size), parser.Shown(m.Subject))
+			fmt.Fprintf(e.stdout, "%3d  %s  %7s  %s\n", i+1, m.Date.Local().Format("Jan 2 15:04"), byteSize(m.Size), parser.Shown(m.Subject))
 		}
 		return nil
 	}
