@@ -32,7 +32,7 @@ func TestHintsNameTheProgram(t *testing.T) {
 	}{
 		{[]string{"help"}, []string{"usage: bin/lexio COMMAND [ARGS]", "\n  bin/lexio mail read --as ADDRESS", "`bin/lexio help COMMAND` explains one"}},
 		{[]string{"help", "mail"}, []string{"usage: bin/lexio mail COMMAND [ARGS]", "\n  bin/lexio mail send ", "`bin/lexio help mail COMMAND` explains one"}},
-		{[]string{"help", "table", "show"}, []string{"usage: bin/lexio table show ", "(bin/lexio replay reads it)"}},
+		{[]string{"help", "table", "show"}, []string{"usage: bin/lexio table show ", "flags of bin/lexio table show:", "(bin/lexio replay reads it)"}},
 		{[]string{"frobnicate"}, []string{"`bin/lexio help` lists them"}},
 		{[]string{"help", "frobnicate"}, []string{"`bin/lexio help` lists them"}},
 		{[]string{"table", "show", "-c", cfg}, []string{"usage: bin/lexio table show "}},

@@ -194,7 +194,7 @@ func newFlags(e *env, name string) *flags {
 		n := 0
 		fs.VisitAll(func(*flag.Flag) { n++ })
 		if n > 0 {
-			fmt.Fprintf(fs.Output(), "\nflags of lexio %s:\n", name)
+			fmt.Fprintf(fs.Output(), "\nflags of %s %s:\n", e.program(), name)
 			fs.PrintDefaults()
 		}
 	}
