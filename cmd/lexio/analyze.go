@@ -51,7 +51,7 @@ func runAnalyze(ctx context.Context, e *env, args []string) error {
 	}
 	turns, err := analysis.FromRecord(rec, rules, d)
 	if err != nil {
-		return &exitError{code: 1, err: fmt.Errorf("%s: %w (lexio replay tells every problem)", path, err)}
+		return &exitError{code: 1, err: fmt.Errorf("%s: %w (`%s replay %s` tells every problem)", path, err, e.program(), path)}
 	}
 	rep, err := analysis.Analyze(turns, len(rec.Players), rules, gd)
 	if err != nil {

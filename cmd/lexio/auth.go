@@ -59,6 +59,6 @@ func runAuthLogin(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "refresh token written to %s (mode 600); `lexio serve` uses it\n", o.RefreshTokenFile)
+	fmt.Fprintf(e.stdout, "refresh token written to %s (mode 600); `%s serve` uses it\n", o.RefreshTokenFile, e.program())
 	return nil
 }

@@ -32,12 +32,14 @@ func runCheckConfig(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	n, err := resolve(c)
+	n, err := resolve(c, e.program())
 	if err != nil {
 		return fmt.Errorf("%s: %w", *path, err)
 	}
-	fmt.Fprintf(e.stdout, "%s: ok: %d leagues, %d tables, storage %s, dictionary %s\n",
-		*path, len(c.Leagues), len(c.Tables), c.Storage.Driver, c.Dictionary)
+	// The tables counted are the file's: those opened by mail or by
+	// table new live in the store alone.
+	fmt.Fprintf(e.stdout, "%s: ok: %d league%s, %d table%s in the file, storage %s, dictionary %s\n",
+		*path, len(c.Leagues), plural(len(c.Leagues)), len(c.Tables), plural(len(c.Tables)), c.Storage.Driver, c.Dictionary)
 	if !*connect {
 		return nil
 	}
@@ -91,7 +93,8 @@ type needs struct {
 // resolve reads and checks everything serve needs besides the file,
 // without opening a connection: serve calls it before it starts (and at
 // each reload), check-config to name every problem at once, one per line.
-func resolve(c *config.Config) (*needs, error) {
+// prog is the program as it was run, which the hints name.
+func resolve(c *config.Config, prog string) (*needs, error) {
 	var n needs
 	var errs []error
 	var err error
@@ -114,7 +117,7 @@ func resolve(c *config.Config) (*needs, error) {
 			}
 		}
 		if c.OAuth2On() {
-			if n.tokens, err = tokenSource(c, func(err error) { n.watch.TokenRequested(err) }); err != nil {
+			if n.tokens, err = tokenSource(c, prog, func(err error) { n.watch.TokenRequested(err) }); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -179,7 +182,8 @@ func checkCAFile(path string) error {
 
 // tokenSource is the OAuth2 token source of the [oauth2] section, its
 // secrets read, telling requested of each request; it asks nothing yet.
-func tokenSource(c *config.Config, requested func(error)) (*oauth.Source, error) {
+// prog names the program in the hint of a missing refresh token.
+func tokenSource(c *config.Config, prog string, requested func(error)) (*oauth.Source, error) {
 	o := c.OAuth2
 	cfg := oauth.Config{TokenURL: o.TokenURL, AuthURL: o.AuthURL, ClientID: o.ClientID, Grant: oauth.Grant(o.Grant),
 		RefreshTokenFile: o.RefreshTokenFile, Scopes: o.Scopes(), Requested: requested}
@@ -187,7 +191,7 @@ func tokenSource(c *config.Config, requested func(error)) (*oauth.Source, error)
 	cfg.ClientSecret, secretErr = c.OAuth2ClientSecret()
 	if cfg.Grant == oauth.RefreshToken {
 		if cfg.RefreshToken, tokenErr = c.OAuth2RefreshToken(); tokenErr != nil {
-			tokenErr = fmt.Errorf("%w (`lexio auth login` writes it)", tokenErr)
+			tokenErr = fmt.Errorf("%w (`%s auth login` writes it)", tokenErr, prog)
 		}
 	}
 	if err := errors.Join(secretErr, tokenErr); err != nil {

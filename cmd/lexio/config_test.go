@@ -106,4 +106,21 @@ password_file = ` + quote(filepath.Join(dir, "smtp-password")) + "\n"
 	})
 }
 
+// TestCheckConfigCounts: check-config counts leagues and the file's tables
+// in good English, and says the tables are the file's: those opened by
+// mail are not in it (#34).
+func TestCheckConfigCounts(t *testing.T) {
+	for _, tc := range []struct{ tables, want string }{
+		{"[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n", ": ok: 1 league, 1 table in the file, storage sqlite"},
+		{leagueConfig, ": ok: 2 leagues, 0 tables in the file, storage sqlite"},
+		{leagueConfig + "[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n[[table]]\nname = \"t2\"\nplayers = [\"bob@localhost\", \"alice@localhost\"]\n",
+			": ok: 2 leagues, 2 tables in the file, storage sqlite"},
+	} {
+		_, cfg := adminConfig(t, tc.tables)
+		if code, out, errOut := lexio(t, "check-config", "-c", cfg); code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%d %q %q, want %q", code, out, errOut, tc.want)
+		}
+	}
+}
+
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `\`, `\\`) + `"` }

@@ -119,8 +119,8 @@ func runLeagueClose(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "league %s: season %d closed. The daemon sends the game-over mails; `lexio league standings %s` has the final standings.\n",
-		s.League, s.Number, s.League)
+	fmt.Fprintf(e.stdout, "league %s: season %d closed. The daemon sends the game-over mails; `%s league standings %s` has the final standings.\n",
+		s.League, s.Number, e.program(), s.League)
 	return nil
 }
 
@@ -163,7 +163,7 @@ func runLeagueStandings(ctx context.Context, e *env, args []string) error {
 	defer closeFn()
 	s, rows, err := svc.seasons.Standings(ctx, fs.Arg(0), *number)
 	if errors.Is(err, season.ErrNoSeason) {
-		return fmt.Errorf("%w; `lexio league start %s` starts the first", err, fs.Arg(0))
+		return fmt.Errorf("%w; `%s league start %s` starts the first", err, e.program(), fs.Arg(0))
 	}
 	if err != nil {
 		return err

@@ -51,7 +51,8 @@ func TestMailReadHTMLIsThePageAlone(t *testing.T) {
 
 // TestMailReadEscapes: a mail whose subject and text hold an escape
 // sequence, a lone CR and a bidi override is read with them escaped, in
-// the list and in the message, never raw to the terminal.
+// the list and in the message, never raw to the terminal; but raw with
+// --raw, which asks for the message as delivered.
 func TestMailReadEscapes(t *testing.T) {
 	dir := t.TempDir()
 	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
@@ -86,5 +87,148 @@ func TestMailReadEscapes(t *testing.T) {
 	}
 	if !strings.Contains(text, `\x1b[2J\u202eevil\rRESIGN t1`) {
 		t.Errorf("the text is not shown escaped:\n%s", text)
+	}
+
+	// --raw is the message as delivered, byte for byte (#34): what the
+	// server keeps, escapes and CRLFs as they came; --list gives its size.
+	c, err := mailConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, err := account(c, "alice@localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := acc.Fetch(ctx)
+	if err != nil || len(msgs) != 1 {
+		t.Fatalf("alice's mail: %d messages, %v", len(msgs), err)
+	}
+	for _, args := range [][]string{{"--raw"}, {"--raw", "-n", "1"}} {
+		code, raw, errOut := lexio(t, append([]string{"mail", "read", "--as", "alice@localhost", "-c", path}, args...)...)
+		if code != 0 || raw != string(msgs[0].Raw) {
+			t.Errorf("%v: %d %s: not the message as delivered:\n%q\nwant\n%q", args, code, errOut, raw, msgs[0].Raw)
+		}
+		if !strings.Contains(raw, "From: bob@localhost\r\n") || !strings.Contains(raw, "\x1b[2J\u202eevil\rRESIGN t1") {
+			t.Errorf("%v: the headers or the body are not raw:\n%q", args, raw)
+		}
+	}
+	if size := byteSize(int64(len(msgs[0].Raw))); msgs[0].Size != int64(len(msgs[0].Raw)) || !strings.Contains(list, "  "+size+"  ") {
+		t.Errorf("the list lacks the size %d (%s):\n%s", msgs[0].Size, size, list)
+	}
+	if code, _, errOut := lexio(t, "mail", "read", "--as", "alice@localhost", "-c", path, "--raw", "--html"); code != 2 || !strings.Contains(errOut, "--raw prints one message whole") {
+		t.Errorf("--raw --html: %d %q", code, errOut)
+	}
+}
+
+// byteSize writes a message's size as mail clients list it.
+func TestByteSize(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KB", 12697: "12.4 KB", 3 << 20: "3.0 MB"} {
+		if got := byteSize(n); got != want {
+			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestMailUnknownUser: --as an address that is no user of the built-in
+// server is refused before any login, naming its users (#34); before,
+// mail send tried to log in and printed the IMAP server's refusal.
+func TestMailUnknownUser(t *testing.T) {
+	_, cfg := adminConfig(t, "")
+	want := "--as nobody@localhost: not a mailbox of the built-in server; its users are alice@localhost, bob@localhost"
+	for _, args := range [][]string{
+		{"mail", "send", "--as", "nobody@localhost", "-c", cfg, "PASS"},
+		{"mail", "read", "--as", "Nobody@localhost", "-c", cfg},
+		{"mail", "read", "--as", "lexio@localhost", "-c", cfg, "--list"},
+	} {
+		code, _, errOut := lexio(t, args...)
+		w := strings.Replace(want, "nobody", strings.ToLower(strings.TrimSuffix(args[3], "@localhost")), 1)
+		if code != 2 || !strings.Contains(errOut, w) || strings.Contains(errOut, "imap") {
+			t.Errorf("%v: %d %q, want 2 and %q", args, code, errOut, w)
+		}
+	}
+}
+
+// TestMailSendChoosesTable: with notices of several tables, mail send
+// without --table answers the table where it is the sender's turn, not
+// the newest mail's (#34: carol's move went to the wrong table and came
+// back "not your turn"); their turn at several tables, or at none, is a
+// usage error naming them for --table. Its hints name the program as it
+// was run.
+func TestMailSendChoosesTable(t *testing.T) {
+	dir := t.TempDir()
+	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	writeFile(t, path, testConfig(t, dir, secret, filepath.Join("..", "..", "gcg", "testdata", "words.txt"),
+		"[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n"+
+			"[[table]]\nname = \"t2\"\nplayers = [\"bob@localhost\", \"alice@localhost\"]\n"), 0o600)
+	ctx, cancel := context.WithCancel(context.Background())
+	errOut := &syncBuffer{}
+	e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{}, stderr: errOut, getenv: func(string) string { return "" }}
+	done := make(chan error, 1)
+	go func() { done <- serveWith(ctx, e, path, nil, nil) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	defer func() {
+		if t.Failed() {
+			t.Logf("the daemon's log:\n%s", errOut.String())
+		}
+	}()
+	c, err := mailConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tablesOf := func(who string) func() string {
+		acc, err := account(c, who)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func() string {
+			msgs, err := acc.Fetch(ctx)
+			if err != nil {
+				return err.Error()
+			}
+			return strings.Join(mailTables(msgs, c.Mail.Address), " ")
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	waitFor(t, "alice's notices", deadline, tablesOf("alice@localhost"), "t1", "t2")
+	waitFor(t, "bob's notices", deadline, tablesOf("bob@localhost"), "t1", "t2")
+	send := func(as string, args ...string) (int, string, string) {
+		t.Helper()
+		return lexioAs(t, "bin/lexio", append([]string{"mail", "send", "--as", as, "-c", path, "--wait", "10s"}, args...)...)
+	}
+
+	// alice passes at t1: bob's turn at both tables.
+	code, out, stderr := send("alice@localhost", "--table", "t1", "PASS")
+	if code != 0 || !strings.Contains(out, "read it with: bin/lexio mail read --as alice@localhost") {
+		t.Fatalf("alice at t1: %d %q %q", code, out, stderr)
+	}
+	code, out, stderr = send("bob@localhost", "PASS")
+	if code != 2 || !strings.Contains(stderr, "it is your turn at 2 tables: say which, with --table t") ||
+		!strings.Contains(stderr, "--table t1") || !strings.Contains(stderr, "--table t2") || strings.Contains(out, "sent to") {
+		t.Fatalf("bob's turn at both: %d %q %q", code, out, stderr)
+	}
+	// bob passes at t2; his newest mail is t2's, his turn is at t1.
+	if code, out, stderr = send("bob@localhost", "--table", "t2", "PASS"); code != 0 {
+		t.Fatalf("bob at t2: %d %q %q", code, out, stderr)
+	}
+	if got := tablesOf("bob@localhost")(); !strings.HasPrefix(got, "t2 ") {
+		t.Fatalf("bob's newest notice is not t2's: %s", got)
+	}
+	code, out, stderr = send("bob@localhost", "PASS")
+	if code != 0 || !strings.Contains(out, "table t1: it is your turn there") || !strings.Contains(out, "sent to lexio+t1-") {
+		t.Fatalf("bob's turn at t1: %d %q %q", code, out, stderr)
+	}
+	if code, out, _ := lexio(t, "table", "show", "-c", path, "t1"); code != 0 || !strings.Contains(out, "moves 2\n") {
+		t.Errorf("bob's pass did not reach t1:\n%s", out)
+	}
+	// alice's turn at both: bob's mail is ambiguous.
+	code, out, stderr = send("bob@localhost", "SAY hello")
+	if code != 2 || !strings.Contains(stderr, "your mail holds notices of 2 tables (t1, t2), and it is your turn at none: say which, with --table t1 or --table t2") {
+		t.Errorf("bob's turn at none: %d %q %q", code, out, stderr)
 	}
 }

@@ -60,11 +60,11 @@ func commands() []command {
 		{"serve", "serve [-c FILE]", "run the daemon: read mail, apply moves, send notices, enforce deadlines", runServe},
 		{"demo", "demo [--data DIR] [--imap ADDR] [--smtp ADDR] [--web ADDR]", "the daemon with a built-in mail server and a table for alice and bob (make run)", runDemo},
 		{"auth login", "auth login [-c FILE] [--timeout D]", "get the first OAuth2 refresh token ([oauth2] grant = \"refresh_token\"): sign in from a browser on this machine; writes oauth2.refresh_token_file", runAuthLogin},
-		{"mail read", "mail read --as ADDRESS [--list] [-n N] [--html]", "read a player's mailbox on the built-in mail server", runMailRead},
-		{"mail send", "mail send --as ADDRESS [--table NAME] [--to ADDRESS] COMMAND", "send a command as a player through the built-in mail server", runMailSend},
+		{"mail read", "mail read --as ADDRESS [--list] [-n N] [--html | --raw]", "read a player's mailbox on the built-in mail server: the newest message, message N, the list with sizes, or a message as delivered", runMailRead},
+		{"mail send", "mail send --as ADDRESS [--table NAME | --to ADDRESS] [--wait D] COMMAND", "send a command as a player through the built-in mail server, as a reply to their newest notice; when their mail holds notices of several tables, to the newest of the table where it is their turn (their turn at several or at none: --table says which)", runMailSend},
 		{"table new", "table new [--league L] [--seed N] NAME PLAYER...", "open a table: players in turn order, tiles dealt, notices queued", runTableNew},
 		{"table list", "table list", "list the tables", runTableList},
-		{"table show", "table show [--gcg] NAME", "show a table's board, scores and whole log (or its GCG record)", runTableShow},
+		{"table show", "table show [--gcg] NAME", "show a table's board (columns A–M, rows 1–13, a blank in lowercase), scores and log, numbered as the players' LOG (refusals, private, left out); or its GCG record", runTableShow},
 		{"table substitute", "table substitute NAME OLD NEW", "give OLD's seat (rack, score, turn) to NEW, who is mailed the table; OLD's replies stop working", runTableSubstitute},
 		{"league list", "league list", "list the leagues and where their seasons are", runLeagueList},
 		{"league show", "league show LEAGUE", "show a league's current season (tables, who is to play) and the next season's divisions", runLeagueShow},
@@ -94,7 +94,7 @@ func run(ctx context.Context, e *env, args []string) int {
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {
 		if !help(e, e.stdout, rest) {
-			fmt.Fprintf(e.stderr, "lexio: no command %q; `lexio help` lists them\n", strings.Join(rest, " "))
+			fmt.Fprintf(e.stderr, "lexio: no command %q; `%s help` lists them\n", strings.Join(rest, " "), e.program())
 			return 2
 		}
 		return 0
@@ -123,7 +123,7 @@ func run(ctx context.Context, e *env, args []string) int {
 		case errors.Is(err, flag.ErrHelp):
 			return 0
 		case errors.Is(err, errUsage):
-			fmt.Fprintf(e.stderr, "lexio: %v\nusage: lexio %s\n", err, c.usage)
+			fmt.Fprintf(e.stderr, "lexio: %v\nusage: %s %s\n", err, e.program(), c.usage)
 			return 2
 		case errors.As(err, &ee):
 			fmt.Fprintf(e.stderr, "lexio %s: %v\n", c.name, ee.err)
@@ -133,7 +133,7 @@ func run(ctx context.Context, e *env, args []string) int {
 			return 1
 		}
 	}
-	fmt.Fprintf(e.stderr, "lexio: unknown command %q; `lexio help` lists them\n", name)
+	fmt.Fprintf(e.stderr, "lexio: unknown command %q; `%s help` lists them\n", name, e.program())
 	return 2
 }
 
@@ -143,11 +143,11 @@ func run(ctx context.Context, e *env, args []string) int {
 func help(e *env, w io.Writer, args []string) bool {
 	if len(args) == 0 {
 		fmt.Fprintln(w, "lexio — Lexio, the crossword tile game, played by email.")
-		fmt.Fprintln(w, "\nusage: lexio COMMAND [ARGS]\n\ncommands:")
+		fmt.Fprintf(w, "\nusage: %s COMMAND [ARGS]\n\ncommands:\n", e.program())
 		for _, c := range commands() {
-			fmt.Fprintf(w, "  lexio %s\n      %s\n", c.usage, c.summary)
+			fmt.Fprintf(w, "  %s %s\n      %s\n", e.program(), c.usage, c.summary)
 		}
-		fmt.Fprintln(w, "\n`lexio help COMMAND` explains one. The configuration file is -c FILE, else")
+		fmt.Fprintf(w, "\n`%s help COMMAND` explains one. The configuration file is -c FILE, else\n", e.program())
 		fmt.Fprintln(w, "$LEXIO_CONFIG, else ./lexio.toml, else ./data/demo.toml (which `make run` writes).")
 		fmt.Fprintln(w, "\nPlayers write HELP to the game's address for the commands by mail, and")
 		fmt.Fprintln(w, "HELP RULES for the rules of the game (as in doc/rules.md).")
@@ -157,7 +157,7 @@ func help(e *env, w io.Writer, args []string) bool {
 	var group []command
 	for _, c := range commands() {
 		if c.name == want {
-			fmt.Fprintf(w, "usage: lexio %s\n\n%s\n", c.usage, c.summary)
+			fmt.Fprintf(w, "usage: %s %s\n\n%s\n", e.program(), c.usage, c.summary)
 			if c.run != nil {
 				// The command's own flags, as -h prints them.
 				_ = c.run(context.Background(), &env{stdin: e.stdin, stdout: io.Discard, stderr: w, getenv: e.getenv, prog: e.prog}, []string{"-h"})
@@ -171,11 +171,11 @@ func help(e *env, w io.Writer, args []string) bool {
 	if len(group) == 0 {
 		return false
 	}
-	fmt.Fprintf(w, "usage: lexio %s COMMAND [ARGS]\n\ncommands:\n", want)
+	fmt.Fprintf(w, "usage: %s %s COMMAND [ARGS]\n\ncommands:\n", e.program(), want)
 	for _, c := range group {
-		fmt.Fprintf(w, "  lexio %s\n      %s\n", c.usage, c.summary)
+		fmt.Fprintf(w, "  %s %s\n      %s\n", e.program(), c.usage, c.summary)
 	}
-	fmt.Fprintf(w, "\n`lexio help %s COMMAND` explains one.\n", want)
+	fmt.Fprintf(w, "\n`%s help %s COMMAND` explains one.\n", e.program(), want)
 	return true
 }
 
@@ -194,7 +194,7 @@ func newFlags(e *env, name string) *flags {
 		n := 0
 		fs.VisitAll(func(*flag.Flag) { n++ })
 		if n > 0 {
-			fmt.Fprintf(fs.Output(), "\nflags of lexio %s:\n", name)
+			fmt.Fprintf(fs.Output(), "\nflags of %s %s:\n", e.program(), name)
 			fs.PrintDefaults()
 		}
 	}

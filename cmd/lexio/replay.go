@@ -118,6 +118,6 @@ func runDictBuild(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "%s: %d lines: %d words kept, %d dropped (not A–Z once normalised), %d duplicates, %d blank\n",
 		in, st.Lines, st.Kept, st.Dropped, st.Duplicates, st.Blank)
 	fmt.Fprintf(e.stdout, "%s: %d bytes\n", out, n)
-	fmt.Fprintf(e.stdout, "%s: %d bytes (the GADDAG for lexio moves)\n", out+dict.GaddagSuffix, gn)
+	fmt.Fprintf(e.stdout, "%s: %d bytes (the GADDAG for `%s moves`)\n", out+dict.GaddagSuffix, gn, e.program())
 	return nil
 }

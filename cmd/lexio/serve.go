@@ -65,7 +65,7 @@ func serveWith(ctx context.Context, e *env, path string, started func(*daemon), 
 	}
 	log := newLogger(e, cfg.LogLevel)
 	// Everything the file names is checked before anything starts.
-	n, err := resolve(cfg)
+	n, err := resolve(cfg, e.program())
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (d *daemon) reloaded(ctx context.Context, e *env, path string, w *watch.Wat
 		}
 		cfg.Embedded, cfg.Storage = d.cfg.Embedded, d.cfg.Storage
 		var n *needs
-		if n, err = resolve(cfg); err == nil {
+		if n, err = resolve(cfg, e.program()); err == nil {
 			next, err = newDaemon(cfg, n, d.store, d.mail, newLogger(e, cfg.LogLevel), w)
 		}
 		if err == nil {

@@ -134,7 +134,7 @@ func TestStopCommitsTheMoveInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := resolve(cfg)
+	n, err := resolve(cfg, "lexio")
 	if err != nil {
 		t.Fatal(err)
 	}

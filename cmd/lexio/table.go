@@ -126,7 +126,7 @@ func runTableList(ctx context.Context, e *env, args []string) error {
 func runTableShow(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "table show")
 	path := fs.String("c", configPath(e), "configuration `file`")
-	asGCG := fs.Bool("gcg", false, "write the game as a GCG record (lexio replay reads it)")
+	asGCG := fs.Bool("gcg", false, "write the game as a GCG record ("+e.program()+" replay reads it)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -40,8 +40,12 @@ type Account struct {
 
 // Message is one received message.
 type Message struct {
-	UID        uint32
-	Raw        []byte
+	UID uint32
+	// Raw is the message as the server keeps it, headers and body.
+	Raw []byte
+	// Size is the server's RFC822.SIZE of the message (the length of Raw
+	// when read from bytes).
+	Size       int64
 	MessageID  string
 	InReplyTo  string
 	References []string
@@ -83,8 +87,9 @@ func (a Account) dialIMAP() (*imapclient.Client, error) {
 	return c, nil
 }
 
-// Fetch returns every message of INBOX in UID order, without changing
-// their flags.
+// Fetch returns every message of INBOX in UID order, each with its raw
+// bytes and its size as the server gives them, without changing their
+// flags.
 func (a Account) Fetch(ctx context.Context) ([]Message, error) {
 	c, err := a.dialIMAP()
 	if err != nil {
@@ -103,7 +108,7 @@ func (a Account) Fetch(ctx context.Context) ([]Message, error) {
 	var set imap.UIDSet
 	set.AddRange(1, 0)
 	msgs, err := c.Fetch(set, &imap.FetchOptions{
-		UID: true, Flags: true,
+		UID: true, Flags: true, RFC822Size: true,
 		BodySection: []*imap.FetchItemBodySection{{Peek: true}},
 	}).Collect()
 	if err != nil {
@@ -120,6 +125,9 @@ func (a Account) Fetch(ctx context.Context) ([]Message, error) {
 			return nil, err
 		}
 		m.UID = uint32(fm.UID)
+		if fm.RFC822Size > 0 {
+			m.Size = fm.RFC822Size
+		}
 		for _, f := range fm.Flags {
 			if f == imap.FlagSeen {
 				m.Seen = true
@@ -137,7 +145,7 @@ func Read(raw []byte) (*Message, error) {
 		return nil, fmt.Errorf("client: read message: %w", err)
 	}
 	defer r.Close()
-	m := &Message{Raw: raw}
+	m := &Message{Raw: raw, Size: int64(len(raw))}
 	h := r.Header
 	m.MessageID, _ = h.MessageID()
 	if ids, err := h.MsgIDList("In-Reply-To"); err == nil && len(ids) > 0 {

@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/board"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/templates"
 )
 
 // Summary is a table as the admin sees it.
@@ -21,12 +24,18 @@ type Summary struct {
 	Scores                []int
 	Turn                  int // -1 when not playing
 	Deadline              *time.Time
-	Moves                 int64  // turns played: placements, exchanges, passes, expired turns (not probes nor presence)
-	Board                 string // text grid, "" before the start
-	Log                   []engine.LogEntry
-	Actions               []engine.Action
-	Rules                 board.Rules
-	Left                  []engine.Departure // who resigned or forfeited, in order (LEAGUES §2)
+	// Moves are the turns played as the players' LOG numbers them:
+	// placements, exchanges, passes, expired turns (not refusals,
+	// previews nor presence).
+	Moves int64
+	Board string // text grid, a blank's letter in lowercase; "" before the start
+	// Log is the log every player's LOG holds, numbered as theirs:
+	// refusals, private to their author, left out; players named by
+	// their address.
+	Log     []templates.LogLine
+	Actions []engine.Action
+	Rules   board.Rules
+	Left    []engine.Departure // who resigned or forfeited, in order (LEAGUES §2)
 	// Err says why the table could not be read (List); only Name is
 	// set then.
 	Err error
@@ -100,17 +109,21 @@ func (s *Service) Show(ctx context.Context, name string) (Summary, error) {
 func summary(t *table.Table) Summary {
 	sum := Summary{Name: t.Row.Name, League: t.Row.League, Variant: t.Row.Variant, Status: t.Row.Status,
 		Turn: -1, Deadline: t.Row.Deadline}
-	for _, a := range t.Actions() {
-		if table.IsTurn(a.Kind) {
-			sum.Moves++
-		}
-	}
 	for _, st := range t.Seats {
 		sum.Players = append(sum.Players, st.Player.Address)
 	}
 	if g := t.Game; g != nil {
 		b := g.Board()
-		sum.Board, sum.Log, sum.Actions, sum.Rules = b.String(), g.Log(), g.Actions(), g.Rules()
+		// The lines a spectator's page shows, which are every player's
+		// LOG less their own refusals: one numbering for all.
+		public := slices.DeleteFunc(g.Log(), func(e engine.LogEntry) bool { return e.Private })
+		sum.Log = notice.LogLines(public, sum.Players, &b)
+		for _, l := range sum.Log {
+			if l.Turn > 0 {
+				sum.Moves++
+			}
+		}
+		sum.Board, sum.Actions, sum.Rules = b.String(), g.Actions(), g.Rules()
 		r := g.Result()
 		sum.Scores, sum.Left = r.Scores, r.Left
 		if !g.Over() {

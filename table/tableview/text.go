@@ -9,9 +9,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/lexio-mail/lexio/engine"
+	"github.com/lexio-mail/lexio/engine/board"
 	"github.com/lexio-mail/lexio/gcg"
 	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/templates"
 )
 
 // This file is what the operator reads in a terminal (`lexio table list`
@@ -43,7 +44,9 @@ func WriteList(out io.Writer, ts []Summary) (bad []string, err error) {
 }
 
 // WriteShow writes table t for the operator: its state, each player's
-// score, the board and the whole log; watch is the spectators' link, or "".
+// score, the board with its columns' letters and rows' numbers, and the
+// log as the players' LOG numbers it; watch is the spectators' link, or
+// "".
 func WriteShow(w io.Writer, t Summary, watch string) {
 	fmt.Fprintf(w, "table %s  league %s  variant %s  status %s  moves %d\n", t.Name, t.League, t.Variant, t.Status, t.Moves)
 	players := parser.ShownAll(t.Players)
@@ -70,10 +73,30 @@ func WriteShow(w io.Writer, t Summary, watch string) {
 		fmt.Fprintf(w, "  %d. %-32s %6s%s\n", i+1, p, score, left)
 	}
 	if t.Board != "" {
-		fmt.Fprintf(w, "\n%s\n", t.Board)
+		fmt.Fprintln(w)
+		writeBoard(w, t.Board)
+		fmt.Fprintln(w)
 	}
 	for _, l := range t.Log {
-		fmt.Fprintf(w, "%s\n", LogText(l, players))
+		fmt.Fprintf(w, "%s\n", LogText(l))
+	}
+}
+
+// writeBoard writes the text grid of board.Board.String() with the
+// coordinates players write moves in: columns A to M, rows 1 to 13.
+func writeBoard(w io.Writer, grid string) {
+	rows := strings.Split(strings.TrimRight(grid, "\n"), "\n")
+	head := "   "
+	for c := range board.Size {
+		head += " " + string(rune('A'+c))
+	}
+	fmt.Fprintln(w, head)
+	for i, r := range rows {
+		cells := make([]string, len(r))
+		for j := range len(r) {
+			cells[j] = r[j : j+1]
+		}
+		fmt.Fprintf(w, "%3d %s\n", i+1, strings.Join(cells, " "))
 	}
 }
 
@@ -96,34 +119,56 @@ func (v *Service) WriteGCG(ctx context.Context, w io.Writer, t Summary) error {
 	return err
 }
 
-// LogText writes a log entry for the admin, who sees every entry; players
-// are as shown, the names of the entry are made so here.
-func LogText(l engine.LogEntry, players []string) string {
-	who := "table"
-	if l.Player >= 0 && l.Player < len(players) {
-		who = players[l.Player]
+// LogText writes a line of the log for the admin, in English: its number
+// as the players' LOG gives it ("   3.", "    -" for a line that ends no
+// turn), its time, who, and what, a placement with its cell and
+// direction and its words as played (a blank's letter in lowercase).
+// Player text is escaped here.
+func LogText(l templates.LogLine) string {
+	num := "    -"
+	if l.Turn > 0 {
+		num = fmt.Sprintf("%4d.", l.Turn)
 	}
-	head := fmt.Sprintf("%3d  %s  %-24s ", l.Seq, l.At.Local().Format("2006-01-02 15:04"), who)
+	who := "table"
+	if l.Player != "" {
+		who = parser.Shown(l.Player)
+	}
+	head := fmt.Sprintf("%s %s  %-24s ", num, l.At.Local().Format("2006-01-02 15:04"), who)
 	switch l.Kind {
-	case engine.LogPlace:
-		var ws []string
-		for _, w := range l.Play.Words {
-			ws = append(ws, fmt.Sprintf("%s %d", w.Text, w.Score))
+	case templates.LogPlace:
+		if len(l.Words) == 0 {
+			return head + fmt.Sprintf("placed at %s: %d points", l.Pos, l.Score)
 		}
-		return head + fmt.Sprintf("placed %s at %s: %d points (%s)", l.Play.Words[0].Text, l.Play.Words[0].Start, l.Play.Score, strings.Join(ws, ", "))
-	case engine.LogExchange:
+		dir := "across"
+		if l.Down {
+			dir = "down"
+		}
+		ws := make([]string, len(l.Words))
+		for i, w := range l.Words {
+			ws[i] = fmt.Sprintf("%s %d", w.Word, w.Points)
+		}
+		bonus := ""
+		if l.Bonus > 0 {
+			bonus = fmt.Sprintf(", bonus %d", l.Bonus)
+		}
+		return head + fmt.Sprintf("placed %s at %s %s: %d points (%s%s)", l.Words[0].Word, l.Pos, dir, l.Score, strings.Join(ws, ", "), bonus)
+	case templates.LogExchange:
 		return head + fmt.Sprintf("exchanged %d tiles", l.Count)
-	case engine.LogPass:
+	case templates.LogPass:
 		return head + "passed"
-	case engine.LogExpire:
+	case templates.LogExpire:
 		return head + "let the turn expire"
-	case engine.LogRejected:
-		return head + "was refused (private): " + strings.Join(parser.ShownAll(l.Words), ", ")
-	case engine.LogAdjust:
-		return head + fmt.Sprintf("end of game: %+d (rack %q)", l.Score, l.Rack)
-	case engine.LogEnd:
-		return head + "game over: " + string(l.Reason)
-	case engine.LogResign:
+	case templates.LogEnd:
+		end := "game over: " + l.End.String()
+		if len(l.Adjustments) > 0 {
+			racks := make([]string, len(l.Adjustments))
+			for i, a := range l.Adjustments {
+				racks[i] = fmt.Sprintf("%s %+d", parser.Shown(a.Player), a.Points)
+			}
+			end += "; racks: " + strings.Join(racks, ", ")
+		}
+		return head + end
+	case templates.LogResign:
 		what := "resigned"
 		if l.Forfeit {
 			what = "forfeited (turns expired in a row)"
@@ -132,8 +177,8 @@ func LogText(l engine.LogEntry, players []string) string {
 			what += fmt.Sprintf(", %d tiles back in the bag", l.Count)
 		}
 		return head + what
-	case engine.LogSubst:
+	case templates.LogSubstitute:
 		return head + fmt.Sprintf("seat passed from %s to %s", parser.Shown(l.From), parser.Shown(l.To))
 	}
-	return head + string(l.Kind)
+	return head + fmt.Sprintf("entry of kind %d", l.Kind)
 }
