@@ -126,7 +126,7 @@ func runMailRead(ctx context.Context, e *env, args []string) error {
 func runMailSend(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "mail send")
 	as := fs.String("as", "", "the player's `address`, e.g. alice@localhost")
-	tableName := fs.String("table", "", "the `table` to write to (default: the one of the newest notice; when the mail holds notices of several tables, the one where it is the player's turn)")
+	tableName := fs.String("table", "", "the `table` to write to (default: the newest mail's; for a move, when the mail holds notices of several tables, the one where it is the player's turn)")
 	to := fs.String("to", "", "write to this `address` instead (e.g. lexio@localhost for NEW, JOIN, HELP)")
 	wait := fs.Duration("wait", 5*time.Second, "how long to wait for the answer")
 	cfgPath := fs.String("c", configPath(e), "configuration `file`")
@@ -166,7 +166,7 @@ func runMailSend(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	answered := before
-	if rcpt == "" {
+	if rcpt == "" && isTurnCommand(firstLine(body)) {
 		name, why, err := replyTable(ctx, e, c, acc, before)
 		if err != nil {
 			return err
@@ -199,7 +199,18 @@ func runMailSend(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// replyTable chooses the table a command with neither --table nor --to
+// isTurnCommand reports whether line is a move, which only the player on
+// move may make: it goes to the table where it is their turn. Any other
+// command (CONFIRM, JOIN, NOTE…) answers the newest mail, whatever it is.
+func isTurnCommand(line string) bool {
+	c, err := parser.ParseCommand(line)
+	if err != nil {
+		return false
+	}
+	return c.Kind == parser.KindPlace || c.Kind == parser.KindExchange || c.Kind == parser.KindPass
+}
+
+// replyTable chooses the table a move with neither --table nor --to
 // answers, and says why, when the player's mail holds notices of several
 // tables (else "": the newest notice is answered): the table where it is
 // their turn, as the store has it. Their turn at several tables, or at

@@ -226,9 +226,17 @@ func TestMailSendChoosesTable(t *testing.T) {
 	if code, out, _ := lexio(t, "table", "show", "-c", path, "t1"); code != 0 || !strings.Contains(out, "moves 2\n") {
 		t.Errorf("bob's pass did not reach t1:\n%s", out)
 	}
-	// alice's turn at both: bob's mail is ambiguous.
-	code, out, stderr = send("bob@localhost", "SAY hello")
+	// alice's turn at both: bob's move is ambiguous.
+	code, out, stderr = send("bob@localhost", "PASS")
 	if code != 2 || !strings.Contains(stderr, "your mail holds notices of 2 tables (t1, t2), and it is your turn at none: say which, with --table t1 or --table t2") {
 		t.Errorf("bob's turn at none: %d %q %q", code, out, stderr)
+	}
+	// A command that is no move answers the newest mail, as a mail
+	// client's reply would: a CONFIRM its "Was it you?", a JOIN its
+	// invitation, here a SAY t1's notice.
+	newest := strings.Fields(tablesOf("bob@localhost")())[0]
+	code, out, stderr = send("bob@localhost", "SAY hello")
+	if code != 0 || !strings.Contains(out, "sent to lexio+"+newest+"-") || strings.Contains(out, "it is your turn there") {
+		t.Errorf("bob's SAY: %d %q %q", code, out, stderr)
 	}
 }
