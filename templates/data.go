@@ -602,6 +602,16 @@ type SaidMsg struct {
 
 func (SaidMsg) kind() Kind { return Said }
 
+// SayPassedMsg tells the author of a SAY, in one line, that the other
+// players of the table got their line (LEAGUES §5.3), quoted as they got
+// it.
+type SayPassedMsg struct {
+	Head
+	Text string // the line passed on: one printable line; the templates escape it
+}
+
+func (SayPassedMsg) kind() Kind { return SayPassed }
+
 // NoteMsg confirms NOTE to its author: the note kept on the table, or
 // removed.
 type NoteMsg struct {

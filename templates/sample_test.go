@@ -433,6 +433,8 @@ func sample(k Kind) Mail {
 		return SignupMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, League: "autumn", Running: 3}
 	case Said:
 		return SaidMsg{Head: h, From: "Alice", Text: "Nice one, Bob! <b>QUARTZ</b> & a blank?\nGood luck for the end."}
+	case SayPassed:
+		return SayPassedMsg{Head: h, Text: "Nice one, Bob! <b>QUARTZ</b> & a blank? Good luck for the end."}
 	case NoteSet:
 		return NoteMsg{Head: h, Text: sampleNoteText, Had: true}
 	}
