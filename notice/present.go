@@ -297,8 +297,8 @@ func Recent(ls []templates.LogLine, n int) (recent []templates.LogLine, last, ne
 	return Latest(recent, n), last, news
 }
 
-// WithoutRefusals is ls without its refused plays (LogRejected), which
-// only their author sees, and is told once, in the answer to each.
+// WithoutRefusals is ls without its refused plays (LogRejected): only
+// their author sees them, each told once, in the answer to it.
 func WithoutRefusals(ls []templates.LogLine) []templates.LogLine {
 	return slices.DeleteFunc(slices.Clone(ls), func(l templates.LogLine) bool { return l.Kind == templates.LogRejected })
 }
