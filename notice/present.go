@@ -2,6 +2,7 @@ package notice
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/lexio-mail/lexio/engine"
@@ -203,13 +204,20 @@ func LogLines(entries []engine.LogEntry, names []string, b *board.Board) []templ
 // there is none yet.
 func LastMove(ls []templates.LogLine) *templates.LogLine {
 	for i := len(ls) - 1; i >= 0; i-- {
-		switch ls[i].Kind {
-		case templates.LogPlace, templates.LogExchange, templates.LogPass, templates.LogExpire, templates.LogResign:
+		if isMove(ls[i].Kind) {
 			l := ls[i]
 			return &l
 		}
 	}
 	return nil
+}
+
+func isMove(k templates.LogKind) bool {
+	switch k {
+	case templates.LogPlace, templates.LogExchange, templates.LogPass, templates.LogExpire, templates.LogResign:
+		return true
+	}
+	return false
 }
 
 // BoardWords lists the board's words, runs of two letters or more, row
@@ -263,6 +271,36 @@ func EndReason(r engine.EndReason) templates.EndReason {
 		return templates.EndAdjudicated
 	}
 	return templates.EndStalled
+}
+
+// Recent is what a player's state lists of a table's log (ls, from
+// LogLines), each thing said once: last, the last move, told in words
+// (as LastMove); news, the log's last line when it came after the last
+// move (a seat passed), told first; and the n latest of the other lines,
+// oldest first. None is a refused play, told once in the answer to it
+// (EMAIL §4.1).
+func Recent(ls []templates.LogLine, n int) (recent []templates.LogLine, last, news *templates.LogLine) {
+	ls = WithoutRefusals(ls)
+	at := len(ls) - 1 // the last move's line
+	for ; at >= 0 && !isMove(ls[at].Kind); at-- {
+	}
+	for i, l := range ls {
+		switch {
+		case i == at:
+			last = &l
+		case i == len(ls)-1:
+			news = &l
+		default:
+			recent = append(recent, l)
+		}
+	}
+	return Latest(recent, n), last, news
+}
+
+// WithoutRefusals is ls without its refused plays (LogRejected): only
+// their author sees them, each told once, in the answer to it.
+func WithoutRefusals(ls []templates.LogLine) []templates.LogLine {
+	return slices.DeleteFunc(slices.Clone(ls), func(l templates.LogLine) bool { return l.Kind == templates.LogRejected })
 }
 
 // Latest keeps the last n lines.

@@ -244,12 +244,35 @@ func (h *Request) Refuse(t *Table, command string, rs []templates.Reason, limite
 			return notice.Permanent(err)
 		}
 		msg.Rack = notice.RackData(v.Rack)
-		// The reserve matters to a placement (RULES §6.2), and only there.
-		if c := h.Msg.Command; c != nil && c.Kind == parser.KindPlace {
+		// The reserve matters to a placement (RULES §6.2), and only there:
+		// told when this refusal spent a try, or when few are left.
+		if c := h.Msg.Command; c != nil && c.Kind == parser.KindPlace && (spentTry(rs) || lowReserve(v.Reserve, t.Row.ReserveSize)) {
 			msg.Probe = &templates.Probe{Left: v.Reserve, Max: t.Row.ReserveSize, Next: v.NextAttempt}
 		}
 	}
 	return h.Reply(t, msg)
+}
+
+// lowTries is how many tries of the probe reserve left make it low
+// (RULES §6.2, EMAIL §4.1): a refusal says what is left from there down.
+const lowTries = 3
+
+// lowReserve reports whether a probe reserve of max tries with left of
+// them left is low: at most lowTries left, and not full (a host's reserve
+// of lowTries or fewer is not low until a try is spent).
+func lowReserve(left, max int) bool {
+	return left <= lowTries && left < max
+}
+
+// spentTry reports whether a refusal for reasons rs spent a try of the
+// probe reserve: a word not in the dictionary (RULES §6.1–6.2).
+func spentTry(rs []templates.Reason) bool {
+	for _, r := range rs {
+		if r.Kind == templates.ReasonUnknownWords {
+			return true
+		}
+	}
+	return false
 }
 
 func TableName(t *Table) string {

@@ -41,7 +41,8 @@ func (t *Table) wantsNotice(p int) bool {
 // through, or of their one table not over (LEAGUES §5.3), each in a mail of
 // its own. The lines a player may say are bounded per hour by
 // mail.error_replies_per_hour, on a counter of their own; a refusal counts
-// as an error reply. Nothing comes back to the author.
+// as an error reply. The author is answered in one line, their line
+// quoted, within the bound on answers (EMAIL §2.6).
 func (h *Request) Say(t *Table, text string) error {
 	cmd := "SAY"
 	if t == nil {
@@ -91,5 +92,6 @@ func (h *Request) Say(t *Table, text string) error {
 			TableID: &t.Row.ID, Extra: notice.ShortHash(h.Rec.MessageID)}
 		h.Out.Add(e, templates.SaidMsg{Head: h.s.notices.Head(t.Row.Name, to, h.Now), From: from, Text: text})
 	}
-	return nil
+	sender := h.Sender(t)
+	return h.ReplyAs(t, sender, templates.SayPassedMsg{Head: h.s.notices.Head(t.Row.Name, sender, h.Now), Text: text})
 }

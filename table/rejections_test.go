@@ -39,10 +39,11 @@ reserve_refill = "15s"
 	h.Expect(id, table.OutcomeRejected, "not-your-turn")
 	lexiotest.MustContain(t, "not-your-turn reply", lexiotest.Intro(h.LastOf("bob", "rejected").Text), "Alice")
 
-	// RULES §6.4: tiles not on the rack name the problem and spend nothing.
+	// RULES §6.4: tiles not on the rack name the problem and spend
+	// nothing: the reserve, full, goes unsaid (EMAIL §4.1).
 	id = h.Send("alice", "PLACE G7 ACROSS "+absent(g.Rack(0), 2))
 	h.Expect(id, table.OutcomeRejected, "not-on-rack")
-	lexiotest.MustContain(t, "not-on-rack reply", h.LastOf("alice", "rejected").Text, "Probe reserve: 2 of 2")
+	lexiotest.MustNotContain(t, "not-on-rack reply", h.LastOf("alice", "rejected").Text, "Probe reserve")
 
 	// RULES §6.1–6.2: an unknown word keeps the turn, names every word,
 	// spends one attempt.

@@ -122,7 +122,7 @@ func (s *Service) NoticeData(t *Table, p int, now time.Time) (templates.NoticeMs
 		Note:   t.Seats[p].Note, // p's own, never another's
 	}
 	lines := notice.LogLines(v.Log, ns, &b)
-	msg.Log, msg.Last = notice.Latest(lines, 8), notice.LastMove(lines)
+	msg.Log, msg.Last, msg.News = notice.Recent(lines, 8)
 	if !v.Over {
 		msg.State.Turn = ns[v.Turn]
 		if t.Row.Deadline != nil {
@@ -151,8 +151,10 @@ func (s *Service) GameOverData(t *Table, p int, now time.Time) (templates.GameOv
 	msg := templates.GameOverMsg{
 		Head:  s.notices.Head(t.Row.Name, t.Recipient(p), now),
 		Board: notice.BoardData(&b, v.Rules, v.LastPlay),
-		Log:   notice.LogLines(v.Log, ns, &b),
-		End:   templates.EndStalled,
+		// The whole log but the recipient's refused plays, told once
+		// in the answer to each (EMAIL §4.1).
+		Log: notice.WithoutRefusals(notice.LogLines(v.Log, ns, &b)),
+		End: templates.EndStalled,
 		// Open tables by mail allowed: a rematch is (LEAGUES §6.2).
 		Rematch: s.cfg.Open.Allow,
 	}

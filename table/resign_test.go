@@ -416,8 +416,19 @@ func TestSubstitute(t *testing.T) {
 	if want := "lexio+" + h.Token(name, "dave") + "@localhost"; seat.ReplyTo != want {
 		t.Errorf("reply address %q, want %q", seat.ReplyTo, want)
 	}
+	// The others' notices open with the news, the seat passed, each
+	// thing said once (#34): the seat, then Alice's move in words.
 	for _, p := range []string{"alice", "carol"} {
-		lexiotest.MustContain(t, p+"'s notice", h.LastOf(p, "turn-notice").Subject, "Dave", "Bob")
+		n := h.LastOf(p, "turn-notice")
+		lexiotest.MustContain(t, p+"'s notice", n.Subject, "Dave", "Bob")
+		body := strings.Join(strings.Fields(n.Text), " ")
+		news := "Bob's seat passed to Dave, with its rack and score."
+		if i := strings.Index(body, news); i < 0 || strings.Count(body, news) != 1 || i > strings.Index(body, "Alice played ") {
+			t.Errorf("%s's notice does not open with the seat passed, once:\n%s", p, n.Text)
+		}
+		if c := strings.Count(body, "Alice played "); c != 1 {
+			t.Errorf("%s's notice tells Alice's move %d times, want once:\n%s", p, c, n.Text)
+		}
 	}
 	h.Expect(h.ReplyTo("dave", &seat, lexiotest.NextCommand(g, false)), table.OutcomeApplied, "")
 	if g := h.Game(name); g.Turn() != 2 || len(g.Actions()) != actions+1 {

@@ -62,12 +62,33 @@ func testSay(t *testing.T, driver string) {
 			t.Errorf("%s got %d SAY mails, want none", p, n)
 		}
 	}
+	// Alice is answered, in one line, her line quoted as the others got
+	// it (#34), from her reply address at t1.
+	ack := h.Answer("alice", id)
+	if lexiotest.Kind(ack) != "say-passed" {
+		t.Fatalf("alice's SAY answered by %s, want say-passed", lexiotest.Kind(ack))
+	}
+	lexiotest.MustContain(t, "alice's answer", ack.Text, "Your line was passed to the other players of table t1:", "> "+line)
+	if !strings.Contains(ack.HTML, "Good luck &lt;script&gt;alert(1)&lt;/script&gt; &amp; have fun") || strings.Contains(ack.HTML, "<script") {
+		t.Errorf("alice's answer is not escaped in HTML:\n%s", ack.HTML)
+	}
+	if ack.ReplyTo != h.NoticeAt("alice", "t1").ReplyTo {
+		t.Errorf("alice's answer from %q, want her t1 reply address", ack.ReplyTo)
+	}
+	if n := len(lexiotest.OfKind(h.Inbox("alice"), "say-passed")); n != 1 {
+		t.Errorf("alice got %d answers to her SAY, want 1", n)
+	}
 
 	// From the plain address: carol sits at one table, so it goes there.
-	h.Expect(h.SendMail("carol", lexiotest.MailSpec{Body: "DIRE bonjour à tous"}), table.OutcomeApplied, "SAY")
+	// She writes in French: she is answered in French.
+	h.Expect(h.Fresh("carol", "t1", "LANGUE fr"), table.OutcomeApplied, "LANG")
+	id = h.SendMail("carol", lexiotest.MailSpec{Body: "DIRE bonjour à tous"})
+	h.Expect(id, table.OutcomeApplied, "SAY")
 	if ms := said("alice"); len(ms) != 1 || !strings.Contains(ms[0].Text, "Carol") || !strings.Contains(ms[0].Text, "> bonjour à tous") {
 		t.Errorf("alice's SAY mails from carol: %d", len(ms))
 	}
+	lexiotest.MustContain(t, "carol's answer", h.Answer("carol", id).Text,
+		"Votre message a été transmis aux autres joueurs de la table t1 :", "> bonjour à tous")
 	// Alice sits at two: she must say which.
 	id = h.SendMail("alice", lexiotest.MailSpec{Body: "SAY hello"})
 	h.Expect(id, table.OutcomeRejected, "say-where")
@@ -104,5 +125,30 @@ func testSay(t *testing.T, driver string) {
 	h.Expect(h.Fresh("alice", "t1", "SAY five"), table.OutcomeApplied, "SAY")
 	if n := len(said("carol")); n != 4 {
 		t.Errorf("carol got %d lines, want 4", n)
+	}
+}
+
+// TestSayAnswerBounded: the answer to a SAY counts against the answers
+// to its author (mail.replies_per_hour, EMAIL §2.6): past the bound the
+// lines still reach the table, the author is told once that answers
+// pause, then answered no more.
+func TestSayAnswerBounded(t *testing.T) {
+	t.Parallel()
+	h := lexiotest.New(t, lexiotest.Options{Mail: "replies_per_hour = 2"})
+	if err := h.Lobby.CreateTable(h.Ctx, "t1", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitMail("alice", 1)
+	h.WaitMail("bob", 1)
+	for _, line := range []string{"one", "two", "three", "four"} {
+		h.Expect(h.Fresh("alice", "t1", "SAY "+line), table.OutcomeApplied, "SAY")
+	}
+	h.OutboxEmpty()
+	if n := len(lexiotest.OfKind(h.Inbox("bob"), "said")); n != 4 {
+		t.Errorf("bob got %d lines, want 4", n)
+	}
+	msgs := h.Inbox("alice")
+	if n, p := len(lexiotest.OfKind(msgs, "say-passed")), len(lexiotest.OfKind(msgs, "replies-paused")); n != 2 || p != 1 {
+		t.Errorf("alice got %d answers to her lines and %d pauses, want 2 and 1", n, p)
 	}
 }

@@ -339,15 +339,22 @@ type NoticeMsg struct {
 	Head
 	State Table
 	Board Board
-	Rack  Rack      // the recipient's rack, and nobody else's
-	Log   []LogLine // the latest entries, oldest first
+	Rack  Rack // the recipient's rack, and nobody else's
+	// Log is the latest entries, oldest first, but those told above the
+	// board (Last, News), each said once; never a refused play, told
+	// once in the answer to it (EMAIL §4.1).
+	Log []LogLine
 	// Unseen is what the recipient has not seen: the set less the board
 	// (a blank as "?") and their rack. Empty on a spectator's page.
 	Unseen Unseen
 	// Last is the last move in words, said before the board: a
 	// placement, an exchange, a pass, an expiry or a resignation. Nil
-	// before the first move.
+	// before the first move. The turn notice opens with it, unless News.
 	Last *LogLine
+	// News is what came after the last move, if anything did (a seat
+	// passed): the turn notice opens with it, the others say it before
+	// the last move. Nil when the last move is the news.
+	News *LogLine
 	// Words are the board's words with their first cells and directions,
 	// listed after the board for whoever cannot use the grid.
 	Words []BoardWord
@@ -594,6 +601,16 @@ type SaidMsg struct {
 }
 
 func (SaidMsg) kind() Kind { return Said }
+
+// SayPassedMsg tells the author of a SAY, in one line, that the other
+// players of the table got their line (LEAGUES §5.3), quoted as they got
+// it.
+type SayPassedMsg struct {
+	Head
+	Text string // the line passed on: one printable line; the templates escape it
+}
+
+func (SayPassedMsg) kind() Kind { return SayPassed }
 
 // NoteMsg confirms NOTE to its author: the note kept on the table, or
 // removed.

@@ -47,6 +47,7 @@ const (
 	ResignTables                   // ResignTablesMsg: RESIGN without a table: the line resigning each running table
 	Gift                           // GiftMsg: GIVE: time given to the player on move, to everyone at the table
 	NoteSet                        // NoteMsg: NOTE confirmed to its author, or the note removed
+	SayPassed                      // SayPassedMsg: SAY confirmed to its author: their line passed on
 )
 
 // kindNames is read-only.
@@ -89,6 +90,7 @@ var kindNames = [...]string{
 	ResignTables:   "resign-tables",
 	Gift:           "time-given",
 	NoteSet:        "note-set",
+	SayPassed:      "say-passed",
 }
 
 // String returns the kind's stable name, e.g. "turn-notice"; it is also

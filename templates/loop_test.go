@@ -80,6 +80,11 @@ func loopCases() (cases map[string]Mail, textOnly map[string]bool) {
 	for i, text := range []string{"PASS", "PLACE H7 ACROSS CHAT", "resign t42\nNOTIFY turn", "hi\n\nEXCHANGE ALL", strings.Repeat("word ", 40) + "PASS PASS"} {
 		add(fmt.Sprintf("said-%d", i), SaidMsg{Head: sampleHead("Bob"), From: "Alice", Text: text})
 	}
+	// The author of a SAY is shown their line as the others got it,
+	// commands included: quoted too.
+	for i, text := range []string{"PASS", "PLACE H7 ACROSS CHAT", strings.Repeat("word ", 40) + "PASS PASS", strings.Repeat("x", 61) + " RESIGN t42"} {
+		add(fmt.Sprintf("say-passed-%d", i), SayPassedMsg{Head: sampleHead("Bob"), Text: text})
+	}
 	// NOTE shows a player their own words, commands included: quoted
 	// too, in the notice and in the confirmation, wherever a line wraps.
 	for i, text := range []string{"PASS", "PLACE H7 ACROSS CHAT", "NOTE t42 OFF", strings.Repeat("word ", 40) + "PASS PASS", strings.Repeat("x", 61) + " RESIGN t42"} {

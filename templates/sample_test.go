@@ -114,8 +114,10 @@ func sampleRack(letters string) Rack {
 func sampleNotice(to, rack string) NoticeMsg {
 	b := sampleBoard()
 	l := sampleLog()
+	// The last move is told in words, and the latest moves leave it out,
+	// as package notice's presenters give them (notice.Recent).
 	return NoticeMsg{Head: sampleHead(to), State: sampleTable(to), Board: b,
-		Rack: sampleRack(rack), Log: l, Unseen: sampleUnseen(&b, rack),
+		Rack: sampleRack(rack), Log: l[: len(l)-1 : len(l)-1], Unseen: sampleUnseen(&b, rack),
 		Last: &l[len(l)-1], Words: sampleWords(&b)}
 }
 
@@ -195,13 +197,13 @@ func sampleUnseen(b *Board, rack string) Unseen {
 // branches of the league mails (§7–§9), by golden file name.
 func authorSamples() map[string]Mail {
 	n := sampleNotice("Alice", "ARTZ?NE")
-	n.Accepted = &Acceptance{Move: n.Log[len(n.Log)-1], Total: 22}
+	n.Accepted = &Acceptance{Move: *n.Last, Total: 22}
 	g := sample(GameOver).(GameOverMsg)
 	g.Accepted = &Acceptance{Move: g.Log[len(g.Log)-2], Total: 98}
 	// Three players: Chloé resigned, her tiles back in the bag; Bob's turn.
 	r := sampleNotice("Bob", "QUARTZ?")
-	r.Log = append(r.Log, LogLine{At: sampleNow.Add(-time.Hour), Kind: LogResign, Player: "Chloé", Count: 7})
-	r.Last = &r.Log[len(r.Log)-1]
+	resign := LogLine{At: sampleNow.Add(-time.Hour), Kind: LogResign, Player: "Chloé", Count: 7}
+	r.Log, r.Last = sampleLog(), &resign
 	r.State.Players[2].Tiles, r.State.Players[2].Left, r.State.Bag = 0, true, 78
 	// The bag empty, Bob's turn: the unseen tiles are on Alice's and
 	// Chloé's racks, and the notice says how many each holds.
@@ -221,7 +223,7 @@ func authorSamples() map[string]Mail {
 		},
 		Revealed: []RevealedRack{{Player: "Alice", Tiles: sampleRack("ARTZ?NE")}, {Player: "Bob", Tiles: sampleRack("QUARTZ?")}, {Player: "Chloé"}},
 		Board:    sampleBoard(),
-		Log: append(r.Log, LogLine{At: sampleNow, Kind: LogResign, Player: "Alice", Forfeit: true},
+		Log: append(sampleLog(), resign, LogLine{At: sampleNow, Kind: LogResign, Player: "Alice", Forfeit: true},
 			LogLine{At: sampleNow, Kind: LogEnd, End: EndForfeit})}
 	// A league table's end (LEAGUES §9.2), and one adjudicated at the
 	// season's end (§7.3): the division's standings below the scores.
@@ -373,7 +375,8 @@ func sample(k Kind) Mail {
 		return ResignedMsg{Head: h, Forfeit: true, Expired: 3, Score: 28, Next: "Alice"}
 	case SeatTaken:
 		n := sampleNotice("Bob", "QUARTZ?")
-		n.Log = append(n.Log, LogLine{Kind: LogSubstitute, Player: "Bob", From: "Élodie", To: "Bob"})
+		// The seat passed after the last move: the news.
+		n.News = &LogLine{Kind: LogSubstitute, Player: "Bob", From: "Élodie", To: "Bob"}
 		return SeatMsg{NoticeMsg: n, From: "Élodie"}
 	case Expired:
 		return ExpiredMsg{Head: h, Deadline: sampleNow.Add(-2 * time.Hour), Grace: 2 * time.Hour, Next: "Chloé"}
@@ -430,6 +433,8 @@ func sample(k Kind) Mail {
 		return SignupMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, League: "autumn", Running: 3}
 	case Said:
 		return SaidMsg{Head: h, From: "Alice", Text: "Nice one, Bob! <b>QUARTZ</b> & a blank?\nGood luck for the end."}
+	case SayPassed:
+		return SayPassedMsg{Head: h, Text: "Nice one, Bob! <b>QUARTZ</b> & a blank? Good luck for the end."}
 	case NoteSet:
 		return NoteMsg{Head: h, Text: sampleNoteText, Had: true}
 	}
