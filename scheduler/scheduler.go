@@ -91,9 +91,6 @@ func New(o Options) (*Scheduler, error) {
 	if o.ShutdownGrace <= 0 {
 		o.ShutdownGrace = 10 * time.Second
 	}
-	if o.Sweep == nil {
-		o.Sweep = func() {}
-	}
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -191,9 +188,11 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return nil
 	}
-	swept := make(chan struct{})
-	go func() { defer close(swept); s.sweep(ctx) }()
-	defer func() { <-swept }()
+	if s.o.Sweep != nil {
+		swept := make(chan struct{})
+		go func() { defer close(swept); s.sweep(ctx) }()
+		defer func() { <-swept }()
+	}
 	last := s.tick(work) // catch up with what fell due while the daemon was down
 	for {
 		// One tick at a time: a tick that outlasts Every is not doubled.
