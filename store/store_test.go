@@ -604,6 +604,33 @@ func TestDueTables(t *testing.T) {
 		if got, want := names(10), "deadline-first half-second tenth-second deadline-late"; got != want {
 			t.Errorf("DueTables after clearing a reminder = %q, want %q", got, want)
 		}
+		// NextDue: the earliest due after a time, of a playing table
+		// (reminder-first's is now its deadline).
+		for _, tc := range []struct {
+			after time.Time
+			want  *time.Time
+		}{
+			{t0, at(time.Second)},
+			{t0.Add(-1200 * time.Millisecond), at(-1100 * time.Millisecond)},
+			{t0.Add(-6 * time.Hour), at(-2 * time.Hour)}, // not the tables over or open
+			{t0.Add(time.Second), at(time.Hour)},
+			{t0.Add(time.Hour), nil},
+		} {
+			var got time.Time
+			var ok bool
+			err := s.View(ctx, func(tx *Tx) (err error) {
+				got, ok, err = tx.NextDue(tc.after)
+				return err
+			})
+			switch {
+			case err != nil:
+				t.Fatal(err)
+			case tc.want == nil && ok:
+				t.Errorf("NextDue(%v) = %v, want none", tc.after, got)
+			case tc.want != nil && (!ok || !got.Equal(*tc.want)):
+				t.Errorf("NextDue(%v) = %v, %v; want %v", tc.after, got, ok, *tc.want)
+			}
+		}
 	})
 }
 

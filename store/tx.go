@@ -299,6 +299,26 @@ func (tx *Tx) DueTables(now time.Time, limit int) ([]Table, error) {
 	return ts, nil
 }
 
+// NextDue returns the earliest deadline or next reminder of a playing
+// table that comes after after, and false when there is none: when the
+// scheduler's next tick must come. A table due at or before after is
+// left out: it was due at the tick of after and is left to the next.
+func (tx *Tx) NextDue(after time.Time) (time.Time, bool, error) {
+	var ts []Table
+	err := tx.db.Select("id, due_at").
+		Where("status = ? AND due_at > ?", statusPlaying, after.UTC()).
+		Order("due_at").
+		Limit(1).
+		Find(&ts).Error
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("store: next due table: %w", MapErr(err))
+	}
+	if len(ts) == 0 || ts[0].DueAt == nil {
+		return time.Time{}, false, nil
+	}
+	return ts[0].DueAt.UTC(), true, nil
+}
+
 // ---- vacations
 
 // AddVacation records a vacation (its ID is set).

@@ -48,6 +48,13 @@ var frenchGaddag = sync.OnceValues(func() (*dict.Gaddag, error) {
 // its GADDAG for the computer's seats.
 func botHarness(t *testing.T, config string) *lexiotest.Harness {
 	t.Helper()
+	return botHarnessDelay(t, time.Minute, config)
+}
+
+// botHarnessDelay is botHarness whose computer plays delay after its
+// turn begins.
+func botHarnessDelay(t *testing.T, delay time.Duration, config string) *lexiotest.Harness {
+	t.Helper()
 	d, err := frenchSample()
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +63,7 @@ func botHarness(t *testing.T, config string) *lexiotest.Harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lexiotest.New(t, lexiotest.Options{Dict: d, Gaddag: gd, Top: "bot_delay = \"1m\"\n", Config: lexiotest.OpenTablesConfig + config})
+	return lexiotest.New(t, lexiotest.Options{Dict: d, Gaddag: gd, Top: fmt.Sprintf("bot_delay = %q\n", delay), Config: lexiotest.OpenTablesConfig + config})
 }
 
 // humanCommand is what a careful player sends: the medium computer's
@@ -262,5 +269,68 @@ players = ["alice@localhost", "carol@localhost"]
 	_, next, err := h.Seasons.Show(h.Ctx, "club")
 	if err != nil || len(next) != 1 || strings.Join(next[0].Players, " ") != "alice@localhost carol@localhost" {
 		t.Errorf("next season %+v %v: without the computer", next, err)
+	}
+}
+
+// TestBotPlaysOnTime: issue 34. With the daemon's scheduler running on
+// the test's clock (a tick every 30 s), the computer's move comes
+// bot_delay after the player's, at its deadline, not at the period's
+// tick after: the scheduler ticks then, knowing of it from the player's
+// message when it comes before the next tick (a delay of 10 s), or from
+// the tick before (a minute: the ticks at 30 s and 60 s find nothing).
+func TestBotPlaysOnTime(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		delay time.Duration
+		ticks string
+	}{
+		{time.Minute, "[30s 1m0s 1m10s]"},
+		{10 * time.Second, "[20s]"},
+	} {
+		t.Run(tc.delay.String(), func(t *testing.T) {
+			t.Parallel()
+			h := botHarnessDelay(t, tc.delay, "")
+			gd, _ := frenchGaddag()
+			d, _ := frenchSample()
+			start := h.Clock.Now()
+			sched := h.RunScheduler()
+			next := sched.Planned() // after the catch-up tick
+			name := h.Open("alice", "NEW lexio bot")
+			g := h.Game(name)
+			if g.Turn() != 0 {
+				t.Fatalf("the computer opens %s: the test wants alice first", name)
+			}
+			h.At(start.Add(10 * time.Second))
+			h.AnswerAt(name, "alice", humanCommand(t, gd, g, d))
+			n := len(h.Game(name).Actions())
+			notices := len(lexiotest.OfKind(h.Inbox("alice"), "turn-notice"))
+			due := start.Add(10*time.Second + tc.delay)
+			if due.Before(next) {
+				// Woken by alice's message, the scheduler sets its timer
+				// sooner.
+				if next = sched.Planned(); !next.Equal(due) {
+					t.Fatalf("after alice's move, the next tick at %v, want %v", next.Sub(start), due.Sub(start))
+				}
+			}
+			var ticks []time.Duration
+			for len(h.Game(name).Actions()) == n {
+				if len(ticks) == 4 {
+					t.Fatalf("no move of the computer after the ticks at %v", ticks)
+				}
+				h.At(next)
+				ticks = append(ticks, next.Sub(start))
+				next = sched.Planned() // the tick is over: it set the next one's timer
+			}
+			if got := fmt.Sprint(ticks); got != tc.ticks {
+				t.Errorf("ticks at %s, want %s", got, tc.ticks)
+			}
+			if a := h.Game(name).Actions()[n]; a.Player != 1 || !a.At.Equal(due) {
+				t.Errorf("the computer's move %+v, want at %v", a, due)
+			}
+			// Its notice is alice's at once, with the clock at its time.
+			if got := len(lexiotest.OfKind(h.Inbox("alice"), "turn-notice")); got != notices+1 {
+				t.Errorf("alice has %d notices after the computer's move, want %d", got, notices+1)
+			}
+		})
 	}
 }

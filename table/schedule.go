@@ -225,6 +225,21 @@ func (s *Service) EnforceDeadlines(ctx context.Context, now time.Time) (int, err
 	return n, err
 }
 
+// NextDue is when EnforceDeadlines has work next after after: the
+// earliest deadline (the computer's move among them) or reminder of a
+// playing table; false when there is none. The scheduler runs its tick
+// then rather than at its next period.
+func (s *Service) NextDue(ctx context.Context, after time.Time) (time.Time, bool, error) {
+	var at time.Time
+	var ok bool
+	err := s.store.View(ctx, func(tx *store.Tx) error {
+		var err error
+		at, ok, err = tx.NextDue(after)
+		return err
+	})
+	return at, ok, err
+}
+
 // tickTable handles what is due at one table.
 func (s *Service) tickTable(tx *store.Tx, id int64, now time.Time, out *notice.Batch) error {
 	row, err := tx.TableByID(id)

@@ -200,7 +200,6 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	if err != nil {
 		return nil, err
 	}
-	d.parts.inbox.Handled = w.Handled
 	if links != nil {
 		d.web, err = web.New(web.Options{Source: d.parts.views, Unsubscriber: d.parts.players, Leagues: d.parts.seasons, Links: links, Templates: n.tmpl, Lang: cfg.Language,
 			Logger: log.With("part", "web")})
@@ -213,9 +212,17 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	if err != nil {
 		return nil, err
 	}
-	d.sched, err = scheduler.New(scheduler.Options{Jobs: d.parts.jobs(), Sweep: d.disp.Poke, Ticked: w.Ticked, Logger: log.With("part", "scheduler")})
+	// The scheduler ticks at the tables' next deadline or reminder (the
+	// computer's move among them) when that comes before its period.
+	d.sched, err = scheduler.New(scheduler.Options{Jobs: d.parts.jobs(), Next: d.parts.tables.NextDue, Sweep: d.disp.Poke,
+		Ticked: w.Ticked, Logger: log.With("part", "scheduler")})
 	if err != nil {
 		return nil, err
+	}
+	// A message may have made something due sooner: the scheduler asks.
+	d.parts.inbox.Handled = func(outcome string) {
+		w.Handled(outcome)
+		d.sched.Wake()
 	}
 	return d, nil
 }

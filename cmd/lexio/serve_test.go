@@ -263,3 +263,40 @@ func adminConfig(t *testing.T, tables string) (dir, cfg string) {
 	writeFile(t, cfg, testConfig(t, dir, secret, words, tables), 0o600)
 	return dir, cfg
 }
+
+// TestServeBotOnTime: issue 34. The computer plays bot_delay (here 1 s)
+// after its turn begins, not at the scheduler's next tick: a PASS that
+// hands it the turn wakes the scheduler, which ticks at the computer's
+// time. The ticks of the period come 30 s apart from the start: a move of
+// the computer before then was the wake's.
+func TestServeBotOnTime(t *testing.T) {
+	dir := t.TempDir()
+	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	writeFile(t, path, "bot_delay = \"1s\"\n"+testConfig(t, dir, secret, filepath.Join("..", "..", "gcg", "testdata", "words.txt"),
+		"[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bot\"]\n"), 0o600)
+	ctx, cancel := context.WithCancel(context.Background())
+	errOut := &syncBuffer{}
+	e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{}, stderr: errOut, getenv: func(string) string { return "" }}
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- serveWith(ctx, e, path, nil, nil) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	waitFor(t, "alice's notice", time.Now().Add(20*time.Second), newestMail(t, path, "alice@localhost"), "It is your turn")
+	if code, out, errOut := lexio(t, "mail", "send", "--as", "alice@localhost", "-c", path, "--wait", "1ms", "PASS"); code != 0 {
+		t.Fatalf("mail send: %d %s%s", code, out, errOut)
+	}
+	passed := time.Now()
+	waitLog(t, errOut, "computer played", 1)
+	if played := time.Now(); !played.Before(start.Add(30 * time.Second)) {
+		if passed.After(start.Add(25 * time.Second)) {
+			t.Skip("the PASS came too late to tell the computer's time from the period's tick")
+		}
+		t.Errorf("the computer played %v after the PASS, at the period's tick", played.Sub(passed).Round(time.Second))
+	}
+}

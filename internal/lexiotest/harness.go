@@ -36,6 +36,14 @@ import (
 type Clock struct {
 	mu sync.Mutex
 	t  time.Time
+	// timers wait for the clock to reach their time (Timer).
+	timers []clockTimer
+}
+
+// clockTimer is a Timer not yet fired.
+type clockTimer struct {
+	at time.Time
+	c  chan time.Time
 }
 
 // NewClock is a clock at t.
@@ -47,10 +55,34 @@ func (c *Clock) Now() time.Time {
 	return c.t
 }
 
+// Add moves the clock on by d, firing the timers it reaches.
 func (c *Clock) Add(d time.Duration) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
-	c.mu.Unlock()
+	waiting := c.timers[:0]
+	for _, tm := range c.timers {
+		if tm.at.After(c.t) {
+			waiting = append(waiting, tm)
+			continue
+		}
+		tm.c <- c.t
+	}
+	c.timers = waiting
+}
+
+// Timer returns a channel that receives once the clock reaches at: at
+// once if it has, else when Add moves it there (scheduler.Options.Timer).
+func (c *Clock) Timer(at time.Time) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	if at.After(c.t) {
+		c.timers = append(c.timers, clockTimer{at, ch})
+	} else {
+		ch <- c.t
+	}
+	return ch
 }
 
 // Words accepts the listed words only.

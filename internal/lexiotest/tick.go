@@ -1,6 +1,8 @@
 package lexiotest
 
 import (
+	"context"
+	"testing"
 	"time"
 
 	"github.com/lexio-mail/lexio/scheduler"
@@ -27,6 +29,53 @@ func (h *Harness) RunTick(now time.Time) (int, error) {
 		h.T.Fatal(err)
 	}
 	return s.Tick(h.Ctx, now)
+}
+
+// Scheduler is the daemon's scheduler as RunScheduler runs it.
+type Scheduler struct {
+	t       *testing.T
+	planned chan time.Time
+}
+
+// RunScheduler runs the daemon's scheduler (Run) on the harness's clock
+// until the test ends, with its jobs and wired as cmd/lexio wires it:
+// ticking at the tables' next due time when that comes before the
+// period, asking again after each message handled.
+func (h *Harness) RunScheduler() *Scheduler {
+	h.T.Helper()
+	ctx, cancel := context.WithCancel(h.Ctx)
+	r := &Scheduler{t: h.T, planned: make(chan time.Time, 16)}
+	s, err := scheduler.New(scheduler.Options{Jobs: h.Jobs(), Next: h.Tables.NextDue, Now: h.Clock.Now,
+		Timer: func(at time.Time) <-chan time.Time {
+			c := h.Clock.Timer(at)
+			select {
+			case r.planned <- at:
+			case <-ctx.Done():
+			}
+			return c
+		}})
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	h.Front.Handled = func(string) { s.Wake() }
+	done := make(chan struct{})
+	go func() { defer close(done); s.Run(ctx) }()
+	h.T.Cleanup(func() { cancel(); <-done }) // before the store closes
+	return r
+}
+
+// Planned waits until the scheduler sets the timer of its next tick,
+// after a tick or a message, and returns its time: a test moves the
+// clock there once it is set. The 20 s only bound a broken test.
+func (r *Scheduler) Planned() time.Time {
+	r.t.Helper()
+	select {
+	case at := <-r.planned:
+		return at
+	case <-time.After(20 * time.Second):
+		r.t.Fatal("the scheduler set no timer")
+		return time.Time{}
+	}
 }
 
 // At moves the clock to t.
