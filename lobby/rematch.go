@@ -95,9 +95,11 @@ func (s *Service) Rematch(h *table.Request, via *table.Table, name string) error
 		return h.Refuse(from, cmd, rs, false)
 	}
 
-	// Named after the message, as NEW's tables, so that a redelivered
-	// REMATCH could never open a second one.
-	newName := "t" + notice.ShortHash(h.Rec.MessageID)[:7]
+	// Named as NEW's tables are.
+	newName, err := shortName(h.Tx, h.Rec.MessageID)
+	if err != nil {
+		return err
+	}
 	row := rematchRow(newName, old.Row)
 	if err := h.Tx.CreateTable(row); err != nil {
 		if !errors.Is(err, store.ErrDuplicate) {
