@@ -411,9 +411,24 @@ type RejectedMsg struct {
 	Reasons []Reason // every reason
 	Probe   *Probe   // the probe reserve, for placements; nil to leave out
 	Rack    Rack     // the author's rack, for hints; may be nil
+	// YourTurn names the author's tables where it is their turn, for a
+	// move refused as not their turn: the table they meant, maybe.
+	YourTurn []string
 }
 
 func (RejectedMsg) kind() Kind { return Rejected }
+
+// NotYourTurn reports whether the command was refused as not the
+// author's turn: the mail then never adds "if it was your turn, it still
+// is".
+func (m RejectedMsg) NotYourTurn() bool {
+	for _, r := range m.Reasons {
+		if r.Kind == ReasonNotYourTurn {
+			return true
+		}
+	}
+	return false
+}
 
 // PreviewMsg says what a placement would score (RULES §5.8).
 type PreviewMsg struct {
