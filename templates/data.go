@@ -281,6 +281,9 @@ const (
 	// would show a stranger which tables exist (LEAGUES §5, §6).
 	ReasonNoTableToJoin ReasonKind = "no-table-to-join" // JOIN: Detail is none, or not open to the sender
 	ReasonNotAtTable    ReasonKind = "not-at-table"     // NOTIFY: Detail names no table of the sender's
+	// NOTE, GIVE, REMATCH naming no table, at the plain address (#34):
+	// Detail, the sender's tables, comma-separated.
+	ReasonWhichTable ReasonKind = "which-table"
 	// The bounds on mail to outsiders (LEAGUES §6); Detail: the address.
 	ReasonUnfitAddress  ReasonKind = "unfit-address"       // Detail: not a plain address on a host name
 	ReasonRefusesInvite ReasonKind = "refuses-invitations" // Detail: asked never to be invited (STOP)
