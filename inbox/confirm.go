@@ -20,10 +20,11 @@ const confirmTTL = 24 * time.Hour
 // such a command needs proof that its sender reads the player's mail
 // (EMAIL §1.7). Moves need a table's reply address anyway; HELP, GAMES,
 // STANDINGS, RESIGN without a table and the readings of a table only
-// answer.
+// answer, and so do NOTE, GIVE and REMATCH naming no table, which act on
+// the table of a reply address alone (#34).
 func changesState(c *parser.Command) bool {
 	switch c.Kind {
-	case parser.KindResign:
+	case parser.KindResign, parser.KindNote, parser.KindGive, parser.KindRematch:
 		return c.Table != ""
 	case parser.KindHelp, parser.KindGames, parser.KindStandings,
 		parser.KindBoard, parser.KindLog, parser.KindPreview,

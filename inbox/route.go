@@ -179,7 +179,7 @@ func (s *Service) command(h *table.Request, t *table.Table, c *parser.Command) e
 	case parser.KindGive:
 		return s.players.Give(h, t, c)
 	case parser.KindNote:
-		return s.players.Note(h, t, c.Table, c.Text, c.Off)
+		return s.players.Note(h, t, c)
 	case parser.KindStandings:
 		return s.seasons.AnswerStandings(h, t, c.League)
 	case parser.KindSignup, parser.KindWithdraw:

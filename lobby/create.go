@@ -89,3 +89,20 @@ func (s *Service) EnsureTables(ctx context.Context) error {
 	}
 	return nil
 }
+
+// shortName is the name of a table opened by mail (NEW, REMATCH): the
+// first of tablename.Shorts(seed) that no table holds, seed being the
+// message's id. A message handled twice is answered once, by its record
+// (package inbox), so the name need not say which message opened it.
+func shortName(tx *store.Tx, seed string) (string, error) {
+	for name := range tablename.Shorts(seed) {
+		_, err := tx.TableByName(name)
+		if errors.Is(err, store.ErrNotFound) {
+			return name, nil
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("lobby: every short table name for %q is taken", seed)
+}

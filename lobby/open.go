@@ -38,9 +38,10 @@ func (s *Service) Open(h *table.Request, c *parser.Command) error {
 	if len(rs) > 0 {
 		return h.Refuse(nil, c.String(), rs, false)
 	}
-	// The name comes from the message, so that a redelivered NEW could
-	// never open a second table.
-	name := "t" + notice.ShortHash(h.Rec.MessageID)[:7]
+	name, err := shortName(h.Tx, h.Rec.MessageID)
+	if err != nil {
+		return err
+	}
 	row := table.NewRow(name, league, variant)
 	if err := h.Tx.CreateTable(row); err != nil {
 		return err

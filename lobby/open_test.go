@@ -1,10 +1,12 @@
 package lobby_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -76,5 +78,44 @@ func TestSecondJoin(t *testing.T) {
 	}
 	if n := len(lexiotest.OfKind(h.Inbox("alice"), "table-joined")); n != 1 {
 		t.Errorf("alice was told of %d joins, want 1", n)
+	}
+}
+
+// TestShortNames: a table opened by mail takes a short name (#34), "t"
+// and a few characters without look-alikes, the first of the message's
+// names that no table holds: two taken, it takes the third; a REMATCH's
+// table is named alike.
+func TestShortNames(t *testing.T) {
+	t.Parallel()
+	h := lexiotest.New(t, lexiotest.Options{Config: "[open_tables]\nallow = true\nleague = \"main\"\n"})
+	if err := h.Lobby.CreateTable(h.Ctx, "club", "main", lexiotest.Emails("alice", "bob"), 1); err != nil {
+		t.Fatal(err)
+	}
+	const id = "short-names-1@localhost"
+	names := slices.Collect(tablename.Shorts(id)) // the record's id, unbracketed
+	for _, taken := range names[:2] {
+		if err := h.Lobby.CreateTable(h.Ctx, taken, "main", lexiotest.Emails("carol", "dave"), 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.Settle()
+	// Through a reply address: proven, no confirmation, the id as sent.
+	h.Expect(h.SendMail("alice", lexiotest.MailSpec{ID: id, To: "lexio+" + h.Token("club", "alice") + "@" + h.Domain, Body: "NEW"}),
+		table.OutcomeApplied, "NEW "+names[2])
+	if len(names[2]) != 3 || !tablename.IsShort(names[2]) {
+		t.Errorf("name %q: want t and 2 characters", names[2])
+	}
+	rec := h.Expect(h.SendMail("bob", lexiotest.MailSpec{Body: "NEW"}), table.OutcomeApplied, "NEW ")
+	name := strings.TrimPrefix(rec.Reason, "NEW ")
+	if name != slices.Collect(tablename.Shorts(rec.MessageID))[0] {
+		t.Errorf("NEW opened %q, not the first short name of its message", name)
+	}
+	h.Expect(h.SendMail("carol", lexiotest.MailSpec{Body: "JOIN " + name}), table.OutcomeApplied, "JOIN")
+	h.Expect(h.SendMail("bob", lexiotest.MailSpec{Body: "START"}), table.OutcomeApplied, "START")
+	h.Expect(h.Fresh("bob", name, "RESIGN "+name), table.OutcomeApplied, "RESIGN")
+	rec = h.Expect(h.SendMail("bob", lexiotest.MailSpec{Body: "REMATCH " + name}), table.OutcomeApplied, "REMATCH "+name+" ")
+	again := strings.TrimPrefix(rec.Reason, "REMATCH "+name+" ")
+	if !tablename.IsShort(again) || again == name {
+		t.Errorf("rematch of %q at %q: want another short name", name, again)
 	}
 }

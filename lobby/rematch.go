@@ -25,16 +25,23 @@ import (
 // first last), so that someone else opens.
 
 // Rematch answers REMATCH name, which came through table via (nil: the
-// plain address, confirmed).
+// plain address, confirmed); without a name, via's game (#34), and at
+// the plain address none.
 func (s *Service) Rematch(h *table.Request, via *table.Table, name string) error {
-	cmd := "REMATCH " + name
 	from, err := h.ReplyTable(via)
 	if err != nil {
 		return err
 	}
 	if !s.Cfg.Open.Allow {
-		return h.Refuse(from, cmd, []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
+		return h.Refuse(from, "REMATCH"+withName(name), []templates.Reason{{Kind: templates.ReasonNoOpening}}, true)
 	}
+	if name == "" {
+		if via == nil {
+			return h.RefuseWhichTable("REMATCH")
+		}
+		name = via.Row.Name
+	}
+	cmd := "REMATCH " + name
 	old, err := h.Load(name)
 	if errors.Is(err, store.ErrNotFound) {
 		// As for NOTIFY: whether a table exists is no stranger's business.
@@ -95,9 +102,11 @@ func (s *Service) Rematch(h *table.Request, via *table.Table, name string) error
 		return h.Refuse(from, cmd, rs, false)
 	}
 
-	// Named after the message, as NEW's tables, so that a redelivered
-	// REMATCH could never open a second one.
-	newName := "t" + notice.ShortHash(h.Rec.MessageID)[:7]
+	// Named as NEW's tables are.
+	newName, err := shortName(h.Tx, h.Rec.MessageID)
+	if err != nil {
+		return err
+	}
 	row := rematchRow(newName, old.Row)
 	if err := h.Tx.CreateTable(row); err != nil {
 		if !errors.Is(err, store.ErrDuplicate) {
@@ -209,4 +218,12 @@ func (s *Service) rotateSeats(tx *store.Tx, t *table.Table) (*table.Table, error
 		return nil, err
 	}
 	return s.Tables.LoadRow(tx, t.Row)
+}
+
+// withName is " t42" for table t42, "" for none.
+func withName(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " " + name
 }

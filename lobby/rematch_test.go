@@ -476,3 +476,24 @@ players = ["alice@` + lexiotest.InviteDomain + `", "bob@` + lexiotest.InviteDoma
 		}
 	}
 }
+
+// TestRematchInReply: REMATCH alone, in reply to a mail of the ended
+// table, plays that table again (#34); at the plain address it guesses
+// no table, and is answered at once with the sender's tables.
+func TestRematchInReply(t *testing.T) {
+	t.Parallel()
+	h := newInviteHarness(t, "")
+	old := h.Open("alice", "NEW lexico "+addrs(h, "bob"))
+	h.Expect(h.AnswerInvite("bob", old, "JOIN"), table.OutcomeApplied, "JOIN "+old)
+	resign(h, old, "alice")
+	id := h.SendMail("bob", lexiotest.MailSpec{Body: "REMATCH", NoConfirm: true})
+	h.Expect(id, table.OutcomeRejected, "which-table")
+	lexiotest.MustContain(t, "REMATCH at the plain address", h.Answer("bob", id).Text, old)
+	if n := tableCount(h); n != 1 {
+		t.Fatalf("%d tables after REMATCH at the plain address", n)
+	}
+	again := rematched(h, "bob", old, "revanche")
+	if row := tableRow(h, again); row.RematchOf == nil || *row.RematchOf != tableRow(h, old).ID {
+		t.Errorf("%s plays again %v, want %s", again, row.RematchOf, old)
+	}
+}

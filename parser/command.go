@@ -2,6 +2,7 @@ package parser
 
 import (
 	"encoding/json"
+	"errors"
 	"net/mail"
 	"slices"
 	"strconv"
@@ -53,9 +54,9 @@ const (
 	// name (EMAIL §1.7).
 	KindConfirm
 	KindNoInvite // STOP: never invite the sender again (LEAGUES §6)
-	KindRematch  // REMATCH t42: the same players again at a new table (LEAGUES §6.2)
-	KindGive     // GIVE: more time for the player on move
-	KindNote     // NOTE t42 text: a private note on a table, to oneself
+	KindRematch  // REMATCH t42, or REMATCH in reply: the same players again at a new table (LEAGUES §6.2)
+	KindGive     // GIVE t42 24h, or GIVE 24h in reply: more time for the player on move
+	KindNote     // NOTE t42 text, or NOTE text in reply: a private note on a table, to oneself
 )
 
 var commandNames = [...]string{
@@ -215,7 +216,7 @@ type Command struct {
 	Exchange Exchange   `json:"exchange,omitzero"`  // EXCHANGE
 	Lang     string     `json:"lang,omitempty"`     // LANG: en, es or fr
 	Variant  string     `json:"variant,omitempty"`  // NEW: lexio, lexico or ""
-	Table    string     `json:"table,omitempty"`    // JOIN, REMATCH, RESIGN ("" asks which), GIVE, NOTE; NOTIFY for one table
+	Table    string     `json:"table,omitempty"`    // JOIN, RESIGN ("" asks which); REMATCH, GIVE, NOTE, NOTIFY ("" the reply's table)
 	Hours    int        `json:"hours,omitempty"`    // GIVE: the time given, in whole hours
 	Topic    string     `json:"topic,omitempty"`    // HELP: "rules" or ""
 	Zone     string     `json:"zone,omitempty"`     // TZ: an IANA zone, canonical spelling
@@ -226,6 +227,13 @@ type Command struct {
 	Invite   []string   `json:"invite,omitempty"`   // NEW: the invitees' addresses, lowercase, and computer seats ("bot:medium"), in order
 	League   string     `json:"league,omitempty"`   // STANDINGS (optional), SIGNUP, WITHDRAW
 	Language string     `json:"language,omitempty"` // language of the keyword: en, es, fr
+	// Unnamed is the same NOTE or GIVE read as naming no table, when its
+	// first word may be a table's name or the start of its argument
+	// ("NOTE garder le S", "GIVE 1d 12h"): the command is read as naming
+	// that table only if the sender plays at one of that name, which the
+	// parser cannot know (package player chooses). Nil when only one
+	// reading parses.
+	Unnamed *Command `json:"unnamed,omitempty"`
 }
 
 // Vacation is the argument of VACATION: exactly one of Days, the From–To
@@ -286,14 +294,12 @@ func (c *Command) String() string {
 			out += " " + a
 		}
 		return out
-	case KindJoin, KindRematch:
+	case KindJoin:
 		return kw + " " + c.Table
 	case KindGive:
-		return kw + " " + c.Table + " " + strconv.Itoa(c.Hours) + "h"
-	case KindResign:
-		if c.Table != "" {
-			return kw + " " + c.Table
-		}
+		return kw + withTable(c.Table) + " " + strconv.Itoa(c.Hours) + "h"
+	case KindResign, KindRematch:
+		return kw + withTable(c.Table)
 	case KindVacation:
 		switch v := c.Vacation; {
 		case v == nil:
@@ -313,9 +319,9 @@ func (c *Command) String() string {
 		return kw + " " + c.Text
 	case KindNote:
 		if c.Off {
-			return kw + " " + c.Table + " OFF"
+			return kw + withTable(c.Table) + " OFF"
 		}
-		return kw + " " + c.Table + " " + c.Text
+		return kw + withTable(c.Table) + " " + c.Text
 	case KindStandings, KindSignup, KindWithdraw:
 		if c.League != "" {
 			return kw + " " + c.League
@@ -328,6 +334,14 @@ func (c *Command) String() string {
 		}
 	}
 	return kw
+}
+
+// withTable is " t42" for table t42, "" for none.
+func withTable(table string) string {
+	if table == "" {
+		return ""
+	}
+	return " " + table
 }
 
 // keyword maps a folded (uppercase, accentless) word to its command and
@@ -570,10 +584,9 @@ func parseLine(line string) (cmd *Command, err error, attempt bool) {
 		attempt = len(args) == 1
 		c.Table, err = parseTable(args)
 	case KindRematch:
-		attempt = len(args) == 1
-		if len(args) == 0 {
-			err = newError(MissingArgument, "say which game to play again, e.g. REMATCH t42")
-		} else {
+		// Alone, the game of the table whose mail it answers.
+		attempt = len(args) <= 1
+		if len(args) > 0 {
 			c.Table, err = parseTable(args)
 		}
 	case KindResign:
@@ -589,10 +602,12 @@ func parseLine(line string) (cmd *Command, err error, attempt bool) {
 		// "Avis aux joueurs" is prose; "AVIS tour" is a command.
 		attempt = len(args) >= 1 && len(args) <= 2 && notifyChoice(fold(args[0])) != ""
 	case KindGive:
-		// "Give it 5 minutes" is prose; "GIVE t42 24h" is a command, and
-		// so is "GIVE t42 24" (answered with its error).
-		c.Table, c.Hours, err = parseGive(args)
-		attempt = len(args) >= 2 && hasDigit(args[1]) && (err == nil || len(args) == 2)
+		// "Give it 5 minutes" is prose; "GIVE t42 24h" and "GIVE 24h" are
+		// commands, and so are "GIVE t42 24" and "GIVE 24" (answered with
+		// their error).
+		c, err = parseGive(c, args)
+		attempt = len(args) >= 2 && hasDigit(args[1]) && (err == nil || len(args) == 2) ||
+			len(args) == 1 && startsWithDigit(args[0])
 	case KindSay:
 		attempt = len(args) > 0
 		c.Text, err = parseSay(line)
@@ -600,7 +615,7 @@ func parseLine(line string) (cmd *Command, err error, attempt bool) {
 		// "Note: I am away" is prose; "NOTE t42 …" names a table, and a
 		// lone NOTE asks what to write.
 		attempt = len(args) == 0 && kwText == toks[0] || len(args) > 0 && tablename.Check(noteTable(args[0])) == nil
-		c.Table, c.Text, c.Off, err = parseNote(line, args)
+		c, err = parseNote(c, line, args, kwText == toks[0])
 	case KindStandings:
 		attempt = len(args) <= 1
 		c.League, err = parseLeague(kind, args, false)
@@ -1037,19 +1052,50 @@ func isToWord(w string) bool {
 // service's bounds: 1 h to 7 days): a number that cannot overflow.
 const MaxGiveHours = 99999
 
-// parseGive reads GIVE's table and time: whole hours or days, the unit
-// after each number, together or apart, in en/es/fr (24h, 2d, 2j, 1d12h,
-// "1 day 12 hours", "2 días", "3 jours").
-func parseGive(args []string) (string, int, error) {
-	if len(args) < 2 {
-		return "", 0, newError(MissingArgument, "say which table and how long, e.g. GIVE t42 24h")
+// parseGive reads GIVE's table, if named, and time into c: whole hours
+// or days, the unit after each number, together or apart, in en/es/fr
+// (24h, 2d, 2j, 1d12h, "1 day 12 hours", "2 días", "3 jours"). Where both
+// the "GIVE t42 24h" and the "GIVE 24h" readings parse, c is the first,
+// c.Unnamed the second.
+func parseGive(c *Command, args []string) (*Command, error) {
+	var named *Command
+	var err error
+	if len(args) >= 2 {
+		named = &Command{Kind: c.Kind, Language: c.Language}
+		if named.Table, err = parseTable(args[:1]); err == nil {
+			named.Hours, err = parseHours(args[1:])
+		}
+		if err != nil {
+			named = nil
+		}
 	}
-	table, err := parseTable(args[:1])
-	if err != nil {
-		return "", 0, err
+	hours, unnamedErr := parseHours(args)
+	switch {
+	case unnamedErr == nil && named != nil:
+		named.Unnamed = &Command{Kind: c.Kind, Language: c.Language, Hours: hours}
+		return named, nil
+	case unnamedErr == nil:
+		c.Hours = hours
+		return c, nil
+	case named != nil:
+		return named, nil
+	case err != nil:
+		return nil, err
+	case len(args) == 0 || !startsWithDigit(args[0]):
+		return nil, newError(MissingArgument, "say how long, e.g. GIVE 24h in reply to the table's mail, or GIVE t42 24h")
 	}
-	text := fold(strings.Join(args[1:], ""))
-	bad := newError(BadDuration, "%s", strings.Join(args[1:], " "))
+	return nil, unnamedErr
+}
+
+// startsWithDigit reports whether w begins with an ASCII digit.
+func startsWithDigit(w string) bool {
+	return w != "" && w[0] >= '0' && w[0] <= '9'
+}
+
+// parseHours reads GIVE's time, in hours.
+func parseHours(args []string) (int, error) {
+	text := fold(strings.Join(args, ""))
+	bad := newError(BadDuration, "%s", strings.Join(args, " "))
 	hours := 0
 	for i := 0; i < len(text); {
 		j := i
@@ -1062,14 +1108,17 @@ func parseGive(args []string) (string, int, error) {
 		}
 		n, convErr := strconv.Atoi(text[i:j])
 		if j == i || j-i > 5 || convErr != nil || hoursIn(text[j:k]) == 0 {
-			return "", 0, bad
+			return 0, bad
 		}
 		if hours += n * hoursIn(text[j:k]); hours > MaxGiveHours {
-			return "", 0, bad
+			return 0, bad
 		}
 		i = k
 	}
-	return table, hours, nil
+	if text == "" {
+		return 0, bad
+	}
+	return hours, nil
 }
 
 // hoursIn is the hours in one of a folded time unit: an hour or a day,
@@ -1142,38 +1191,77 @@ func noteTable(arg string) string {
 	return strings.ToLower(strings.TrimSuffix(arg, ":"))
 }
 
-// parseNote reads NOTE's table and text: the rest of the line after the
-// table's name, its runs of spaces made one, at most MaxNote characters
-// of one line of printable text. A character that is neither printable
-// nor a space (a control or format character: a bidi override, a
-// zero-width space, a lone CR) is refused rather than dropped, so that
-// what is kept is what was written. The text OFF (or another word that
-// ends a vacation, isOffWord) removes the note.
-func parseNote(line string, args []string) (table, text string, off bool, err error) {
+// parseNote reads NOTE's table, if named, and text into c: the rest of
+// the line after the keyword (and after the table's name), its runs of
+// spaces made one, at most MaxNote characters of one line of printable
+// text. A character that is neither printable nor a space (a control or
+// format character: a bidi override, a zero-width space, a lone CR) is
+// refused rather than dropped, so that what is kept is what was written.
+// The text OFF (or another word that ends a vacation, isOffWord) removes
+// the note. Where both the "NOTE t42 keep the S" and the "NOTE keep the
+// S" readings parse, c is the first, c.Unnamed the second. The second is
+// read only after a bare keyword and a first word of letters and digits
+// (accents dropped): "Note: I'm away" and "Note bene, it's late" stay
+// prose. A lone word that may be a table's name is read as one, its note
+// missing ("NOTE t42"), unless it is OFF.
+func parseNote(c *Command, line string, args []string, bare bool) (*Command, error) {
 	if len(args) == 0 {
-		return "", "", false, newError(MissingNote, "write the table's name and the note, e.g. NOTE t42 keep the S, or NOTE t42 OFF")
+		return nil, newError(MissingNote, "write the note, e.g. NOTE keep the S in reply to the table's mail, or NOTE t42 keep the S; NOTE OFF removes it")
 	}
-	table = noteTable(args[0])
-	if tablename.Check(table) != nil {
-		return "", "", false, newError(BadTable, "%s", args[0])
-	}
-	rest := strings.TrimLeftFunc(line, unicode.IsSpace)
-	for range 2 { // the keyword, then the table
-		i := strings.IndexFunc(rest, unicode.IsSpace)
-		if i < 0 {
-			rest = ""
-			break
+	rest := skipWord(line) // after the keyword
+	named := &Command{Kind: c.Kind, Language: c.Language, Table: noteTable(args[0])}
+	var err error
+	isName := tablename.Check(named.Table) == nil
+	if isName {
+		named.Text, named.Off, err = noteText(skipWord(rest))
+		if errors.Is(err, ErrMissingNote) {
+			err = newError(MissingNote, "write the note after the table's name, e.g. NOTE %s keep the S, or NOTE %s OFF", named.Table, named.Table)
 		}
-		rest = strings.TrimLeftFunc(rest[i:], unicode.IsSpace)
+	} else {
+		err = newError(BadTable, "%s", args[0])
 	}
+	unnamed := &Command{Kind: c.Kind, Language: c.Language}
+	unnamedErr := error(newError(BadTable, "%s", args[0]))
+	if bare && tablename.Check(noteTable(fold(args[0]))) == nil {
+		unnamed.Text, unnamed.Off, unnamedErr = noteText(rest)
+	}
+	if unnamedErr == nil && len(args) == 1 && isName && !unnamed.Off {
+		unnamedErr = err
+	}
+	switch {
+	case err == nil && unnamedErr == nil:
+		named.Unnamed = unnamed
+		return named, nil
+	case err == nil:
+		return named, nil
+	case unnamedErr == nil:
+		return unnamed, nil
+	case isName:
+		return nil, err
+	}
+	return nil, unnamedErr
+}
+
+// skipWord is s after its first word and the spaces around it.
+func skipWord(s string) string {
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	i := strings.IndexFunc(s, unicode.IsSpace)
+	if i < 0 {
+		return ""
+	}
+	return strings.TrimLeftFunc(s[i:], unicode.IsSpace)
+}
+
+// noteText reads a note's text, as parseNote says.
+func noteText(rest string) (text string, off bool, err error) {
 	var b strings.Builder
 	n, space := 0, false
 	for i, r := range rest {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(rest[i:], "\uFFFD"):
-			return "", "", false, newError(BadNote, "%U", utf8.RuneError) // a byte that is not UTF-8
+			return "", false, newError(BadNote, "%U", utf8.RuneError) // a byte that is not UTF-8
 		case lineBreak(r) || !Printable(r) && !unicode.IsSpace(r):
-			return "", "", false, newError(BadNote, "%U", r)
+			return "", false, newError(BadNote, "%U", r)
 		case unicode.IsSpace(r):
 			space = b.Len() > 0
 			continue
@@ -1188,15 +1276,15 @@ func parseNote(line string, args []string) (table, text string, off bool, err er
 	text = b.String()
 	switch {
 	case n == 0:
-		return "", "", false, newError(MissingNote, "write the note after the table's name, e.g. NOTE %s keep the S, or NOTE %s OFF", table, table)
+		return "", false, newError(MissingNote, "write the note, e.g. NOTE keep the S, or NOTE OFF")
 	case n > MaxNote:
 		e := newError(NoteTooLong, "%d characters, over %d", n, MaxNote)
 		e.Length = n
-		return "", "", false, e
+		return "", false, e
 	case !strings.Contains(text, " ") && isOffWord(fold(strings.TrimRight(text, ".!"))):
-		return table, "", true, nil
+		return "", true, nil
 	}
-	return table, text, false, nil
+	return text, false, nil
 }
 
 // lineBreak reports whether r ends a line: inside a NOTE it would break

@@ -64,19 +64,24 @@
 // word GAME/PARTIDA/PARTIE/TABLE/MESA and an optional variant lexio or
 // lexico. HELP takes an optional topic, RULES (REGLAS, RÈGLES; also
 // RULE, REGLA, RÈGLE): HELP RULES. Another word after HELP is an error,
-// and not an attempt at a command, since "Help me" is prose. JOIN and
-// REMATCH take a table name of letters, digits, '-', '_', '.'. TZ takes
+// and not an attempt at a command, since "Help me" is prose. JOIN takes
+// a table name by tablename.Check's rule; REMATCH takes one or none (the
+// table whose mail it answers, as the service decides). TZ takes
 // an IANA time zone (Europe/Paris, America/New_York, UTC) in any case,
 // given back in its canonical spelling; a name the tz database does not
-// know is BadZone. GIVE takes a table name and a time: whole numbers each
+// know is BadZone. GIVE takes a table name, or none, and a time: whole numbers each
 // followed by a unit, hours (H, HOUR(S), HORA(S), HEURE(S)) or days (D,
 // DAY(S), DÍA(S), J, JOUR(S)), together or apart (24h, 2d, 2j, 1d12h,
 // "1 day 12 hours"); anything else is BadDuration. Its canonical form
 // counts hours, GIVE t42 36h; the bounds on the time are the service's.
-// NOTE takes a table's name and the rest of the line, at most MaxNote
-// characters, its runs of spaces made one; a character that is neither
-// printable nor a space is BadNote, refused rather than dropped; OFF (or
-// FIN, FINI, ARRÊT … as after VACATION) alone removes the note.
+// NOTE takes a table's name, or none, and the rest of the line, at most
+// MaxNote characters, its runs of spaces made one; a character that is
+// neither printable nor a space is BadNote, refused rather than dropped;
+// OFF (or FIN, FINI, ARRÊT … as after VACATION) alone removes the note.
+// Whether a NOTE's or a GIVE's first word names a table ("NOTE t42 keep
+// the S") or begins its argument ("NOTE garder le S") depends on the
+// sender's tables, which the parser does not know: where both readings
+// parse, Command is the first and Command.Unnamed the second.
 //
 // Command.String gives the canonical English form (PLACE H7 ACROSS CHaT,
 // EXCHANGE 1 4 7, NEW lexico, TZ Europe/Paris …), a contract of

@@ -42,6 +42,9 @@ func TestParseGive(t *testing.T) {
 			continue
 		}
 		again.Language = c.Language
+		if c.Unnamed != nil {
+			t.Errorf("%q: read as naming no table too, %q", tc.in, c.Unnamed)
+		}
 		if !reflect.DeepEqual(again, c) {
 			t.Errorf("%q written %q reads back as %+v", tc.in, c.String(), again)
 		}
@@ -52,6 +55,8 @@ func TestParseGive(t *testing.T) {
 	}{
 		{"GIVE", ErrMissingArgument},
 		{"GIVE t42", ErrMissingArgument},
+		{"GIVE 24", ErrBadDuration},
+		{"GIVE soon", ErrMissingArgument},
 		{"GIVE t42 24", ErrBadDuration},    // no unit
 		{"GIVE t42 h", ErrBadDuration},     // no number
 		{"GIVE t42 90m", ErrBadDuration},   // minutes: whole hours only
@@ -73,6 +78,8 @@ func TestParseGive(t *testing.T) {
 	}{
 		{"GIVE t42 24h", true},
 		{"GIVE t42 24", true}, // meant, and answered with its error
+		{"GIVE 24h", true},
+		{"GIVE 24", true},
 		{"Give me a minute", false},
 		{"Give it 5 minutes", false},
 		{"Dar las gracias a todos", false},
@@ -80,6 +87,40 @@ func TestParseGive(t *testing.T) {
 	} {
 		if _, _, attempt := parseLine(tc.in); attempt != tc.attempt {
 			t.Errorf("parseLine(%q) attempt = %v, want %v", tc.in, attempt, tc.attempt)
+		}
+	}
+}
+
+// TestParseGiveUnnamed: GIVE without a table (#34) is the time alone,
+// for the table whose mail it answers; where the first word may be a
+// table's name or the start of the time, both readings are kept.
+func TestParseGiveUnnamed(t *testing.T) {
+	for _, tc := range []struct {
+		in, want, unnamed string
+	}{
+		{"GIVE 24h", "GIVE 24h", ""},
+		{"donner 2 jours", "GIVE 48h", ""},
+		{"DAR 1 día 12 horas", "GIVE 36h", ""},
+		{"GIVE 1d 12h", "GIVE 1d 12h", "GIVE 36h"}, // a table called 1d, or a day and a half
+	} {
+		c, err := ParseCommand(tc.in)
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		got := ""
+		if c.Unnamed != nil {
+			got = c.Unnamed.String()
+		}
+		if c.Kind != KindGive || c.String() != tc.want || got != tc.unnamed {
+			t.Errorf("%q: %q, unnamed %q; want %q, unnamed %q", tc.in, c.String(), got, tc.want, tc.unnamed)
+		}
+		if tc.unnamed == "" && c.Table != "" {
+			t.Errorf("%q: table %q, want none", tc.in, c.Table)
+		}
+		again, err := ParseCommand(c.String())
+		if err != nil || again.String() != c.String() {
+			t.Errorf("%q written %q reads back as %v, %v", tc.in, c.String(), again, err)
 		}
 	}
 }

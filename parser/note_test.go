@@ -47,8 +47,64 @@ func TestNote(t *testing.T) {
 			continue
 		}
 		again.Language = c.Language
+		// The reading that names no table is the line as written; the
+		// canonical form, after a bare keyword, has one whenever it had.
+		if c.Unnamed != nil && again.Unnamed == nil {
+			t.Errorf("%q written %q: unnamed reading %+v, then %+v", tc.in, c.String(), c.Unnamed, again.Unnamed)
+		}
+		again.Unnamed, c.Unnamed = nil, nil
 		if !reflect.DeepEqual(again, c) {
 			t.Errorf("%q written %q reads back as %+v, want %+v", tc.in, c.String(), again, c)
+		}
+	}
+}
+
+// TestNoteUnnamed: a NOTE whose first word may be a table's name is read
+// both ways (#34), the choice left to whoever knows the sender's tables;
+// one whose first word cannot be names no table: the note is on the table
+// whose mail it answers. A lone word that may be a name reads as one
+// without its note, unless it is OFF.
+func TestNoteUnnamed(t *testing.T) {
+	for _, tc := range []struct {
+		in, canonical, unnamed string
+	}{
+		{"NOTE garder le S", "NOTE garder le S", "NOTE garder le S"},
+		{"NOTE t42 keep the S", "NOTE t42 keep the S", "NOTE t42 keep the S"},
+		{"note T42: Bob holds the Z?", "NOTE t42 Bob holds the Z?", "NOTE T42: Bob holds the Z?"},
+		{"NOTE t42 OFF", "NOTE t42 OFF", "NOTE t42 OFF"},
+		{"NOTE club-du-jeudi fin", "NOTE club-du-jeudi OFF", "NOTE club-du-jeudi fin"},
+		{"NOTE OFF", "NOTE OFF", ""},
+		{"nota fin", "NOTE OFF", ""},
+		{"NOTE évite le triple", "NOTE évite le triple", ""},
+		{"Noter Léa tient le Z", "NOTE Léa tient le Z", ""},
+		{"NOTE 7 tiles left, keep the blank", "NOTE 7 tiles left, keep the blank", "NOTE 7 tiles left, keep the blank"},
+	} {
+		c, err := ParseCommand(tc.in)
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		got := ""
+		if c.Unnamed != nil {
+			got = c.Unnamed.String()
+			if c.Unnamed.Table != "" || c.Unnamed.Unnamed != nil || c.Unnamed.Kind != KindNote {
+				t.Errorf("%q: unnamed reading %+v", tc.in, c.Unnamed)
+			}
+		}
+		if tc.unnamed == "" && c.Table != "" {
+			t.Errorf("%q: table %q, want none", tc.in, c.Table)
+		}
+		if c.String() != tc.canonical && tc.unnamed != "" || tc.unnamed == "" && c.String() != tc.canonical || got != tc.unnamed {
+			t.Errorf("%q: %q, unnamed %q; want %q, unnamed %q", tc.in, c.String(), got, tc.canonical, tc.unnamed)
+		}
+		again, err := ParseCommand(c.String())
+		if err != nil || again.String() != c.String() {
+			t.Errorf("%q written %q reads back as %v, %v", tc.in, c.String(), again, err)
+		}
+	}
+	for _, in := range []string{"NOTE t42", "NOTE garder", "NOTE t42:"} {
+		if _, err := ParseCommand(in); !errors.Is(err, ErrMissingNote) {
+			t.Errorf("%q: %v, want %v", in, err, ErrMissingNote)
 		}
 	}
 }
@@ -101,7 +157,8 @@ func TestNoteAttempt(t *testing.T) {
 		{"Note: I'm away until Monday", false},
 		{"Nota: mañana juego", false}, // ñ: no table's name
 		{"Note bene, it's late", false},
-		{"Noter que j'ai gagné", true}, // as "Say hello to Ana": read as a NOTE on table "que", refused there
+		{"Noter que j'ai gagné", true}, // as "Say hello to Ana": a NOTE on table "que", or "que j'ai gagné" on the reply's
+		{"NOTE évite le triple", true}, // on the reply's table
 	} {
 		_, _, attempt := parseLine(tc.in)
 		if attempt != tc.attempt {

@@ -20,8 +20,11 @@ func TestParseRematch(t *testing.T) {
 			t.Errorf("%q: %s (%s), want REMATCH t42 (%s)", c.in, cmd, cmd.Language, c.lang)
 		}
 	}
+	// Alone, the table whose mail it answers (#34).
+	if cmd, err := ParseCommand("Revanche"); err != nil || cmd.Kind != KindRematch || cmd.Table != "" || cmd.String() != "REMATCH" {
+		t.Errorf("REVANCHE alone: %v, %v", cmd, err)
+	}
 	for in, want := range map[string]error{
-		"REMATCH":         ErrMissingArgument,
 		"REMATCH t42 t43": ErrExtraArgument,
 		"REVANCHE t_42":   ErrBadTable,
 		"REMATCH t4<2>":   ErrBadTable,

@@ -19,12 +19,21 @@ import (
 // again (same UID, higher SEQUENCE). The bounds are store/gifts': 1 h to 7
 // days a gift, 7 days a seat over a game.
 
-// Give answers GIVE <table> <time>. It may come through any of the
-// sender's tables' reply addresses or, confirmed, the plain address: the
-// name says which table, as for RESIGN.
+// Give answers GIVE [table] <time>. Naming its table, it may come
+// through any of the sender's tables' reply addresses or, confirmed, the
+// plain address, as RESIGN; naming none, it is for the table t whose
+// reply address it came through (#34), and at the plain address it acts
+// on no table.
 func (s *Service) Give(h *table.Request, t *table.Table, c *parser.Command) error {
+	c, err := reading(h, t, c)
+	if err != nil {
+		return err
+	}
 	cmd := c.String()
-	if t == nil || t.Row.Name != c.Table {
+	if c.Table == "" && t == nil {
+		return h.RefuseWhichTable(cmd)
+	}
+	if c.Table != "" && (t == nil || t.Row.Name != c.Table) {
 		named, _, err := seatAt(h, t, c.Table, cmd)
 		if named == nil {
 			return err

@@ -216,3 +216,29 @@ func TestGiveNamesItsTable(t *testing.T) {
 	}
 	lexiotest.MustTell(t, "alice's gift notice", lastAt(h, "alice", "gz", "time-given").Text, t0.Add(77*time.Hour))
 }
+
+// TestGiveInReply: GIVE without a table's name, in reply to a table's
+// mail, is for that table (#34); at the plain address it guesses none,
+// even for a sender with one table: it is answered at once, with the
+// sender's tables, and no deadline moves. "GIVE 1d 12h" names a table
+// 1d only where the sender plays at one.
+func TestGiveInReply(t *testing.T) {
+	h := lexiotest.New(t, lexiotest.Options{})
+	t0 := h.Clock.Now()
+	if err := h.Lobby.CreateTable(h.Ctx, "gr", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	id := h.SendMail("bob", lexiotest.MailSpec{Body: "GIVE 24h", NoConfirm: true})
+	h.Expect(id, table.OutcomeRejected, "which-table")
+	a := h.Answer("bob", id)
+	lexiotest.MustContain(t, "GIVE 24h at the plain address", a.Text, "cannot tell which table", "gr")
+	if d := h.Deadline("gr"); !d.Equal(t0.Add(72 * time.Hour)) {
+		t.Fatalf("GIVE 24h at the plain address moved gr's deadline +%v", d.Sub(t0))
+	}
+	// Answered from bob's one table: sent again in answer, it acts there.
+	h.Expect(h.ReplyTo("bob", &a, "GIVE 24h"), table.OutcomeApplied, "GIVE 24h")
+	h.Command("bob", "gr", "GIVE 1d 12h", table.OutcomeApplied, "GIVE 36h")
+	if d := h.Deadline("gr"); !d.Equal(t0.Add((72 + 24 + 36) * time.Hour)) {
+		t.Errorf("gr's deadline +%v, want +132h", d.Sub(t0))
+	}
+}

@@ -123,22 +123,25 @@ func testNote(t *testing.T, driver string) {
 
 // TestNoteRefused: a NOTE on a table the sender holds no seat at is
 // refused as one on a table that does not exist, so that it tells a
-// stranger nothing; a note over 500 characters, with a control or format
-// character, or without a text is refused with what to write, and the
-// note kept stays as it was.
+// stranger nothing: through the plain address its first word is no
+// table's name, and it names none (#34); through the reply address of
+// the sender's own table, it is a note there, and nobody else's changes.
+// A note over 500 characters, with a control or format character, or
+// without a text is refused with what to write, and the note kept stays
+// as it was.
 func TestNoteRefused(t *testing.T) {
 	h := lexiotest.New(t, lexiotest.Options{})
 	bobAt(h, "n2", "alice", true, 12)
 	h.Expect(h.Fresh("bob", "n2", "NOTE n2 mine"), table.OutcomeApplied, "NOTE n2")
 
 	// Carol, through the plain address (then confirmed): no seat at n2,
-	// and no table n9 at all; the same answer but for the name.
+	// and no table n9 at all; the same answer.
 	var answers []string
 	for _, name := range []string{"n2", "n9"} {
 		id := h.SendMail("carol", lexiotest.MailSpec{Body: "NOTE " + name + " spying"})
 		rec := h.Handled(id)
-		if rec.Outcome != table.OutcomeRejected || !strings.Contains(rec.Reason, "answered not-at-table") {
-			t.Fatalf("carol's NOTE %s: %s %q, want rejected, answered not-at-table", name, rec.Outcome, rec.Reason)
+		if rec.Outcome != table.OutcomeRejected || rec.Reason != "which-table" {
+			t.Fatalf("carol's NOTE %s: %s %q, want rejected which-table", name, rec.Outcome, rec.Reason)
 		}
 		a := h.Answer("carol", id)
 		if lexiotest.Kind(a) != "rejected" {
@@ -149,10 +152,16 @@ func TestNoteRefused(t *testing.T) {
 	if answers[0] != answers[1] {
 		t.Errorf("a stranger tells n2 from a table that does not exist:\n%s\n----\n%s", answers[0], answers[1])
 	}
-	// Through her own reply address at another table: the same.
+	// Through her own reply address at another table: a note of hers
+	// there, which begins with "n2".
 	bobAt(h, "n3", "carol", true, 13)
-	id := h.Fresh("carol", "n3", "NOTE n2 spying")
-	h.Expect(id, table.OutcomeRejected, "answered not-at-table")
+	h.Expect(h.Fresh("carol", "n3", "NOTE n2 spying"), table.OutcomeApplied, "NOTE n3 (")
+	if got := seatNote(h, "n3", "carol"); got != "n2 spying" {
+		t.Errorf("carol's note at n3: %q", got)
+	}
+	if got := seatNote(h, "n2", "bob"); got != "mine" {
+		t.Fatalf("carol's NOTE n2 changed bob's note to %q", got)
+	}
 
 	// Refused by what the text is; bob's note stays.
 	pad := "\n\nThis paragraph is long enough that a single control character in the mail is not taken for binary junk."
@@ -220,4 +229,53 @@ func TestNoteStaysWithItsAuthor(t *testing.T) {
 		t.Errorf("dave's seat holds the note %q", got)
 	}
 	h.Expect(h.Fresh("bob", "n5", "NOTE n5 again"), table.OutcomeRejected, "not-a-player")
+}
+
+// TestNoteInReply: NOTE in reply to a table's mail is on that table when
+// it names none (#34): "NOTE garder le S" keeps "garder le S" there; its
+// first word names a table only where the sender plays at one of that
+// name. At the plain address a NOTE naming none guesses no table. A
+// stranger writing to a player's reply address changes no note.
+func TestNoteInReply(t *testing.T) {
+	h := lexiotest.New(t, lexiotest.Options{})
+	bobAt(h, "nr", "alice", true, 21)
+	bobAt(h, "club", "carol", true, 22)
+
+	h.Command("bob", "nr", "NOTE garder le S", table.OutcomeApplied, "NOTE nr (11 characters)")
+	h.Command("bob", "nr", "NOTE club keep the blank", table.OutcomeApplied, "NOTE club (")
+	if nr, club := seatNote(h, "nr", "bob"), seatNote(h, "club", "bob"); nr != "garder le S" || club != "keep the blank" {
+		t.Fatalf("bob's notes: nr %q, club %q", nr, club)
+	}
+	// Alice's table, not bob's: the start of his note.
+	h.Command("bob", "club", "NOTE t42 and nr", table.OutcomeApplied, "NOTE club (")
+	if got := seatNote(h, "club", "bob"); got != "t42 and nr" {
+		t.Errorf("bob's note at club: %q", got)
+	}
+
+	// The plain address: no table guessed, none confirmed, nothing kept.
+	id := h.SendMail("bob", lexiotest.MailSpec{Body: "NOTE OFF", NoConfirm: true})
+	h.Expect(id, table.OutcomeRejected, "which-table")
+	lexiotest.MustContain(t, "NOTE OFF at the plain address", h.Answer("bob", id).Text, "club and nr")
+	h.Command("bob", "nr", "NOTE OFF", table.OutcomeApplied, "NOTE nr OFF")
+	if nr, club := seatNote(h, "nr", "bob"), seatNote(h, "club", "bob"); nr != "" || club != "t42 and nr" {
+		t.Fatalf("after NOTE OFF at nr: nr %q, club %q", nr, club)
+	}
+
+	// Dave writes NOTE to bob's reply address at club, and, as bob, to
+	// carol's there: neither token is its sender's, so nothing is played.
+	h.Command("alice", "nr", "NOTE hers alone", table.OutcomeApplied, "NOTE nr (")
+	for _, c := range []struct{ from, token string }{{"dave", h.Token("club", "bob")}, {"bob", h.Token("club", "carol")}} {
+		id := h.SendMail("dave", lexiotest.MailSpec{From: c.from + "@" + h.Domain, To: "lexio+" + c.token + "@" + h.Domain, Body: "NOTE x y"})
+		if rec := h.Handled(id); rec.Outcome == table.OutcomeApplied {
+			t.Errorf("NOTE from %s through another's address: %s %q", c.from, rec.Outcome, rec.Reason)
+		}
+	}
+	if got := seatNote(h, "club", "bob"); got != "t42 and nr" {
+		t.Errorf("a stranger changed bob's note to %q", got)
+	}
+	for _, who := range []struct{ table, name, note string }{{"nr", "alice", "hers alone"}, {"club", "carol", ""}} {
+		if got := seatNote(h, who.table, who.name); got != who.note {
+			t.Errorf("%s's note at %s: %q", who.name, who.table, got)
+		}
+	}
 }

@@ -13,10 +13,16 @@ import (
 	"github.com/lexio-mail/lexio/templates"
 )
 
-// Notify answers NOTIFY: the sender's choice for every table, or for the
-// table named, confirmed from that table (or as LANG is, ReplyTable).
+// Notify answers NOTIFY: the sender's choice for the table named, or
+// through a table's reply address for that table (#34), confirmed from
+// it; at the plain address without a name, for every table, confirmed
+// as LANG is (ReplyTable). NOTIFY digest without a name is for every
+// table wherever it comes: the digest is one mail about them all.
 func (s *Service) Notify(r *table.Request, t *table.Table, mode, name string) error {
 	cmd := r.Msg.Command.String()
+	if name == "" && t != nil && mode != table.NotifyDigest {
+		name = t.Row.Name
+	}
 	if name != "" {
 		named, _, err := seatAt(r, t, name, cmd)
 		if named == nil {

@@ -419,3 +419,26 @@ func TestNotifyTurnSeparateAcceptance(t *testing.T) {
 		t.Errorf("alice (NOTIFY turn) got %d turn notices, want only the first", n)
 	}
 }
+
+// TestNotifyInReply: NOTIFY all or turn in reply to a table's mail, with
+// no table named, is for that table alone (#34), and so answered;
+// NOTIFY digest, one mail about every table, stays for them all.
+func TestNotifyInReply(t *testing.T) {
+	h := lexiotest.New(t, lexiotest.Options{})
+	for _, tc := range []struct {
+		name    string
+		players []string
+	}{{"na", lexiotest.Emails("alice", "bob")}, {"nb", lexiotest.Emails("alice", "carol")}} {
+		if err := h.Lobby.CreateTable(h.Ctx, tc.name, "main", tc.players, 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.WaitMail("alice", 2)
+	id := h.ReplyTo("alice", h.NoticeAt("alice", "na"), "NOTIFY turn")
+	h.Expect(id, table.OutcomeApplied, "NOTIFY turn na")
+	lexiotest.MustContain(t, "NOTIFY turn in reply", h.Answer("alice", id).Text, "na")
+	h.Command("alice", "nb", "AVIS résumé", table.OutcomeApplied, "NOTIFY digest")
+	if rec := h.Handled(h.ReplyTo("alice", h.NoticeAt("alice", "nb"), "NOTIFY digest")); rec.Reason != "NOTIFY digest" {
+		t.Errorf("NOTIFY digest in reply: %q, want for every table", rec.Reason)
+	}
+}

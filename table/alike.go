@@ -1,6 +1,8 @@
 package table
 
 import (
+	"strings"
+
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -17,4 +19,26 @@ func (h *Request) RefuseAlike(t *Table, cmd string, shown templates.ReasonKind, 
 	}
 	h.Outcome(OutcomeRejected, string(why)+", answered "+string(shown))
 	return nil
+}
+
+// RefuseWhichTable answers cmd, which acts on one table but names none
+// and came through no table's reply address (NOTE, GIVE, REMATCH at the
+// plain address, #34): no table is guessed. The answer names the
+// sender's tables and goes from their one table not over, if any
+// (ReplyTable), so that the command sent again in answer to it acts
+// there.
+func (h *Request) RefuseWhichTable(cmd string) error {
+	rows, err := h.Tx.TablesOfPlayer(h.Msg.From)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(rows))
+	for i := range rows {
+		names[i] = rows[i].Name
+	}
+	from, err := h.ReplyTable(nil)
+	if err != nil {
+		return err
+	}
+	return h.Refuse(from, cmd, []templates.Reason{{Kind: templates.ReasonWhichTable, Detail: strings.Join(names, ", ")}}, true)
 }

@@ -87,10 +87,17 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 			return notice.Permanent(moveErr)
 		}
 		rs := notice.Reasons(moveErr)
-		if me.Kind == board.KindNotYourTurn {
-			rs[0].Detail = Names(t.Seats)[g.Turn()]
+		if me.Kind != board.KindNotYourTurn {
+			return h.Refuse(t, c.String(), rs, false)
 		}
-		return h.Refuse(t, c.String(), rs, false)
+		// Meant for another table, maybe: the answer names those where
+		// it is the author's turn (#34).
+		rs[0].Detail = Names(t.Seats)[g.Turn()]
+		turns, err := h.yourTurns()
+		if err != nil {
+			return err
+		}
+		return h.refuse(t, c.String(), rs, false, turns)
 	}
 
 	switch c.Kind {
@@ -240,4 +247,27 @@ func (s *Service) StartGame(tx *store.Tx, t *Table, seed uint64, now time.Time, 
 		return err
 	}
 	return s.Announce(tx, t, now, out, -1, nil)
+}
+
+// yourTurns names the author's tables where it is their turn, as the
+// store orders them.
+func (h *Request) yourTurns() ([]string, error) {
+	rows, err := h.Tx.TablesOfPlayer(h.Msg.From)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for i := range rows {
+		if rows[i].Status != StatusPlaying {
+			continue
+		}
+		t, err := h.s.LoadRow(h.Tx, &rows[i])
+		if err != nil {
+			return nil, err
+		}
+		if p := t.SeatOf(h.Msg.From); t.Game != nil && !t.Game.Over() && p >= 0 && t.Game.Turn() == p {
+			names = append(names, t.Row.Name)
+		}
+	}
+	return names, nil
 }

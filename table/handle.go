@@ -217,6 +217,12 @@ func (h *Request) Queue(t *Table, to notice.Recipient, m templates.Mail) {
 // mail.error_replies_per_hour; every refusal, like every answer, counts
 // against mail.replies_per_hour (EMAIL §2.6).
 func (h *Request) Refuse(t *Table, command string, rs []templates.Reason, limited bool) error {
+	return h.refuse(t, command, rs, limited, nil)
+}
+
+// refuse is Refuse, naming yourTurn, the author's tables where it is
+// their turn.
+func (h *Request) refuse(t *Table, command string, rs []templates.Reason, limited bool, yourTurn []string) error {
 	kinds := make([]string, len(rs))
 	for i, r := range rs {
 		kinds[i] = string(r.Kind)
@@ -233,7 +239,7 @@ func (h *Request) Refuse(t *Table, command string, rs []templates.Reason, limite
 		}
 	}
 	to := h.Sender(t)
-	msg := templates.RejectedMsg{Head: h.s.notices.Head(TableName(t), to, h.Now), Command: command, Reasons: rs}
+	msg := templates.RejectedMsg{Head: h.s.notices.Head(TableName(t), to, h.Now), Command: command, Reasons: rs, YourTurn: yourTurn}
 	if len(rs) == 1 && rs[0].Kind == templates.ReasonTooLarge {
 		return h.Reply(t, templates.TooLargeMsg{
 			Head: msg.Head, Size: h.size, Limit: h.s.cfg.Mail.MaxMessageBytes})

@@ -152,3 +152,30 @@ func absent(rack []byte, n int) string {
 	}
 	return string(out)
 }
+
+// TestNotYourTurnElsewhere: a move sent to a table where it is not the
+// author's turn is answered with the tables where it is (#34), by name,
+// and never with "if it was your turn, it still is".
+func TestNotYourTurnElsewhere(t *testing.T) {
+	t.Parallel()
+	h := lexiotest.New(t, lexiotest.Options{Dict: &lexiotest.Lexicon{}})
+	for _, tb := range []struct {
+		name    string
+		players []string
+	}{{"here", []string{"alice", "bob"}}, {"mine", []string{"bob", "carol"}}, {"theirs", []string{"carol", "bob"}}} {
+		if err := h.Lobby.CreateTable(h.Ctx, tb.name, "main", lexiotest.Emails(tb.players...), 7); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.Settle()
+	g := h.Game("here")
+	h.Expect(h.Fresh("bob", "here", lexiotest.FindMove(g, 0)), table.OutcomeRejected, "not-your-turn")
+	r := h.LastOf("bob", "rejected")
+	lexiotest.MustContain(t, "not-your-turn reply", r.Text, "Alice's", "It is your turn at table mine:")
+	lexiotest.MustNotContain(t, "not-your-turn reply", r.Text, "it still is", "theirs")
+	lexiotest.MustContain(t, "not-your-turn reply", r.HTML, "It is your turn at table mine:")
+
+	// Any other refusal keeps the sentence.
+	h.Expect(h.Fresh("alice", "here", "PLACE H8 ACROSS QQQQ"), table.OutcomeRejected, "")
+	lexiotest.MustContain(t, "another refusal", h.LastOf("alice", "rejected").Text, "If it was your turn, it still is")
+}

@@ -281,6 +281,9 @@ const (
 	// would show a stranger which tables exist (LEAGUES §5, §6).
 	ReasonNoTableToJoin ReasonKind = "no-table-to-join" // JOIN: Detail is none, or not open to the sender
 	ReasonNotAtTable    ReasonKind = "not-at-table"     // NOTIFY: Detail names no table of the sender's
+	// NOTE, GIVE, REMATCH naming no table, at the plain address (#34):
+	// Detail, the sender's tables, comma-separated.
+	ReasonWhichTable ReasonKind = "which-table"
 	// The bounds on mail to outsiders (LEAGUES §6); Detail: the address.
 	ReasonUnfitAddress  ReasonKind = "unfit-address"       // Detail: not a plain address on a host name
 	ReasonRefusesInvite ReasonKind = "refuses-invitations" // Detail: asked never to be invited (STOP)
@@ -418,9 +421,24 @@ type RejectedMsg struct {
 	Reasons []Reason // every reason
 	Probe   *Probe   // the probe reserve, for placements; nil to leave out
 	Rack    Rack     // the author's rack, for hints; may be nil
+	// YourTurn names the author's tables where it is their turn, for a
+	// move refused as not their turn: the table they meant, maybe.
+	YourTurn []string
 }
 
 func (RejectedMsg) kind() Kind { return Rejected }
+
+// NotYourTurn reports whether the command was refused as not the
+// author's turn: the mail then never adds "if it was your turn, it still
+// is".
+func (m RejectedMsg) NotYourTurn() bool {
+	for _, r := range m.Reasons {
+		if r.Kind == ReasonNotYourTurn {
+			return true
+		}
+	}
+	return false
+}
 
 // PreviewMsg says what a placement would score (RULES §5.8).
 type PreviewMsg struct {

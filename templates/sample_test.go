@@ -265,7 +265,12 @@ func authorSamples() map[string]Mail {
 		"turn-notice-note":    note,
 		"note-removed":        NoteMsg{Head: sampleHead("Bob"), Had: true},
 		"note-none":           NoteMsg{Head: sampleHead("Bob")},
-		"game-over-league":    lg, "game-over-adjudicated": adj,
+		// A move through the wrong table's address (#34): whose turn it is,
+		// and where it is Bob's.
+		"rejected-not-your-turn": RejectedMsg{Head: sampleHead("Bob"), Command: "PLACE H7 ACROSS CHAT",
+			Reasons: []Reason{{Kind: ReasonNotYourTurn, Detail: "Alice"}}, YourTurn: []string{"t42", "club-du-jeudi"},
+			Rack: sampleRack("QUARTZ?")},
+		"game-over-league": lg, "game-over-adjudicated": adj,
 		"game-over-missed": missed,
 		"standings-weekly": weekly,
 		"standings-final":  StandingsMsg{Head: Head{To: "Bob", Now: sampleNow, TZ: sampleTZ}, Standings: final},

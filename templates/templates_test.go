@@ -769,7 +769,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
 		ReasonConfirmUsed, ReasonConfirmExpired,
 		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
-		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonResigned, ReasonNotYourTable, ReasonStillRunning, ReasonRematchExists, ReasonNoTableToJoin, ReasonNotAtTable, ReasonNoCommand, ReasonBadCell,
+		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonResigned, ReasonNotYourTable, ReasonStillRunning, ReasonRematchExists, ReasonNoTableToJoin, ReasonNotAtTable, ReasonWhichTable, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
 		ReasonBadLang, ReasonBadVariant, ReasonBadTable, ReasonBadZone, ReasonBadVacation, ReasonBadNotify,
 		ReasonBadAddress, ReasonSayTooLong, ReasonMissingNote, ReasonNoteTooLong, ReasonBadNote, ReasonMissingArg,
@@ -783,5 +783,41 @@ func ReasonKinds() []ReasonKind {
 		ReasonSayLimit, ReasonSayWhere,
 		ReasonNoSuchLeague, ReasonNoSignup, ReasonNotInLeague, ReasonWhichLeague, ReasonAlreadySignedUp,
 		ReasonGiveOwnTurn, ReasonGiveComputer, ReasonGiveRange, ReasonGiveCap, ReasonGiveStale, ReasonBadDuration,
+	}
+}
+
+// TestNotYourTurn: a move refused as not the author's turn never adds
+// that the turn is still theirs (#34), and names each table where it is,
+// one or several; any other refusal keeps the sentence.
+func TestNotYourTurn(t *testing.T) {
+	t.Parallel()
+	s := newSet(t)
+	still := map[string]string{"en": "it still is", "es": "lo sigue siendo", "fr": "ça l’est toujours"}
+	for _, lang := range Langs() {
+		for _, tables := range [][]string{nil, {"t42"}, {"t42", "tab"}} {
+			m := RejectedMsg{Head: sampleHead("Bob"), Command: "PASS", Reasons: []Reason{{Kind: ReasonNotYourTurn, Detail: "Alice"}}, YourTurn: tables}
+			r, err := s.Render(lang, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, part := range []string{r.Text, r.HTML} {
+				if strings.Contains(part, still[lang]) {
+					t.Errorf("%s %q: not your turn, yet %q:\n%s", lang, tables, still[lang], part)
+				}
+				for _, name := range tables {
+					if !strings.Contains(part, name) {
+						t.Errorf("%s: %q not named:\n%s", lang, name, part)
+					}
+				}
+			}
+			checkTextLines(t, r.Text)
+		}
+		r, err := s.Render(lang, RejectedMsg{Head: sampleHead("Bob"), Command: "PASS", Reasons: []Reason{{Kind: ReasonGap}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Text, still[lang]) || !strings.Contains(r.HTML, still[lang]) {
+			t.Errorf("%s: another refusal lost %q:\n%s", lang, still[lang], r.Text)
+		}
 	}
 }
