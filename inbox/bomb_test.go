@@ -67,7 +67,7 @@ func TestFailedRecordsTheMessage(t *testing.T) {
 	_, raw := acc.Reply(notice, lexiotest.FindMove(h.Game(name), 0), h.Clock.Now(), "given-up@localhost")
 	in := mailer.Inbound{UIDValidity: 7, UID: 42, Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}
 
-	if err := h.Front.Failed(h.Ctx, in, errors.New("the handler panicked: boom")); err != nil {
+	if err := h.Parts.Inbox.Failed(h.Ctx, in, errors.New("the handler panicked: boom")); err != nil {
 		t.Fatal(err)
 	}
 	rec := h.Expect("given-up@localhost", table.OutcomeError, "boom")
@@ -75,11 +75,11 @@ func TestFailedRecordsTheMessage(t *testing.T) {
 		t.Errorf("record %+v: want alice's address and the UID", rec)
 	}
 	// Given up twice (a move to Processed that failed): one record.
-	if err := h.Front.Failed(h.Ctx, in, errors.New("again")); err != nil {
+	if err := h.Parts.Inbox.Failed(h.Ctx, in, errors.New("again")); err != nil {
 		t.Fatal(err)
 	}
 	// Delivered again: a duplicate, the move not applied.
-	if err := h.Front.HandleMessage(h.Ctx, in); err != nil {
+	if err := h.Parts.Inbox.HandleMessage(h.Ctx, in); err != nil {
 		t.Fatal(err)
 	}
 	if rec := h.Handled("given-up@localhost"); rec.Outcome != table.OutcomeError || !strings.Contains(rec.Reason, "boom") {

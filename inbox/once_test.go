@@ -76,7 +76,7 @@ func testExactlyOnce(t *testing.T, driver string) {
 	// recognised.
 	notice := lexiotest.LatestNotice(h1.Inbox("alice"))
 	_, raw := h1.Account("alice").Reply(notice, lexiotest.FindMove(h1.Game(name), 0), h1.Clock.Now(), "crash-1@localhost")
-	if err := h1.Front.HandleMessage(h1.Ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
+	if err := h1.Parts.Inbox.HandleMessage(h1.Ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h1.Srv.Deliver(to, raw); err != nil {
@@ -94,7 +94,7 @@ func testExactlyOnce(t *testing.T, driver string) {
 	h1.OutboxEmpty()
 	notice = lexiotest.LatestNotice(h1.Inbox("bob"))
 	_, raw = h1.Account("bob").Reply(notice, lexiotest.FindMove(h1.Game(name), 1), h1.Clock.Now(), "crash-2@localhost")
-	if err := h1.Front.HandleMessage(h1.Ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
+	if err := h1.Parts.Inbox.HandleMessage(h1.Ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
 		t.Fatal(err)
 	}
 	// Its mail is sent first: a dispatcher stopped mid-send would send

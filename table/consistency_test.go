@@ -72,7 +72,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 		}
 		h.Clock.Add(time.Minute)
 		raw := benchRaw(h.Tables, name, "alice", "PASS", 0, h.Clock.Now())
-		if err := h.Front.HandleMessage(h.Ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
+		if err := h.Parts.Inbox.HandleMessage(h.Ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
 			t.Fatal(err)
 		}
 		if g := h.Game(name); len(g.Actions()) != 1 || g.Turn() != 1 {
@@ -110,7 +110,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 			// Bob's BOARD is recorded as an error, not left in the inbox
 			// to be tried again for ever.
 			raw := benchRaw(h.Tables, name, "bob", "BOARD", 1, h.Clock.Now())
-			if err := h.Front.HandleMessage(h.Ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
+			if err := h.Parts.Inbox.HandleMessage(h.Ctx, mailer.Inbound{Raw: raw, Mailbox: "INBOX", Size: int64(len(raw))}); err != nil {
 				t.Fatalf("HandleMessage: %v; want it recorded (a permanent error)", err)
 			}
 			rec := h.Handled(fmt.Sprintf("bench-%s-1@localhost", name))

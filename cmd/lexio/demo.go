@@ -113,7 +113,7 @@ func demoTurn(ctx context.Context, e *env, d *daemon) string {
 	var b strings.Builder
 	prog := e.program()
 	err := d.store.View(ctx, func(tx *store.Tx) error {
-		t, err := d.parts.tables.Load(tx, demoTable)
+		t, err := d.parts.Tables.Load(tx, demoTable)
 		if err != nil {
 			return err
 		}

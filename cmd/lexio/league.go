@@ -10,6 +10,7 @@ import (
 	"github.com/lexio-mail/lexio/league"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/season"
+	"github.com/lexio-mail/lexio/service"
 )
 
 func runLeagueList(ctx context.Context, e *env, args []string) error {
@@ -38,7 +39,7 @@ func runLeagueList(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(w, "%s\t%s\t-\t-\t-\tno seasons\n", l.Name, l.Variant)
 			continue
 		}
-		cur, _, err := svc.seasons.Show(ctx, l.Name)
+		cur, _, err := svc.Seasons.Show(ctx, l.Name)
 		if err != nil {
 			return err
 		}
@@ -53,7 +54,7 @@ func runLeagueShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeFn()
-	cur, next, err := svc.seasons.Show(ctx, name)
+	cur, next, err := svc.Seasons.Show(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func runLeagueStart(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeFn()
-	s, err := svc.seasons.StartSeason(ctx, name)
+	s, err := svc.Seasons.StartSeason(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -115,7 +116,7 @@ func runLeagueClose(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeFn()
-	s, err := svc.seasons.CloseSeason(ctx, name)
+	s, err := svc.Seasons.CloseSeason(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -126,7 +127,7 @@ func runLeagueClose(ctx context.Context, e *env, args []string) error {
 
 // leagueCommand reads the flags and the one league name of a league
 // command that takes nothing else, and opens the admin service.
-func leagueCommand(ctx context.Context, e *env, name string, args []string) (*services, string, func(), error) {
+func leagueCommand(ctx context.Context, e *env, name string, args []string) (*service.Parts, string, func(), error) {
 	fs := newFlags(e, name)
 	path := fs.String("c", configPath(e), "configuration `file`")
 	if err := fs.Parse(args); err != nil {
@@ -161,7 +162,7 @@ func runLeagueStandings(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeFn()
-	s, rows, err := svc.seasons.Standings(ctx, fs.Arg(0), *number)
+	s, rows, err := svc.Seasons.Standings(ctx, fs.Arg(0), *number)
 	if errors.Is(err, season.ErrNoSeason) {
 		return fmt.Errorf("%w; `%s league start %s` starts the first", err, e.program(), fs.Arg(0))
 	}

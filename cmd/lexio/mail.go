@@ -228,7 +228,7 @@ func replyTable(ctx context.Context, e *env, c *config.Config, acc client.Accoun
 	defer closeFn()
 	var mine []string
 	for _, n := range names {
-		t, err := svc.views.Show(ctx, n)
+		t, err := svc.Views.Show(ctx, n)
 		if errors.Is(err, store.ErrNotFound) {
 			continue // an open table that lapsed
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/scheduler"
+	"github.com/lexio-mail/lexio/service"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/store/outboxmail"
@@ -150,7 +151,7 @@ func (d *daemon) reloaded(ctx context.Context, e *env, path string, w *watch.Wat
 			next, err = newDaemon(cfg, n, d.store, d.mail, newLogger(e, cfg.LogLevel), w)
 		}
 		if err == nil {
-			err = next.parts.lobby.EnsureTables(ctx)
+			err = next.parts.Lobby.EnsureTables(ctx)
 		}
 	}
 	if err != nil {
@@ -170,7 +171,7 @@ type daemon struct {
 	recv  *mailer.Receiver
 	sched *scheduler.Scheduler
 	// parts are the services.
-	parts *services
+	parts *service.Parts
 	mail  *localMail
 	web   *web.Server // nil when [web] is off
 	// gaddag is the dictionary's, for the moves the demo's guide suggests.
@@ -195,32 +196,32 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	if cfg.Web.On() {
 		links = weblink.New(cfg.Web.BaseURL, n.secret)
 	}
-	d.parts, err = wire(table.Options{Config: cfg, Store: st, Dict: n.words, Gaddag: n.gaddag, Templates: n.tmpl,
+	d.parts, err = service.New(table.Options{Config: cfg, Store: st, Dict: n.words, Gaddag: n.gaddag, Templates: n.tmpl,
 		Secret: n.secret, Poke: d.disp.Poke, Logger: log.With("part", "table"), Links: links}, log)
 	if err != nil {
 		return nil, err
 	}
 	if links != nil {
-		d.web, err = web.New(web.Options{Source: d.parts.views, Unsubscriber: d.parts.players, Leagues: d.parts.seasons, Links: links, Templates: n.tmpl, Lang: cfg.Language,
+		d.web, err = web.New(web.Options{Source: d.parts.Views, Unsubscriber: d.parts.Players, Leagues: d.parts.Seasons, Links: links, Templates: n.tmpl, Lang: cfg.Language,
 			Logger: log.With("part", "web")})
 		if err != nil {
 			return nil, err
 		}
 	}
 	rc.Connected, rc.MaxMessageBytes, rc.Logger = w.IMAP, cfg.Mail.MaxMessageBytes, log.With("part", "imap")
-	d.recv, err = mailer.NewReceiver(rc, d.parts.inbox)
+	d.recv, err = mailer.NewReceiver(rc, d.parts.Inbox)
 	if err != nil {
 		return nil, err
 	}
 	// The scheduler ticks at the tables' next deadline or reminder (the
 	// computer's move among them) when that comes before its period.
-	d.sched, err = scheduler.New(scheduler.Options{Jobs: d.parts.jobs(), Next: d.parts.tables.NextDue, Sweep: d.disp.Poke,
+	d.sched, err = scheduler.New(scheduler.Options{Jobs: d.parts.Jobs(), Next: d.parts.Tables.NextDue, Sweep: d.disp.Poke,
 		Ticked: w.Ticked, Logger: log.With("part", "scheduler")})
 	if err != nil {
 		return nil, err
 	}
 	// A message may have made something due sooner: the scheduler asks.
-	d.parts.inbox.Handled = func(outcome string) {
+	d.parts.Inbox.Handled = func(outcome string) {
 		w.Handled(outcome)
 		d.sched.Wake()
 	}
@@ -246,7 +247,7 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (*stor
 // mails; run returns once every part has, and serve then closes the store.
 // ready, when set, is called once the configured tables are open.
 func (d *daemon) run(ctx context.Context, ready func()) error {
-	if err := d.parts.lobby.EnsureTables(ctx); err != nil {
+	if err := d.parts.Lobby.EnsureTables(ctx); err != nil {
 		return err
 	}
 	if ready != nil {

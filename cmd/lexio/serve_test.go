@@ -160,11 +160,11 @@ func TestStopCommitsTheMoveInFlight(t *testing.T) {
 		Username: "lexio", Password: mail.password, Logger: log},
 		mailer.HandlerFunc(func(ctx context.Context, m mailer.Inbound) error {
 			if !strings.Contains(string(m.Raw), "PASS") {
-				return d.parts.inbox.HandleMessage(ctx, m)
+				return d.parts.Inbox.HandleMessage(ctx, m)
 			}
 			held <- struct{}{}
 			<-release
-			return d.parts.inbox.HandleMessage(ctx, m)
+			return d.parts.Inbox.HandleMessage(ctx, m)
 		}))
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +193,7 @@ func TestStopCommitsTheMoveInFlight(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("run did not return")
 	}
-	tables, err := d.parts.views.List(context.Background())
+	tables, err := d.parts.Views.List(context.Background())
 	if err != nil || len(tables) != 1 || tables[0].Moves != 1 {
 		t.Fatalf("the PASS in flight at the stop was lost: %+v %v", tables, err)
 	}

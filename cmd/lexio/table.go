@@ -9,6 +9,7 @@ import (
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/parser"
+	"github.com/lexio-mail/lexio/service"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/table/tableview"
 	"github.com/lexio-mail/lexio/templates"
@@ -18,7 +19,7 @@ import (
 // the table commands; it works while the daemon runs (SQLite takes one
 // writer at a time, across processes too). Mail it queues is sent by the
 // daemon.
-func adminService(ctx context.Context, e *env, path string) (*services, func(), error) {
+func adminService(ctx context.Context, e *env, path string) (*service.Parts, func(), error) {
 	c, err := loadConfig(path)
 	if err != nil {
 		return nil, nil, err
@@ -26,7 +27,7 @@ func adminService(ctx context.Context, e *env, path string) (*services, func(), 
 	return adminServiceOf(ctx, e, c)
 }
 
-func adminServiceOf(ctx context.Context, e *env, c *config.Config) (*services, func(), error) {
+func adminServiceOf(ctx context.Context, e *env, c *config.Config) (*service.Parts, func(), error) {
 	log := newLogger(e, "warn")
 	st, err := openStore(ctx, c, log)
 	if err != nil {
@@ -51,7 +52,7 @@ func adminServiceOf(ctx context.Context, e *env, c *config.Config) (*services, f
 	if c.Web.On() {
 		links = weblink.New(c.Web.BaseURL, secret) // the mails the admin's commands send link as the daemon's do
 	}
-	svc, err := wire(table.Options{Config: c, Store: st, Dict: words, Templates: tmpl, Secret: secret, Logger: log, Links: links}, log)
+	svc, err := service.New(table.Options{Config: c, Store: st, Dict: words, Templates: tmpl, Secret: secret, Logger: log, Links: links}, log)
 	if err != nil {
 		st.Close()
 		return nil, nil, err
@@ -88,7 +89,7 @@ func runTableNew(ctx context.Context, e *env, args []string) error {
 	if l == "" {
 		l = c.Leagues[0].Name
 	}
-	if err := svc.lobby.CreateTable(ctx, name, l, players, *seed); err != nil {
+	if err := svc.Lobby.CreateTable(ctx, name, l, players, *seed); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "table %s opened for %s (league %s); %s plays first. The daemon sends the notices.\n",
@@ -109,7 +110,7 @@ func runTableList(ctx context.Context, e *env, args []string) error {
 	defer closeFn()
 	// A table that cannot be read is listed with its error, among the
 	// others; the command then fails, naming it.
-	ts, err := svc.views.List(ctx)
+	ts, err := svc.Views.List(ctx)
 	if err != nil && ts == nil {
 		return err
 	}
@@ -138,14 +139,14 @@ func runTableShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer closeFn()
-	t, err := svc.views.Show(ctx, fs.Arg(0))
+	t, err := svc.Views.Show(ctx, fs.Arg(0))
 	if err != nil {
 		return err
 	}
 	if *asGCG {
-		return svc.views.WriteGCG(ctx, e.stdout, t)
+		return svc.Views.WriteGCG(ctx, e.stdout, t)
 	}
-	tableview.WriteShow(e.stdout, t, svc.views.WatchURL(t.Name, t.League))
+	tableview.WriteShow(e.stdout, t, svc.Views.WatchURL(t.Name, t.League))
 	return nil
 }
 
@@ -164,7 +165,7 @@ func runTableSubstitute(ctx context.Context, e *env, args []string) error {
 	}
 	defer closeFn()
 	name, oldAddr, newAddr := fs.Arg(0), fs.Arg(1), fs.Arg(2)
-	if err := svc.tables.Substitute(ctx, name, oldAddr, newAddr); err != nil {
+	if err := svc.Tables.Substitute(ctx, name, oldAddr, newAddr); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "table %s: %s now holds the seat of %s. The daemon sends the notices.\n", name, parser.Shown(newAddr), parser.Shown(oldAddr))

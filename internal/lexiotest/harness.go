@@ -16,19 +16,15 @@ import (
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/enginetest"
-	"github.com/lexio-mail/lexio/inbox"
-	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/localmail"
-	"github.com/lexio-mail/lexio/player"
-	"github.com/lexio-mail/lexio/season"
+	"github.com/lexio-mail/lexio/service"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/store/outboxmail"
 	"github.com/lexio-mail/lexio/store/storetest"
 	"github.com/lexio-mail/lexio/table"
-	"github.com/lexio-mail/lexio/table/tableview"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -98,25 +94,19 @@ func (w Words) Contains(s string) bool { return slices.Contains(w, s) }
 // goes over real sockets instead: the local mail server, the receiver and
 // the dispatcher, for the tests whose point is that path.
 type Harness struct {
-	T      *testing.T
-	Ctx    context.Context
-	Srv    *localmail.Server // sockets only
-	Mem    *MemMail          // in-process only
-	Store  *store.Store
-	Tables *table.Service
-	// Players, Seasons and Lobby own a player's preferences, league
-	// seasons and gathering players at tables; Front is the mail front
-	// door that routes to them (as cmd/lexio/wire.go connects them);
-	// Views read the tables as the operator and the web do.
-	Players *player.Service
-	Seasons *season.Service
-	Lobby   *lobby.Service
-	Front   *inbox.Service
-	Views   *tableview.Service
-	Clock   *Clock
-	Cfg     *config.Config
-	Disp    *mailer.Dispatcher // sockets only
-	Stop    func()
+	T     *testing.T
+	Ctx   context.Context
+	Srv   *localmail.Server // sockets only
+	Mem   *MemMail          // in-process only
+	Store *store.Store
+	// Parts are the daemon's services, wired by the daemon's own
+	// constructor (service.New): Tables, Players, Seasons, Lobby, the
+	// mail front door Inbox that routes to them, and Views.
+	*service.Parts
+	Clock *Clock
+	Cfg   *config.Config
+	Disp  *mailer.Dispatcher // sockets only
+	Stop  func()
 	// Logs holds what the service logged.
 	Logs *LogBuffer
 	// DB is the database, for a restart on the same one.
@@ -338,7 +328,7 @@ func New(t *testing.T, o Options) *Harness {
 	recv, err := mailer.NewReceiver(mailer.ReceiverConfig{
 		Addr: h.Srv.IMAPAddr(), TLS: mailer.TLSNone, Username: "lexio", Password: "lexio-pw",
 		PollInterval: time.Second, MaxMessageBytes: cfg.Mail.MaxMessageBytes, Retry: mailer.Backoff{Base: 50 * time.Millisecond, Max: 200 * time.Millisecond},
-	}, h.Front)
+	}, h.Parts.Inbox)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,8 +352,8 @@ func New(t *testing.T, o Options) *Harness {
 // read-only and safe for concurrent use, as the daemon's one Set is.
 var testTemplates = sync.OnceValues(templates.New)
 
-// newService builds the services of a harness, connected as the daemon
-// connects them: the one place that knows their options. poke wakes the
+// newService builds the services of a harness with the daemon's own
+// constructor: the one place that knows their options. poke wakes the
 // dispatcher, or tells the in-process mail that the outbox has rows.
 func (h *Harness) newService(o Options, cfg *config.Config, st *store.Store, logger *slog.Logger, poke func()) {
 	t := h.T
@@ -376,17 +366,11 @@ func (h *Harness) newService(o Options, cfg *config.Config, st *store.Store, log
 	if d == nil {
 		d = enginetest.AnyWord{}
 	}
-	h.Tables, err = table.New(table.Options{Config: cfg, Store: st, Dict: d, Gaddag: o.Gaddag, Templates: tmpl,
-		Secret: []byte(Secret), Now: h.Clock.Now, Poke: poke, Logger: logger})
+	h.Parts, err = service.New(table.Options{Config: cfg, Store: st, Dict: d, Gaddag: o.Gaddag, Templates: tmpl,
+		Secret: []byte(Secret), Now: h.Clock.Now, Poke: poke, Logger: logger}, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.Players, h.Lobby = player.New(h.Tables, logger), lobby.New(h.Tables, logger)
-	h.Seasons = season.New(h.Tables, h.Lobby, logger)
-	h.Tables.SetSeasons(h.Seasons)
-	h.Tables.SetVacations(h.Players)
-	h.Front = inbox.New(h.Tables, h.Players, h.Seasons, h.Lobby, logger)
-	h.Views = tableview.New(h.Tables, logger)
 }
 
 // Account is name's mail account.

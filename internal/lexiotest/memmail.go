@@ -158,7 +158,7 @@ func (h *Harness) Settle() {
 				// The receiver would hand over the header only.
 				h.T.Fatalf("a message of %d bytes is over max_message_bytes: in-process mail does not truncate, the test needs sockets", in.Size)
 			}
-			if err := h.Front.HandleMessage(h.Ctx, in); err != nil {
+			if err := h.Parts.Inbox.HandleMessage(h.Ctx, in); err != nil {
 				// The receiver would try again later.
 				h.T.Fatalf("HandleMessage: %v (a temporary error: the test needs sockets)", err)
 			}

@@ -8,23 +8,10 @@ import (
 	"github.com/lexio-mail/lexio/scheduler"
 )
 
-// Jobs are the daemon's scheduler jobs (cmd/lexio/wire.go), in its
-// order; a test of cmd/lexio holds the names of both lists equal.
-func (h *Harness) Jobs() []scheduler.Job {
-	return []scheduler.Job{
-		{Name: "invitation expiry", Run: h.Lobby.ExpireInvitations},
-		{Name: "vacations", Run: h.Players.TellVacations},
-		{Name: "season ends", Run: h.Seasons.CloseSeasons},
-		{Name: "deadlines", Run: h.Tables.EnforceDeadlines},
-		{Name: "digests", Run: h.Players.SendDigests},
-		{Name: "weekly standings", Run: h.Seasons.SendWeekly},
-	}
-}
-
 // RunTick runs one scheduler tick at now, as the daemon's would.
 func (h *Harness) RunTick(now time.Time) (int, error) {
 	h.T.Helper()
-	s, err := scheduler.New(scheduler.Options{Jobs: h.Jobs()})
+	s, err := scheduler.New(scheduler.Options{Jobs: h.Parts.Jobs()})
 	if err != nil {
 		h.T.Fatal(err)
 	}
@@ -45,7 +32,7 @@ func (h *Harness) RunScheduler() *Scheduler {
 	h.T.Helper()
 	ctx, cancel := context.WithCancel(h.Ctx)
 	r := &Scheduler{t: h.T, planned: make(chan time.Time, 16)}
-	s, err := scheduler.New(scheduler.Options{Jobs: h.Jobs(), Next: h.Tables.NextDue, Now: h.Clock.Now,
+	s, err := scheduler.New(scheduler.Options{Jobs: h.Parts.Jobs(), Next: h.Tables.NextDue, Now: h.Clock.Now,
 		Timer: func(at time.Time) <-chan time.Time {
 			c := h.Clock.Timer(at)
 			select {
@@ -57,7 +44,7 @@ func (h *Harness) RunScheduler() *Scheduler {
 	if err != nil {
 		h.T.Fatal(err)
 	}
-	h.Front.Handled = func(string) { s.Wake() }
+	h.Parts.Inbox.Handled = func(string) { s.Wake() }
 	done := make(chan struct{})
 	go func() { defer close(done); s.Run(ctx) }()
 	h.T.Cleanup(func() { cancel(); <-done }) // before the store closes
