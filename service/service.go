@@ -46,6 +46,27 @@ func New(o table.Options, log *slog.Logger) (*Parts, error) {
 	return p, nil
 }
 
+// Scheduler is the daemon's scheduler: o with the parts' jobs, ticking at
+// the tables' next deadline or reminder (the computer's move among them)
+// when that comes before its period, and asking again after each message
+// the inbox handled, which may have made something due sooner. A Handled
+// hook already set on the inbox is still called first.
+func (p *Parts) Scheduler(o scheduler.Options) (*scheduler.Scheduler, error) {
+	o.Jobs, o.Next = p.Jobs(), p.Tables.NextDue
+	s, err := scheduler.New(o)
+	if err != nil {
+		return nil, err
+	}
+	handled := p.Inbox.Handled
+	p.Inbox.Handled = func(outcome string) {
+		if handled != nil {
+			handled(outcome)
+		}
+		s.Wake()
+	}
+	return s, nil
+}
+
 // Jobs are the scheduler's, in the order every tick runs them.
 func (p *Parts) Jobs() []scheduler.Job {
 	return []scheduler.Job{

@@ -213,17 +213,10 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	if err != nil {
 		return nil, err
 	}
-	// The scheduler ticks at the tables' next deadline or reminder (the
-	// computer's move among them) when that comes before its period.
-	d.sched, err = scheduler.New(scheduler.Options{Jobs: d.parts.Jobs(), Next: d.parts.Tables.NextDue, Sweep: d.disp.Poke,
-		Ticked: w.Ticked, Logger: log.With("part", "scheduler")})
+	d.parts.Inbox.Handled = w.Handled
+	d.sched, err = d.parts.Scheduler(scheduler.Options{Sweep: d.disp.Poke, Ticked: w.Ticked, Logger: log.With("part", "scheduler")})
 	if err != nil {
 		return nil, err
-	}
-	// A message may have made something due sooner: the scheduler asks.
-	d.parts.Inbox.Handled = func(outcome string) {
-		w.Handled(outcome)
-		d.sched.Wake()
 	}
 	return d, nil
 }

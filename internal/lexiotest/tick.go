@@ -32,7 +32,7 @@ func (h *Harness) RunScheduler() *Scheduler {
 	h.T.Helper()
 	ctx, cancel := context.WithCancel(h.Ctx)
 	r := &Scheduler{t: h.T, planned: make(chan time.Time, 16)}
-	s, err := scheduler.New(scheduler.Options{Jobs: h.Parts.Jobs(), Next: h.Tables.NextDue, Now: h.Clock.Now,
+	s, err := h.Parts.Scheduler(scheduler.Options{Now: h.Clock.Now,
 		Timer: func(at time.Time) <-chan time.Time {
 			c := h.Clock.Timer(at)
 			select {
@@ -44,7 +44,6 @@ func (h *Harness) RunScheduler() *Scheduler {
 	if err != nil {
 		h.T.Fatal(err)
 	}
-	h.Parts.Inbox.Handled = func(string) { s.Wake() }
 	done := make(chan struct{})
 	go func() { defer close(done); s.Run(ctx) }()
 	h.T.Cleanup(func() { cancel(); <-done }) // before the store closes
