@@ -8,7 +8,6 @@ import (
 
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/store/prefs"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -46,7 +45,7 @@ func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 	var players []store.Player
 	err := s.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
-		players, err = prefs.PlayersChoosing(tx, table.NotifyDigest)
+		players, err = tx.PlayersChoosing(table.NotifyDigest)
 		return err
 	})
 	if err != nil {
@@ -62,7 +61,7 @@ func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 			if err := s.digest(tx, &pl, day, now, out); err != nil {
 				return err
 			}
-			return prefs.SetDigestDay(tx, pl.ID, pl.DigestDay, day)
+			return tx.SetDigestDay(pl.ID, pl.DigestDay, day)
 		})
 		switch {
 		case err == nil:
