@@ -138,7 +138,7 @@ type Seat struct {
 	// Notify overrides the player's Notify at this table (NOTIFY turn
 	// t42, or the List-Unsubscribe address); "" for none.
 	Notify string `gorm:"size:16;not null;default:''"`
-	// Gifts are this seat's GIVEs, each [turn, seat given to, ns]; bounded by store/gifts, which writes them.
+	// Gifts are this seat's GIVEs, each [turn, seat given to, ns]; bounded by Tx.AddGift, which writes them.
 	Gifts [][3]int64 `gorm:"type:text;serializer:json"`
 	Note  string     `gorm:"size:500;not null;default:''"` // NOTE: the holder's private note (Tx.SetNote), shown to them alone
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/notice/ics"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/store/gifts"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -61,7 +60,7 @@ func (s *Service) CalendarEvent(t *Table, kind templates.Kind, p int, moved bool
 		if n > 1 {
 			began = acts[ends[n-2]].At
 		}
-		_, given := gifts.OnTurn(t.Seats, n, p)
+		_, given := store.GiftsOnTurn(t.Seats, n, p)
 		return len(acts) - turnStart(n) + t.vacationEdits(p, began) + given
 	}
 	// A resignation ends the turn in progress without a move (LEAGUES

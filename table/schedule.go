@@ -8,7 +8,6 @@ import (
 	"github.com/lexio-mail/lexio/clock"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/store/gifts"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -45,7 +44,7 @@ func (s *Service) schedule(t *Table, now time.Time) {
 func (t *Table) turnClock() (time.Time, time.Duration, []clock.Interval) {
 	g := t.Game
 	p := g.Turn()
-	given, _ := gifts.OnTurn(t.Seats, t.TurnNumber(), p)
+	given, _ := store.GiftsOnTurn(t.Seats, t.TurnNumber(), p)
 	limit := clock.Limit(t.Row.TurnTime, t.banks()[p], t.Row.AwayGrace, g.Away(p)) + given
 	return g.TurnStart(), limit, t.stops(p)
 }
