@@ -113,7 +113,7 @@ func (s *Service) confirmed(h *table.Request) (done bool, err error) {
 	c, err := parser.ParseCommand(conf.Command)
 	if err != nil {
 		// It was written from a parsed command: it reads back.
-		return true, notice.Permanent(err)
+		return true, store.Permanent(err)
 	}
 	h.Log.Info("confirmed", "confirmation", id, "command", c.Kind.String(), "asked_by", conf.MessageID)
 	m.Command, m.Lang = c, conf.Lang

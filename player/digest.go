@@ -75,7 +75,7 @@ func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 			// Another writer decided the day first (a NOTIFY digest, or a
 			// concurrent tick): nothing more to do.
 			s.Log.Info("digest decided elsewhere", "player", pl.Address, "day", day, "err", err)
-		case notice.Temporary(err):
+		case store.Temporary(err):
 			return sent, err
 		default:
 			s.Log.Error("digest failed; tried again at the next tick", "player", pl.Address, "err", err)

@@ -139,7 +139,7 @@ func (s *Service) choose(tx *store.Tx, addr, lang string, t *table.Table, mode, 
 // the table does not exist or the player holds none of its seats; lang
 // is the player's language, for the page that answers.
 func (s *Service) WebUnsubscribe(ctx context.Context, name string, player int64) (lang string, ok bool, err error) {
-	err = notice.Retry(ctx, s.Log, "one-click unsubscribe", func() error {
+	err = store.Retry(ctx, s.Log, "one-click unsubscribe", func() error {
 		lang, ok = "", false
 		now := s.Now()
 		_, err := s.Notices.Commit(ctx, s.Store, now, func(tx *store.Tx, out *notice.Batch) error {

@@ -107,7 +107,7 @@ func SeatAddrs(seats []store.Seat) []string {
 func (s *Service) NoticeData(t *Table, p int, now time.Time) (templates.NoticeMsg, error) {
 	v, err := t.Game.View(p, now)
 	if err != nil {
-		return templates.NoticeMsg{}, notice.Permanent(err)
+		return templates.NoticeMsg{}, store.Permanent(err)
 	}
 	ns := Names(t.Seats)
 	b := v.Board
@@ -143,7 +143,7 @@ func (s *Service) NoticeData(t *Table, p int, now time.Time) (templates.NoticeMs
 func (s *Service) GameOverData(t *Table, p int, now time.Time) (templates.GameOverMsg, error) {
 	v, err := t.Game.View(p, now)
 	if err != nil || v.Result == nil {
-		return templates.GameOverMsg{}, notice.Permanent(fmt.Errorf("table: game over view: %v", err))
+		return templates.GameOverMsg{}, store.Permanent(fmt.Errorf("table: game over view: %v", err))
 	}
 	ns := Names(t.Seats)
 	b := v.Board

@@ -97,7 +97,7 @@ func (s *Service) Enforce(tx *store.Tx, t *Table, until, now time.Time, out *not
 			err = t.Game.Expire(p, deadline)
 		}
 		if err != nil {
-			return notice.Permanent(err)
+			return store.Permanent(err)
 		}
 		if err := s.Save(tx, t, deadline); err != nil {
 			return err
@@ -189,7 +189,7 @@ func (s *Service) Announce(tx *store.Tx, t *Table, now time.Time, out *notice.Ba
 			if p == author && acc != nil {
 				v, err := t.Game.View(p, now)
 				if err != nil {
-					return notice.Permanent(err)
+					return store.Permanent(err)
 				}
 				s.queueCal(t, templates.TurnNotice, p, templates.AcceptedMsg{
 					Head: s.notices.Head(t.Row.Name, t.Recipient(p), now), Move: acc.Move, Total: acc.Total, Rack: notice.RackData(v.Rack)}, now, out)
