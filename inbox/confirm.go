@@ -8,7 +8,6 @@ import (
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/store/confirms"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -41,7 +40,7 @@ func changesState(c *parser.Command) bool {
 func (s *Service) askConfirmation(h *table.Request, c *parser.Command) error {
 	h.Outcome(table.OutcomePending, "confirm: "+c.Kind.String())
 	cmd := c.String()
-	if utf8.RuneCountInString(cmd) > confirms.MaxCommand {
+	if utf8.RuneCountInString(cmd) > store.MaxCommand {
 		// Longer than any command a person writes (SAY and NOTE are
 		// bounded far below it): not kept, not answered.
 		h.Outcome(table.OutcomeRejected, "confirm: command too long")
@@ -58,7 +57,7 @@ func (s *Service) askConfirmation(h *table.Request, c *parser.Command) error {
 	}
 	conf := &store.Confirmation{Address: h.Msg.From, Command: cmd, Lang: lang, MessageID: h.Rec.MessageID,
 		CreatedAt: h.Now, Expires: h.Now.Add(confirmTTL)}
-	if err := confirms.Add(h.Tx, conf); err != nil {
+	if err := h.Tx.AddConfirmation(conf); err != nil {
 		return err
 	}
 	token := s.Tokens.Confirm(conf.ID, h.Msg.From)
@@ -93,7 +92,7 @@ func (s *Service) confirmed(h *table.Request) (done bool, err error) {
 	if m.Err != nil || m.Command.Kind != parser.KindConfirm {
 		return false, nil
 	}
-	conf, fresh, err := confirms.Use(h.Tx, id, m.From, h.Now)
+	conf, fresh, err := h.Tx.UseConfirmation(id, m.From, h.Now)
 	if errors.Is(err, store.ErrNotFound) {
 		h.Log.Warn("a valid confirmation token of no stored confirmation", "confirmation", id)
 		h.Outcome(table.OutcomeRejected, "confirmation unknown")
@@ -114,7 +113,7 @@ func (s *Service) confirmed(h *table.Request) (done bool, err error) {
 	c, err := parser.ParseCommand(conf.Command)
 	if err != nil {
 		// It was written from a parsed command: it reads back.
-		return true, notice.Permanent(err)
+		return true, store.Permanent(err)
 	}
 	h.Log.Info("confirmed", "confirmation", id, "command", c.Kind.String(), "asked_by", conf.MessageID)
 	m.Command, m.Lang = c, conf.Lang

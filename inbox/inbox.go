@@ -22,7 +22,6 @@ import (
 
 	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/mailer"
-	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/player"
 	"github.com/lexio-mail/lexio/season"
@@ -78,7 +77,7 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 
 	var rec *store.Message
 	var sent int
-	err := notice.Retry(ctx, log, "message", func() error {
+	err := store.Retry(ctx, log, "message", func() error {
 		var err error
 		rec, sent, err = s.handleOnce(ctx, in, m, id, log)
 		return err
@@ -87,7 +86,7 @@ func (s *Service) HandleMessage(ctx context.Context, in mailer.Inbound) error {
 	case errors.Is(err, errHandled):
 		log.Info("message already handled")
 		return nil
-	case err != nil && ctx.Err() == nil && !notice.Temporary(err):
+	case err != nil && ctx.Err() == nil && !store.Temporary(err):
 		// A message we cannot handle must not block the mailbox: record
 		// it as an error, without any game change, and move on.
 		log.Error("message failed", "err", err)

@@ -501,7 +501,7 @@ func (s *Service) Decline(h *table.Request, t *table.Table, table string) error 
 // ExpireInvitations expires, table by table in a transaction each,
 // the invitations that lapsed by now, earliest first: after downtime one
 // tick catches up. A table that meets a conflict is handled again, up to
-// notice.MaxAttempts times, then left for the next tick, as in notice.Writer.EachDue. Then the
+// store.MaxAttempts times, then left for the next tick, as in notice.Writer.EachDue. Then the
 // open tables without invitations that were not started in time lapse
 // (lapseOpenTables).
 func (s *Service) ExpireInvitations(ctx context.Context, now time.Time) (int, error) {

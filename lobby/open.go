@@ -29,7 +29,7 @@ func (s *Service) Open(h *table.Request, c *parser.Command) error {
 	}
 	bots, invite := splitBots(c.Invite)
 	if len(bots) > 0 && !s.Tables.CanPlay() {
-		return notice.Permanent(errors.New("lobby: NEW with the computer: this service has no GADDAG of its dictionary"))
+		return store.Permanent(errors.New("lobby: NEW with the computer: this service has no GADDAG of its dictionary"))
 	}
 	rs, err := s.openReasons(h, c.Invite, invite, table.MaxPlayers(variant))
 	if err != nil {

@@ -88,7 +88,7 @@ func (s *Service) Rematch(h *table.Request, via *table.Table, name string) error
 		}
 	}
 	if len(bots) > 0 && !s.Tables.CanPlay() {
-		return notice.Permanent(errors.New("lobby: REMATCH with the computer: this service has no GADDAG of its dictionary"))
+		return store.Permanent(errors.New("lobby: REMATCH with the computer: this service has no GADDAG of its dictionary"))
 	}
 	if len(bots)+len(invite) == 0 {
 		// Nobody left to play with.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"time"
 
@@ -48,7 +47,7 @@ func (b *Batch) Add(e Envelope, m templates.Mail) {
 		// receiver's recovery: it fails the transaction instead.
 		defer func() {
 			if r := recover(); r != nil {
-				p.mail, p.err = nil, Permanent(fmt.Errorf("notice: rendering %T panicked: %v", m, r))
+				p.mail, p.err = nil, store.Permanent(fmt.Errorf("notice: rendering %T panicked: %v", m, r))
 			}
 		}()
 		p.mail, p.err = b.w.Render(e, m, b.now)
@@ -110,55 +109,11 @@ func (w *Writer) Commit(ctx context.Context, st *store.Store, now time.Time, fn 
 // Poke wakes the dispatcher: mail was queued.
 func (w *Writer) Poke() { w.poke() }
 
-// MaxAttempts bounds how often a transaction that met a conflict (a
-// concurrent writer changed the table first) runs again at once. Past it
-// the conflict goes to the caller: the receiver tries the message again
-// later, a tick leaves the item for the next.
-const MaxAttempts = 5
-
-// Retry runs attempt until it does not meet a conflict (store.ErrConflict),
-// at most MaxAttempts times or until ctx ends, and returns its last
-// error. Each run starts on the fresh state: callers read the clock and
-// the store inside attempt.
-func Retry(ctx context.Context, log *slog.Logger, what string, attempt func() error) error {
-	for n := 1; ; n++ {
-		err := attempt()
-		if !errors.Is(err, store.ErrConflict) || n == MaxAttempts || ctx.Err() != nil {
-			return err
-		}
-		log.Info(what+": a concurrent writer came first (conflict): trying again", "attempt", n, "err", err)
-	}
-}
-
-// Permanent marks a failure of the service's own (templates, a broken
-// stored game) that retrying will not mend, whatever it wraps.
-func Permanent(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &permanentError{err}
-}
-
-type permanentError struct{ err error }
-
-func (e *permanentError) Error() string { return e.err.Error() }
-func (e *permanentError) Unwrap() error { return e.err }
-
-// Temporary reports whether err may mend by trying again: what the store
-// says is temporary (store.IsTemporary: a conflict, the context, a busy
-// or unreachable database), unless it was marked Permanent. Everything
-// else — the engine, the templates, a broken stored game, a constraint
-// that does not hold — is permanent.
-func Temporary(err error) bool {
-	var perm *permanentError
-	return !errors.As(err, &perm) && store.IsTemporary(err)
-}
-
 // EachDue handles, one at a time and each in a transaction of its own,
 // what due finds due at now (given how many it must return at least: those
 // skipped so far and one more), earliest first, with the mail it queues.
 // An item whose transaction meets a conflict (a message changed it
-// meanwhile) is handled again on the fresh state, up to MaxAttempts
+// meanwhile) is handled again on the fresh state, up to store.MaxAttempts
 // times, then left for the next tick; an item that fails for good is
 // logged and left for the next tick; a temporary error (the database, the
 // context) ends the loop. It returns how many items it handled.
@@ -190,14 +145,14 @@ func (w *Writer) EachDue(ctx context.Context, st *store.Store, now time.Time, wh
 			case errors.Is(err, store.ErrConflict):
 				// due finds the item again if it is still due.
 				conflicts[id]++
-				if conflicts[id] < MaxAttempts {
+				if conflicts[id] < store.MaxAttempts {
 					w.log.Info(what+": a concurrent writer came first (conflict): handling it again", "id", id, "attempt", conflicts[id], "err", err)
 					continue
 				}
 				w.log.Warn(what+" kept meeting conflicts; left for the next tick", "id", id, "err", err)
 				skip[id] = true
 				continue
-			case Temporary(err):
+			case store.Temporary(err):
 				return handled, err
 			}
 			w.log.Error(what+" failed", "id", id, "err", err)

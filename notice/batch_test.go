@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -20,7 +21,7 @@ func TestBatchPanicFails(t *testing.T) {
 	if err == nil {
 		t.Fatal("Mails() gave no error, want the panic as one")
 	}
-	if Temporary(err) {
+	if store.Temporary(err) {
 		t.Errorf("a panic in rendering is temporary: %v", err)
 	}
 }

@@ -4,7 +4,7 @@
 // presenters that turn the engine's views into the templates' data, the
 // names players are shown by, and the one way mail is queued: rendered
 // while the transaction goes on, enqueued in it, committed with it
-// (Writer.Commit), a conflict tried again (Retry).
+// (Writer.Commit).
 //
 // It knows nothing of commands, seats or leagues: callers say who gets
 // which mail (the templates' data, which says its kind).
@@ -152,12 +152,12 @@ func (w *Writer) TurnUID(table string, n, p int) string {
 // into an outbox row.
 func (w *Writer) Render(e Envelope, m templates.Mail, now time.Time) (*store.OutboxMail, error) {
 	if m == nil {
-		return nil, Permanent(errors.New("notice: render: no message"))
+		return nil, store.Permanent(errors.New("notice: render: no message"))
 	}
 	kind := templates.KindOf(m)
 	r, err := w.tmpl.Render(e.To.Lang, m)
 	if err != nil {
-		return nil, Permanent(fmt.Errorf("notice: render %s: %w", kind, err))
+		return nil, store.Permanent(fmt.Errorf("notice: render %s: %w", kind, err))
 	}
 	env := mailer.Envelope{
 		From:          mail.Address{Name: w.cfg.Mail.Name, Address: w.cfg.Mail.Address},
@@ -194,7 +194,7 @@ func (w *Writer) Render(e Envelope, m templates.Mail, now time.Time) (*store.Out
 	if e.Cal != nil {
 		title, err := w.tmpl.CalendarTitle(e.To.Lang, e.Cal.Table, e.Cal.Deadline, e.Cal.TZ, e.Cal.Cancel)
 		if err != nil {
-			return nil, Permanent(fmt.Errorf("notice: calendar of %s: %w", kind, err))
+			return nil, store.Permanent(fmt.Errorf("notice: calendar of %s: %w", kind, err))
 		}
 		name := "deadline.ics"
 		if e.Cal.Cancel {
@@ -208,7 +208,7 @@ func (w *Writer) Render(e Envelope, m templates.Mail, now time.Time) (*store.Out
 	}
 	raw, err := mailer.Compose(env)
 	if err != nil {
-		return nil, Permanent(fmt.Errorf("notice: compose %s: %w", kind, err))
+		return nil, store.Permanent(fmt.Errorf("notice: compose %s: %w", kind, err))
 	}
 	return &store.OutboxMail{
 		TableID: e.TableID, MessageID: env.MessageID, From: w.cfg.Mail.Address,

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/store/confirms"
 )
 
 // This file bounds the mail to outsiders: people who never played here
@@ -20,7 +19,7 @@ func PlayedHere(tx *store.Tx, addr string) (bool, error) {
 	if err != nil || len(refs) > 0 {
 		return len(refs) > 0, err
 	}
-	return confirms.HasConfirmed(tx, addr)
+	return tx.HasConfirmed(addr)
 }
 
 // MayMailOutsider counts one mail to addr against the day's allowance of

@@ -8,7 +8,6 @@ import (
 
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/store/prefs"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -46,7 +45,7 @@ func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 	var players []store.Player
 	err := s.Store.View(ctx, func(tx *store.Tx) error {
 		var err error
-		players, err = prefs.PlayersChoosing(tx, table.NotifyDigest)
+		players, err = tx.PlayersChoosing(table.NotifyDigest)
 		return err
 	})
 	if err != nil {
@@ -62,7 +61,7 @@ func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 			if err := s.digest(tx, &pl, day, now, out); err != nil {
 				return err
 			}
-			return prefs.SetDigestDay(tx, pl.ID, pl.DigestDay, day)
+			return tx.SetDigestDay(pl.ID, pl.DigestDay, day)
 		})
 		switch {
 		case err == nil:
@@ -76,7 +75,7 @@ func (s *Service) SendDigests(ctx context.Context, now time.Time) (int, error) {
 			// Another writer decided the day first (a NOTIFY digest, or a
 			// concurrent tick): nothing more to do.
 			s.Log.Info("digest decided elsewhere", "player", pl.Address, "day", day, "err", err)
-		case notice.Temporary(err):
+		case store.Temporary(err):
 			return sent, err
 		default:
 			s.Log.Error("digest failed; tried again at the next tick", "player", pl.Address, "err", err)

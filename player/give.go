@@ -6,7 +6,7 @@ import (
 	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
-	"github.com/lexio-mail/lexio/store/gifts"
+	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -16,8 +16,9 @@ import (
 // by exactly that on the receiver's clock (the table's Replan, as for a
 // vacation), its reminders follow, and the gift dies with the turn; every
 // player still in is told, the receiver with their turn's calendar entry
-// again (same UID, higher SEQUENCE). The bounds are store/gifts': 1 h to 7
-// days a gift, 7 days a seat over a game.
+// again (same UID, higher SEQUENCE). The bounds are the store's
+// (store.MinGift, MaxGift, GiftCap): 1 h to 7 days a gift, 7 days a seat
+// over a game.
 
 // Give answers GIVE [table] <time>. Naming its table, it may come
 // through any of the sender's tables' reply addresses or, confirmed, the
@@ -56,7 +57,7 @@ func (s *Service) Give(h *table.Request, t *table.Table, c *parser.Command) erro
 		return h.Refuse(t, cmd, []templates.Reason{*r}, false)
 	}
 	p, d := t.Game.Turn(), time.Duration(c.Hours)*time.Hour
-	if err := gifts.Add(h.Tx, &t.Seats[giver], gifts.Gift{Turn: t.TurnNumber(), To: p, Time: d}); err != nil {
+	if err := h.Tx.AddGift(&t.Seats[giver], store.Gift{Turn: t.TurnNumber(), To: p, Time: d}); err != nil {
 		return err
 	}
 	h.Outcome(table.OutcomeApplied, cmd)
@@ -75,7 +76,7 @@ func (s *Service) Give(h *table.Request, t *table.Table, c *parser.Command) erro
 		msg := templates.GiftMsg{Head: s.Notices.Head(t.Row.Name, to, h.Now), Giver: names[giver], Player: names[p],
 			Time: d, Deadline: *t.Row.Deadline, You: q == p, Giving: q == giver}
 		if q == giver {
-			msg.Left = gifts.Cap - gifts.Given(t.Seats[giver])
+			msg.Left = store.GiftCap - t.Seats[giver].Given()
 			if err := h.ReplyAs(t, to, msg); err != nil {
 				return err
 			}
@@ -124,10 +125,10 @@ func giveRefusal(t *table.Table, giver, hours int) *templates.Reason {
 		return &templates.Reason{Kind: templates.ReasonGiveComputer}
 	}
 	d := time.Duration(hours) * time.Hour
-	if d < gifts.Min || d > gifts.Max {
+	if d < store.MinGift || d > store.MaxGift {
 		return &templates.Reason{Kind: templates.ReasonGiveRange, Have: hours}
 	}
-	if left := gifts.Cap - gifts.Given(t.Seats[giver]); d > left {
+	if left := store.GiftCap - t.Seats[giver].Given(); d > left {
 		return &templates.Reason{Kind: templates.ReasonGiveCap, Have: int(left / time.Hour), Need: hours}
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/store/notes"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -17,7 +16,7 @@ import (
 // Only a player holding a seat there may write one, whether its game
 // runs, waits or is over; anyone else gets the answer a table they do not
 // play at gets, whether it exists or not (table.Request.RefuseAlike). The
-// note is the seat's (store/notes): the notices and page of that seat
+// note is the seat's (store.Tx.SetNote): the notices and page of that seat
 // show it, and no one else's. The author is answered from that table; the
 // message's record says how long the note is, never what it says.
 func (s *Service) Note(r *table.Request, t *table.Table, c *parser.Command) error {
@@ -41,7 +40,7 @@ func (s *Service) Note(r *table.Request, t *table.Table, c *parser.Command) erro
 		text = ""
 	}
 	had := named.Seats[p].Note != ""
-	if err := notes.Set(r.Tx, named.Row.ID, named.Seats[p].PlayerID, text); err != nil {
+	if err := r.Tx.SetNote(named.Row.ID, named.Seats[p].PlayerID, text); err != nil {
 		return err
 	}
 	named.Seats[p].Note = text

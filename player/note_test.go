@@ -8,7 +8,6 @@ import (
 	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/store/notes"
 	"github.com/lexio-mail/lexio/table"
 )
 
@@ -185,8 +184,8 @@ func TestNoteRefused(t *testing.T) {
 			t.Fatalf("after %.20q bob's note is %q", c.body, got)
 		}
 	}
-	if parser.MaxNote != notes.Max {
-		t.Errorf("the parser bounds a note at %d characters, the store at %d", parser.MaxNote, notes.Max)
+	if parser.MaxNote != store.MaxNote {
+		t.Errorf("the parser bounds a note at %d characters, the store at %d", parser.MaxNote, store.MaxNote)
 	}
 }
 

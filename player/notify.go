@@ -8,7 +8,6 @@ import (
 
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/store/prefs"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -101,9 +100,9 @@ func (s *Service) choose(tx *store.Tx, addr, lang string, t *table.Table, mode, 
 		return nil, err
 	}
 	if name != "" {
-		err = prefs.SetSeatNotify(tx, t.Row.ID, addr, mode)
+		err = tx.SetSeatNotify(t.Row.ID, addr, mode)
 	} else {
-		err = prefs.SetPlayerNotify(tx, addr, mode)
+		err = tx.SetPlayerNotify(addr, mode)
 	}
 	if err != nil {
 		return nil, err
@@ -121,7 +120,7 @@ func (s *Service) choose(tx *store.Tx, addr, lang string, t *table.Table, mode, 
 		// now, when the morning has begun (no digest right after this).
 		day, due := digestDue(now, to.TZ, pl.DigestDay)
 		if due {
-			if err := prefs.SetDigestDay(tx, pl.ID, pl.DigestDay, day); err != nil {
+			if err := tx.SetDigestDay(pl.ID, pl.DigestDay, day); err != nil {
 				return nil, err
 			}
 		}
@@ -140,7 +139,7 @@ func (s *Service) choose(tx *store.Tx, addr, lang string, t *table.Table, mode, 
 // the table does not exist or the player holds none of its seats; lang
 // is the player's language, for the page that answers.
 func (s *Service) WebUnsubscribe(ctx context.Context, name string, player int64) (lang string, ok bool, err error) {
-	err = notice.Retry(ctx, s.Log, "one-click unsubscribe", func() error {
+	err = store.Retry(ctx, s.Log, "one-click unsubscribe", func() error {
 		lang, ok = "", false
 		now := s.Now()
 		_, err := s.Notices.Commit(ctx, s.Store, now, func(tx *store.Tx, out *notice.Batch) error {

@@ -6,7 +6,7 @@
 // table calls EndByMove); which mail they get (NOTIFY, the
 // List-Unsubscribe address and the web's one-click unsubscribe; LEAGUES
 // §5) and the daily digest; the time they give the player on move at
-// one of their tables (GIVE, kept by store/gifts); their private note on
+// one of their tables (GIVE, kept by the store: Tx.AddGift); their private note on
 // each of their tables (NOTE), which their notices and page show to them
 // alone. It answers the commands the inbox routes to it and runs its jobs
 // for the scheduler.

@@ -222,7 +222,7 @@ func (s *Service) TellVacations(ctx context.Context, now time.Time) (int, error)
 				return nil // told meanwhile
 			}
 			if vs[i].Player == nil {
-				return notice.Permanent(fmt.Errorf("player: vacation %d without its player", id))
+				return store.Permanent(fmt.Errorf("player: vacation %d without its player", id))
 			}
 			tables, err := s.playerTables(tx, vs[i].Player.Address)
 			if err != nil {

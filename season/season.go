@@ -738,7 +738,7 @@ func (s *Service) closeSeason(tx *store.Tx, l *config.League, row store.Season, 
 			continue
 		}
 		if err := t.Game.Adjudicate(at); err != nil {
-			return notice.Permanent(err)
+			return store.Permanent(err)
 		}
 		if err := s.Tables.Save(tx, t, at); err != nil {
 			return err
@@ -822,7 +822,7 @@ func (s *Service) CloseSeasons(ctx context.Context, now time.Time) (int, error) 
 			}
 			l := s.Cfg.League(row.League)
 			if l == nil {
-				return notice.Permanent(fmt.Errorf("season: season %d of league %q: the league is no longer in the configuration", row.Number, row.League))
+				return store.Permanent(fmt.Errorf("season: season %d of league %q: the league is no longer in the configuration", row.Number, row.League))
 			}
 			return s.closeSeason(tx, l, *row, row.Ends, now, out)
 		})

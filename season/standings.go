@@ -293,7 +293,7 @@ func (s *Service) SendWeekly(ctx context.Context, now time.Time) (int, error) {
 			return sent, err
 		case errors.Is(err, store.ErrConflict):
 			s.Log.Info("weekly standings sent elsewhere", "player", m.Player.Address, "week", week)
-		case notice.Temporary(err):
+		case store.Temporary(err):
 			return sent, err
 		default:
 			s.Log.Error("weekly standings failed; tried again at the next tick", "player", m.Player.Address, "err", err)

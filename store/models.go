@@ -138,9 +138,9 @@ type Seat struct {
 	// Notify overrides the player's Notify at this table (NOTIFY turn
 	// t42, or the List-Unsubscribe address); "" for none.
 	Notify string `gorm:"size:16;not null;default:''"`
-	// Gifts are this seat's GIVEs, each [turn, seat given to, ns]; bounded by store/gifts, which writes them.
+	// Gifts are this seat's GIVEs, each [turn, seat given to, ns]; bounded by Tx.AddGift, which writes them.
 	Gifts [][3]int64 `gorm:"type:text;serializer:json"`
-	Note  string     `gorm:"size:500;not null;default:''"` // NOTE: the holder's private note (store/notes), shown to them alone
+	Note  string     `gorm:"size:500;not null;default:''"` // NOTE: the holder's private note (Tx.SetNote), shown to them alone
 }
 
 // Action is one entry of a table's log (RULES §10), the source of truth.

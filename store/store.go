@@ -1,10 +1,11 @@
 // Package store keeps lexio's state in a SQL database through gorm: the
 // connection, transactions, the schema (every model, and the migrations),
 // and the queries of players, tables with their seats and action log, the
-// processed inbound messages, vacations and the rate counters. The queries
-// of leagues, invitations, confirmations and the outbox are in
-// sub-packages (store/leagues, store/invites, store/confirms,
-// store/outbox), which run in a Tx through its DB handle.
+// processed inbound messages, vacations, the rate counters, a seat's note
+// and gifts of time (GIVE), the mail a player chose (NOTIFY) and the
+// confirmations. The queries of leagues, invitations and the outbox are
+// in sub-packages (store/leagues, store/invites, store/outbox), which run
+// in a Tx through its DB handle.
 //
 // SQLite (a file, through the pure-Go glebarez driver) is the default;
 // PostgreSQL is optional. The store knows no game rules: an action of the

@@ -42,18 +42,18 @@ func (t *Table) botToMove() bool {
 // the same game plays the same.
 func (s *Service) botPlay(tx *store.Tx, t *Table, now time.Time, out *notice.Batch) error {
 	if s.gaddag == nil {
-		return notice.Permanent(errors.New("table: the computer cannot play without the dictionary's GADDAG"))
+		return store.Permanent(errors.New("table: the computer cannot play without the dictionary's GADDAG"))
 	}
 	p, at := t.Game.Turn(), *t.Row.Deadline
 	_, level, _ := botseat.Parse(t.Seats[p].Player.Address)
 	v, err := t.Game.View(p, at)
 	if err != nil {
-		return notice.Permanent(err)
+		return store.Permanent(err)
 	}
 	rng := rand.New(rand.NewPCG(uint64(t.Row.Seed), uint64(len(t.Game.Actions()))))
 	a, err := bot.New(s.gaddag).Choose(bot.ViewOf(v), bot.Level(level), rng)
 	if err != nil {
-		return notice.Permanent(err)
+		return store.Permanent(err)
 	}
 	switch a.Kind {
 	case engine.ActPlace:
@@ -64,7 +64,7 @@ func (s *Service) botPlay(tx *store.Tx, t *Table, now time.Time, out *notice.Bat
 		err = t.Game.Pass(p, at)
 	}
 	if err != nil {
-		return notice.Permanent(fmt.Errorf("table: the computer's %s at %s: %w", a.Kind, t.Row.Name, err))
+		return store.Permanent(fmt.Errorf("table: the computer's %s at %s: %w", a.Kind, t.Row.Name, err))
 	}
 	if err := s.Save(tx, t, at); err != nil {
 		return err

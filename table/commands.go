@@ -29,7 +29,7 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 	before := len(g.Actions())
 	// RULES §9.2: any message from an away player makes them present.
 	if err := g.Present(p, h.Now); err != nil {
-		return notice.Permanent(err)
+		return store.Permanent(err)
 	}
 	h.moved = len(g.Actions()) > before
 	h.Outcome(OutcomeApplied, c.Kind.String())
@@ -84,7 +84,7 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 	if moveErr != nil {
 		var me *board.MoveError
 		if !errors.As(moveErr, &me) {
-			return notice.Permanent(moveErr)
+			return store.Permanent(moveErr)
 		}
 		rs := notice.Reasons(moveErr)
 		if me.Kind != board.KindNotYourTurn {
@@ -112,13 +112,13 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 	case parser.KindLog:
 		v, err := g.View(p, h.Now)
 		if err != nil {
-			return notice.Permanent(err)
+			return store.Permanent(err)
 		}
 		b := v.Board
 		return h.Reply(t, templates.LogMsg{
 			Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Log: notice.LogLines(v.Log, Names(t.Seats), &b)})
 	}
-	return notice.Permanent(fmt.Errorf("table: command %s not routed", c.Kind))
+	return store.Permanent(fmt.Errorf("table: command %s not routed", c.Kind))
 }
 
 func isMove(k parser.Kind) bool {
@@ -175,7 +175,7 @@ type acceptance struct {
 func (h *Request) acceptance(t *Table, p int) (acceptance, error) {
 	v, err := t.Game.View(p, h.Now)
 	if err != nil {
-		return acceptance{}, notice.Permanent(err)
+		return acceptance{}, store.Permanent(err)
 	}
 	b := v.Board
 	lines := notice.LogLines(v.Log, Names(t.Seats), &b)
@@ -199,11 +199,11 @@ func (h *Request) preview(t *Table, p int, c *parser.Command) error {
 	case errors.As(err, &me):
 		msg.Reasons = notice.Reasons(err)
 	case err != nil:
-		return notice.Permanent(err)
+		return store.Permanent(err)
 	default:
 		b := t.Game.Board()
 		if err := b.Apply(play.Tiles); err != nil {
-			return notice.Permanent(err)
+			return store.Permanent(err)
 		}
 		msg.Words, msg.Bonus, msg.Score = notice.PlayWords(&b, &play), play.AllTiles, play.Score
 	}
@@ -240,7 +240,7 @@ func (s *Service) StartGame(tx *store.Tx, t *Table, seed uint64, now time.Time, 
 	t.Row.Seed, t.Row.StartedAt = int64(seed), &now
 	g, err := engine.New(gameConfig(t.Row, len(t.Seats)))
 	if err != nil {
-		return notice.Permanent(err)
+		return store.Permanent(err)
 	}
 	t.Game = g
 	if err := s.Save(tx, t, now); err != nil {

@@ -247,7 +247,7 @@ func (h *Request) refuse(t *Table, command string, rs []templates.Reason, limite
 	if t != nil && t.Game != nil && to.Pos >= 0 {
 		v, err := t.Game.View(to.Pos, h.Now)
 		if err != nil {
-			return notice.Permanent(err)
+			return store.Permanent(err)
 		}
 		msg.Rack = notice.RackData(v.Rack)
 		// The reserve matters to a placement (RULES §6.2), and only there:
@@ -343,7 +343,7 @@ func gameConfig(row *store.Table, players int) engine.Config {
 func (s *Service) rebuild(tx *store.Tx, t *Table) (*engine.Game, error) {
 	row := t.Row
 	mismatch := func(format string, args ...any) error {
-		return notice.Permanent(fmt.Errorf("table %s: the row and the log disagree: "+format, append([]any{row.Name}, args...)...))
+		return store.Permanent(fmt.Errorf("table %s: the row and the log disagree: "+format, append([]any{row.Name}, args...)...))
 	}
 	log, err := tx.Actions(row.ID)
 	if err != nil {
@@ -358,7 +358,7 @@ func (s *Service) rebuild(tx *store.Tx, t *Table) (*engine.Game, error) {
 	acts := make([]engine.Action, len(log))
 	for i, a := range log {
 		if err := json.Unmarshal([]byte(a.Payload), &acts[i]); err != nil {
-			return nil, notice.Permanent(fmt.Errorf("table %s: action %d: %w", row.Name, a.Seq, err))
+			return nil, store.Permanent(fmt.Errorf("table %s: action %d: %w", row.Name, a.Seq, err))
 		}
 		if a.Seq != int64(i+1) || a.Kind != string(acts[i].Kind) {
 			return nil, mismatch("action %d of the log is numbered %d, kind %s (payload %s)", i+1, a.Seq, a.Kind, acts[i].Kind)
@@ -366,7 +366,7 @@ func (s *Service) rebuild(tx *store.Tx, t *Table) (*engine.Game, error) {
 	}
 	g, err := engine.Rebuild(gameConfig(row, len(t.Seats)), acts)
 	if err != nil {
-		return nil, notice.Permanent(fmt.Errorf("table %s: %w", row.Name, err))
+		return nil, store.Permanent(fmt.Errorf("table %s: %w", row.Name, err))
 	}
 	// What the row should hold, by the game.
 	want := *row
@@ -424,7 +424,7 @@ func (s *Service) Save(tx *store.Tx, t *Table, now time.Time) error {
 		a := acts[i]
 		payload, err := json.Marshal(a)
 		if err != nil {
-			return notice.Permanent(err)
+			return store.Permanent(err)
 		}
 		if _, err := tx.AppendAction(t.Row.ID, i+1, string(a.Kind), string(payload), a.At); err != nil {
 			return err

@@ -10,7 +10,6 @@ import (
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/notice/ics"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/store/gifts"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -61,7 +60,7 @@ func (s *Service) CalendarEvent(t *Table, kind templates.Kind, p int, moved bool
 		if n > 1 {
 			began = acts[ends[n-2]].At
 		}
-		_, given := gifts.OnTurn(t.Seats, n, p)
+		_, given := store.GiftsOnTurn(t.Seats, n, p)
 		return len(acts) - turnStart(n) + t.vacationEdits(p, began) + given
 	}
 	// A resignation ends the turn in progress without a move (LEAGUES
@@ -108,7 +107,7 @@ func SeatAddrs(seats []store.Seat) []string {
 func (s *Service) NoticeData(t *Table, p int, now time.Time) (templates.NoticeMsg, error) {
 	v, err := t.Game.View(p, now)
 	if err != nil {
-		return templates.NoticeMsg{}, notice.Permanent(err)
+		return templates.NoticeMsg{}, store.Permanent(err)
 	}
 	ns := Names(t.Seats)
 	b := v.Board
@@ -144,7 +143,7 @@ func (s *Service) NoticeData(t *Table, p int, now time.Time) (templates.NoticeMs
 func (s *Service) GameOverData(t *Table, p int, now time.Time) (templates.GameOverMsg, error) {
 	v, err := t.Game.View(p, now)
 	if err != nil || v.Result == nil {
-		return templates.GameOverMsg{}, notice.Permanent(fmt.Errorf("table: game over view: %v", err))
+		return templates.GameOverMsg{}, store.Permanent(fmt.Errorf("table: game over view: %v", err))
 	}
 	ns := Names(t.Seats)
 	b := v.Board

@@ -53,7 +53,7 @@ func (h *Request) Resign(t *Table, name string) error {
 	if err := t.Game.Resign(p, h.Now, false); err != nil {
 		var me *board.MoveError
 		if !errors.As(err, &me) {
-			return notice.Permanent(err)
+			return store.Permanent(err)
 		}
 		return h.Refuse(t, cmd, notice.Reasons(err), false)
 	}
@@ -154,7 +154,7 @@ func (s *Service) Substitute(ctx context.Context, name, oldAddr, newAddr string)
 		after[p] = newAddr
 		oldName, newName := Names(t.Seats)[p], notice.Names(after)[p]
 		if err := t.Game.Substitute(p, oldName, newName, now); err != nil {
-			return notice.Permanent(err)
+			return store.Permanent(err)
 		}
 		if err := tx.MoveSeat(t.Row.ID, p, pl.ID); err != nil {
 			return err

@@ -8,7 +8,6 @@ import (
 	"github.com/lexio-mail/lexio/clock"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/store/gifts"
 	"github.com/lexio-mail/lexio/templates"
 )
 
@@ -45,7 +44,7 @@ func (s *Service) schedule(t *Table, now time.Time) {
 func (t *Table) turnClock() (time.Time, time.Duration, []clock.Interval) {
 	g := t.Game
 	p := g.Turn()
-	given, _ := gifts.OnTurn(t.Seats, t.TurnNumber(), p)
+	given, _ := store.GiftsOnTurn(t.Seats, t.TurnNumber(), p)
 	limit := clock.Limit(t.Row.TurnTime, t.banks()[p], t.Row.AwayGrace, g.Away(p)) + given
 	return g.TurnStart(), limit, t.stops(p)
 }
@@ -98,7 +97,7 @@ func (s *Service) Enforce(tx *store.Tx, t *Table, until, now time.Time, out *not
 			err = t.Game.Expire(p, deadline)
 		}
 		if err != nil {
-			return notice.Permanent(err)
+			return store.Permanent(err)
 		}
 		if err := s.Save(tx, t, deadline); err != nil {
 			return err
@@ -190,7 +189,7 @@ func (s *Service) Announce(tx *store.Tx, t *Table, now time.Time, out *notice.Ba
 			if p == author && acc != nil {
 				v, err := t.Game.View(p, now)
 				if err != nil {
-					return notice.Permanent(err)
+					return store.Permanent(err)
 				}
 				s.queueCal(t, templates.TurnNotice, p, templates.AcceptedMsg{
 					Head: s.notices.Head(t.Row.Name, t.Recipient(p), now), Move: acc.Move, Total: acc.Total, Rack: notice.RackData(v.Rack)}, now, out)

@@ -95,7 +95,7 @@ func (s *Service) webTable(t *table.Table, p int, now time.Time) (*view.Table, e
 	msg.Head = head
 	v, err := t.Game.View(seat, now)
 	if err != nil {
-		return nil, notice.Permanent(err)
+		return nil, store.Permanent(err)
 	}
 	b := v.Board
 	entries := v.Log
@@ -146,7 +146,7 @@ func (s *Service) WebGCG(ctx context.Context, name string) ([]byte, error) {
 		}
 		rec, err := gcg.FromGame(t.Game.Config(), t.Game.Actions(), table.Names(t.Seats))
 		if err != nil {
-			return notice.Permanent(err)
+			return store.Permanent(err)
 		}
 		rec.Title = "Lexio " + t.Row.Name
 		var b bytes.Buffer

@@ -1,23 +1,19 @@
-package prefs_test
+package store
 
 import (
 	"errors"
 	"testing"
-
-	"github.com/lexio-mail/lexio/store"
-	"github.com/lexio-mail/lexio/store/prefs"
-	"github.com/lexio-mail/lexio/store/testdb"
 )
 
-// NOTIFY is stored per player and per seat; DigestPlayers finds who chose
+// TestNotify: NOTIFY is stored per player and per seat; PlayersChoosing finds who chose
 // the digest, for themselves or at a playing table; SetDigestDay decides a
 // day once.
 func TestNotify(t *testing.T) {
-	testdb.EachDriver(t, func(t *testing.T, open testdb.Opener) {
+	eachDriver(t, func(t *testing.T, open opener) {
 		s := open(t)
-		playing := testdb.NewTable(t, s, "t1", 3) // p0, p1, p2
-		over := &store.Table{Name: "t2", Variant: "lexio", Multipliers: true, Status: "over"}
-		testdb.MustTx(t, s, func(tx *store.Tx) error {
+		playing := newTable(t, s, "t1", 3) // p0, p1, p2
+		over := &Table{Name: "t2", Variant: "lexio", Multipliers: true, Status: "over"}
+		mustTx(t, s, func(tx *Tx) error {
 			if err := tx.CreateTable(over); err != nil {
 				return err
 			}
@@ -25,10 +21,10 @@ func TestNotify(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			return tx.AddSeat(&store.Seat{TableID: over.ID, Position: 0, PlayerID: p3.ID})
+			return tx.AddSeat(&Seat{TableID: over.ID, Position: 0, PlayerID: p3.ID})
 		})
-		testdb.MustTx(t, s, func(tx *store.Tx) error {
-			ps, err := prefs.PlayersChoosing(tx, "digest")
+		mustTx(t, s, func(tx *Tx) error {
+			ps, err := tx.PlayersChoosing("digest")
 			if err != nil || len(ps) != 0 {
 				t.Errorf("digest players before any NOTIFY: %v, %v", ps, err)
 			}
@@ -36,25 +32,25 @@ func TestNotify(t *testing.T) {
 			if err != nil || p.Notify != "" || p.DigestDay != "" {
 				t.Errorf("a new player: %+v, %v; want no choice and no digest day", p, err)
 			}
-			if err := prefs.SetPlayerNotify(tx, "P0@example.org", "digest"); err != nil {
+			if err := tx.SetPlayerNotify("P0@example.org", "digest"); err != nil {
 				return err
 			}
-			if err := prefs.SetSeatNotify(tx, playing.ID, "p1@example.org", "digest"); err != nil {
+			if err := tx.SetSeatNotify(playing.ID, "p1@example.org", "digest"); err != nil {
 				return err
 			}
-			if err := prefs.SetSeatNotify(tx, over.ID, "p3@example.org", "digest"); err != nil {
+			if err := tx.SetSeatNotify(over.ID, "p3@example.org", "digest"); err != nil {
 				return err
 			}
-			if err := prefs.SetSeatNotify(tx, playing.ID, "p2@example.org", "turn"); err != nil {
+			if err := tx.SetSeatNotify(playing.ID, "p2@example.org", "turn"); err != nil {
 				return err
 			}
-			if err := prefs.SetSeatNotify(tx, over.ID, "p0@example.org", "turn"); !errors.Is(err, store.ErrNotFound) {
-				t.Errorf("SetSeatNotify without a seat: %v, want store.ErrNotFound", err)
+			if err := tx.SetSeatNotify(over.ID, "p0@example.org", "turn"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("SetSeatNotify without a seat: %v, want ErrNotFound", err)
 			}
-			if err := prefs.SetPlayerNotify(tx, "nobody@example.org", "turn"); !errors.Is(err, store.ErrNotFound) {
-				t.Errorf("SetPlayerNotify unknown: %v, want store.ErrNotFound", err)
+			if err := tx.SetPlayerNotify("nobody@example.org", "turn"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("SetPlayerNotify unknown: %v, want ErrNotFound", err)
 			}
-			ps, err = prefs.PlayersChoosing(tx, "digest")
+			ps, err = tx.PlayersChoosing("digest")
 			if err != nil {
 				return err
 			}
@@ -87,17 +83,17 @@ func TestNotify(t *testing.T) {
 			}
 
 			id := ps[0].ID
-			if err := prefs.SetDigestDay(tx, id, "", "2026-03-01"); err != nil {
+			if err := tx.SetDigestDay(id, "", "2026-03-01"); err != nil {
 				return err
 			}
-			if err := prefs.SetDigestDay(tx, id, "", "2026-03-01"); !errors.Is(err, store.ErrConflict) {
-				t.Errorf("the same day decided twice: %v, want store.ErrConflict", err)
+			if err := tx.SetDigestDay(id, "", "2026-03-01"); !errors.Is(err, ErrConflict) {
+				t.Errorf("the same day decided twice: %v, want ErrConflict", err)
 			}
-			if err := prefs.SetDigestDay(tx, id, "2026-03-01", "2026-03-02"); err != nil {
+			if err := tx.SetDigestDay(id, "2026-03-01", "2026-03-02"); err != nil {
 				return err
 			}
-			if err := prefs.SetDigestDay(tx, 9999, "", "2026-03-01"); !errors.Is(err, store.ErrNotFound) {
-				t.Errorf("SetDigestDay unknown: %v, want store.ErrNotFound", err)
+			if err := tx.SetDigestDay(9999, "", "2026-03-01"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("SetDigestDay unknown: %v, want ErrNotFound", err)
 			}
 			p, err = tx.PlayerByAddress("p0@example.org")
 			if err != nil || p.DigestDay != "2026-03-02" {
