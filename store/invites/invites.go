@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -63,17 +64,29 @@ func Of(tx *store.Tx, tableID int64, addr string) (*store.Invitation, error) {
 	return &inv, nil
 }
 
-// PendingOf returns the pending invitations of addr, each with
-// its Table, oldest first.
+// PendingOf returns the pending invitations of the person of addr, to
+// any of their spellings (store.PersonKey), each with its Table, oldest
+// first. The invitations to addr's domain are read and those of another
+// person dropped: what SQL compares is no person's key.
 func PendingOf(tx *store.Tx, addr string) ([]store.Invitation, error) {
+	key := store.PersonKey(addr)
+	_, domain, _ := strings.Cut(key, "@")
+	domains := []string{domain}
+	if domain == "gmail.com" {
+		domains = append(domains, "googlemail.com") // one domain to PersonKey
+	}
+	// What LIKE reads as a pattern, escaped for ESCAPE '\'.
+	esc := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
+	q := tx.DB().Where("address = ?", store.NormalizeAddress(addr))
+	for _, d := range domains {
+		q = q.Or(`address LIKE ? ESCAPE '\'`, "%@"+esc.Replace(d))
+	}
 	var is []store.Invitation
-	err := tx.DB().Preload("Table").
-		Where("address = ? AND state = ?", store.NormalizeAddress(addr), store.InvitePending).
-		Order("id").Find(&is).Error
+	err := tx.DB().Preload("Table").Where(q).Where("state = ?", store.InvitePending).Order("id").Find(&is).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: pending invitations: %w", store.MapErr(err))
 	}
-	return is, nil
+	return slices.DeleteFunc(is, func(inv store.Invitation) bool { return store.PersonKey(inv.Address) != key }), nil
 }
 
 // Answer moves a pending invitation to state, answered at at.
@@ -173,31 +186,45 @@ func PendingBy(tx *store.Tx, addr string) (int, error) {
 
 // Log records that opener sent an invitation to addr at at
 // (store.LogSent), or that addr declined one of opener's (store.LogDeclined).
+// Both are kept as their person's key (store.PersonKey), so that the
+// bounds count every spelling of one mailbox together.
 func Log(tx *store.Tx, ev store.InviteEvent, opener, addr string, at time.Time) error {
-	row := store.InviteLog{Event: ev, Opener: store.NormalizeAddress(opener), Address: store.NormalizeAddress(addr), At: at.UTC()}
+	row := store.InviteLog{Event: ev, Opener: store.PersonKey(opener), Address: store.PersonKey(addr), At: at.UTC()}
 	if err := tx.DB().Create(&row).Error; err != nil {
 		return fmt.Errorf("store: invitation log: %w", store.MapErr(err))
 	}
 	return nil
 }
 
-// SentTo counts the invitations sent to addr, by anyone, after since.
+// SentTo counts the invitations sent to the person of addr, to any of
+// their spellings, by anyone, after since.
 func SentTo(tx *store.Tx, addr string, since time.Time) (int, error) {
-	return countLog(tx, "event = ? AND address = ? AND at > ?", store.LogSent, store.NormalizeAddress(addr), since.UTC())
+	return countLog(tx, "event = ? AND address IN ? AND at > ?", store.LogSent, spellings(addr), since.UTC())
 }
 
-// SentBy counts the invitations opener sent after since, whatever
-// became of them.
+// SentBy counts the invitations the person of opener sent after since,
+// whatever became of them.
 func SentBy(tx *store.Tx, opener string, since time.Time) (int, error) {
-	return countLog(tx, "event = ? AND opener = ? AND at > ?", store.LogSent, store.NormalizeAddress(opener), since.UTC())
+	return countLog(tx, "event = ? AND opener IN ? AND at > ?", store.LogSent, spellings(opener), since.UTC())
 }
 
-// DeclinedBy reports whether addr declined an invitation of opener's
-// after since.
+// DeclinedBy reports whether the person of addr declined an invitation
+// of the person of opener's after since.
 func DeclinedBy(tx *store.Tx, addr, opener string, since time.Time) (bool, error) {
-	n, err := countLog(tx, "event = ? AND opener = ? AND address = ? AND at > ?", store.LogDeclined,
-		store.NormalizeAddress(opener), store.NormalizeAddress(addr), since.UTC())
+	n, err := countLog(tx, "event = ? AND opener IN ? AND address IN ? AND at > ?", store.LogDeclined,
+		spellings(opener), spellings(addr), since.UTC())
 	return n > 0, err
+}
+
+// spellings are the forms under which the log and the refusals may hold
+// addr's person: its key, and addr as the rows written before keys were
+// stored (lowercase) hold it.
+func spellings(addr string) []string {
+	key, norm := store.PersonKey(addr), store.NormalizeAddress(addr)
+	if key == norm {
+		return []string{key}
+	}
+	return []string{key, norm}
 }
 
 func countLog(tx *store.Tx, query string, args ...any) (int, error) {
@@ -217,20 +244,22 @@ func PruneLog(tx *store.Tx, before time.Time) error {
 	return nil
 }
 
-// Refuse records that addr is never to be invited again; a
-// second time changes nothing. It reports whether the refusal is new.
+// Refuse records that the person of addr, under any spelling
+// (store.PersonKey), is never to be invited again; a second time changes
+// nothing. It reports whether the refusal is new.
 func Refuse(tx *store.Tx, addr string, at time.Time) (bool, error) {
-	err := tx.Insert("invitation refusal", &store.InviteRefusal{Address: store.NormalizeAddress(addr), CreatedAt: at.UTC()})
+	err := tx.Insert("invitation refusal", &store.InviteRefusal{Address: store.PersonKey(addr), CreatedAt: at.UTC()})
 	if errors.Is(err, store.ErrDuplicate) {
 		return false, nil
 	}
 	return err == nil, err
 }
 
-// Refuses reports whether addr asked never to be invited.
+// Refuses reports whether the person of addr, under any spelling, asked
+// never to be invited.
 func Refuses(tx *store.Tx, addr string) (bool, error) {
 	var n int64
-	if err := tx.DB().Model(&store.InviteRefusal{}).Where("address = ?", store.NormalizeAddress(addr)).Count(&n).Error; err != nil {
+	if err := tx.DB().Model(&store.InviteRefusal{}).Where("address IN ?", spellings(addr)).Count(&n).Error; err != nil {
 		return false, fmt.Errorf("store: invitation refusal: %w", store.MapErr(err))
 	}
 	return n > 0, nil
