@@ -66,27 +66,46 @@ func Of(tx *store.Tx, tableID int64, addr string) (*store.Invitation, error) {
 
 // PendingOf returns the pending invitations of the person of addr, to
 // any of their spellings (store.PersonKey), each with its Table, oldest
-// first. The invitations to addr's domain are read and those of another
-// person dropped: what SQL compares is no person's key.
+// first.
 func PendingOf(tx *store.Tx, addr string) ([]store.Invitation, error) {
-	key := store.PersonKey(addr)
-	_, domain, _ := strings.Cut(key, "@")
-	domains := []string{domain}
-	if domain == "gmail.com" {
-		domains = append(domains, "googlemail.com") // one domain to PersonKey
-	}
-	// What LIKE reads as a pattern, escaped for ESCAPE '\'.
-	esc := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
-	q := tx.DB().Where("address = ?", store.NormalizeAddress(addr))
-	for _, d := range domains {
-		q = q.Or(`address LIKE ? ESCAPE '\'`, "%@"+esc.Replace(d))
-	}
 	var is []store.Invitation
-	err := tx.DB().Preload("Table").Where(q).Where("state = ?", store.InvitePending).Order("id").Find(&is).Error
+	err := tx.DB().Preload("Table").Where(mayBe(tx, "address", addr)).Where("state = ?", store.InvitePending).
+		Order("id").Find(&is).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: pending invitations: %w", store.MapErr(err))
 	}
+	key := store.PersonKey(addr)
 	return slices.DeleteFunc(is, func(inv store.Invitation) bool { return store.PersonKey(inv.Address) != key }), nil
+}
+
+// mayBe is a condition on the address column that holds for every
+// spelling of addr's person, and for others at their domain, which the
+// caller drops by their key: SQL cannot compare persons' keys, but a
+// person's spellings share a domain (gmail.com's two, one to PersonKey).
+func mayBe(tx *store.Tx, column, addr string) *gorm.DB {
+	_, domain, _ := strings.Cut(store.PersonKey(addr), "@")
+	domains := []string{domain}
+	if domain == "gmail.com" {
+		domains = append(domains, "googlemail.com")
+	}
+	// What LIKE reads as a pattern, escaped for ESCAPE '\'.
+	esc := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
+	q := tx.DB().Where(column+" = ?", store.NormalizeAddress(addr))
+	for _, d := range domains {
+		q = q.Or(column+` LIKE ? ESCAPE '\'`, "%@"+esc.Replace(d))
+	}
+	return q
+}
+
+// countPerson counts the addresses that are spellings of addr's person.
+func countPerson(addrs []string, addr string) int {
+	key, n := store.PersonKey(addr), 0
+	for _, a := range addrs {
+		if store.PersonKey(a) == key {
+			n++
+		}
+	}
+	return n
 }
 
 // Answer moves a pending invitation to state, answered at at.
@@ -167,19 +186,19 @@ func DeleteOpenTable(tx *store.Tx, id int64) error {
 }
 
 // PendingBy counts the pending invitations of the open tables
-// where the player with addr holds the first seat: the invitations they
-// sent that still wait for an answer.
+// where the person of addr, under any spelling, holds the first seat: the
+// invitations they sent that still wait for an answer.
 func PendingBy(tx *store.Tx, addr string) (int, error) {
-	var n int64
+	var openers []string
 	err := tx.DB().Model(&store.Invitation{}).
 		Joins("JOIN seats ON seats.table_id = invitations.table_id AND seats.position = 0").
 		Joins("JOIN players ON players.id = seats.player_id").
-		Where("players.address = ? AND invitations.state = ?", store.NormalizeAddress(addr), store.InvitePending).
-		Count(&n).Error
+		Where(mayBe(tx, "players.address", addr)).Where("invitations.state = ?", store.InvitePending).
+		Pluck("players.address", &openers).Error
 	if err != nil {
 		return 0, fmt.Errorf("store: invitations sent: %w", store.MapErr(err))
 	}
-	return int(n), nil
+	return countPerson(openers, addr), nil
 }
 
 // ---- the bounds on invitations (LEAGUES §6)
@@ -265,19 +284,19 @@ func Refuses(tx *store.Tx, addr string) (bool, error) {
 	return n > 0, nil
 }
 
-// OpenTablesBy counts the open tables, not started, where the player with
-// addr holds the first seat.
+// OpenTablesBy counts the open tables, not started, where the person of
+// addr, under any spelling, holds the first seat.
 func OpenTablesBy(tx *store.Tx, addr string) (int, error) {
-	var n int64
+	var openers []string
 	err := tx.DB().Model(&store.Table{}).
 		Joins("JOIN seats ON seats.table_id = tables.id AND seats.position = 0").
 		Joins("JOIN players ON players.id = seats.player_id").
-		Where("players.address = ? AND tables.status = ? AND tables.started_at IS NULL", store.NormalizeAddress(addr), statusOpen).
-		Count(&n).Error
+		Where(mayBe(tx, "players.address", addr)).Where("tables.status = ? AND tables.started_at IS NULL", statusOpen).
+		Pluck("players.address", &openers).Error
 	if err != nil {
 		return 0, fmt.Errorf("store: open tables: %w", store.MapErr(err))
 	}
-	return int(n), nil
+	return countPerson(openers, addr), nil
 }
 
 // LapsedOpenTables returns up to limit ids of open tables, never started,

@@ -1,6 +1,7 @@
 package invites_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -88,6 +89,48 @@ func TestInvitesPerPerson(t *testing.T) {
 			}
 			if len(got) != 2 || got[0] != "pp-a victim+a@example.org" || got[1] != "pp-b victim@example.org" {
 				t.Errorf("victim's pending invitations: %q", got)
+			}
+			return nil
+		})
+	})
+}
+
+// TestOpenersPerPerson: the open tables and the pending invitations of an
+// opener count those of every spelling of their address, not those of
+// another person at their domain.
+func TestOpenersPerPerson(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		s := open(t)
+		mustTx(t, s, func(tx *store.Tx) error {
+			for i, by := range []string{"mal@example.org", "mal+2@example.org", "Mal+3@example.org", "malory@example.org", "mal@example.net"} {
+				p, err := tx.EnsurePlayer(by, "en")
+				if err != nil {
+					return err
+				}
+				tab := &store.Table{Name: fmt.Sprintf("op-%d", i), Status: "open"}
+				if err := tx.CreateTable(tab); err != nil {
+					return err
+				}
+				if err := tx.AddSeat(&store.Seat{TableID: tab.ID, Position: 0, PlayerID: p.ID}); err != nil {
+					return err
+				}
+				if err := invites.Add(tx, &store.Invitation{TableID: tab.ID, Address: "z@example.org", Expires: t0.Add(time.Hour)}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		mustTx(t, s, func(tx *store.Tx) error {
+			for _, by := range []string{"mal@example.org", "mal+9@example.org", `"MAL"@example.org`} {
+				if n, err := invites.OpenTablesBy(tx, by); err != nil || n != 3 {
+					t.Errorf("open tables by %s: %d (%v), want 3", by, n, err)
+				}
+				if n, err := invites.PendingBy(tx, by); err != nil || n != 3 {
+					t.Errorf("invitations pending by %s: %d (%v), want 3", by, n, err)
+				}
+			}
+			if n, err := invites.OpenTablesBy(tx, "mal@example.net"); err != nil || n != 1 {
+				t.Errorf("open tables by mal@example.net: %d (%v), want 1", n, err)
 			}
 			return nil
 		})
