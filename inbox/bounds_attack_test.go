@@ -58,3 +58,17 @@ func TestSubaddressSpellingsOneBound(t *testing.T) {
 		t.Errorf("carol got %d confirmations, want 1", n)
 	}
 }
+
+// TestSubaddressSpellingsNoCommand: mail without a command, from three
+// spellings of one mailbox, is answered once in the hour, as from one.
+func TestSubaddressSpellingsNoCommand(t *testing.T) {
+	t.Parallel()
+	h := lexiotest.New(t, lexiotest.Options{Domain: lexiotest.InviteDomain})
+	for _, from := range []string{"alice+1", "alice+2", "Alice"} {
+		h.Handled(h.SendMail("eve", lexiotest.MailSpec{From: from + "@" + h.Domain, Body: "Hello there, how are you?"}))
+	}
+	h.OutboxEmpty()
+	if n := len(h.Inbox("alice")); n != 1 {
+		t.Errorf("alice's mailbox got %d answers to mail without a command, want 1", n)
+	}
+}
