@@ -83,7 +83,8 @@ func PendingOf(tx *store.Tx, addr string) ([]store.Invitation, error) {
 // caller drops by their key: SQL cannot compare persons' keys, but a
 // person's spellings share a domain (gmail.com's two, one to PersonKey).
 func mayBe(tx *store.Tx, column, addr string) *gorm.DB {
-	_, domain, _ := strings.Cut(store.PersonKey(addr), "@")
+	key := store.PersonKey(addr)
+	domain := key[strings.LastIndexByte(key, '@')+1:] // the key's domain, as PersonKey cut it
 	domains := []string{domain}
 	if domain == "gmail.com" {
 		domains = append(domains, "googlemail.com")
