@@ -3,7 +3,9 @@ package inbox
 // This file holds the bounds on the answers to a message (EMAIL §2.6):
 // per sender and hour, to unproven mail per address and day, the day's
 // mail to outsiders (notice), and one answer an hour to a message
-// without a command.
+// without a command. Each bound of one sender counts per person
+// (store.PersonKey, EMAIL §1.8): victim+1@x and victim+2@x are one
+// mailbox.
 
 import (
 	"errors"
@@ -25,7 +27,7 @@ func (s *Service) withinUnprovenBound(h *table.Request, addr string) (bool, erro
 	bounds := []struct {
 		key   string
 		limit int
-	}{{"unproven:" + store.NormalizeAddress(addr), cfg.UnprovenAnswers}, {"unproven-all", cfg.UnprovenAnswersTotal}}
+	}{{"unproven:" + store.PersonKey(addr), cfg.UnprovenAnswers}, {"unproven-all", cfg.UnprovenAnswersTotal}}
 	for _, b := range bounds {
 		ok, err := h.Tx.TakeRate(b.key, b.limit, 24*time.Hour, h.Now)
 		if err != nil {
@@ -64,7 +66,7 @@ func (s *Service) WithinBound(h *table.Request, t *table.Table, to notice.Recipi
 		}
 		return false, err
 	}
-	key, limit := "answers:"+h.Msg.From, s.Cfg.Mail.Replies
+	key, limit := "answers:"+store.PersonKey(h.Msg.From), s.Cfg.Mail.Replies
 	ok, err := h.Tx.TakeRate(key, limit+1, time.Hour, h.Now)
 	if err != nil {
 		return false, err
@@ -94,7 +96,7 @@ func (s *Service) NoCommandOnce(h *table.Request) (bool, error) {
 	if !errors.As(h.Msg.Err, &pe) || pe.Kind != parser.NoCommand {
 		return true, nil
 	}
-	ok, err := h.Tx.TakeRate("no-command:"+h.Msg.From, 1, time.Hour, h.Now)
+	ok, err := h.Tx.TakeRate("no-command:"+store.PersonKey(h.Msg.From), 1, time.Hour, h.Now)
 	if err != nil || ok {
 		return ok, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
@@ -33,16 +34,24 @@ const maxWaiting = 12
 // players: every problem is a reason, none when they are fine. The parser
 // has read each as one bare address, lowercase, named once; what it
 // cannot know is the table's size (lexico seats two), the sender and the
-// service's own address.
+// service's own address, and which spellings are one person
+// (store.PersonKey): the sender's own under another, or one invitee
+// named twice, each would be a second seat, or invitation, of one mailbox.
 func (s *Service) inviteReasons(h *table.Request, addrs []string, max int) []templates.Reason {
 	var rs []templates.Reason
+	sender := store.PersonKey(h.Msg.From)
+	named := make(map[string]bool, len(addrs))
 	for _, a := range addrs {
+		key := store.PersonKey(a)
 		switch {
 		case s.ownAddress(a):
 			rs = append(rs, templates.Reason{Kind: templates.ReasonBadAddress, Detail: a})
-		case a == h.Msg.From:
+		case key == sender:
 			rs = append(rs, templates.Reason{Kind: templates.ReasonSelfInvite})
+		case named[key] && !botseat.Is(a):
+			rs = append(rs, templates.Reason{Kind: templates.ReasonBadAddress, Detail: a}) // named twice
 		}
+		named[key] = true
 	}
 	if len(addrs) > max-1 {
 		rs = append(rs, templates.Reason{Kind: templates.ReasonTooManyInvites, Need: max - 1, Have: len(addrs)})

@@ -11,8 +11,10 @@ import (
 
 // Refusing invitations (LEAGUES §6): STOP, or any message to the
 // List-Unsubscribe address of an invitation, records that its sender is
-// never to be invited again, by anyone; their pending invitations are
-// declined, each opener told as for DECLINE. One answer confirms it.
+// never to be invited again, by anyone, under any spelling of their
+// address (store.PersonKey); their pending invitations, to every
+// spelling, are declined, each opener told as for DECLINE. One answer
+// confirms it.
 
 // NoInvite answers STOP, through the invitation to t (nil: through no
 // invitation) or, unsubscribed, through an invitation's List-Unsubscribe
@@ -29,7 +31,7 @@ func (s *Service) NoInvite(h *table.Request, t *table.Table, unsubscribed bool) 
 	}
 	var declined []string
 	for _, inv := range pending {
-		name, err := s.declineForGood(h, inv.TableID)
+		name, err := s.declineForGood(h, inv.TableID, inv.Address)
 		if err != nil {
 			return err
 		}
@@ -48,10 +50,11 @@ func (s *Service) NoInvite(h *table.Request, t *table.Table, unsubscribed bool) 
 		Head: s.Notices.Head("", to, h.Now), Unsubscribed: unsubscribed, Declined: declined})
 }
 
-// declineForGood declines the sender's invitation to the table id, if it
-// is still pending once the lapsed ones are expired, and returns the
-// table's name ("" when nothing was declined).
-func (s *Service) declineForGood(h *table.Request, id int64) (string, error) {
+// declineForGood declines the invitation of addr (a spelling of the
+// sender's) to the table id, if it is still pending once the lapsed ones
+// are expired, and returns the table's name ("" when nothing was
+// declined).
+func (s *Service) declineForGood(h *table.Request, id int64, addr string) (string, error) {
 	t, err := s.lockLoad(h.Tx, id)
 	if err != nil {
 		return "", err
@@ -59,7 +62,7 @@ func (s *Service) declineForGood(h *table.Request, id int64) (string, error) {
 	if _, err := s.expireInvitations(h.Tx, t, h.Now, h.Out); err != nil {
 		return "", err
 	}
-	inv, err := invites.Of(h.Tx, id, h.Msg.From)
+	inv, err := invites.Of(h.Tx, id, addr)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", nil // the table closed as its invitations lapsed
 	}

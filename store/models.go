@@ -199,8 +199,9 @@ const (
 type InviteLog struct {
 	ID    int64       `gorm:"primaryKey"`
 	Event InviteEvent `gorm:"size:16;not null"`
-	// Opener is the address of the table's first seat; Address the
-	// invitee's. Both lowercase.
+	// Opener is the person of the table's first seat; Address the
+	// invitee's. Both are keys (PersonKey; rows from before them, whole
+	// lowercase addresses), never written to.
 	Opener  string    `gorm:"size:320;not null;index:idx_invite_log_opener,priority:1"`
 	Address string    `gorm:"size:320;not null;index:idx_invite_log_address,priority:1"`
 	At      time.Time `gorm:"not null;index:idx_invite_log_opener,priority:2;index:idx_invite_log_address,priority:2;index"`
@@ -209,8 +210,9 @@ type InviteLog struct {
 // TableName keeps the log's table name singular, as a log.
 func (InviteLog) TableName() string { return "invite_log" }
 
-// InviteRefusal is an address that asked never to be invited again
-// (STOP, or an invitation's List-Unsubscribe address; LEAGUES §6).
+// InviteRefusal is a person who asked never to be invited again (STOP,
+// or an invitation's List-Unsubscribe address; LEAGUES §6), kept by their
+// key (PersonKey; rows from before it, a whole lowercase address).
 type InviteRefusal struct {
 	Address   string    `gorm:"size:320;primaryKey"`
 	CreatedAt time.Time `gorm:"not null"`

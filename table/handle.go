@@ -229,7 +229,7 @@ func (h *Request) refuse(t *Table, command string, rs []templates.Reason, limite
 	}
 	h.Outcome(OutcomeRejected, strings.Join(kinds, ","))
 	if limited {
-		ok, err := h.Tx.TakeRate("reply:"+h.Msg.From, h.s.cfg.Mail.ErrorReplies, time.Hour, h.Now)
+		ok, err := h.Tx.TakeRate("reply:"+store.PersonKey(h.Msg.From), h.s.cfg.Mail.ErrorReplies, time.Hour, h.Now)
 		if err != nil {
 			return err
 		}

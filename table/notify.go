@@ -69,7 +69,7 @@ func (h *Request) Say(t *Table, text string) error {
 	// makes it so): never a line break below the quoting.
 	text = parser.OneLine(text, parser.MaxSay)
 	limit := h.s.cfg.Mail.ErrorReplies
-	ok, err := h.Tx.TakeRate("say:"+h.Msg.From, limit, time.Hour, h.Now)
+	ok, err := h.Tx.TakeRate("say:"+store.PersonKey(h.Msg.From), limit, time.Hour, h.Now)
 	if err != nil {
 		return err
 	}

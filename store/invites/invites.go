@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -63,17 +64,49 @@ func Of(tx *store.Tx, tableID int64, addr string) (*store.Invitation, error) {
 	return &inv, nil
 }
 
-// PendingOf returns the pending invitations of addr, each with
-// its Table, oldest first.
+// PendingOf returns the pending invitations of the person of addr, to
+// any of their spellings (store.PersonKey), each with its Table, oldest
+// first.
 func PendingOf(tx *store.Tx, addr string) ([]store.Invitation, error) {
 	var is []store.Invitation
-	err := tx.DB().Preload("Table").
-		Where("address = ? AND state = ?", store.NormalizeAddress(addr), store.InvitePending).
+	err := tx.DB().Preload("Table").Where(mayBe(tx, "address", addr)).Where("state = ?", store.InvitePending).
 		Order("id").Find(&is).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: pending invitations: %w", store.MapErr(err))
 	}
-	return is, nil
+	key := store.PersonKey(addr)
+	return slices.DeleteFunc(is, func(inv store.Invitation) bool { return store.PersonKey(inv.Address) != key }), nil
+}
+
+// mayBe is a condition on the address column that holds for every
+// spelling of addr's person, and for others at their domain, which the
+// caller drops by their key: SQL cannot compare persons' keys, but a
+// person's spellings share a domain (gmail.com's two, one to PersonKey).
+func mayBe(tx *store.Tx, column, addr string) *gorm.DB {
+	key := store.PersonKey(addr)
+	domain := key[strings.LastIndexByte(key, '@')+1:] // the key's domain, as PersonKey cut it
+	domains := []string{domain}
+	if domain == "gmail.com" {
+		domains = append(domains, "googlemail.com")
+	}
+	// What LIKE reads as a pattern, escaped for ESCAPE '\'.
+	esc := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
+	q := tx.DB().Where(column+" = ?", store.NormalizeAddress(addr))
+	for _, d := range domains {
+		q = q.Or(column+` LIKE ? ESCAPE '\'`, "%@"+esc.Replace(d))
+	}
+	return q
+}
+
+// countPerson counts the addresses that are spellings of addr's person.
+func countPerson(addrs []string, addr string) int {
+	key, n := store.PersonKey(addr), 0
+	for _, a := range addrs {
+		if store.PersonKey(a) == key {
+			n++
+		}
+	}
+	return n
 }
 
 // Answer moves a pending invitation to state, answered at at.
@@ -154,50 +187,64 @@ func DeleteOpenTable(tx *store.Tx, id int64) error {
 }
 
 // PendingBy counts the pending invitations of the open tables
-// where the player with addr holds the first seat: the invitations they
-// sent that still wait for an answer.
+// where the person of addr, under any spelling, holds the first seat: the
+// invitations they sent that still wait for an answer.
 func PendingBy(tx *store.Tx, addr string) (int, error) {
-	var n int64
+	var openers []string
 	err := tx.DB().Model(&store.Invitation{}).
 		Joins("JOIN seats ON seats.table_id = invitations.table_id AND seats.position = 0").
 		Joins("JOIN players ON players.id = seats.player_id").
-		Where("players.address = ? AND invitations.state = ?", store.NormalizeAddress(addr), store.InvitePending).
-		Count(&n).Error
+		Where(mayBe(tx, "players.address", addr)).Where("invitations.state = ?", store.InvitePending).
+		Pluck("players.address", &openers).Error
 	if err != nil {
 		return 0, fmt.Errorf("store: invitations sent: %w", store.MapErr(err))
 	}
-	return int(n), nil
+	return countPerson(openers, addr), nil
 }
 
 // ---- the bounds on invitations (LEAGUES §6)
 
 // Log records that opener sent an invitation to addr at at
 // (store.LogSent), or that addr declined one of opener's (store.LogDeclined).
+// Both are kept as their person's key (store.PersonKey), so that the
+// bounds count every spelling of one mailbox together.
 func Log(tx *store.Tx, ev store.InviteEvent, opener, addr string, at time.Time) error {
-	row := store.InviteLog{Event: ev, Opener: store.NormalizeAddress(opener), Address: store.NormalizeAddress(addr), At: at.UTC()}
+	row := store.InviteLog{Event: ev, Opener: store.PersonKey(opener), Address: store.PersonKey(addr), At: at.UTC()}
 	if err := tx.DB().Create(&row).Error; err != nil {
 		return fmt.Errorf("store: invitation log: %w", store.MapErr(err))
 	}
 	return nil
 }
 
-// SentTo counts the invitations sent to addr, by anyone, after since.
+// SentTo counts the invitations sent to the person of addr, to any of
+// their spellings, by anyone, after since.
 func SentTo(tx *store.Tx, addr string, since time.Time) (int, error) {
-	return countLog(tx, "event = ? AND address = ? AND at > ?", store.LogSent, store.NormalizeAddress(addr), since.UTC())
+	return countLog(tx, "event = ? AND address IN ? AND at > ?", store.LogSent, spellings(addr), since.UTC())
 }
 
-// SentBy counts the invitations opener sent after since, whatever
-// became of them.
+// SentBy counts the invitations the person of opener sent after since,
+// whatever became of them.
 func SentBy(tx *store.Tx, opener string, since time.Time) (int, error) {
-	return countLog(tx, "event = ? AND opener = ? AND at > ?", store.LogSent, store.NormalizeAddress(opener), since.UTC())
+	return countLog(tx, "event = ? AND opener IN ? AND at > ?", store.LogSent, spellings(opener), since.UTC())
 }
 
-// DeclinedBy reports whether addr declined an invitation of opener's
-// after since.
+// DeclinedBy reports whether the person of addr declined an invitation
+// of the person of opener's after since.
 func DeclinedBy(tx *store.Tx, addr, opener string, since time.Time) (bool, error) {
-	n, err := countLog(tx, "event = ? AND opener = ? AND address = ? AND at > ?", store.LogDeclined,
-		store.NormalizeAddress(opener), store.NormalizeAddress(addr), since.UTC())
+	n, err := countLog(tx, "event = ? AND opener IN ? AND address IN ? AND at > ?", store.LogDeclined,
+		spellings(opener), spellings(addr), since.UTC())
 	return n > 0, err
+}
+
+// spellings are the forms under which the log and the refusals may hold
+// addr's person: its key, and addr as the rows written before keys were
+// stored (lowercase) hold it.
+func spellings(addr string) []string {
+	key, norm := store.PersonKey(addr), store.NormalizeAddress(addr)
+	if key == norm {
+		return []string{key}
+	}
+	return []string{key, norm}
 }
 
 func countLog(tx *store.Tx, query string, args ...any) (int, error) {
@@ -217,38 +264,40 @@ func PruneLog(tx *store.Tx, before time.Time) error {
 	return nil
 }
 
-// Refuse records that addr is never to be invited again; a
-// second time changes nothing. It reports whether the refusal is new.
+// Refuse records that the person of addr, under any spelling
+// (store.PersonKey), is never to be invited again; a second time changes
+// nothing. It reports whether the refusal is new.
 func Refuse(tx *store.Tx, addr string, at time.Time) (bool, error) {
-	err := tx.Insert("invitation refusal", &store.InviteRefusal{Address: store.NormalizeAddress(addr), CreatedAt: at.UTC()})
+	err := tx.Insert("invitation refusal", &store.InviteRefusal{Address: store.PersonKey(addr), CreatedAt: at.UTC()})
 	if errors.Is(err, store.ErrDuplicate) {
 		return false, nil
 	}
 	return err == nil, err
 }
 
-// Refuses reports whether addr asked never to be invited.
+// Refuses reports whether the person of addr, under any spelling, asked
+// never to be invited.
 func Refuses(tx *store.Tx, addr string) (bool, error) {
 	var n int64
-	if err := tx.DB().Model(&store.InviteRefusal{}).Where("address = ?", store.NormalizeAddress(addr)).Count(&n).Error; err != nil {
+	if err := tx.DB().Model(&store.InviteRefusal{}).Where("address IN ?", spellings(addr)).Count(&n).Error; err != nil {
 		return false, fmt.Errorf("store: invitation refusal: %w", store.MapErr(err))
 	}
 	return n > 0, nil
 }
 
-// OpenTablesBy counts the open tables, not started, where the player with
-// addr holds the first seat.
+// OpenTablesBy counts the open tables, not started, where the person of
+// addr, under any spelling, holds the first seat.
 func OpenTablesBy(tx *store.Tx, addr string) (int, error) {
-	var n int64
+	var openers []string
 	err := tx.DB().Model(&store.Table{}).
 		Joins("JOIN seats ON seats.table_id = tables.id AND seats.position = 0").
 		Joins("JOIN players ON players.id = seats.player_id").
-		Where("players.address = ? AND tables.status = ? AND tables.started_at IS NULL", store.NormalizeAddress(addr), statusOpen).
-		Count(&n).Error
+		Where(mayBe(tx, "players.address", addr)).Where("tables.status = ? AND tables.started_at IS NULL", statusOpen).
+		Pluck("players.address", &openers).Error
 	if err != nil {
 		return 0, fmt.Errorf("store: open tables: %w", store.MapErr(err))
 	}
-	return int(n), nil
+	return countPerson(openers, addr), nil
 }
 
 // LapsedOpenTables returns up to limit ids of open tables, never started,
