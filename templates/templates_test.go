@@ -800,7 +800,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonFirstTooShort, ReasonNotOnRack, ReasonUnknownWords, ReasonReserveEmpty,
 		ReasonNotYourTurn, ReasonGameOver, ReasonExchangeNotAllowed, ReasonBagTooSmall,
 		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
-		ReasonConfirmUsed, ReasonConfirmExpired,
+		ReasonConfirmUsed, ReasonConfirmExpired, ReasonConfirmLine,
 		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
 		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonResigned, ReasonNotYourTable, ReasonStillRunning, ReasonRematchExists, ReasonNoTableToJoin, ReasonNotAtTable, ReasonWhichTable, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,
