@@ -504,6 +504,7 @@ func (c *Config) Validate() error {
 		if c.SMTP.Address == "" {
 			bad("smtp.address is empty (or enable [embedded])")
 		}
+		c.validateClearText(bad)
 		for _, s := range []struct{ name, v, env string }{
 			{"mail.secret", c.Mail.Secret, "LEXIO_SECRET"},
 			{"imap.password", c.IMAP.Password, "LEXIO_IMAP_PASSWORD"},

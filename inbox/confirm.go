@@ -72,12 +72,15 @@ func (s *Service) askConfirmation(h *table.Request, c *parser.Command) error {
 }
 
 // confirmed handles a message to a confirmation's reply address, and
-// reports whether that is all it does. CONFIRM from the address the
-// confirmation was written to puts the kept command in h.Msg, once and
+// reports whether that is all it does. CONFIRM alone on the first
+// non-blank line of the reply's own text, from the address the
+// confirmation was written to, puts the kept command in h.Msg, once and
 // within confirmTTL, with h.Proven set: the caller then routes it as if
-// that address had proved itself. Any other command through the address
-// proves nothing (an auto-responder's echo of our mail must not act): it
-// is read as if sent to the plain address.
+// that address had proved itself. CONFIRM anywhere else (below other
+// lines, in the subject) is refused: it may be our mail sent back. Any
+// other command through the address proves nothing (an auto-responder's
+// echo of our mail must not act): it is read as if sent to the plain
+// address.
 func (s *Service) confirmed(h *table.Request) (done bool, err error) {
 	id, ok := s.Tokens.VerifyConfirm(h.Msg.Token, h.Msg.From)
 	if !ok {
@@ -91,6 +94,13 @@ func (s *Service) confirmed(h *table.Request) (done bool, err error) {
 	h.Msg = &m
 	if m.Err != nil || m.Command.Kind != parser.KindConfirm {
 		return false, nil
+	}
+	if m.CommandSource != "body" || m.Line != 1 {
+		// A reply that sends our mail back, or a wrapped line of it,
+		// unquoted, holds CONFIRM below the first line (#35): it
+		// confirms nothing, and the confirmation stays open.
+		h.Log.Info("CONFIRM not on the reply's first line: nothing confirmed", "confirmation", id, "source", m.CommandSource, "line", m.Line)
+		return true, h.Refuse(nil, "", []templates.Reason{{Kind: templates.ReasonConfirmLine}}, true)
 	}
 	conf, fresh, err := h.Tx.UseConfirmation(id, m.From, h.Now)
 	if errors.Is(err, store.ErrNotFound) {

@@ -185,11 +185,11 @@ func textLines(raw []byte) int {
 // TestLongCommandLine: a line is read as a command up to maxCommandLine
 // bytes; a SAY that long is still too long.
 func TestLongCommandLine(t *testing.T) {
-	c, err := findCommand([]string{"SAY " + strings.Repeat("é", 10<<10)})
+	c, err, _ := findCommand([]string{"SAY " + strings.Repeat("é", 10<<10)})
 	if c != nil || !errors.Is(err, ErrTextTooLong) {
 		t.Errorf("long SAY: %v, %v; want text too long", c, err)
 	}
-	c, err = findCommand([]string{"PASS" + strings.Repeat(" ", 10<<10), "BOARD"})
+	c, err, _ = findCommand([]string{"PASS" + strings.Repeat(" ", 10<<10), "BOARD"})
 	if err != nil || c == nil || c.Kind != KindPass {
 		t.Errorf("PASS and spaces: %v, %v", c, err)
 	}

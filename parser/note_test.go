@@ -165,9 +165,10 @@ func TestNoteAttempt(t *testing.T) {
 			t.Errorf("parseLine(%q) attempt = %v, want %v", tc.in, attempt, tc.attempt)
 		}
 	}
-	// The first command of a body counts: prose before it is skipped.
-	c, err := findCommand([]string{"Note: I'm away until Monday", "PASS"})
-	if err != nil || c.Kind != KindPass {
-		t.Errorf("prose then PASS: %+v, %v", c, err)
+	// The first command of a body counts: prose before it is skipped,
+	// and the command's line says so.
+	c, err, line := findCommand([]string{"Note: I'm away until Monday", "PASS"})
+	if err != nil || c.Kind != KindPass || line != 2 {
+		t.Errorf("prose then PASS: %+v, %v, line %d", c, err, line)
 	}
 }

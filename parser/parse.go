@@ -34,6 +34,10 @@ type Message struct {
 	// CommandSource says where the command or the error was found:
 	// "body", "subject" or "" (for header-level errors and ignored mail).
 	CommandSource string `json:"source,omitempty"`
+	// Line is the line of the body it was found on, counting from 1 the
+	// non-blank lines the player wrote (quotes dropped); 0 when it was not
+	// found in the body. A confirmation counts only on line 1 (EMAIL §1.7).
+	Line int `json:"line,omitempty"`
 }
 
 // Summary is the one-line JSON form of a Message used by `lexio parse
@@ -102,13 +106,14 @@ func parse(m *Message, raw []byte, opt Options) {
 	}
 	if r.TextErr == nil {
 		m.Body = r.Body
-		cmd, cmdErr := findCommand(r.Lines)
+		cmd, cmdErr, line := findCommand(r.Lines)
 		if cmd != nil {
 			m.setCommand(cmd, "body")
+			m.Line = line
 			return
 		}
 		if cmdErr != nil {
-			m.Err, m.CommandSource = cmdErr, "body"
+			m.Err, m.CommandSource, m.Line = cmdErr, "body", line
 			return
 		}
 	}
@@ -171,23 +176,26 @@ func (m *Message) setCommand(c *Command, source string) {
 const maxCommandLine = 4 << 10
 
 // findCommand returns the first command of the player's lines (EMAIL §3:
-// only the first counts). A line that is an attempt at a command but
-// fails (a bad cell, a bad word …) ends the search with its error. With
-// no command and no attempt, the result is (nil, nil).
-func findCommand(lines []string) (*Command, error) {
+// only the first counts) and its line, counting the non-blank ones from
+// 1. A line that is an attempt at a command but fails (a bad cell, a bad
+// word …) ends the search with its error and its line. With no command
+// and no attempt, the result is (nil, nil, 0).
+func findCommand(lines []string) (*Command, error, int) {
+	n := 0
 	for _, t := range lines {
 		t = mailtext.CutText(t, maxCommandLine)
 		t = strings.Trim(t, "*_ ") // *bold* as text/plain renders it
 		if t == "" {
 			continue
 		}
+		n++
 		c, err, attempt := parseLine(t)
 		if c != nil {
-			return c, nil
+			return c, nil, n
 		}
 		if attempt {
-			return nil, err
+			return nil, err, n
 		}
 	}
-	return nil, nil
+	return nil, nil, 0
 }

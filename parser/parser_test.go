@@ -271,6 +271,34 @@ func TestSubjectFallback(t *testing.T) { // EMAIL §2.4
 	}
 }
 
+// TestCommandLine: Line counts the non-blank lines the player wrote, so
+// that the service can tell a command on the first line of a reply from
+// one below the player's own words (EMAIL §1.7); quotes and attributions
+// are not the player's lines, and the subject is no line of the body.
+func TestCommandLine(t *testing.T) {
+	tests := []struct {
+		name, subject, body string
+		line                int
+		source              string
+	}{
+		{"first", "Re: Was it you?", "CONFIRM\n", 1, "body"},
+		{"after blank lines", "Re: Was it you?", "\n  \n**\nCONFIRM\nthanks\n", 1, "body"},
+		{"below a quote", "Re: Was it you?", "On Monday, lexio wrote:\n> Hello Bob,\n> CONFIRM\n\nCONFIRM\n", 1, "body"},
+		{"below prose", "Re: Was it you?", "Hello Bob,\n\nA message asked me:\nCONFIRM\n", 3, "body"},
+		{"an error's line", "Re: hi", "hi\nPLACE Z9 ACROSS CHAT\n", 2, "body"},
+		{"in the subject", "CONFIRM", "thanks\n", 0, "subject"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := Parse(msg("Subject: "+tc.subject, tc.body), testOpts)
+			if m.Line != tc.line || m.CommandSource != tc.source {
+				t.Errorf("line %d from the %q, want %d from the %q (command %v, error %v)",
+					m.Line, m.CommandSource, tc.line, tc.source, m.Command, m.Err)
+			}
+		})
+	}
+}
+
 func TestHeaders(t *testing.T) {
 	raw := msg(`From: =?ISO-8859-1?Q?Ren=E9e_Dupr=E9?= <Renee.Dupre@Example.FR>
 To: Lexio <lexio+T1@example.org>, Bob <bob@example.net>

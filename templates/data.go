@@ -232,7 +232,9 @@ const (
 	ReasonNotAPlayer ReasonKind = "not-a-player"
 	ReasonBadToken   ReasonKind = "bad-token"
 	ReasonNotAuth    ReasonKind = "not-authenticated"
-	// A confirmation (EMAIL §1.7) answered twice, or too late.
+	// A confirmation (EMAIL §1.7) answered with CONFIRM elsewhere than
+	// alone on the reply's first line, twice, or too late.
+	ReasonConfirmLine    ReasonKind = "confirmation-not-first"
 	ReasonConfirmUsed    ReasonKind = "confirmation-used"    // Detail: the command
 	ReasonConfirmExpired ReasonKind = "confirmation-expired" // Detail: the command
 	ReasonNoSuchTable    ReasonKind = "no-such-table"        // Detail: name

@@ -94,6 +94,17 @@ func loopCases() (cases map[string]Mail, textOnly map[string]bool) {
 		add(fmt.Sprintf("note-set-%d", i), NoteMsg{Head: sampleHead("Bob"), Text: text, Had: i%2 == 0})
 	}
 	add("note-removed", NoteMsg{Head: sampleHead("Bob"), Had: true})
+	// A confirmation quotes the command it asks about (EMAIL §1.7),
+	// whatever the command holds: a confirmation's keyword, in every
+	// language, where the lines would wrap (#35).
+	x := strings.Repeat("x", 80)
+	for _, kw := range []string{"CONFIRM", "YES", "CONFIRMAR", "SÍ", "CONFIRMER", "OUI"} {
+		add("confirm-say-"+kw, ConfirmMsg{Head: sampleHead("Bob"), Command: "SAY " + x + " " + kw + " " + x, Expires: sampleNow.Add(24 * time.Hour)})
+	}
+	for n := 1; n <= 32; n++ {
+		sweep(n, fmt.Sprintf("confirm-say-%d", n), ConfirmMsg{Head: sampleHead("Bob"),
+			Command: "SAY " + strings.Repeat("w ", n) + "CONFIRM", Expires: sampleNow.Add(24 * time.Hour)})
+	}
 	for _, name := range []string{"Pass", "Board"} {
 		add("said-from-"+name, SaidMsg{Head: sampleHead("Bob"), From: name, Text: "hello"})
 	}

@@ -737,6 +737,39 @@ func BenchmarkRenderMove(b *testing.B) {
 // TestSaidEscaped: a player's SAY reaches the others as written in the
 // text part, quoted, and escaped in the HTML part, where no markup of
 // theirs survives (LEAGUES §5.3).
+// TestConfirmCommandWhole: a confirmation (EMAIL §1.7) quotes its
+// command on a line of its own that is never wrapped, however long: in
+// the text part a quoted line, in the HTML part a blockquote. A forged
+// "SAY xxx… CONFIRM xxx…" wrapped left CONFIRM alone on a line, which a
+// reply sending the text back unquoted confirmed (#35).
+func TestConfirmCommandWhole(t *testing.T) {
+	t.Parallel()
+	s := newSet(t)
+	x := strings.Repeat("x", 80)
+	for _, lang := range Langs() {
+		cmd := "SAY " + x + " CONFIRM " + x + " " + strings.Repeat("CONFIRM ", 60) + "y"
+		r, err := s.Render(lang, ConfirmMsg{Head: sampleHead("Bob"), Command: cmd, Expires: sampleNow.Add(24 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var quoted int
+		for l := range strings.SplitSeq(r.Text, "\n") {
+			switch {
+			case l == "> "+cmd:
+				quoted++
+			case strings.Contains(l, x) || strings.HasPrefix(l, "CONFIRM"):
+				t.Errorf("%s: the command is cut, or its keyword heads a line: %q", lang, l)
+			}
+		}
+		if quoted != 1 {
+			t.Errorf("%s: the command is not quoted whole on one line:\n%s", lang, r.Text)
+		}
+		if !strings.Contains(r.HTML, "overflow-wrap:anywhere;\">"+cmd+"</blockquote>") {
+			t.Errorf("%s: the HTML part does not quote the command in a blockquote:\n%s", lang, r.HTML)
+		}
+	}
+}
+
 func TestSaidEscaped(t *testing.T) {
 	s := newSet(t)
 	text := "<script>alert(1)</script> & <a href=\"x\">co</a>\nPASS"
@@ -767,7 +800,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonFirstTooShort, ReasonNotOnRack, ReasonUnknownWords, ReasonReserveEmpty,
 		ReasonNotYourTurn, ReasonGameOver, ReasonExchangeNotAllowed, ReasonBagTooSmall,
 		ReasonBadSlot, ReasonStale, ReasonNotAPlayer, ReasonBadToken, ReasonNotAuth,
-		ReasonConfirmUsed, ReasonConfirmExpired,
+		ReasonConfirmUsed, ReasonConfirmExpired, ReasonConfirmLine,
 		ReasonNoSuchTable, ReasonTableFull, ReasonAlreadyStarted, ReasonTooFewPlayers,
 		ReasonNotOwner, ReasonAlreadySeated, ReasonNoOpening, ReasonNoLeague, ReasonResigned, ReasonNotYourTable, ReasonStillRunning, ReasonRematchExists, ReasonNoTableToJoin, ReasonNotAtTable, ReasonWhichTable, ReasonNoCommand, ReasonBadCell,
 		ReasonBadDirection, ReasonBadWord, ReasonWordTooLong, ReasonBadExchange,

@@ -40,6 +40,11 @@ func runCheckConfig(ctx context.Context, e *env, args []string) error {
 	// table new live in the store alone.
 	fmt.Fprintf(e.stdout, "%s: ok: %d league%s, %d table%s in the file, storage %s, dictionary %s\n",
 		*path, len(c.Leagues), plural(len(c.Leagues)), len(c.Tables), plural(len(c.Tables)), c.Storage.Driver, c.Dictionary)
+	// What is allowed but exposed (a listener beyond the loopback) is
+	// said, and fails nothing.
+	for _, w := range c.Warnings() {
+		fmt.Fprintf(e.stdout, "%s: warning: %s\n", *path, w)
+	}
 	if !*connect {
 		return nil
 	}

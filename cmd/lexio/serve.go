@@ -184,6 +184,9 @@ func newDaemon(cfg *config.Config, n *needs, st *store.Store, mail *localMail, l
 	d := &daemon{cfg: cfg, log: log, store: st, mail: mail, gaddag: n.gaddag}
 	n.watch = w
 	log.Info("dictionary loaded", "file", cfg.Dictionary, "words", n.wordCount)
+	for _, w := range cfg.Warnings() {
+		log.Warn(w)
+	}
 	rc, dc := mailConfigs(cfg, n, mail)
 	var err error
 	dc.Interval, dc.MaxAttempts, dc.MaxAge = 5*time.Second, cfg.SMTP.MaxAttempts, cfg.SMTP.MaxAge
