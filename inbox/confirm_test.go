@@ -41,7 +41,7 @@ func fingerprint(h *lexiotest.Harness) string {
 		for _, t := range tables {
 			fmt.Fprintf(&b, " %s:%s:%d", t.Name, t.Status, t.Seq)
 		}
-		for _, status := range []string{table.StatusOpen, table.StatusPlaying, table.StatusOver} {
+		for _, status := range []store.TableStatus{store.StatusOpen, store.StatusPlaying, store.StatusOver} {
 			all, err := tx.Tables(status)
 			if err != nil {
 				return err
@@ -98,7 +98,7 @@ func TestForgedFromConfirms(t *testing.T) {
 		err := h.Store.View(h.Ctx, func(tx *store.Tx) error {
 			rows, err := tx.TablesOfPlayer(addr("alice"))
 			for _, r := range rows {
-				if r.Status == table.StatusOpen && r.Name != daves {
+				if r.Status == store.StatusOpen && r.Name != daves {
 					open = r.Name
 				}
 			}

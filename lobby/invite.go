@@ -388,7 +388,7 @@ func (s *Service) recordDecline(h *table.Request, t *table.Table, inv *store.Inv
 // invitationsDone starts the game of an open table once no invitation is
 // pending, or deletes the table when the opener sits alone.
 func (s *Service) invitationsDone(tx *store.Tx, t *table.Table, pending int, now time.Time, out *notice.Batch) error {
-	if pending > 0 || t.Game != nil || t.Row.Status != table.StatusOpen {
+	if pending > 0 || t.Game != nil || t.Row.Status != store.StatusOpen {
 		return nil
 	}
 	if len(t.Seats) >= 2 {
@@ -433,7 +433,7 @@ func (s *Service) expireInvitations(tx *store.Tx, t *table.Table, now time.Time,
 		msg.Expired[i] = named[a]
 	}
 	msg.Waiting, msg.Seated = pendingNames(t.Seats, invs), seated
-	open := t.Game == nil && t.Row.Status == table.StatusOpen
+	open := t.Game == nil && t.Row.Status == store.StatusOpen
 	msg.Starts = open && len(msg.Waiting) == 0 && len(t.Seats) >= 2
 	msg.Closed = open && len(msg.Waiting) == 0 && len(t.Seats) < 2
 	msg.Head = s.Notices.Head(t.Row.Name, t.Recipient(0), now)

@@ -139,7 +139,7 @@ func (s *Service) Join(h *table.Request, name string) error {
 	case t.SeatOf(h.Msg.From) >= 0:
 		return h.Refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonAlreadySeated, Detail: name}}, false)
 	// To anyone else, a table they cannot join is answered as none.
-	case t.Row.Status != table.StatusOpen:
+	case t.Row.Status != store.StatusOpen:
 		return h.RefuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonAlreadyStarted)
 	case only:
 		return h.RefuseAlike(nil, cmd, templates.ReasonNoTableToJoin, name, templates.ReasonNotInvited)
@@ -170,7 +170,7 @@ func (s *Service) Start(h *table.Request, t *table.Table) error {
 			return err
 		}
 		for i := range rows {
-			if rows[i].Status != table.StatusOpen {
+			if rows[i].Status != store.StatusOpen {
 				continue
 			}
 			c, err := s.Tables.LoadRow(h.Tx, &rows[i])
@@ -197,7 +197,7 @@ func (s *Service) Start(h *table.Request, t *table.Table) error {
 		return err
 	}
 	switch {
-	case t.Row.Status != table.StatusOpen:
+	case t.Row.Status != store.StatusOpen:
 		return h.Refuse(t, "START", []templates.Reason{{Kind: templates.ReasonAlreadyStarted}}, true)
 	case t.SeatOf(h.Msg.From) != 0:
 		return h.Refuse(t, "START", []templates.Reason{{Kind: templates.ReasonNotOwner}}, true)

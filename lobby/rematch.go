@@ -54,7 +54,7 @@ func (s *Service) Rematch(h *table.Request, via *table.Table, name string) error
 		return h.RefuseAlike(from, cmd, templates.ReasonNotAtTable, name, templates.ReasonNotAPlayer)
 	}
 	h.Rec.TableID = &old.Row.ID // until the new table is opened
-	if old.Row.Status != table.StatusOver {
+	if old.Row.Status != store.StatusOver {
 		return h.Refuse(old, cmd, []templates.Reason{{Kind: templates.ReasonStillRunning, Detail: name}}, false)
 	}
 	if again, err := invites.RematchOf(h.Tx, old.Row.ID); err == nil {
@@ -163,7 +163,7 @@ func rematchRow(name string, old *store.Table) *store.Table {
 		TurnTime: old.TurnTime, Reminders: slices.Clone(old.Reminders), AwayGrace: old.AwayGrace,
 		ReserveSize: old.ReserveSize, ReserveRefill: old.ReserveRefill, ForfeitAfter: old.ForfeitAfter,
 		TimeBank: old.TimeBank, BankPerMove: old.BankPerMove, IgnoreVacations: old.IgnoreVacations,
-		Status: table.StatusOpen, RematchOf: &old.ID,
+		Status: store.StatusOpen, RematchOf: &old.ID,
 	}
 }
 

@@ -80,7 +80,7 @@ func resign(h *lexiotest.Harness, name string, players ...string) {
 	for _, p := range players {
 		h.Command(p, name, "RESIGN "+name, table.OutcomeApplied, "RESIGN")
 	}
-	if st := tableRow(h, name).Status; st != table.StatusOver {
+	if st := tableRow(h, name).Status; st != store.StatusOver {
 		h.T.Fatalf("%s is %s after the resignations", name, st)
 	}
 }
@@ -113,7 +113,7 @@ func testRematchTwo(t *testing.T, driver string) {
 	// Bob asks, in Spanish, through the game-over mail.
 	again := rematched(h, "bob", old, "REVANCHA "+old)
 	row, was := tableRow(h, again), tableRow(h, old)
-	if row.RematchOf == nil || *row.RematchOf != was.ID || row.Status != table.StatusOpen {
+	if row.RematchOf == nil || *row.RematchOf != was.ID || row.Status != store.StatusOpen {
 		t.Errorf("%s: rematch of %v, status %s", again, row.RematchOf, row.Status)
 	}
 	// The same rules: league, variant, time.

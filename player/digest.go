@@ -94,7 +94,7 @@ func (s *Service) digest(tx *store.Tx, pl *store.Player, day string, now time.Ti
 	var games []templates.GameLine
 	yours := 0
 	for i := range rows {
-		if rows[i].Status != table.StatusPlaying {
+		if rows[i].Status != store.StatusPlaying {
 			continue
 		}
 		t, err := s.Tables.LoadRow(tx, &rows[i])

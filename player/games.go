@@ -3,6 +3,7 @@ package player
 import (
 	"slices"
 
+	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
@@ -87,7 +88,7 @@ func (s *Service) ResignTables(h *table.Request, from *table.Table) error {
 	}
 	msg := templates.ResignTablesMsg{Head: s.Notices.Head(table.TableName(from), h.Sender(from), h.Now)}
 	for i := range rows {
-		if rows[i].Status != table.StatusPlaying {
+		if rows[i].Status != store.StatusPlaying {
 			continue
 		}
 		t, err := s.Tables.LoadRow(h.Tx, &rows[i])

@@ -33,7 +33,7 @@ func (s *Service) playerTables(tx *store.Tx, addr string) ([]*table.Table, error
 	var out []*table.Table
 	for _, ref := range refs {
 		row, err := tx.TableByID(ref.ID)
-		if err == nil && row.Status != table.StatusPlaying {
+		if err == nil && row.Status != store.StatusPlaying {
 			continue
 		}
 		var t *table.Table

@@ -31,7 +31,7 @@ type SeasonTable struct {
 	Name     string
 	Division string
 	Round    int
-	Status   string
+	Status   store.TableStatus
 	Players  []string // addresses, in seat order: the first opens
 	ToMove   string   // the address whose turn it is; "" unless playing
 }
@@ -54,7 +54,7 @@ func (s *Season) Running() bool {
 		return false
 	}
 	for _, t := range s.Tables {
-		if t.Status != table.StatusOver {
+		if t.Status != store.StatusOver {
 			return true
 		}
 	}
@@ -180,7 +180,7 @@ func (s *Service) seasonLeague(name string) (*config.League, error) {
 func unfinished(s *Season) int {
 	n := 0
 	for _, t := range s.Tables {
-		if t.Status != table.StatusOver {
+		if t.Status != store.StatusOver {
 			n++
 		}
 	}
@@ -361,7 +361,7 @@ func (d *seasonData) addResults(seats []leagues.FinishedSeat) {
 
 // toMove is the address whose turn it is at a playing table, else "".
 func toMove(t *table.Table) string {
-	if t.Row.Status != table.StatusPlaying || t.Game == nil || t.Game.Over() {
+	if t.Row.Status != store.StatusPlaying || t.Game == nil || t.Game.Over() {
 		return ""
 	}
 	return t.Seats[t.Game.Turn()].Player.Address
@@ -784,7 +784,7 @@ func (s *Service) JoinDivision(tx *store.Tx, t *table.Table, playerID int64) err
 // and the tick has not closed it yet (see closeSeason), in the message's
 // transaction; it reports whether it did, t then being stale.
 func (s *Service) EndDue(tx *store.Tx, t *table.Table, now time.Time, out *notice.Batch) (bool, error) {
-	if t.Row.League == "" || t.Row.Status == table.StatusOver {
+	if t.Row.League == "" || t.Row.Status == store.StatusOver {
 		return false, nil
 	}
 	lt, err := seasonTable(tx, t)

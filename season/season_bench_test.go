@@ -64,7 +64,7 @@ signup = true
 	ids := make([]int64, players)
 	newTable := func(tx *store.Tx, name string, a, c int) (*store.Table, error) {
 		row := table.NewRow(name, l, "lexio")
-		row.Status = table.StatusPlaying
+		row.Status = store.StatusPlaying
 		if err := tx.CreateTable(row); err != nil {
 			return nil, err
 		}

@@ -14,7 +14,6 @@ import (
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/leagues"
-	"github.com/lexio-mail/lexio/table"
 )
 
 // seasonLeagues are two leagues with seasons: club, a 2-player round
@@ -116,7 +115,7 @@ func TestStartSeason(t *testing.T) {
 		t.Fatalf("%d tables, want 10", len(s.Tables))
 	}
 	for i, st := range s.Tables {
-		if st.Name != want[i].Name || !slices.Equal(st.Players, want[i].Players) || st.Status != table.StatusPlaying || st.ToMove != st.Players[0] {
+		if st.Name != want[i].Name || !slices.Equal(st.Players, want[i].Players) || st.Status != store.StatusPlaying || st.ToMove != st.Players[0] {
 			t.Errorf("table %d: %+v, want %+v playing, its opener to move", i, st, want[i])
 		}
 		if err := tablename.Check(st.Name); err != nil {

@@ -32,7 +32,7 @@ func (s *Service) divisionStandings(tx *store.Tx, l *config.League, number, div 
 	out := &notice.Division{Standings: templates.Standings{League: l.Name, Season: d.view.Number, Division: d.view.Divisions[div].Name,
 		Ends: d.view.Ends, Closed: d.view.Closed, Rated: *l.Rated}}
 	for _, t := range d.view.Tables {
-		if t.Division == out.Standings.Division && t.Status != table.StatusOver {
+		if t.Division == out.Standings.Division && t.Status != store.StatusOver {
 			out.Standings.Playing++
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/lexio-mail/lexio/league"
-	"github.com/lexio-mail/lexio/table"
+	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/web/view"
 )
 
@@ -48,7 +48,7 @@ func (s *Service) webSeason(ctx context.Context, name string, number int) (*view
 	sv, finished := d.view, d.finished
 	out := &view.Season{Number: sv.Number, Started: sv.Started, Ends: sv.Ends, Closed: sv.Closed, TZ: s.Tables.ZoneOf("")}
 	for _, t := range sv.Tables {
-		if t.Status != table.StatusOver {
+		if t.Status != store.StatusOver {
 			out.TablesInProgress++
 		}
 	}

@@ -27,12 +27,14 @@ type Player struct {
 	DigestDay string `gorm:"size:10;not null;default:''"`
 }
 
-// The two values of a table's status (table.StatusOpen, table.StatusPlaying)
-// that the store's own queries read: open tables not started, playing
-// tables whose deadline came.
+// TableStatus is where a table is in its life, as its row keeps it.
+type TableStatus string
+
+// The statuses of a table.
 const (
-	statusOpen    = "open"
-	statusPlaying = "playing"
+	StatusOpen    TableStatus = "open"    // taking players
+	StatusPlaying TableStatus = "playing" // a game is on
+	StatusOver    TableStatus = "over"    // the game ended
 )
 
 // Table is one game with its rules and times. The game itself is its seed
@@ -67,9 +69,8 @@ type Table struct {
 	// expired turns in a row that make a forfeit (LEAGUES §2.3); 0 never.
 	ForfeitAfter int `gorm:"not null;default:0"`
 
-	// Status is where the table is in its life: one of table's Status
-	// constants.
-	Status string `gorm:"size:16;not null;default:open;index:idx_tables_due,priority:1"`
+	// Status is where the table is in its life.
+	Status TableStatus `gorm:"size:16;not null;default:open;index:idx_tables_due,priority:1"`
 	// StartedAt is when the game began (its first turn's start); nil while
 	// the table is open.
 	StartedAt *time.Time

@@ -41,7 +41,7 @@ func (tx *Tx) SetSeatNotify(tableID int64, addr, mode string) error {
 func (tx *Tx) PlayersChoosing(mode string) ([]Player, error) {
 	atTable := tx.db.Model(&Seat{}).Select("seats.player_id").
 		Joins("JOIN tables ON tables.id = seats.table_id").
-		Where("seats.notify = ? AND tables.status = ?", mode, statusPlaying)
+		Where("seats.notify = ? AND tables.status = ?", mode, StatusPlaying)
 	var ps []Player
 	if err := tx.db.Where("notify = ? OR id IN (?)", mode, atTable).Order("id").Find(&ps).Error; err != nil {
 		return nil, fmt.Errorf("store: digest players: %w", MapErr(err))

@@ -567,7 +567,7 @@ func TestDueTables(t *testing.T) {
 					return err
 				}
 				// Deadlines are set by SaveTable, as the service does.
-				tab.Status, tab.Deadline, tab.NextReminder, tab.Seq = tc.status, tc.deadline, tc.reminder, 1
+				tab.Status, tab.Deadline, tab.NextReminder, tab.Seq = TableStatus(tc.status), tc.deadline, tc.reminder, 1
 				return tx.SaveTable(tab, 0)
 			})
 		}

@@ -120,7 +120,7 @@ func (tx *Tx) SetPlayerZone(addr, zone string) error {
 // ErrDuplicate when the name is taken.
 func (tx *Tx) CreateTable(t *Table) error {
 	if t.Status == "" {
-		t.Status = statusOpen
+		t.Status = StatusOpen
 	}
 	t.normalize()
 	if err := tx.Insert("table", t); err != nil {
@@ -149,7 +149,7 @@ func (tx *Tx) TableByID(id int64) (*Table, error) {
 }
 
 // Tables returns every table, by name; status "" means any status.
-func (tx *Tx) Tables(status string) ([]Table, error) {
+func (tx *Tx) Tables(status TableStatus) ([]Table, error) {
 	q := tx.db.Order("name")
 	if status != "" {
 		q = q.Where("status = ?", status)
@@ -289,7 +289,7 @@ func (tx *Tx) SaveTable(t *Table, prevSeq int64) error {
 func (tx *Tx) DueTables(now time.Time, limit int) ([]Table, error) {
 	var ts []Table
 	err := tx.db.Select("id, name").
-		Where("status = ? AND due_at <= ?", statusPlaying, now.UTC()).
+		Where("status = ? AND due_at <= ?", StatusPlaying, now.UTC()).
 		Order("due_at, id").
 		Limit(limit).
 		Find(&ts).Error
@@ -306,7 +306,7 @@ func (tx *Tx) DueTables(now time.Time, limit int) ([]Table, error) {
 func (tx *Tx) NextDue(after time.Time) (time.Time, bool, error) {
 	var ts []Table
 	err := tx.db.Select("id, due_at").
-		Where("status = ? AND due_at > ?", statusPlaying, after.UTC()).
+		Where("status = ? AND due_at > ?", StatusPlaying, after.UTC()).
 		Order("due_at").
 		Limit(1).
 		Find(&ts).Error

@@ -223,7 +223,7 @@ func NewRow(name string, l *config.League, variant string) *store.Table {
 	return &store.Table{
 		Name: name, League: l.Name, Variant: variant, Multipliers: *l.Multipliers,
 		TurnTime: l.TurnTime, Reminders: slices.Clone(l.Reminders), AwayGrace: l.AwayGrace,
-		ReserveSize: l.ReserveSize, ReserveRefill: l.ReserveRefill, ForfeitAfter: l.ForfeitAfter, Status: StatusOpen,
+		ReserveSize: l.ReserveSize, ReserveRefill: l.ReserveRefill, ForfeitAfter: l.ForfeitAfter, Status: store.StatusOpen,
 		TimeBank: l.TimeBank, BankPerMove: l.BankPerMove, IgnoreVacations: l.Vacation != nil && !*l.Vacation,
 	}
 }
@@ -258,7 +258,7 @@ func (h *Request) yourTurns() ([]string, error) {
 	}
 	var names []string
 	for i := range rows {
-		if rows[i].Status != StatusPlaying {
+		if rows[i].Status != store.StatusPlaying {
 			continue
 		}
 		t, err := h.s.LoadRow(h.Tx, &rows[i])

@@ -32,7 +32,7 @@ func testRowAndLogMustAgree(t *testing.T, driver string) {
 		want   string // in the error
 	}{
 		{"over", func(tx *store.Tx, row *store.Table, _ string) error {
-			row.Status = table.StatusOver
+			row.Status = store.StatusOver
 			return tx.SaveTable(row, row.Seq)
 		}, "the row says over, the game is playing"},
 		{"behind", func(tx *store.Tx, row *store.Table, at string) error {

@@ -159,7 +159,7 @@ func (h *Request) ReplyTable(t *Table) (*Table, error) {
 	}
 	var only *store.Table
 	for i := range rows {
-		if rows[i].Status == StatusOver {
+		if rows[i].Status == store.StatusOver {
 			continue
 		}
 		if only != nil {
@@ -306,7 +306,7 @@ func (s *Service) LoadRow(tx *store.Tx, row *store.Table) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Table{Row: row, Seats: seats, prevSeq: row.Seq, ended: row.Status == StatusOver, Langs: make([]string, len(seats)),
+	t := &Table{Row: row, Seats: seats, prevSeq: row.Seq, ended: row.Status == store.StatusOver, Langs: make([]string, len(seats)),
 		Zones: make([]*time.Location, len(seats))}
 	for i, st := range seats {
 		t.Langs[i] = st.Player.Lang
@@ -350,7 +350,7 @@ func (s *Service) rebuild(tx *store.Tx, t *Table) (*engine.Game, error) {
 		return nil, err
 	}
 	if row.StartedAt == nil {
-		if row.Status != StatusOpen || row.Seq != 0 || len(log) != 0 {
+		if row.Status != store.StatusOpen || row.Seq != 0 || len(log) != 0 {
 			return nil, mismatch("status %s, seq %d, %d actions, and no start", row.Status, row.Seq, len(log))
 		}
 		return nil, nil
@@ -437,7 +437,7 @@ func (s *Service) Save(tx *store.Tx, t *Table, now time.Time) error {
 		return err
 	}
 	t.prevSeq = t.Row.Seq
-	if t.Row.Status == StatusOver {
+	if t.Row.Status == store.StatusOver {
 		return s.ended(tx, t, now)
 	}
 	return nil

@@ -55,7 +55,7 @@ func (h *Request) Say(t *Table, text string) error {
 			if err != nil {
 				return err
 			}
-			running := slices.DeleteFunc(rows, func(r store.Table) bool { return r.Status == StatusOver })
+			running := slices.DeleteFunc(rows, func(r store.Table) bool { return r.Status == store.StatusOver })
 			return h.Refuse(nil, cmd, []templates.Reason{{Kind: templates.ReasonSayWhere, Have: len(running)}}, true)
 		}
 		h.Rec.TableID = &t.Row.ID

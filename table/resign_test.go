@@ -89,7 +89,7 @@ func TestResignTwoPlayers(t *testing.T) {
 	if !slices.Equal(r.Scores, scores) || !slices.Equal(r.Racks, racks) {
 		t.Errorf("scores %v racks %q, want %v and %q untouched", r.Scores, r.Racks, scores, racks)
 	}
-	if sum, _ := h.Views.Show(h.Ctx, name); sum.Status != table.StatusOver {
+	if sum, _ := h.Views.Show(h.Ctx, name); sum.Status != string(store.StatusOver) {
 		t.Errorf("status %s", sum.Status)
 	}
 	for _, p := range players {

@@ -20,11 +20,11 @@ import (
 func (s *Service) schedule(t *Table, now time.Time) {
 	g := t.Game
 	if g.Over() {
-		t.Row.Status = StatusOver
+		t.Row.Status = store.StatusOver
 		t.Row.TurnStarted, t.Row.Deadline, t.Row.NextReminder = nil, nil, nil
 		return
 	}
-	t.Row.Status = StatusPlaying
+	t.Row.Status = store.StatusPlaying
 	if t.botToMove() {
 		// The computer plays bot_delay after its turn begins; it has no
 		// clock to run out and no reminder.

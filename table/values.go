@@ -19,10 +19,3 @@ const (
 	NotifyTurn   = "turn"   // only the mail that needs them
 	NotifyDigest = "digest" // turn, and a daily summary
 )
-
-// Where a table is in its life, as its row keeps it.
-const (
-	StatusOpen    = "open"    // taking players
-	StatusPlaying = "playing" // a game is on
-	StatusOver    = "over"    // the game ended
-)

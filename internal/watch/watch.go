@@ -61,7 +61,7 @@ func Start(o Options) (*Watch, error) {
 	st := o.Store
 	w.metrics = metrics.New(metrics.Options{
 		Outcomes: []string{table.OutcomeApplied, table.OutcomeIgnored, table.OutcomeRejected, table.OutcomeError, table.OutcomePending},
-		Statuses: []string{table.StatusOpen, table.StatusPlaying, table.StatusOver},
+		Statuses: []string{string(store.StatusOpen), string(store.StatusPlaying), string(store.StatusOver)},
 		Outbox:   outbox.New(st).Waiting,
 		Tables: func(ctx context.Context) (counts map[string]int, err error) {
 			err = st.View(ctx, func(tx *store.Tx) error {

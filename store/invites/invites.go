@@ -18,10 +18,6 @@ import (
 	"gorm.io/gorm"
 )
 
-// statusOpen is table.StatusOpen, the status of a table gathering players,
-// as the queries of open tables read it.
-const statusOpen = "open"
-
 // ---- invitations (LEAGUES §6)
 
 // Add records an invitation (its ID is set), pending until
@@ -172,7 +168,7 @@ func LockTable(tx *store.Tx, id int64) error {
 // seats and invitations; store.ErrNotFound when there is no such open table.
 func DeleteOpenTable(tx *store.Tx, id int64) error {
 	var t store.Table
-	if err := tx.First("open table", &t, "id = ? AND status = ? AND started_at IS NULL", id, statusOpen); err != nil {
+	if err := tx.First("open table", &t, "id = ? AND status = ? AND started_at IS NULL", id, store.StatusOpen); err != nil {
 		return err
 	}
 	for _, m := range []any{&store.Invitation{}, &store.Seat{}} {
@@ -292,7 +288,7 @@ func OpenTablesBy(tx *store.Tx, addr string) (int, error) {
 	err := tx.DB().Model(&store.Table{}).
 		Joins("JOIN seats ON seats.table_id = tables.id AND seats.position = 0").
 		Joins("JOIN players ON players.id = seats.player_id").
-		Where(mayBe(tx, "players.address", addr)).Where("tables.status = ? AND tables.started_at IS NULL", statusOpen).
+		Where(mayBe(tx, "players.address", addr)).Where("tables.status = ? AND tables.started_at IS NULL", store.StatusOpen).
 		Pluck("players.address", &openers).Error
 	if err != nil {
 		return 0, fmt.Errorf("store: open tables: %w", store.MapErr(err))
@@ -308,7 +304,7 @@ func LapsedOpenTables(tx *store.Tx, before time.Time, limit int) ([]int64, error
 	pending := tx.DB().Model(&store.Invitation{}).Select("1").
 		Where("invitations.table_id = tables.id AND invitations.state = ?", store.InvitePending)
 	err := tx.DB().Model(&store.Table{}).
-		Where("status = ? AND started_at IS NULL AND created_at <= ? AND NOT EXISTS (?)", statusOpen, before.UTC(), pending).
+		Where("status = ? AND started_at IS NULL AND created_at <= ? AND NOT EXISTS (?)", store.StatusOpen, before.UTC(), pending).
 		Order("created_at, id").Limit(limit).Pluck("id", &ids).Error
 	if err != nil {
 		return nil, fmt.Errorf("store: lapsed open tables: %w", store.MapErr(err))
@@ -335,7 +331,7 @@ func RematchOf(tx *store.Tx, id int64) (*store.Table, error) {
 // first move out of the way (negative), then to their places.
 func ReorderSeats(tx *store.Tx, tableID int64, playerIDs []int64) error {
 	var t store.Table
-	if err := tx.First("open table", &t, "id = ? AND status = ? AND started_at IS NULL", tableID, statusOpen); err != nil {
+	if err := tx.First("open table", &t, "id = ? AND status = ? AND started_at IS NULL", tableID, store.StatusOpen); err != nil {
 		return err
 	}
 	var seated []int64

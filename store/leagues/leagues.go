@@ -378,7 +378,7 @@ func LastMembership(tx *store.Tx, league string, playerID int64) (*store.SeasonM
 // listings need them.
 type TableState struct {
 	Name          string
-	Status        string
+	Status        store.TableStatus
 	DivisionOrder int
 	Round         int
 }

@@ -107,7 +107,7 @@ func (s *Service) Show(ctx context.Context, name string) (Summary, error) {
 }
 
 func summary(t *table.Table) Summary {
-	sum := Summary{Name: t.Row.Name, League: t.Row.League, Variant: t.Row.Variant, Status: t.Row.Status,
+	sum := Summary{Name: t.Row.Name, League: t.Row.League, Variant: t.Row.Variant, Status: string(t.Row.Status),
 		Turn: -1, Deadline: t.Row.Deadline}
 	for _, st := range t.Seats {
 		sum.Players = append(sum.Players, st.Player.Address)
