@@ -1,12 +1,13 @@
 package inbox
 
 // This file holds the bounds on the answers to a message (EMAIL §2.6):
-// per sender and hour, to unproven mail per address and day, the day's
-// mail to outsiders (notice), and one answer an hour to a message
+// per sender and hour, to unproven mail per address, domain and day, the
+// day's mail to outsiders (notice), and one answer an hour to a message
 // without a command.
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/lexio-mail/lexio/notice"
@@ -16,61 +17,56 @@ import (
 	"github.com/lexio-mail/lexio/templates"
 )
 
-// withinUnprovenBound counts one answer to mail that proved nothing of
-// its sender against the day's bounds, for its address and in all; past
-// them nothing is answered, not even a notice (answering would serve
-// whoever forged the From).
-func (s *Service) withinUnprovenBound(h *table.Request, addr string) (bool, error) {
+// unprovenRates are the day's bounds on answers to mail that proved
+// nothing of its sender, at addr: per address, per domain (a share of the
+// total: many forged addresses of one domain spend only that) and in
+// all. Past them nothing is answered, not even a notice (answering would
+// serve whoever forged the From).
+func (s *Service) unprovenRates(addr string) []store.Rate {
 	cfg := s.Cfg.Mail
-	bounds := []struct {
-		key   string
-		limit int
-	}{{"unproven:" + store.NormalizeAddress(addr), cfg.UnprovenAnswers}, {"unproven-all", cfg.UnprovenAnswersTotal}}
-	for _, b := range bounds {
-		ok, err := h.Tx.TakeRate(b.key, b.limit, 24*time.Hour, h.Now)
-		if err != nil {
-			return false, err
-		}
-		if !ok {
-			h.Log.Info("bound on answers to unproven mail reached: not answered", "bound", b.key)
-			return false, nil
-		}
+	return []store.Rate{
+		{Key: "unproven:" + store.NormalizeAddress(addr), Limit: cfg.UnprovenAnswers, Window: unprovenWindow},
+		{Key: "unproven-domain:" + notice.Domain(addr), Limit: notice.DomainShare(cfg.UnprovenAnswersTotal), Window: unprovenWindow},
+		{Key: "unproven-all", Limit: cfg.UnprovenAnswersTotal, Window: unprovenWindow},
 	}
-	if !s.Notices.PlainAddress(addr) {
-		// Not an address we write to (LEAGUES §6): its owner cannot have
-		// sent anything worth answering.
-		h.Log.Info("the sender's address is not plain: not answered")
-		return false, nil
-	}
-	return true, nil
 }
+
+// unprovenWindow is the window of the bounds on answers to unproven mail.
+const unprovenWindow = 24 * time.Hour
 
 // WithinBound counts one answer to h's author against
 // mail.replies_per_hour (and, to an address that never played here,
-// against mail.outsider_mails_per_day; to unproven mail, against the
-// day's bounds of withinUnprovenBound) and reports whether it may go. The first answer
-// over the bound is replaced by one short notice saying until when
-// replies are paused; after it nothing goes until the hour's window
-// closes. Commands are still applied meanwhile.
-func (s *Service) WithinBound(h *table.Request, t *table.Table, to notice.Recipient) (bool, error) {
+// against mail.outsider_mails_per_day and its domain's share; to
+// unproven mail, against the day's unprovenRates; and against also) and
+// reports whether it may go. Only an answer that goes spends a bound: the
+// checks that may refuse come first, then every bound is counted or none
+// (store.TakeRates). The first answer over the hour's bound is replaced
+// by one short notice saying until when replies are paused; after it
+// nothing goes until the hour's window closes. Commands are still
+// applied meanwhile.
+func (s *Service) WithinBound(h *table.Request, t *table.Table, to notice.Recipient, also ...store.Rate) (bool, error) {
+	var rates []store.Rate
 	if !h.Proven {
-		if ok, err := s.withinUnprovenBound(h, to.Addr); err != nil || !ok {
-			return false, err
+		if !s.Notices.PlainAddress(to.Addr) {
+			// Not an address we write to (LEAGUES §6): its owner cannot
+			// have sent anything worth answering.
+			h.Log.Info("the sender's address is not plain: not answered")
+			return false, nil
 		}
+		rates = s.unprovenRates(to.Addr)
 	}
-	if ok, err := s.Notices.MayMailOutsider(h.Tx, to.Addr, h.Now); err != nil || !ok {
-		if err == nil {
-			h.Log.Info("the day's mail to outsiders is spent: not answered")
-		}
-		return false, err
-	}
-	key, limit := "answers:"+h.Msg.From, s.Cfg.Mail.Replies
-	ok, err := h.Tx.TakeRate(key, limit+1, time.Hour, h.Now)
+	outsider, err := s.Notices.OutsiderRates(h.Tx, to.Addr)
 	if err != nil {
 		return false, err
 	}
-	if !ok {
-		h.Log.Info("reply bound reached: not answered")
+	key, limit := "answers:"+h.Msg.From, s.Cfg.Mail.Replies
+	rates = append(append(append(rates, outsider...), also...), store.Rate{Key: key, Limit: limit + 1, Window: time.Hour})
+	refused, err := h.Tx.TakeRates(h.Now, rates...)
+	if err != nil {
+		return false, err
+	}
+	if refused != nil {
+		h.Log.Info(refusal(refused.Key), "bound", refused.Key)
 		return false, nil
 	}
 	start, hits, err := h.Tx.RateWindow(key, time.Hour, h.Now)
@@ -81,6 +77,19 @@ func (s *Service) WithinBound(h *table.Request, t *table.Table, to notice.Recipi
 	h.Log.Info("reply bound reached: replies paused", "until", until)
 	h.Queue(t, to, templates.PausedMsg{Head: s.Notices.Head(table.TableName(t), to, h.Now), Limit: limit, Until: until})
 	return false, nil
+}
+
+// refusal is what the log says of an answer that the bound key refused.
+func refusal(key string) string {
+	switch {
+	case strings.HasPrefix(key, "reply:"):
+		return "error reply rate-limited"
+	case strings.HasPrefix(key, "answers:"):
+		return "reply bound reached: not answered"
+	case strings.HasPrefix(key, "unproven"):
+		return "bound on answers to unproven mail reached: not answered"
+	}
+	return "the day's mail to outsiders is spent: not answered"
 }
 
 // NoCommandOnce lets one message without a command be answered per
