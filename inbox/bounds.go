@@ -3,9 +3,10 @@ package inbox
 // This file holds the bounds on the answers to a message (EMAIL §2.6):
 // per sender and hour, to unproven mail per address, domain and day, the
 // day's mail to outsiders (notice), and one answer an hour to a message
-// without a command.
+// without a command; and the prune of the counters whose window closed.
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"time"
@@ -111,3 +112,29 @@ func (s *Service) NoCommandOnce(h *table.Request) (bool, error) {
 	h.Log.Info("no command, not answered: one message without a command was answered this hour")
 	return false, nil
 }
+
+// PruneRates deletes the rate counters whose window closed by now (a
+// scheduler job), pruneBatch to a transaction, and returns how many it
+// deleted. A counter counts nothing past its window, and every sender
+// leaves some: without the prune they would stay for ever.
+func (s *Service) PruneRates(ctx context.Context, now time.Time) (int, error) {
+	pruned := 0
+	for {
+		var n int
+		err := s.Store.Tx(ctx, func(tx *store.Tx) (err error) {
+			n, err = tx.PruneRates(now, pruneBatch)
+			return err
+		})
+		if err != nil {
+			return pruned, err
+		}
+		pruned += n
+		if n < pruneBatch {
+			return pruned, nil
+		}
+	}
+}
+
+// pruneBatch is how many rate counters a transaction of PruneRates
+// deletes at most, so that a long backlog holds no lock long.
+const pruneBatch = 1000

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/store"
@@ -130,6 +131,35 @@ func TestRefusedBoundSpendsNoOther(t *testing.T) {
 	}
 }
 
+// TestRatesPruned: a rate counter stayed for ever, one for each address
+// that ever wrote. The scheduler deletes those whose window closed; a
+// sender pruned is counted afresh.
+func TestRatesPruned(t *testing.T) {
+	t.Parallel()
+	h := lexiotest.New(t, lexiotest.Options{Mail: "unproven_answers_per_day = 1"})
+	help := func() {
+		t.Helper()
+		h.Handled(h.SendMail("eve", lexiotest.MailSpec{From: "carol@" + h.Domain, Body: "HELP"}))
+	}
+	help()
+	help()
+	if n := h.Count("carol", "help"); n != 1 {
+		t.Fatalf("carol got %d answers, want 1 (one a day)", n)
+	}
+	h.TickAt(h.Clock.Now().Add(23 * time.Hour))
+	if n := rateRows(h); n == 0 {
+		t.Fatal("the day's counters pruned before the day ended")
+	}
+	h.TickAt(h.Clock.Now().Add(time.Hour))
+	if n := rateRows(h); n != 0 {
+		t.Errorf("%d rate counters after every window closed, want none", n)
+	}
+	help()
+	if n := h.Count("carol", "help"); n != 2 {
+		t.Errorf("carol got %d answers after the prune, want 2", n)
+	}
+}
+
 // outboxTo counts the mails queued to a recipient that contains s.
 func outboxTo(h *lexiotest.Harness, s string) int {
 	h.T.Helper()
@@ -142,6 +172,16 @@ func outboxTo(h *lexiotest.Harness, s string) int {
 		if slices.ContainsFunc(r.To, func(to string) bool { return strings.Contains(strings.ToLower(to), s) }) {
 			n++
 		}
+	}
+	return n
+}
+
+// rateRows counts the rate counters stored.
+func rateRows(h *lexiotest.Harness) int64 {
+	h.T.Helper()
+	var n int64
+	if err := h.Store.Read(h.Ctx).Model(&store.RateCounter{}).Count(&n).Error; err != nil {
+		h.T.Fatal(err)
 	}
 	return n
 }

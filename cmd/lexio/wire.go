@@ -57,5 +57,8 @@ func (s *services) jobs() []scheduler.Job {
 		{Name: "deadlines", Run: s.tables.EnforceDeadlines},
 		{Name: "digests", Run: s.players.SendDigests},
 		{Name: "weekly standings", Run: s.seasons.SendWeekly},
+		// The rate counters whose window closed (EMAIL §2.6), last: they
+		// count nothing any more.
+		{Name: "rate counters", Run: s.inbox.PruneRates},
 	}
 }

@@ -18,6 +18,7 @@ func (h *Harness) Jobs() []scheduler.Job {
 		{Name: "deadlines", Run: h.Tables.EnforceDeadlines},
 		{Name: "digests", Run: h.Players.SendDigests},
 		{Name: "weekly standings", Run: h.Seasons.SendWeekly},
+		{Name: "rate counters", Run: h.Front.PruneRates},
 	}
 }
 
