@@ -85,6 +85,8 @@ func refusal(key string) string {
 	switch {
 	case strings.HasPrefix(key, "reply:"):
 		return "error reply rate-limited"
+	case strings.HasPrefix(key, "no-command:"):
+		return "no command, not answered: one message without a command was answered this hour"
 	case strings.HasPrefix(key, "answers:"):
 		return "reply bound reached: not answered"
 	case strings.HasPrefix(key, "unproven"):
@@ -98,15 +100,19 @@ func refusal(key string) string {
 // that answers our mail with prose (or our own text, which holds no
 // command) gets one "no command found" and then nothing, so the exchange
 // stops; a person who wrote no command is told once, and HELP always
-// answers.
+// answers. The hour's one answer is counted with the answer's other
+// bounds, when it goes (CountWithAnswer).
 func (s *Service) NoCommandOnce(h *table.Request) (bool, error) {
 	var pe *parser.Error
 	if !errors.As(h.Msg.Err, &pe) || pe.Kind != parser.NoCommand {
 		return true, nil
 	}
-	ok, err := h.Tx.TakeRate("no-command:"+h.Msg.From, 1, time.Hour, h.Now)
-	if err != nil || ok {
-		return ok, err
+	key := "no-command:" + h.Msg.From
+	if _, hits, err := h.Tx.RateWindow(key, time.Hour, h.Now); err != nil || hits == 0 {
+		if err == nil {
+			h.CountWithAnswer(store.Rate{Key: key, Limit: 1, Window: time.Hour})
+		}
+		return err == nil, err
 	}
 	h.Outcome(table.OutcomeRejected, string(templates.ReasonNoCommand))
 	h.Log.Info("no command, not answered: one message without a command was answered this hour")

@@ -131,6 +131,30 @@ func TestRefusedBoundSpendsNoOther(t *testing.T) {
 	}
 }
 
+// TestUnansweredProseSpendsNothing: prose forged from a player's address,
+// not answered once the day's answers to that address were spent, spent
+// the hour's one answer to a message without a command all the same: the
+// player's own prose through their table got nothing. It is counted only
+// with an answer that goes now.
+func TestUnansweredProseSpendsNothing(t *testing.T) {
+	t.Parallel()
+	h := lexiotest.New(t, lexiotest.Options{Mail: "unproven_answers_per_day = 1"})
+	if err := h.Lobby.CreateTable(h.Ctx, "np", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitMail("alice", 1)
+	for _, body := range []string{"HELP", "Hello, how are you?"} {
+		h.Handled(h.SendMail("eve", lexiotest.MailSpec{From: "alice@" + h.Domain, Body: body}))
+	}
+	if n := h.Count("alice", "rejected"); n != 0 {
+		t.Fatalf("forged prose past the day's bound answered %d times", n)
+	}
+	h.Expect(h.Send("alice", "Hello again"), table.OutcomeRejected, "no-command")
+	if n := h.Count("alice", "rejected"); n != 1 {
+		t.Errorf("alice's prose through her table got %d answers, want 1", n)
+	}
+}
+
 // TestRatesPruned: a rate counter stayed for ever, one for each address
 // that ever wrote. The scheduler deletes those whose window closed; a
 // sender pruned is counted afresh.

@@ -33,6 +33,9 @@ type Request struct {
 	moved bool
 	// front is the mail front door the message came through.
 	front Front
+	// withAnswer are bounds that the next answer to go counts against
+	// too (CountWithAnswer).
+	withAnswer []store.Rate
 	// Proven: the sender showed that they read the From address's mail
 	// (EMAIL §1.7): a reply token of theirs, require_auth's verdict, or
 	// an answered confirmation. Without it nothing changes state, and
@@ -117,6 +120,10 @@ func (h *Request) BadToken() error { return h.front.BadToken(h) }
 // command (Front).
 func (h *Request) NoCommandOnce() (bool, error) { return h.front.NoCommandOnce(h) }
 
+// CountWithAnswer makes the next answer that goes count against r too,
+// with its own bounds (Front.WithinBound): r is spent only if it goes.
+func (h *Request) CountWithAnswer(r store.Rate) { h.withAnswer = append(h.withAnswer, r) }
+
 // SenderLang is the language to answer the sender in.
 func (h *Request) SenderLang(t *Table) string {
 	if t != nil {
@@ -200,10 +207,11 @@ func (h *Request) ReplyAs(t *Table, to notice.Recipient, m templates.Mail) error
 
 // replyWithin is ReplyAs, the answer also counted against also.
 func (h *Request) replyWithin(t *Table, to notice.Recipient, m templates.Mail, also []store.Rate) error {
-	ok, err := h.front.WithinBound(h, t, to, also...)
+	ok, err := h.front.WithinBound(h, t, to, append(also, h.withAnswer...)...)
 	if err != nil || !ok {
 		return err
 	}
+	h.withAnswer = nil
 	h.Queue(t, to, m)
 	return nil
 }
