@@ -112,8 +112,11 @@ func TestUnprovenTotalOverDomains(t *testing.T) {
 // answers to unproven mail, until a player's HELP went unanswered. A
 // bound is counted with all the others or not at all now.
 func TestRefusedBoundSpendsNoOther(t *testing.T) {
-	t.Parallel()
-	h := lexiotest.New(t, lexiotest.Options{Mail: "unproven_answers_total_per_day = 6\noutsider_mails_per_day = 1"})
+	lexiotest.EachDriver(t, testRefusedBoundSpendsNoOther)
+}
+
+func testRefusedBoundSpendsNoOther(t *testing.T, driver string) {
+	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Mail: "unproven_answers_total_per_day = 6\noutsider_mails_per_day = 1"})
 	if err := h.Lobby.CreateTable(h.Ctx, "rb", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
 		t.Fatal(err)
 	}
