@@ -25,7 +25,9 @@ func PlayedHere(tx *store.Tx, addr string) (bool, error) {
 
 // MayMailOutsider counts one mail to addr against the day's allowance of
 // mail to outsiders and reports whether it may go; mail to a player who
-// played here is not counted and always may.
+// played here is not counted and always may. It is for a mail under no
+// other bound (an invitation, its own bounds checked before); an answer
+// counts OutsiderRates with its others.
 func (w *Writer) MayMailOutsider(tx *store.Tx, addr string, now time.Time) (bool, error) {
 	played, err := PlayedHere(tx, addr)
 	if err != nil || played {
