@@ -98,12 +98,13 @@ type Mail struct {
 	// OutsiderMails bounds, in all and per day, the mail sent to addresses
 	// that never played here (invitations, confirmations, answers to the
 	// plain address): the service is no way to mail strangers in bulk.
+	// The answers to one domain's outsiders spend a tenth of it at most.
 	OutsiderMails int `toml:"outsider_mails_per_day"`
 	// UnprovenAnswers bounds the answers (confirmations included) to one
 	// address, per day, for mail that came to the plain address with no
 	// proof of its sender (EMAIL §1.7); UnprovenAnswersTotal bounds them
-	// for every address together. A forged From can make us write to its
-	// victim that often at most.
+	// for every address together, and a tenth of it for one domain's. A
+	// forged From can make us write to its victim that often at most.
 	UnprovenAnswers      int `toml:"unproven_answers_per_day"`
 	UnprovenAnswersTotal int `toml:"unproven_answers_total_per_day"`
 }

@@ -201,13 +201,13 @@ func TestForgedFromConfirms(t *testing.T) {
 // TestUnprovenAnswersBounded: a stranger who forges a player's From on
 // mail to the plain address makes us write to that player a few times a
 // day at most, whatever the command: confirmations and answers together
-// (EMAIL §1.7, mail.unproven_answers_per_day), and to everyone together
-// (mail.unproven_answers_total_per_day). The player's own replies to
-// their table are not bounded by it.
+// (EMAIL §1.7, mail.unproven_answers_per_day), and to everyone at one
+// domain together (a tenth of mail.unproven_answers_total_per_day). The
+// player's own replies to their table are not bounded by it.
 func TestUnprovenAnswersBounded(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{Domain: lexiotest.InviteDomain, Config: lexiotest.OpenTablesConfig,
-		Mail: "unproven_answers_per_day = 3\nunproven_answers_total_per_day = 5"})
+		Mail: "unproven_answers_per_day = 3\nunproven_answers_total_per_day = 50"})
 	addr := func(n string) string { return n + "@" + h.Domain }
 	if err := h.Lobby.CreateTable(h.Ctx, "ub", "main", []string{addr("alice"), addr("bob")}, 5); err != nil {
 		t.Fatal(err)
@@ -222,13 +222,14 @@ func TestUnprovenAnswersBounded(t *testing.T) {
 	if got := len(h.Inbox("alice")) - base; got != 3 {
 		t.Errorf("alice got %d answers to forged mail, want 3", got)
 	}
-	// Two more answers in all today, to anyone: carol gets two, dave none.
+	// Two more answers today to anyone at that domain: carol gets two,
+	// dave none.
 	for _, who := range []string{"carol", "carol", "carol", "dave"} {
 		h.Handled(h.SendMail("eve", lexiotest.MailSpec{From: addr(who), Body: "HELP"}))
 	}
 	h.OutboxEmpty()
 	if c, d := len(h.Inbox("carol")), len(h.Inbox("dave")); c != 2 || d != 0 {
-		t.Errorf("carol got %d, dave %d answers; want 2 and 0 (the day's total is 5)", c, d)
+		t.Errorf("carol got %d, dave %d answers; want 2 and 0 (the domain's share of the day is 5)", c, d)
 	}
 	// alice's own reply to her table is answered as ever.
 	h.Expect(h.Send("alice", "BOARD"), table.OutcomeApplied, "BOARD")

@@ -24,13 +24,44 @@ func PlayedHere(tx *store.Tx, addr string) (bool, error) {
 
 // MayMailOutsider counts one mail to addr against the day's allowance of
 // mail to outsiders and reports whether it may go; mail to a player who
-// played here is not counted and always may.
+// played here is not counted and always may. It is for a mail under no
+// other bound (an invitation, its own bounds checked before); an answer
+// counts OutsiderRates with its others.
 func (w *Writer) MayMailOutsider(tx *store.Tx, addr string, now time.Time) (bool, error) {
 	played, err := PlayedHere(tx, addr)
 	if err != nil || played {
 		return played, err
 	}
 	return tx.TakeRate(outsiderKey, w.cfg.Mail.OutsiderMails, outsiderWindow, now)
+}
+
+// OutsiderRates are the bounds that an answer to addr counts against
+// (store.TakeRates): none when addr played here; else the day's mail to
+// outsiders in all, and the share of it that the answers to addr's
+// domain may spend (DomainShare), so that mail forged from one domain
+// cannot spend the day's.
+func (w *Writer) OutsiderRates(tx *store.Tx, addr string) ([]store.Rate, error) {
+	played, err := PlayedHere(tx, addr)
+	if err != nil || played {
+		return nil, err
+	}
+	total := w.cfg.Mail.OutsiderMails
+	return []store.Rate{
+		{Key: outsiderKey + "-domain:" + Domain(addr), Limit: DomainShare(total), Window: outsiderWindow},
+		{Key: outsiderKey, Limit: total, Window: outsiderWindow},
+	}, nil
+}
+
+// Domain is addr's domain, lowercased: what the bounds per sending domain
+// count by.
+func Domain(addr string) string {
+	return strings.ToLower(addr[strings.LastIndexByte(addr, '@')+1:])
+}
+
+// DomainShare is how much of a day's total the mail of one domain may
+// spend: a tenth, at least one (EMAIL §2.6).
+func DomainShare(total int) int {
+	return max(1, total/10)
 }
 
 // OutsiderRoom is how many more mails to outsiders the day's bound lets

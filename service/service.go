@@ -83,5 +83,8 @@ func (p *Parts) Jobs() []scheduler.Job {
 		{Name: "deadlines", Run: p.Tables.EnforceDeadlines},
 		{Name: "digests", Run: p.Players.SendDigests},
 		{Name: "weekly standings", Run: p.Seasons.SendWeekly},
+		// The rate counters whose window closed (EMAIL §2.6), last: they
+		// count nothing any more.
+		{Name: "rate counters", Run: p.Inbox.PruneRates},
 	}
 }

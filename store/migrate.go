@@ -31,6 +31,7 @@ func migrations() []migration {
 		{version: 5, name: "player time zone", up: addPlayerZone},
 		{version: 6, name: "vacations ending past year 9999 cancelled", up: cancelUnreadableVacations},
 		{version: 7, name: "invitation log and refusals", up: addInviteLog},
+		{version: 8, name: "rate counters' window end", up: setRateWindowEnds},
 	}
 }
 
@@ -200,4 +201,20 @@ func addInviteLog(tx *gorm.DB) error {
 		}
 	}
 	return nil
+}
+
+// setRateWindowEnds gives the rate counters of before the column their
+// window's end (AutoMigrate has added it, and its index), so that
+// PruneRates deletes them once closed. Their window's length was not
+// kept: each is taken as a day, the longest any bound has, so that no
+// row goes while its window may be open.
+func setRateWindowEnds(tx *gorm.DB) error {
+	end := "window_start + interval '1 day'"
+	if tx.Dialector.Name() == DriverSQLite {
+		// Written as the driver writes times (text, compared as such): the
+		// start's date and time a day on, then its own fraction and offset
+		// (UTC, +00:00).
+		end = "strftime('%Y-%m-%d %H:%M:%S', window_start, '+1 day') || substr(window_start, 20)"
+	}
+	return tx.Exec("UPDATE rate_counters SET window_end = " + end + " WHERE window_end IS NULL").Error
 }

@@ -278,7 +278,11 @@ func (OutboxBody) TableName() string { return "outbox_bodies" }
 type RateCounter struct {
 	Key         string    `gorm:"column:rate_key;primaryKey;size:400"`
 	WindowStart time.Time `gorm:"not null"`
-	Count       int       `gorm:"column:hits;not null"`
+	// WindowEnd is when the window closes: past it the row counts nothing
+	// and PruneRates deletes it. Null only in a database of before the
+	// column, until migration 8 sets it.
+	WindowEnd time.Time `gorm:"index"`
+	Count     int       `gorm:"column:hits;not null"`
 }
 
 // Vacation is a span during which a player's clocks stop (LEAGUES §3.2),

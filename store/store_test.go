@@ -1082,3 +1082,52 @@ func TestMoveSeat(t *testing.T) {
 		}
 	})
 }
+
+// Migration 8: the rate counters of a version 7 database, which had no
+// window end, get the end of a day's window, and the prune deletes them
+// once it passed.
+func TestMigrationSetsRateWindowEnds(t *testing.T) {
+	eachDriver(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(t)
+		start := t0.Add(1500 * time.Millisecond) // a fraction of a second kept
+		mustTx(t, s, func(tx *Tx) error {
+			_, err := tx.TakeRate("old", 5, time.Hour, start)
+			return err
+		})
+		for _, q := range []string{
+			"UPDATE rate_counters SET window_end = NULL",
+			"DELETE FROM schema_version WHERE version >= 8",
+		} {
+			if err := s.db.Exec(q).Error; err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s = open(t)
+		var rc RateCounter
+		if err := s.db.Where("rate_key = ?", "old").Take(&rc).Error; err != nil {
+			t.Fatal(err)
+		}
+		if want := start.Add(24 * time.Hour); !rc.WindowEnd.Equal(want) {
+			t.Errorf("window end %v, want %v", rc.WindowEnd, want)
+		}
+		for _, c := range []struct {
+			at   time.Duration
+			want int
+		}{{23 * time.Hour, 0}, {24 * time.Hour, 1}} {
+			mustTx(t, s, func(tx *Tx) error {
+				n, err := tx.PruneRates(start.Add(c.at), 10)
+				if err == nil && n != c.want {
+					t.Errorf("prune at +%v: %d deleted, want %d", c.at, n, c.want)
+				}
+				return err
+			})
+		}
+		if v, _ := s.schemaVersion(ctx); v != SchemaVersion() {
+			t.Errorf("schema version %d, want %d", v, SchemaVersion())
+		}
+	})
+}

@@ -538,7 +538,7 @@ func (tx *Tx) TakeRate(key string, limit int, window time.Duration, now time.Tim
 		// The window closed: open a new one.
 		res = tx.db.Model(&RateCounter{}).
 			Where("rate_key = ? AND window_start <= ?", key, open).
-			Updates(map[string]any{"window_start": now, "hits": 1})
+			Updates(map[string]any{"window_start": now, "window_end": now.Add(window), "hits": 1})
 		if res.Error != nil {
 			return false, fmt.Errorf("store: rate: %w", MapErr(res.Error))
 		}
@@ -548,7 +548,7 @@ func (tx *Tx) TakeRate(key string, limit int, window time.Duration, now time.Tim
 		// No row yet: the first event. If another transaction inserted it
 		// meanwhile, go round once more to count against its row.
 		res = tx.db.Clauses(clause.OnConflict{DoNothing: true}).
-			Create(&RateCounter{Key: key, WindowStart: now, Count: 1})
+			Create(&RateCounter{Key: key, WindowStart: now, WindowEnd: now.Add(window), Count: 1})
 		if res.Error != nil {
 			return false, fmt.Errorf("store: rate: %w", MapErr(res.Error))
 		}

@@ -33,6 +33,9 @@ type Request struct {
 	moved bool
 	// front is the mail front door the message came through.
 	front Front
+	// withAnswer are bounds that the next answer to go counts against
+	// too (CountWithAnswer).
+	withAnswer []store.Rate
 	// Proven: the sender showed that they read the From address's mail
 	// (EMAIL §1.7): a reply token of theirs, require_auth's verdict, or
 	// an answered confirmation. Without it nothing changes state, and
@@ -45,9 +48,11 @@ type Request struct {
 // the answer to a reply token that does not match its sender.
 type Front interface {
 	// WithinBound counts one answer to h's author, as to, about t (nil
-	// for none) and reports whether it may go; past the bound it may
-	// queue one notice saying so (Request.Queue).
-	WithinBound(h *Request, t *Table, to notice.Recipient) (bool, error)
+	// for none), against the answers' bounds and also, and reports
+	// whether it may go: it counts against all of them or, when one
+	// refuses, none. Past the bound it may queue one notice saying so
+	// (Request.Queue).
+	WithinBound(h *Request, t *Table, to notice.Recipient, also ...store.Rate) (bool, error)
 	// NoCommandOnce reports whether h may be answered, if it holds no
 	// command (once per sender and hour).
 	NoCommandOnce(h *Request) (bool, error)
@@ -114,6 +119,10 @@ func (h *Request) BadToken() error { return h.front.BadToken(h) }
 // NoCommandOnce reports whether a message may be answered, if it holds no
 // command (Front).
 func (h *Request) NoCommandOnce() (bool, error) { return h.front.NoCommandOnce(h) }
+
+// CountWithAnswer makes the next answer that goes count against r too,
+// with its own bounds (Front.WithinBound): r is spent only if it goes.
+func (h *Request) CountWithAnswer(r store.Rate) { h.withAnswer = append(h.withAnswer, r) }
 
 // SenderLang is the language to answer the sender in.
 func (h *Request) SenderLang(t *Table) string {
@@ -193,10 +202,16 @@ func (h *Request) Reply(t *Table, m templates.Mail) error {
 
 // ReplyAs is Reply to the author as the recipient to.
 func (h *Request) ReplyAs(t *Table, to notice.Recipient, m templates.Mail) error {
-	ok, err := h.front.WithinBound(h, t, to)
+	return h.replyWithin(t, to, m, nil)
+}
+
+// replyWithin is ReplyAs, the answer also counted against also.
+func (h *Request) replyWithin(t *Table, to notice.Recipient, m templates.Mail, also []store.Rate) error {
+	ok, err := h.front.WithinBound(h, t, to, append(also, h.withAnswer...)...)
 	if err != nil || !ok {
 		return err
 	}
+	h.withAnswer = nil
 	h.Queue(t, to, m)
 	return nil
 }
@@ -228,21 +243,17 @@ func (h *Request) refuse(t *Table, command string, rs []templates.Reason, limite
 		kinds[i] = string(r.Kind)
 	}
 	h.Outcome(OutcomeRejected, strings.Join(kinds, ","))
+	var also []store.Rate
 	if limited {
-		ok, err := h.Tx.TakeRate("reply:"+store.PersonKey(h.Msg.From), h.s.cfg.Mail.ErrorReplies, time.Hour, h.Now)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			h.Log.Info("error reply rate-limited")
-			return nil
-		}
+		// Counted with the answer's other bounds: a refusal that does not
+		// go spends none of them.
+		also = []store.Rate{{Key: "reply:" + store.PersonKey(h.Msg.From), Limit: h.s.cfg.Mail.ErrorReplies, Window: time.Hour}}
 	}
 	to := h.Sender(t)
 	msg := templates.RejectedMsg{Head: h.s.notices.Head(TableName(t), to, h.Now), Command: command, Reasons: rs, YourTurn: yourTurn}
 	if len(rs) == 1 && rs[0].Kind == templates.ReasonTooLarge {
-		return h.Reply(t, templates.TooLargeMsg{
-			Head: msg.Head, Size: h.size, Limit: h.s.cfg.Mail.MaxMessageBytes})
+		return h.replyWithin(t, to, templates.TooLargeMsg{
+			Head: msg.Head, Size: h.size, Limit: h.s.cfg.Mail.MaxMessageBytes}, also)
 	}
 	if t != nil && t.Game != nil && to.Pos >= 0 {
 		v, err := t.Game.View(to.Pos, h.Now)
@@ -256,7 +267,7 @@ func (h *Request) refuse(t *Table, command string, rs []templates.Reason, limite
 			msg.Probe = &templates.Probe{Left: v.Reserve, Max: t.Row.ReserveSize, Next: v.NextAttempt}
 		}
 	}
-	return h.Reply(t, msg)
+	return h.replyWithin(t, to, msg, also)
 }
 
 // lowTries is how many tries of the probe reserve left make it low

@@ -177,8 +177,9 @@ func (l *LogBuffer) String() string {
 const Secret = "0123456789abcdef0123456789abcdef"
 
 // BaseConfig is the test configuration; mail holds extra keys of the
-// [mail] section (error_replies_per_hour and replies_per_hour default to
-// 100 unless given), extra is appended after the leagues.
+// [mail] section (error_replies_per_hour, replies_per_hour and
+// unproven_answers_per_day default to 100 unless given, the day's totals
+// to ten times theirs), extra is appended after the leagues.
 func BaseConfig(mail, extra string) string {
 	if !strings.Contains(mail, "error_replies_per_hour") {
 		mail += "\nerror_replies_per_hour = 100"
@@ -188,6 +189,14 @@ func BaseConfig(mail, extra string) string {
 	}
 	if !strings.Contains(mail, "unproven_answers_per_day") {
 		mail += "\nunproven_answers_per_day = 100"
+	}
+	// A test's accounts share one domain, which may spend a tenth of a
+	// day's total (EMAIL §2.6): the totals are ten times the defaults.
+	if !strings.Contains(mail, "unproven_answers_total_per_day") {
+		mail += "\nunproven_answers_total_per_day = 5000"
+	}
+	if !strings.Contains(mail, "outsider_mails_per_day") {
+		mail += "\noutsider_mails_per_day = 1000"
 	}
 	return `
 [mail]
