@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	gomail "github.com/emersion/go-message/mail"
-	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/mailer/client"
 )
 

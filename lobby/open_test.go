@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/internal/tablename"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/table"
 )
 

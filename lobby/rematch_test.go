@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/dict"
-	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/invites"
 	"github.com/lexio-mail/lexio/store/leagues"

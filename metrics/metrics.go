@@ -2,7 +2,7 @@
 // listener of its own ([metrics] listen): /metrics for Prometheus and
 // /healthz for a monitor. It keeps its own registry (no global state,
 // so two daemons can run in one process) and takes what it counts
-// through small methods (Handled, Sent, IMAP ...), which internal/watch
+// through small methods (Handled, Sent, IMAP ...), which service/watch
 // calls from the hooks of the packages doing the work, and what it reads
 // at a scrape through funcs (Options). It knows nothing of the store, mail or
 // games; no other package of lexio imports Prometheus.

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/table"
 )
 

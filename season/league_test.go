@@ -3,7 +3,7 @@ package season_test
 import (
 	"testing"
 
-	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/table"
 )
 

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/league"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/rating"
 	"github.com/lexio-mail/lexio/season"
 	"github.com/lexio-mail/lexio/store"

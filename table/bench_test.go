@@ -10,7 +10,7 @@ import (
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/inbox"
-	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/lobby"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/player"

@@ -13,7 +13,7 @@ import (
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/board"
-	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/leagues"
 	"github.com/lexio-mail/lexio/table"

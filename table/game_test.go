@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/templates/noticetest"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/lexio-mail/lexio/analysis"
 	"github.com/lexio-mail/lexio/dict"
 	"github.com/lexio-mail/lexio/engine/board"
-	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/movegen"
 )
 

@@ -3,7 +3,7 @@ package table_test
 import (
 	"testing"
 
-	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/lexiotest"
 )
 
 // TestNamesApart: alice@localhost and alice@evil.test at one table were

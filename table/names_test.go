@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/config"
-	"github.com/lexio-mail/lexio/internal/lexiotest"
 	"github.com/lexio-mail/lexio/internal/tablename"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/mailer/replytoken"
 	"github.com/lexio-mail/lexio/parser"
 )

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/engine"
-	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 )

@@ -12,7 +12,7 @@ import (
 	"github.com/lexio-mail/lexio/engine"
 	"github.com/lexio-mail/lexio/engine/enginetest"
 	"github.com/lexio-mail/lexio/gcg"
-	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 )

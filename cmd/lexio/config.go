@@ -13,10 +13,10 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
-	"github.com/lexio-mail/lexio/internal/watch"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/oauth"
 	"github.com/lexio-mail/lexio/mailer/probe"
+	"github.com/lexio-mail/lexio/service/watch"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/templates"
 )

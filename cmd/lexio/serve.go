@@ -13,11 +13,11 @@ import (
 
 	"github.com/lexio-mail/lexio/config"
 	"github.com/lexio-mail/lexio/dict"
-	"github.com/lexio-mail/lexio/internal/watch"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/scheduler"
 	"github.com/lexio-mail/lexio/service"
+	"github.com/lexio-mail/lexio/service/watch"
 	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/store/outbox"
 	"github.com/lexio-mail/lexio/store/outboxmail"

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lexio-mail/lexio/engine/board"
-	"github.com/lexio-mail/lexio/internal/lexiotest"
+	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/table/tableview"
 )
