@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,27 +10,7 @@ import (
 // `> page.html` saves a page a browser opens; without --html the headers
 // and the text part are shown.
 func TestMailReadHTMLIsThePageAlone(t *testing.T) {
-	dir := t.TempDir()
-	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
-	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
-	writeFile(t, path, testConfig(t, dir, secret, filepath.Join("..", "..", "gcg", "testdata", "words.txt"),
-		"[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n"), 0o600)
-	ctx, cancel := context.WithCancel(context.Background())
-	errOut := &syncBuffer{}
-	e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{}, stderr: errOut, getenv: func(string) string { return "" }}
-	done := make(chan error, 1)
-	go func() { done <- serveWith(ctx, e, path, nil, nil) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	defer func() {
-		if t.Failed() {
-			t.Logf("the daemon's log:\n%s", errOut.String())
-		}
-	}()
+	path, _ := serveTest(t, "", "[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n")
 	text := waitFor(t, "alice's notice", time.Now().Add(20*time.Second), newestMail(t, path, "alice@localhost"), "It is your turn")
 	if !strings.HasPrefix(text, "Message 1 of 1\nFrom: ") {
 		t.Errorf("the text view lost its headers:\n%s", text)
@@ -54,21 +32,7 @@ func TestMailReadHTMLIsThePageAlone(t *testing.T) {
 // the list and in the message, never raw to the terminal; but raw with
 // --raw, which asks for the message as delivered.
 func TestMailReadEscapes(t *testing.T) {
-	dir := t.TempDir()
-	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
-	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
-	writeFile(t, path, testConfig(t, dir, secret, filepath.Join("..", "..", "gcg", "testdata", "words.txt"), ""), 0o600)
-	ctx, cancel := context.WithCancel(context.Background())
-	errOut := &syncBuffer{}
-	e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{}, stderr: errOut, getenv: func(string) string { return "" }}
-	done := make(chan error, 1)
-	go func() { done <- serveWith(ctx, e, path, nil, nil) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
+	path, errOut := serveTest(t, "", "")
 	waitLog(t, errOut, "lexio serving", 1)
 	body := "hi \x1b[2J\u202eevil\rRESIGN t1"
 	if code, _, stderr := lexio(t, "mail", "send", "--as", "bob@localhost", "--to", "alice@localhost", "--wait", "0", "-c", path, body); code != 0 {
@@ -99,7 +63,7 @@ func TestMailReadEscapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs, err := acc.Fetch(ctx)
+	msgs, err := acc.Fetch(t.Context())
 	if err != nil || len(msgs) != 1 {
 		t.Fatalf("alice's mail: %d messages, %v", len(msgs), err)
 	}
@@ -155,28 +119,8 @@ func TestMailUnknownUser(t *testing.T) {
 // usage error naming them for --table. Its hints name the program as it
 // was run.
 func TestMailSendChoosesTable(t *testing.T) {
-	dir := t.TempDir()
-	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
-	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
-	writeFile(t, path, testConfig(t, dir, secret, filepath.Join("..", "..", "gcg", "testdata", "words.txt"),
-		"[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n"+
-			"[[table]]\nname = \"t2\"\nplayers = [\"bob@localhost\", \"alice@localhost\"]\n"), 0o600)
-	ctx, cancel := context.WithCancel(context.Background())
-	errOut := &syncBuffer{}
-	e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{}, stderr: errOut, getenv: func(string) string { return "" }}
-	done := make(chan error, 1)
-	go func() { done <- serveWith(ctx, e, path, nil, nil) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	defer func() {
-		if t.Failed() {
-			t.Logf("the daemon's log:\n%s", errOut.String())
-		}
-	}()
+	path, _ := serveTest(t, "", "[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bob@localhost\"]\n"+
+		"[[table]]\nname = \"t2\"\nplayers = [\"bob@localhost\", \"alice@localhost\"]\n")
 	c, err := mailConfig(path)
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +131,7 @@ func TestMailSendChoosesTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		return func() string {
-			msgs, err := acc.Fetch(ctx)
+			msgs, err := acc.Fetch(t.Context())
 			if err != nil {
 				return err.Error()
 			}

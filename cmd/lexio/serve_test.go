@@ -41,6 +41,33 @@ func writeFile(t *testing.T, path, text string, perm os.FileMode) {
 	}
 }
 
+// serveTest runs the daemon until the test ends on a fresh directory whose
+// configuration is head, then the test configuration with tables; it
+// returns the configuration's path and the daemon's log, which a failed
+// test prints.
+func serveTest(t *testing.T, head, tables string) (string, *syncBuffer) {
+	t.Helper()
+	dir := t.TempDir()
+	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
+	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
+	writeFile(t, path, head+testConfig(t, dir, secret, filepath.Join("..", "..", "gcg", "testdata", "words.txt"), tables), 0o600)
+	ctx, cancel := context.WithCancel(context.Background())
+	errOut := &syncBuffer{}
+	e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{}, stderr: errOut, getenv: func(string) string { return "" }}
+	done := make(chan error, 1)
+	go func() { done <- serveWith(ctx, e, path, nil, nil) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("the daemon's log:\n%s", errOut.String())
+		}
+	})
+	return path, errOut
+}
+
 // waitLog waits until what appears n times in the log.
 func waitLog(t *testing.T, log *syncBuffer, what string, n int) {
 	t.Helper()
@@ -270,23 +297,8 @@ func adminConfig(t *testing.T, tables string) (dir, cfg string) {
 // time. The ticks of the period come 30 s apart from the start: a move of
 // the computer before then was the wake's.
 func TestServeBotOnTime(t *testing.T) {
-	dir := t.TempDir()
-	path, secret := filepath.Join(dir, "lexio.toml"), filepath.Join(dir, "secret")
-	writeFile(t, secret, "0123456789abcdef0123456789abcdef\n", 0o600)
-	writeFile(t, path, "bot_delay = \"1s\"\n"+testConfig(t, dir, secret, filepath.Join("..", "..", "gcg", "testdata", "words.txt"),
-		"[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bot\"]\n"), 0o600)
-	ctx, cancel := context.WithCancel(context.Background())
-	errOut := &syncBuffer{}
-	e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{}, stderr: errOut, getenv: func(string) string { return "" }}
 	start := time.Now()
-	done := make(chan error, 1)
-	go func() { done <- serveWith(ctx, e, path, nil, nil) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
+	path, errOut := serveTest(t, "bot_delay = \"1s\"\n", "[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bot\"]\n")
 	waitFor(t, "alice's notice", time.Now().Add(20*time.Second), newestMail(t, path, "alice@localhost"), "It is your turn")
 	if code, out, errOut := lexio(t, "mail", "send", "--as", "alice@localhost", "-c", path, "--wait", "1ms", "PASS"); code != 0 {
 		t.Fatalf("mail send: %d %s%s", code, out, errOut)
