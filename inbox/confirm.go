@@ -15,24 +15,6 @@ import (
 // confirmTTL is how long a confirmation may be answered (EMAIL §1.7).
 const confirmTTL = 24 * time.Hour
 
-// changesState reports whether command c changes anything when it acts:
-// such a command needs proof that its sender reads the player's mail
-// (EMAIL §1.7). Moves need a table's reply address anyway; HELP, GAMES,
-// STANDINGS, RESIGN without a table and the readings of a table only
-// answer, and so do NOTE, GIVE and REMATCH naming no table, which act on
-// the table of a reply address alone (#34).
-func changesState(c *parser.Command) bool {
-	switch c.Kind {
-	case parser.KindResign, parser.KindNote, parser.KindGive, parser.KindRematch:
-		return c.Table != ""
-	case parser.KindHelp, parser.KindGames, parser.KindStandings,
-		parser.KindBoard, parser.KindLog, parser.KindPreview,
-		parser.KindPlace, parser.KindExchange, parser.KindPass, parser.KindConfirm:
-		return false
-	}
-	return true
-}
-
 // askConfirmation answers a command that would change state but came with
 // no proof of its sender: it is kept, and the From address is asked to
 // confirm it from a one-time reply address. Nothing else happens until

@@ -131,7 +131,7 @@ func (s *Service) route(h *table.Request) error {
 // command routes command c of the message, which came through table t
 // (nil: through none), to the package that owns it.
 func (s *Service) command(h *table.Request, t *table.Table, c *parser.Command) error {
-	if !h.Proven && changesState(c) {
+	if !h.Proven && c.ChangesState() {
 		return s.askConfirmation(h, c)
 	}
 	switch c.Kind {
