@@ -1,24 +1,24 @@
 package player
 
 import (
+	"errors"
 	"time"
 
-	"github.com/lexio-mail/lexio/internal/botseat"
 	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
-	"github.com/lexio-mail/lexio/store"
 	"github.com/lexio-mail/lexio/table"
 	"github.com/lexio-mail/lexio/templates"
 )
 
-// This file is GIVE (issue #28): a player gives the player on move at one
-// of their tables more time on the current turn. The turn's deadline moves
-// by exactly that on the receiver's clock (the table's Replan, as for a
-// vacation), its reminders follow, and the gift dies with the turn; every
-// player still in is told, the receiver with their turn's calendar entry
-// again (same UID, higher SEQUENCE). The bounds are the store's
-// (store.MinGift, MaxGift, GiftCap): 1 h to 7 days a gift, 7 days a seat
-// over a game.
+// This file is GIVE's mail side (issue #28): a player gives the player on
+// move at one of their tables more time on the current turn. The rule is
+// the table's (table.Service.Give, issue #35: the bounds, the refusals,
+// the gift recorded and the deadline moved on the receiver's clock, its
+// reminders following, the gift dying with the turn); here are the
+// table and seat a mail names, a reply to a mail of an earlier turn, the
+// refusals in the templates' words, and telling every player still in,
+// the receiver with their turn's calendar entry again (same UID, higher
+// SEQUENCE).
 
 // Give answers GIVE [table] <time>. Naming its table, it may come
 // through any of the sender's tables' reply addresses or, confirmed, the
@@ -48,23 +48,24 @@ func (s *Service) Give(h *table.Request, t *table.Table, c *parser.Command) erro
 			return err
 		}
 	}
-	giver := t.SeatOf(h.Msg.From)
-	r := giveRefusal(t, giver, c.Hours)
-	if r == nil && staleGift(h, t) {
-		r = &templates.Reason{Kind: templates.ReasonGiveStale, Detail: table.Names(t.Seats)[t.Game.Turn()]}
+	giver, d := t.SeatOf(h.Msg.From), time.Duration(c.Hours)*time.Hour
+	// The rule's refusal first, as it says more; a gift the rule would
+	// take is refused when the message answers a mail of an earlier turn.
+	if t.CheckGive(giver, d) == nil && staleGift(h, t) {
+		r := templates.Reason{Kind: templates.ReasonGiveStale, Detail: table.Names(t.Seats)[t.Game.Turn()]}
+		return h.Refuse(t, cmd, []templates.Reason{r}, false)
 	}
-	if r != nil {
-		return h.Refuse(t, cmd, []templates.Reason{*r}, false)
+	gift, err := s.Tables.Give(h.Tx, t, giver, d, h.Now)
+	var ge *table.GiveError
+	if errors.As(err, &ge) {
+		return h.Refuse(t, cmd, []templates.Reason{giveReason(ge)}, false)
 	}
-	p, d := t.Game.Turn(), time.Duration(c.Hours)*time.Hour
-	if err := h.Tx.AddGift(&t.Seats[giver], store.Gift{Turn: t.TurnNumber(), To: p, Time: d}); err != nil {
+	if err != nil {
 		return err
 	}
 	h.Outcome(table.OutcomeApplied, cmd)
-	if _, err := s.Tables.Replan(h.Tx, t, p, h.Now); err != nil {
-		return err
-	}
-	h.Log.Info("time given", "giver", giver, "player", p, "time", d, "deadline", *t.Row.Deadline)
+	p := gift.To
+	h.Log.Info("time given", "giver", giver, "player", p, "time", d, "deadline", gift.Deadline)
 	names := table.Names(t.Seats)
 	for q := range t.Seats {
 		if t.Game.Left(q) {
@@ -74,9 +75,9 @@ func (s *Service) Give(h *table.Request, t *table.Table, c *parser.Command) erro
 		// not a turn's notice.
 		to := t.Recipient(q)
 		msg := templates.GiftMsg{Head: s.Notices.Head(t.Row.Name, to, h.Now), Giver: names[giver], Player: names[p],
-			Time: d, Deadline: *t.Row.Deadline, You: q == p, Giving: q == giver}
+			Time: d, Deadline: gift.Deadline, You: q == p, Giving: q == giver}
 		if q == giver {
-			msg.Left = store.GiftCap - t.Seats[giver].Given()
+			msg.Left = gift.Left
 			if err := h.ReplyAs(t, to, msg); err != nil {
 				return err
 			}
@@ -109,27 +110,23 @@ func staleGift(h *table.Request, t *table.Table) bool {
 	return false
 }
 
-// giveRefusal is why seat giver of t may not give hours now, or nil.
-func giveRefusal(t *table.Table, giver, hours int) *templates.Reason {
-	g := t.Game
-	switch {
-	case g == nil:
-		return &templates.Reason{Kind: templates.ReasonTooFewPlayers, Have: len(t.Seats), Need: 2, Detail: "START"}
-	case g.Over():
-		return &templates.Reason{Kind: templates.ReasonGameOver}
-	case g.Left(giver):
-		return &templates.Reason{Kind: templates.ReasonResigned}
-	case g.Turn() == giver:
-		return &templates.Reason{Kind: templates.ReasonGiveOwnTurn}
-	case botseat.Is(t.Seats[g.Turn()].Player.Address):
-		return &templates.Reason{Kind: templates.ReasonGiveComputer}
+// giveReason is the refusal of a gift the table's rule refused.
+func giveReason(e *table.GiveError) templates.Reason {
+	hours := int(e.Time / time.Hour)
+	switch e.Kind {
+	case table.GiveNotStarted:
+		return templates.Reason{Kind: templates.ReasonTooFewPlayers, Have: e.Seats, Need: 2, Detail: "START"}
+	case table.GiveGameOver:
+		return templates.Reason{Kind: templates.ReasonGameOver}
+	case table.GiveResigned:
+		return templates.Reason{Kind: templates.ReasonResigned}
+	case table.GiveOwnTurn:
+		return templates.Reason{Kind: templates.ReasonGiveOwnTurn}
+	case table.GiveComputer:
+		return templates.Reason{Kind: templates.ReasonGiveComputer}
+	case table.GiveRange:
+		return templates.Reason{Kind: templates.ReasonGiveRange, Have: hours}
+	default: // table.GiveCap
+		return templates.Reason{Kind: templates.ReasonGiveCap, Have: int(e.Left / time.Hour), Need: hours}
 	}
-	d := time.Duration(hours) * time.Hour
-	if d < store.MinGift || d > store.MaxGift {
-		return &templates.Reason{Kind: templates.ReasonGiveRange, Have: hours}
-	}
-	if left := store.GiftCap - t.Seats[giver].Given(); d > left {
-		return &templates.Reason{Kind: templates.ReasonGiveCap, Have: int(left / time.Hour), Need: hours}
-	}
-	return nil
 }

@@ -5,16 +5,18 @@
 // begins and ends (a scheduler job), a move ends a running one (the
 // table calls EndByMove); which mail they get (NOTIFY, the
 // List-Unsubscribe address and the web's one-click unsubscribe; LEAGUES
-// §5) and the daily digest; the time they give the player on move at
-// one of their tables (GIVE, kept by the store: Tx.AddGift); their private note on
-// each of their tables (NOTE), which their notices and page show to them
-// alone. It answers the commands the inbox routes to it and runs its jobs
-// for the scheduler.
+// §5) and the daily digest; the mail side of the time they give the
+// player on move at one of their tables (GIVE, whose rule is the
+// table's: table.Service.Give); their private note on each of their
+// tables (NOTE), which their notices and page show to them alone. It
+// answers the commands the inbox routes to it and runs its jobs for the
+// scheduler.
 //
 // It knows nothing of the rules of the game, of how mail is read or
 // authenticated, or of leagues. How a vacation or a gift moves a
-// deadline is the table's (table.Service.Reschedule, Replan); it writes
-// mail through package notice.
+// deadline, and what a gift may be, are the table's
+// (table.Service.Reschedule, Replan, Give); it writes mail through
+// package notice.
 package player
 
 import (

@@ -2,8 +2,9 @@
 // transaction and rebuilt from its log (the log is the truth), saved with
 // optimistic locking; the commands that act on a table — placements,
 // exchanges, passes, previews, BOARD, LOG, SAY, RESIGN, a substitute, the
-// computer's turns; deadlines, reminders and expiries (EMAIL §5), and
-// how a player's vacations move their deadlines (LEAGUES §3.2). A
+// computer's turns; deadlines, reminders and expiries (EMAIL §5), how a
+// player's vacations move their deadlines (LEAGUES §3.2), and GIVE's rule,
+// time given to the player on move (Give, an operation without mail). A
 // Request is one inbound message inside its transaction, with the
 // answers it gives.
 //
