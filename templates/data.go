@@ -337,6 +337,20 @@ type Reason struct {
 	Detail  string // the offending input, quoted back as is
 }
 
+// Quote is the sender's own words a reason shows, which may hold spaces
+// and so keywords (a command, its arguments): shown below the reason's
+// sentence on lines of their own, whole and quoted, never inside it,
+// where a wrap could start a line with a keyword that a reply sending the
+// mail back would carry (#35). "" for the other reasons, whose Detail is
+// one word or ours.
+func (r Reason) Quote() string {
+	switch r.Kind {
+	case ReasonConfirmUsed, ReasonConfirmExpired, ReasonExtraArg, ReasonBadVacation, ReasonBadDuration:
+		return r.Detail
+	}
+	return ""
+}
+
 // NoticeMsg is the state of a table for one player after a turn ended:
 // the turn notice. BoardMsg and ReminderMsg are the same state, for BOARD
 // and for the reminder.
