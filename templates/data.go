@@ -294,6 +294,9 @@ const (
 	ReasonInvitesToday  ReasonKind = "invitations-today"   // Have: sent in 24 hours, Need: the most
 	ReasonOutsiderMail  ReasonKind = "outsider-mail"       // Detail: the day's mail to new addresses is spent
 	ReasonOpenTables    ReasonKind = "open-tables"         // Have: open tables now, Need: the most
+	// Detail: the share of the day's mail to new addresses that its
+	// domain may have is spent (a tenth, EMAIL §2.6).
+	ReasonOutsiderDomain ReasonKind = "outsider-mail-domain"
 	// SAY (LEAGUES §5.3); say-too-long is the parser's.
 	ReasonSayLimit ReasonKind = "say-limit" // Need: lines passed on per hour
 	ReasonSayWhere ReasonKind = "say-where" // Have: the sender's tables not over

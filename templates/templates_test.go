@@ -859,7 +859,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonSelfInvite,
 		ReasonNotYetSeated, ReasonInvitesWaiting,
 		ReasonUnfitAddress, ReasonRefusesInvite, ReasonInvitedOften, ReasonDeclinedYou,
-		ReasonInvitesToday, ReasonOutsiderMail, ReasonOpenTables,
+		ReasonInvitesToday, ReasonOutsiderMail, ReasonOutsiderDomain, ReasonOpenTables,
 		ReasonSayLimit, ReasonSayWhere,
 		ReasonNoSuchLeague, ReasonNoSignup, ReasonNotInLeague, ReasonWhichLeague, ReasonAlreadySignedUp,
 		ReasonGiveOwnTurn, ReasonGiveComputer, ReasonGiveRange, ReasonGiveCap, ReasonGiveStale, ReasonBadDuration,
