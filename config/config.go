@@ -98,7 +98,8 @@ type Mail struct {
 	// OutsiderMails bounds, in all and per day, the mail sent to addresses
 	// that never played here (invitations, confirmations, answers to the
 	// plain address): the service is no way to mail strangers in bulk.
-	// The answers to one domain's outsiders spend a tenth of it at most.
+	// The mail to one domain's outsiders, answers and invitations
+	// together, spends a tenth of it at most.
 	OutsiderMails int `toml:"outsider_mails_per_day"`
 	// UnprovenAnswers bounds the answers (confirmations included) to one
 	// address, per day, for mail that came to the plain address with no

@@ -3,6 +3,7 @@ package inbox_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lexio-mail/lexio/lexiotest"
 	"github.com/lexio-mail/lexio/table"
@@ -77,6 +78,92 @@ func TestConfirmEchoAttack(t *testing.T) {
 			h.Expect(h.ReplyTo("alice", &conf, "\n\n"+tc.confirm+"\nthanks"), table.OutcomeApplied, "SAY")
 			if n := said(); n != 1 {
 				t.Errorf("bob got %d SAY mails, want the confirmed one", n)
+			}
+		})
+	}
+}
+
+// TestRefusalEchoAttack: #35. A refusal quotes the sender's command (the
+// intro of a refusal) and a confirmation's stored command (when it was
+// answered already, or too late). A forged "SAY <80 x> CONFIRM <80 x>"
+// quoted inside a wrapped sentence left a keyword heading a line, which
+// an auto-responder sending the mail back unquoted could carry. Each is
+// now quoted whole on a line of its own: the refusal sent back does
+// nothing. In each language, with its keywords.
+func TestRefusalEchoAttack(t *testing.T) {
+	t.Parallel()
+	x := strings.Repeat("x", 80)
+	for _, tc := range []struct{ lang, say, confirm string }{
+		{"en", "SAY", "CONFIRM"},
+		{"es", "DECIR", "CONFIRMAR"},
+		{"fr", "DIRE", "CONFIRMER"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			t.Parallel()
+			h := lexiotest.New(t, lexiotest.Options{})
+			alice := "alice@" + h.Domain
+			if err := h.Lobby.CreateTable(h.Ctx, "re", "main", lexiotest.Emails("alice", "bob"), 5); err != nil {
+				t.Fatal(err)
+			}
+			h.WaitMail("alice", 1)
+			h.WaitMail("bob", 1)
+			said := func() int { return h.CountOf("bob", "said", "re") }
+			text := x + " " + tc.confirm + " " + x
+			body := tc.say + " " + text
+
+			// The refusal, quoted whole, and sent back unquoted above the
+			// original: nothing is done, no more SAY reaches bob.
+			echo := func(what, id string) {
+				t.Helper()
+				m := h.Answer("alice", id)
+				got := strings.ReplaceAll(m.Text, "\r\n", "\n")
+				if !strings.Contains(got, "\n> SAY "+text+"\n") {
+					t.Errorf("%s does not quote the command whole on a line of its own:\n%s", what, m.Text)
+				}
+				for l := range strings.SplitSeq(got, "\n") {
+					if f := strings.Fields(l); len(f) > 0 && (f[0] == tc.confirm || f[0] == tc.say || f[0] == "SAY") {
+						t.Errorf("%s: a line begins with a command keyword: %q", what, l)
+					}
+				}
+				n := said()
+				if rec := h.Handled(h.ReplyTo("alice", &m, m.Text)); rec.Outcome == table.OutcomeApplied {
+					t.Errorf("%s sent back was done: %s %q", what, rec.Outcome, rec.Reason)
+				}
+				if got := said(); got != n {
+					t.Errorf("%s sent back: bob got %d SAY mails, want %d", what, got, n)
+				}
+			}
+
+			// The intro: the SAY forged through bob's reply address at the
+			// table, in alice's name, is refused to alice, the command quoted.
+			bobs := "lexio+" + h.Token("re", "bob") + "@" + h.Domain
+			id := h.SendMail("eve", lexiotest.MailSpec{From: alice, To: bobs, Body: body})
+			h.Expect(id, table.OutcomeRejected, "bad-token")
+			echo("the refusal of a forged reply token", id)
+
+			// A confirmation answered twice: the second answer is refused,
+			// the stored command quoted.
+			id = h.SendMail("eve", lexiotest.MailSpec{From: alice, Body: body})
+			h.Expect(id, table.OutcomePending, "confirm")
+			conf := h.Confirmation("alice", id)
+			h.Expect(h.ReplyTo("alice", &conf, tc.confirm), table.OutcomeApplied, "SAY")
+			if n := said(); n != 1 {
+				t.Fatalf("bob got %d SAY mails, want the confirmed one", n)
+			}
+			again := h.ReplyTo("alice", &conf, tc.confirm)
+			h.Expect(again, table.OutcomeRejected, "confirmation-used")
+			echo("the refusal of a used confirmation", again)
+
+			// A confirmation answered too late.
+			id = h.SendMail("eve", lexiotest.MailSpec{From: alice, Body: body})
+			h.Expect(id, table.OutcomePending, "confirm")
+			conf = h.Confirmation("alice", id)
+			h.Clock.Add(24*time.Hour + time.Second)
+			late := h.ReplyTo("alice", &conf, tc.confirm)
+			h.Expect(late, table.OutcomeRejected, "confirmation-expired")
+			echo("the refusal of an expired confirmation", late)
+			if n := said(); n != 1 {
+				t.Errorf("bob got %d SAY mails, want the one confirmed in time", n)
 			}
 		})
 	}

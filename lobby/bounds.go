@@ -19,7 +19,9 @@ import (
 // whatever became of the invitations since
 // (open_tables.invitations_per_opener_day), so that opening and closing
 // tables resets nothing; and in all, with the rest of the mail to
-// outsiders (mail.outsider_mails_per_day). An address that declined an
+// outsiders (mail.outsider_mails_per_day), of which the invitations to one
+// domain spend at most its share (notice.OutsiderRates, the same counters
+// as the answers to outsiders). An address that declined an
 // opener's invitation is not invited by them again for declinedFor; one
 // that refused invitations (STOP) never. A NEW over any bound is refused
 // whole, each invitee that would pass a bound named with the reason.
@@ -107,7 +109,7 @@ func (s *Service) boundReasons(h *table.Request, invite []string) ([]templates.R
 		return nil, err
 	}
 	for _, a := range invite {
-		r, err := s.addressReason(h, a, &room)
+		r, err := s.addressReason(h, a, room)
 		if err != nil {
 			return nil, err
 		}
@@ -119,8 +121,9 @@ func (s *Service) boundReasons(h *table.Request, invite []string) ([]templates.R
 }
 
 // addressReason is the reason not to invite a, if any; room is what is
-// left of the day's mail to outsiders, less the invitees before a.
-func (s *Service) addressReason(h *table.Request, a string, room *int) (*templates.Reason, error) {
+// left of the day's mail to outsiders, in all and to each domain, less
+// the invitees before a.
+func (s *Service) addressReason(h *table.Request, a string, room *notice.Room) (*templates.Reason, error) {
 	if botseat.Is(a) || s.ownAddress(a) {
 		return nil, nil // the computer's seat; our own address is inviteReasons'
 	}
@@ -146,22 +149,26 @@ func (s *Service) addressReason(h *table.Request, a string, room *int) (*templat
 	if err != nil || played {
 		return nil, err
 	}
-	if *room <= 0 {
-		return &templates.Reason{Kind: templates.ReasonOutsiderMail, Detail: a}, nil
+	ok, domain, err := room.Take(a)
+	switch {
+	case err != nil || ok:
+		return nil, err
+	case domain:
+		return &templates.Reason{Kind: templates.ReasonOutsiderDomain, Detail: a}, nil
 	}
-	*room--
-	return nil, nil
+	return &templates.Reason{Kind: templates.ReasonOutsiderMail, Detail: a}, nil
 }
 
 // mailInvitee queues a mail to an invitee, who has no seat: it counts
-// against the day's mail to outsiders, and is not sent past it.
+// against the day's mail to outsiders and its domain's share, and is not
+// sent past them.
 func (s *Service) mailInvitee(tx *store.Tx, e notice.Envelope, m templates.Mail, now time.Time, out *notice.Batch) error {
 	ok, err := s.Notices.MayMailOutsider(tx, e.To.Addr, now)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		s.Log.Warn("mail to an invitee not sent: the day's mail to outsiders is spent", "table", e.Table, "kind", templates.KindOf(m))
+		s.Log.Warn("mail to an invitee not sent: the day's mail to outsiders, or its domain's share, is spent", "table", e.Table, "kind", templates.KindOf(m))
 		return nil
 	}
 	out.Add(e, m)

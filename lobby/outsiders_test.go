@@ -382,7 +382,8 @@ func testInvitationsLapse(t *testing.T, driver string) {
 
 // TestInvitationsOutsiderDay: the day's bound on mail to outsiders
 // refuses the invitations past it, from any opener; an address that has
-// played here is not counted.
+// played here is not counted. The two invited first are of two domains:
+// each may have a tenth of the day's mail to outsiders, at least one.
 func TestInvitationsOutsiderDay(t *testing.T) {
 	t.Parallel()
 	h := lexiotest.New(t, lexiotest.Options{Domain: lexiotest.InviteDomain, Config: lexiotest.OpenTablesConfig, Mail: "outsider_mails_per_day = 2\n"})
@@ -392,7 +393,7 @@ func TestInvitationsOutsiderDay(t *testing.T) {
 	if err := h.Lobby.CreateTable(h.Ctx, "known", "main", []string{"alice@" + h.Domain, "dave@" + h.Domain, "frank@" + h.Domain}, 7); err != nil {
 		t.Fatal(err)
 	}
-	h.Open("alice", "NEW lexio "+addrs(h, "bob", "carol"))
+	h.Open("alice", "NEW lexio "+addrs(h, "bob")+" carol@elsewhere.test")
 	refusedNew(h, "dave", "", "NEW lexio "+addrs(h, "eve"), "outsider-mail")
 	h.LastOf("dave", "rejected")
 	// Alice has a seat: she may be invited.
@@ -452,4 +453,73 @@ func TestInvitationsStopFromPlayer(t *testing.T) {
 		t.Errorf("the game changed: %v", g)
 	}
 	refusedNew(h, "carol", "", "NEW lexio "+addrs(h, "bob"), "refuses-invitations")
+}
+
+// queuedTo counts the mails queued to addr, sent or not: an address of
+// another domain than the harness's has no mailbox to read.
+func queuedTo(h *lexiotest.Harness, addr string) int {
+	h.T.Helper()
+	h.OutboxEmpty()
+	var n int64
+	err := h.Store.View(h.Ctx, func(tx *store.Tx) error {
+		return tx.DB().Model(&store.OutboxMail{}).Where("env_to LIKE ?", "%\""+addr+"\"%").Count(&n).Error
+	})
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	return int(n)
+}
+
+// TestInvitationsOneDomain: EMAIL §2.6, #35. The invitations to the
+// addresses of one domain spend at most a tenth of the day's mail to
+// outsiders, whoever sends them, and share that tenth with the answers to
+// outsiders there (notice.OutsiderRates): one confirmed opener inviting
+// address after address of one domain cannot aim the day's mail at it.
+// Invitations to other domains still go; the next day the domain's share
+// is back.
+func TestInvitationsOneDomain(t *testing.T) { lexiotest.EachDriver(t, testInvitationsOneDomain) }
+
+func testInvitationsOneDomain(t *testing.T, driver string) {
+	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Domain: lexiotest.InviteDomain, Config: lexiotest.OpenTablesConfig,
+		Mail: "outsider_mails_per_day = 30\n"})
+	users(h, "v1", "v2", "v3", "v4", "v5")
+	// The openers play here: their confirmations are no mail to outsiders.
+	if err := h.Lobby.CreateTable(h.Ctx, "known", "main", []string{"alice@" + h.Domain, "dave@" + h.Domain}, 7); err != nil {
+		t.Fatal(err)
+	}
+	// A tenth of 30: three invitations to the harness's domain.
+	h.Open("alice", "NEW lexio "+addrs(h, "v1", "v2"))
+	h.Open("alice", "NEW lexio "+addrs(h, "v3"))
+	refusedNew(h, "alice", "", "NEW lexio "+addrs(h, "v4"), "outsider-mail-domain")
+	lexiotest.MustContain(t, "the refusal", h.LastOf("alice", "rejected").Text, "v4@"+h.Domain)
+	// With an address elsewhere, the NEW is refused whole, naming the one.
+	refusedNew(h, "alice", "", "NEW lexio other1@elsewhere.test "+addrs(h, "v4"), "outsider-mail-domain")
+	if n := queuedTo(h, "other1@elsewhere.test"); n != 0 {
+		t.Errorf("%d mails queued to other1, whose NEW was refused", n)
+	}
+	// Another opener is bound too: the share is the recipient domain's.
+	refusedNew(h, "dave", "", "NEW lexio "+addrs(h, "v5"), "outsider-mail-domain")
+	for _, v := range []string{"v1", "v2", "v3"} {
+		if n := kinds(h, v, "invitation"); n != 1 {
+			t.Errorf("%s got %d invitations, want 1", v, n)
+		}
+	}
+	for _, v := range []string{"v4", "v5"} {
+		if n := kinds(h, v, "invitation"); n != 0 {
+			t.Errorf("%s got %d invitations past the domain's share", v, n)
+		}
+	}
+	// Other domains still get theirs.
+	h.Open("dave", "NEW lexio other1@elsewhere.test other2@elsewhere.test other3@faraway.test")
+	for _, a := range []string{"other1@elsewhere.test", "other2@elsewhere.test", "other3@faraway.test"} {
+		if n := queuedTo(h, a); n != 1 {
+			t.Errorf("%d mails queued to %s, want its invitation", n, a)
+		}
+	}
+	// A day later the share is back.
+	h.Clock.Add(24*time.Hour + time.Minute)
+	h.Open("dave", "NEW lexio "+addrs(h, "v4"))
+	if n := kinds(h, "v4", "invitation"); n != 1 {
+		t.Errorf("v4 got %d invitations the next day, want 1", n)
+	}
 }

@@ -22,17 +22,19 @@ func PlayedHere(tx *store.Tx, addr string) (bool, error) {
 	return tx.HasConfirmed(addr)
 }
 
-// MayMailOutsider counts one mail to addr against the day's allowance of
-// mail to outsiders and reports whether it may go; mail to a player who
-// played here is not counted and always may. It is for a mail under no
-// other bound (an invitation, its own bounds checked before); an answer
-// counts OutsiderRates with its others.
+// MayMailOutsider counts one mail to addr against the day's bounds on
+// mail to outsiders (OutsiderRates: its domain's share and the total, both
+// or neither) and reports whether it may go; mail to a player who played
+// here is not counted and always may. It is for a mail under no other
+// bound (an invitation, its own bounds checked before); an answer counts
+// OutsiderRates with its others.
 func (w *Writer) MayMailOutsider(tx *store.Tx, addr string, now time.Time) (bool, error) {
-	played, err := PlayedHere(tx, addr)
-	if err != nil || played {
-		return played, err
+	rates, err := w.OutsiderRates(tx, addr)
+	if err != nil || rates == nil {
+		return err == nil, err
 	}
-	return tx.TakeRate(outsiderKey, w.cfg.Mail.OutsiderMails, outsiderWindow, now)
+	refused, err := tx.TakeRates(now, rates...)
+	return err == nil && refused == nil, err
 }
 
 // OutsiderRates are the bounds that an answer to addr counts against
@@ -47,10 +49,14 @@ func (w *Writer) OutsiderRates(tx *store.Tx, addr string) ([]store.Rate, error) 
 	}
 	total := w.cfg.Mail.OutsiderMails
 	return []store.Rate{
-		{Key: outsiderKey + "-domain:" + Domain(addr), Limit: DomainShare(total), Window: outsiderWindow},
+		{Key: outsiderDomainKey(addr), Limit: DomainShare(total), Window: outsiderWindow},
 		{Key: outsiderKey, Limit: total, Window: outsiderWindow},
 	}, nil
 }
+
+// outsiderDomainKey is the rate counter of the mail to outsiders at
+// addr's domain.
+func outsiderDomainKey(addr string) string { return outsiderKey + "-domain:" + Domain(addr) }
 
 // Domain is addr's domain, lowercased: what the bounds per sending domain
 // count by.
@@ -64,11 +70,50 @@ func DomainShare(total int) int {
 	return max(1, total/10)
 }
 
-// OutsiderRoom is how many more mails to outsiders the day's bound lets
-// go now: what MayMailOutsider would still allow, without counting any.
-func (w *Writer) OutsiderRoom(tx *store.Tx, now time.Time) (int, error) {
+// Room is what the day's bounds on mail to outsiders still let go, in
+// all and to each domain: what MayMailOutsider would still allow, taken
+// place by place as a batch of mail is planned (the invitations of one
+// NEW) without counting any.
+type Room struct {
+	tx      *store.Tx
+	now     time.Time
+	total   int            // left in all
+	share   int            // a domain's share of the day's total
+	domains map[string]int // left to each domain asked, read once
+}
+
+// OutsiderRoom is the room the day's bounds on mail to outsiders leave
+// now.
+func (w *Writer) OutsiderRoom(tx *store.Tx, now time.Time) (*Room, error) {
 	_, n, err := tx.RateWindow(outsiderKey, outsiderWindow, now)
-	return w.cfg.Mail.OutsiderMails - n, err
+	if err != nil {
+		return nil, err
+	}
+	total := w.cfg.Mail.OutsiderMails
+	return &Room{tx: tx, now: now, total: total - n, share: DomainShare(total), domains: map[string]int{}}, nil
+}
+
+// Take takes the place of one more mail to addr, an outsider, if the
+// room has it. Else it takes none and reports which bound is spent:
+// domain when the day's total still has room but addr's domain has spent
+// its share.
+func (r *Room) Take(addr string) (ok, domain bool, err error) {
+	d := Domain(addr)
+	left, seen := r.domains[d]
+	if !seen {
+		_, n, err := r.tx.RateWindow(outsiderDomainKey(addr), outsiderWindow, r.now)
+		if err != nil {
+			return false, false, err
+		}
+		left = r.share - n
+	}
+	r.domains[d] = left
+	if r.total <= 0 || left <= 0 {
+		return false, r.total > 0, nil
+	}
+	r.total--
+	r.domains[d] = left - 1
+	return true, false, nil
 }
 
 // The rate counter of mail to outsiders, in all.

@@ -294,6 +294,9 @@ const (
 	ReasonInvitesToday  ReasonKind = "invitations-today"   // Have: sent in 24 hours, Need: the most
 	ReasonOutsiderMail  ReasonKind = "outsider-mail"       // Detail: the day's mail to new addresses is spent
 	ReasonOpenTables    ReasonKind = "open-tables"         // Have: open tables now, Need: the most
+	// Detail: the share of the day's mail to new addresses that its
+	// domain may have is spent (a tenth, EMAIL §2.6).
+	ReasonOutsiderDomain ReasonKind = "outsider-mail-domain"
 	// SAY (LEAGUES §5.3); say-too-long is the parser's.
 	ReasonSayLimit ReasonKind = "say-limit" // Need: lines passed on per hour
 	ReasonSayWhere ReasonKind = "say-where" // Have: the sender's tables not over
@@ -335,6 +338,20 @@ type Reason struct {
 	Need    int
 	Have    int
 	Detail  string // the offending input, quoted back as is
+}
+
+// Quote is the sender's own words a reason shows, which may hold spaces
+// and so keywords (a command, its arguments): shown below the reason's
+// sentence on lines of their own, whole and quoted, never inside it,
+// where a wrap could start a line with a keyword that a reply sending the
+// mail back would carry (#35). "" for the other reasons, whose Detail is
+// one word or ours.
+func (r Reason) Quote() string {
+	switch r.Kind {
+	case ReasonConfirmUsed, ReasonConfirmExpired, ReasonExtraArg, ReasonBadVacation, ReasonBadDuration:
+		return r.Detail
+	}
+	return ""
 }
 
 // NoticeMsg is the state of a table for one player after a turn ended:

@@ -105,6 +105,21 @@ func loopCases() (cases map[string]Mail, textOnly map[string]bool) {
 		sweep(n, fmt.Sprintf("confirm-say-%d", n), ConfirmMsg{Head: sampleHead("Bob"),
 			Command: "SAY " + strings.Repeat("w ", n) + "CONFIRM", Expires: sampleNow.Add(24 * time.Hour)})
 	}
+	// A refusal quotes the sender's own words, the command it refuses
+	// or a reason's (a confirmation's stored command, arguments it could
+	// not read), whatever they hold, wherever the lines would wrap (#35).
+	for _, rk := range quotingReasons {
+		for _, kw := range []string{"CONFIRM", "OUI", "PASS"} {
+			forged := "SAY " + x + " " + kw + " " + x
+			add("rejected-quote-"+string(rk)+"-"+kw, RejectedMsg{Head: sampleHead("Bob"), Command: forged,
+				Reasons: []Reason{{Kind: rk, Detail: forged}}})
+		}
+		for n := 1; n <= 32; n++ {
+			forged := "SAY " + strings.Repeat("w ", n) + "CONFIRM"
+			sweep(n, fmt.Sprintf("rejected-quote-%s-%d", rk, n), RejectedMsg{Head: sampleHead("Bob"), Command: forged,
+				Reasons: []Reason{{Kind: ReasonNotYourTurn, Detail: "Alice"}, {Kind: rk, Detail: forged}}})
+		}
+	}
 	for _, name := range []string{"Pass", "Board"} {
 		add("said-from-"+name, SaidMsg{Head: sampleHead("Bob"), From: name, Text: "hello"})
 	}

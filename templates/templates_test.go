@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -734,9 +735,6 @@ func BenchmarkRenderMove(b *testing.B) {
 	}
 }
 
-// TestSaidEscaped: a player's SAY reaches the others as written in the
-// text part, quoted, and escaped in the HTML part, where no markup of
-// theirs survives (LEAGUES §5.3).
 // TestConfirmCommandWhole: a confirmation (EMAIL §1.7) quotes its
 // command on a line of its own that is never wrapped, however long: in
 // the text part a quoted line, in the HTML part a blockquote. A forged
@@ -770,6 +768,55 @@ func TestConfirmCommandWhole(t *testing.T) {
 	}
 }
 
+// quotingReasons are the reasons whose Detail is the sender's own words,
+// shown below the sentence (Reason.Quote).
+var quotingReasons = []ReasonKind{ReasonConfirmUsed, ReasonConfirmExpired, ReasonExtraArg, ReasonBadVacation, ReasonBadDuration}
+
+// TestRefusalQuotesWhole: a refusal quotes the command it refuses, and
+// the sender's words a reason names (a confirmation's stored command
+// when it was used or expired, arguments it could not read), each whole
+// on a line of its own, never inside a wrapped sentence: a forged
+// "SAY xxx… CONFIRM xxx…" wrapped there left CONFIRM heading a line that
+// an echo sends back (#35). The other reasons quote nothing below.
+func TestRefusalQuotesWhole(t *testing.T) {
+	t.Parallel()
+	s := newSet(t)
+	x := strings.Repeat("x", 80)
+	cmd := "SAY " + x + " CONFIRM " + x + " " + strings.Repeat("CONFIRM ", 60) + "y"
+	for _, lang := range Langs() {
+		for _, rk := range quotingReasons {
+			r, err := s.Render(lang, RejectedMsg{Head: sampleHead("Bob"), Command: cmd, Reasons: []Reason{{Kind: rk, Detail: cmd}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var quoted int
+			for l := range strings.SplitSeq(r.Text, "\n") {
+				switch {
+				case l == "> "+cmd:
+					quoted++
+				case strings.Contains(l, x) || strings.HasPrefix(l, "CONFIRM"):
+					t.Errorf("%s %s: the command is cut, or its keyword heads a line: %q", lang, rk, l)
+				}
+			}
+			if quoted != 2 {
+				t.Errorf("%s %s: the command and the reason's words are not each quoted whole on a line:\n%s", lang, rk, r.Text)
+			}
+			if n := strings.Count(r.HTML, "overflow-wrap:anywhere;\">"+cmd+"</blockquote>"); n != 2 {
+				t.Errorf("%s %s: the HTML part quotes the sender's words in %d blockquotes, want 2:\n%s", lang, rk, n, r.HTML)
+			}
+		}
+	}
+	for _, rk := range ReasonKinds() {
+		q := Reason{Kind: rk, Detail: "t42"}.Quote()
+		if want := slices.Contains(quotingReasons, rk); (q != "") != want {
+			t.Errorf("%s: Quote %q, want a quote %v", rk, q, want)
+		}
+	}
+}
+
+// TestSaidEscaped: a player's SAY reaches the others as written in the
+// text part, quoted, and escaped in the HTML part, where no markup of
+// theirs survives (LEAGUES §5.3).
 func TestSaidEscaped(t *testing.T) {
 	s := newSet(t)
 	text := "<script>alert(1)</script> & <a href=\"x\">co</a>\nPASS"
@@ -812,7 +859,7 @@ func ReasonKinds() []ReasonKind {
 		ReasonInviteExpired, ReasonInviteWithdrawn, ReasonTooManyInvites, ReasonSelfInvite,
 		ReasonNotYetSeated, ReasonInvitesWaiting,
 		ReasonUnfitAddress, ReasonRefusesInvite, ReasonInvitedOften, ReasonDeclinedYou,
-		ReasonInvitesToday, ReasonOutsiderMail, ReasonOpenTables,
+		ReasonInvitesToday, ReasonOutsiderMail, ReasonOutsiderDomain, ReasonOpenTables,
 		ReasonSayLimit, ReasonSayWhere,
 		ReasonNoSuchLeague, ReasonNoSignup, ReasonNotInLeague, ReasonWhichLeague, ReasonAlreadySignedUp,
 		ReasonGiveOwnTurn, ReasonGiveComputer, ReasonGiveRange, ReasonGiveCap, ReasonGiveStale, ReasonBadDuration,
