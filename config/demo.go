@@ -32,6 +32,11 @@ sqlite_path = %[3]q
 address = "lexio@localhost"
 name = "Lexio demo"
 secret_file = %[4]q
+# Every player of the demo is at one domain, localhost, which may have a
+# tenth of each day's total: the totals are ten times the defaults, so
+# that the demo's players get what players of ten domains would.
+outsider_mails_per_day = 1000
+unproven_answers_total_per_day = 5000
 
 [embedded]
 enabled = true
