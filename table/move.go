@@ -1,6 +1,7 @@
 package table
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -52,18 +53,19 @@ type Played struct {
 // Move has seat of t, loaded in tx, make the move a at now. The engine
 // applies it (presence included, RULES §9.2); the turn is settled, the
 // players told in out (the mover's acceptance in their notice, unless
-// mail.separate_acceptance: then ack, if not nil, is called first with
-// the Played, so that a mail of the mover's own goes before the notices),
-// the table saved, and the mover's vacation ended (LEAGUES §3.2).
+// mail.separate_acceptance), the table saved, and the mover's vacation
+// ended (LEAGUES §3.2). ack, if not nil, is called with the Played once
+// the move is settled and before anyone is told, so that a mail of the
+// caller's own (the separate acceptance) goes first.
 //
-// A move the rules refuse is the engine's error, a *board.MoveError for
-// a move that is not the seat's to make or not valid; any action it still
-// wrote (a try of the probe reserve spent, RULES §6.2) is saved, and no
-// one is told.
+// A move the rules refuse is the engine's *board.MoveError (not the
+// seat's turn, not valid); any action it still wrote (a try of the probe
+// reserve spent, RULES §6.2) is saved, and no one is told. Any other
+// error of the engine is store.Permanent; the store's are as they come.
 func (s *Service) Move(tx *store.Tx, t *Table, seat int, a Action, now time.Time, out *notice.Batch, ack func(Played)) (Played, error) {
 	g := t.Game
 	if g == nil {
-		return Played{}, fmt.Errorf("table: move at %s: no game", t.Row.Name)
+		return Played{}, store.Permanent(fmt.Errorf("table: move at %s: no game", t.Row.Name))
 	}
 	before := len(g.Actions())
 	var err error
@@ -75,9 +77,13 @@ func (s *Service) Move(tx *store.Tx, t *Table, seat int, a Action, now time.Time
 	case engine.ActPass:
 		err = g.Pass(seat, now)
 	default:
-		return Played{}, fmt.Errorf("table: move at %s: %q is not a move", t.Row.Name, a.Kind)
+		return Played{}, store.Permanent(fmt.Errorf("table: move at %s: %q is not a move", t.Row.Name, a.Kind))
 	}
 	if err != nil {
+		var me *board.MoveError
+		if !errors.As(err, &me) {
+			return Played{}, store.Permanent(err)
+		}
 		if len(g.Actions()) > before {
 			if serr := s.Save(tx, t, now); serr != nil {
 				return Played{}, serr
