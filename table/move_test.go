@@ -18,11 +18,13 @@ import (
 // called with no parser and no mail: a placement, an exchange and a pass
 // are applied, saved and announced to every player in the batch given; a
 // placement out of turn is the engine's *board.MoveError and writes and
-// tells nothing.
+// tells nothing; one of a word the dictionary lacks tells nothing and
+// saves the try of the reserve it spent.
 func TestMoveOperation(t *testing.T) { lexiotest.EachDriver(t, testMoveOperation) }
 
 func testMoveOperation(t *testing.T, driver string) {
-	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Domain: lexiotest.InviteDomain, Config: lexiotest.OpenTablesConfig})
+	lex := &lexiotest.Lexicon{} // no word, until alice's is added
+	h := lexiotest.New(t, lexiotest.Options{Driver: driver, Domain: lexiotest.InviteDomain, Config: lexiotest.OpenTablesConfig, Dict: lex})
 	const name = "mo"
 	players := emailsAt(h, "alice", "bob", "carol")
 	if err := h.Lobby.CreateTable(h.Ctx, name, "main", players, 5); err != nil {
@@ -49,6 +51,25 @@ func testMoveOperation(t *testing.T, driver string) {
 		t.Errorf("a refused move wrote %d actions", n)
 	}
 
+	// A word the dictionary lacks: refused, and the try of the probe
+	// reserve it spent is saved (RULES §6.2); no one is told.
+	h.At(h.Clock.Now().Add(time.Hour))
+	_, mails, err = move(h, name, alice, table.PlaceMove(m))
+	if !errors.As(err, &me) || me.Kind != board.KindUnknownWords {
+		t.Fatalf("alice placing a word the dictionary lacks: %v, want a %s *board.MoveError", err, board.KindUnknownWords)
+	}
+	if len(mails) != 0 {
+		t.Errorf("a refused move queued %d mails", len(mails))
+	}
+	if acts := h.Game(name).Actions(); len(acts) != 1 || acts[0].Kind != engine.ActProbe {
+		t.Errorf("the unknown word left the log %+v, want its probe", acts)
+	}
+	if seq := seqOf(h, name); seq != 1 {
+		t.Errorf("after the probe the row's seq is %d, want 1", seq)
+	}
+
+	lex.Add(play) // alice's word is known from here
+
 	steps := []struct {
 		seat int
 		a    table.Action
@@ -73,11 +94,11 @@ func testMoveOperation(t *testing.T, driver string) {
 		// its seq, and the turn has passed on.
 		g := h.Game(name)
 		acts := g.Actions()
-		if len(acts) != i+1 || acts[i].Kind != st.a.Kind || acts[i].Player != st.seat {
+		if len(acts) != i+2 || acts[i+1].Kind != st.a.Kind || acts[i+1].Player != st.seat {
 			t.Fatalf("after seat %d's %s the stored log is %+v", st.seat, st.a.Kind, acts)
 		}
-		if seq := seqOf(h, name); seq != int64(i+1) {
-			t.Errorf("after seat %d's %s the row's seq is %d, want %d", st.seat, st.a.Kind, seq, i+1)
+		if seq := seqOf(h, name); seq != int64(i+2) {
+			t.Errorf("after seat %d's %s the row's seq is %d, want %d", st.seat, st.a.Kind, seq, i+2)
 		}
 		if want := (st.seat + 1) % len(players); g.Turn() != want {
 			t.Errorf("after seat %d's %s seat %d is on move, want %d", st.seat, st.a.Kind, g.Turn(), want)
