@@ -18,7 +18,8 @@ import (
 )
 
 // TableCommand applies a command that needs a table: moves and the
-// information about one game.
+// information about one game. Any message makes its author present
+// (RULES §9.2), so that is done here, for BOARD and LOG too.
 func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 	p := t.SeatOf(h.Msg.From)
 	if t.Game == nil {
@@ -33,71 +34,11 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 	}
 	h.moved = len(g.Actions()) > before
 	h.Outcome(OutcomeApplied, c.Kind.String())
-	var moveErr error
-	switch c.Kind {
-	case parser.KindPlace, parser.KindExchange, parser.KindPass:
-		if h.stale(t, p) {
-			// EMAIL §1.5: a reply to an earlier turn's notice from a
-			// player who has acted since: a resent or doubled message.
-			h.Log.Info("stale move refused", "in_reply_to", h.Msg.InReplyTo)
-			if err := h.saveIfChanged(t, before); err != nil {
-				return err
-			}
-			return h.Refuse(t, c.String(), []templates.Reason{{Kind: templates.ReasonStale}}, false)
-		}
-		switch c.Kind {
-		case parser.KindPlace:
-			_, moveErr = g.Place(p, c.Place.Move(), h.s.dict, h.Now)
-		case parser.KindExchange:
-			_, moveErr = g.Exchange(p, engine.Selection{All: c.Exchange.All, Slots: c.Exchange.Slots, Letters: c.Exchange.Letters}, h.Now)
-		case parser.KindPass:
-			moveErr = g.Pass(p, h.Now)
-		}
-	}
-	if moveErr == nil && isMove(c.Kind) {
-		// The turn is over: the mails start rendering, from the game and
-		// the next deadline, while the log and the table row are written.
-		h.s.settle(t, h.Now)
-		acc, err := h.acceptance(t, p)
-		if err != nil {
-			return err
-		}
-		if h.s.cfg.Mail.SeparateAcceptance && t.wantsNotice(p) {
-			// One of the turn's mails: not counted against the reply bound.
-			// (An author who gets no notice gets the acceptance alone, from
-			// announce.)
-			h.Queue(t, h.Sender(t), templates.AcceptedMsg{
-				Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Move: acc.Move, Total: acc.Total, Rack: acc.rack})
-		}
-		if err := h.s.Announce(h.Tx, t, h.Now, h.Out, p, &acc.Acceptance); err != nil {
-			return err
-		}
-		if err := h.saveIfChanged(t, before); err != nil {
-			return err
-		}
-		// LEAGUES §3.2: a move sent during a vacation ends it.
-		return h.endVacationByMove(t, p)
+	if isMove(c.Kind) {
+		return h.move(t, p, c, before)
 	}
 	if err := h.saveIfChanged(t, before); err != nil {
 		return err
-	}
-	if moveErr != nil {
-		var me *board.MoveError
-		if !errors.As(moveErr, &me) {
-			return store.Permanent(moveErr)
-		}
-		rs := notice.Reasons(moveErr)
-		if me.Kind != board.KindNotYourTurn {
-			return h.Refuse(t, c.String(), rs, false)
-		}
-		// Meant for another table, maybe: the answer names those where
-		// it is the author's turn (#34).
-		rs[0].Detail = Names(t.Seats)[g.Turn()]
-		turns, err := h.yourTurns()
-		if err != nil {
-			return err
-		}
-		return h.refuse(t, c.String(), rs, false, turns)
 	}
 
 	switch c.Kind {
@@ -121,12 +62,74 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 	return store.Permanent(fmt.Errorf("table: command %s not routed", c.Kind))
 }
 
+// move is the mail side of Service.Move: a reply to an earlier turn
+// refused (EMAIL §1.5), the command made an Action, the separate
+// acceptance sent back to the mail, a refusal answered. before is the
+// length of the log before the message made its author present.
+func (h *Request) move(t *Table, p int, c *parser.Command, before int) error {
+	if h.stale(t, p) {
+		// EMAIL §1.5: a reply to an earlier turn's notice from a player
+		// who has acted since: a resent or doubled message.
+		h.Log.Info("stale move refused", "in_reply_to", h.Msg.InReplyTo)
+		if err := h.saveIfChanged(t, before); err != nil {
+			return err
+		}
+		return h.Refuse(t, c.String(), []templates.Reason{{Kind: templates.ReasonStale}}, false)
+	}
+	var a Action
+	switch c.Kind {
+	case parser.KindPlace:
+		a = PlaceMove(c.Place.Move())
+	case parser.KindExchange:
+		a = ExchangeTiles(engine.Selection{All: c.Exchange.All, Slots: c.Exchange.Slots, Letters: c.Exchange.Letters})
+	case parser.KindPass:
+		a = PassTurn()
+	}
+	ack := func(pl Played) {
+		// One of the turn's mails, before the notices: not counted
+		// against the reply bound. Whether the author gets a notice is
+		// asked after the move. (An author who gets none gets the
+		// acceptance alone, from Announce.)
+		if h.s.cfg.Mail.SeparateAcceptance && t.wantsNotice(p) {
+			h.Queue(t, h.Sender(t), templates.AcceptedMsg{
+				Head: h.s.notices.Head(t.Row.Name, t.Recipient(p), h.Now), Move: pl.Acceptance.Move, Total: pl.Acceptance.Total, Rack: pl.Rack})
+		}
+	}
+	_, moveErr := h.s.Move(h.Tx, t, p, a, h.Now, h.Out, ack)
+	if moveErr == nil {
+		return nil
+	}
+	var me *board.MoveError
+	if !errors.As(moveErr, &me) {
+		return moveErr
+	}
+	// The move wrote what it spent; the author's presence is this
+	// message's.
+	if err := h.saveIfChanged(t, before); err != nil {
+		return err
+	}
+	rs := notice.Reasons(moveErr)
+	if me.Kind != board.KindNotYourTurn {
+		return h.Refuse(t, c.String(), rs, false)
+	}
+	// Meant for another table, maybe: the answer names those where it is
+	// the author's turn (#34).
+	rs[0].Detail = Names(t.Seats)[t.Game.Turn()]
+	turns, err := h.yourTurns()
+	if err != nil {
+		return err
+	}
+	return h.refuse(t, c.String(), rs, false, turns)
+}
+
 func isMove(k parser.Kind) bool {
 	return k == parser.KindPlace || k == parser.KindExchange || k == parser.KindPass
 }
 
+// saveIfChanged saves t when the message changed its game since before
+// and that is not written yet.
 func (h *Request) saveIfChanged(t *Table, before int) error {
-	if len(t.Game.Actions()) == before {
+	if n := len(t.Game.Actions()); n == before || int64(n) == t.prevSeq {
 		return nil
 	}
 	return h.s.Save(h.Tx, t, h.Now)
@@ -163,30 +166,6 @@ func (h *Request) Answered(t *Table) (seq int64, ok bool) {
 		}
 	}
 	return seq, ok
-}
-
-// acceptance is what the author's move did (EMAIL §4.1), with their rack
-// after drawing for the separate mail.
-type acceptance struct {
-	templates.Acceptance
-	rack templates.Rack
-}
-
-func (h *Request) acceptance(t *Table, p int) (acceptance, error) {
-	v, err := t.Game.View(p, h.Now)
-	if err != nil {
-		return acceptance{}, store.Permanent(err)
-	}
-	b := v.Board
-	lines := notice.LogLines(v.Log, Names(t.Seats), &b)
-	var last templates.LogLine
-	for i := len(lines) - 1; i >= 0; i-- {
-		if lines[i].Kind != templates.LogEnd && lines[i].Kind != templates.LogRejected {
-			last = lines[i]
-			break
-		}
-	}
-	return acceptance{templates.Acceptance{Move: last, Total: v.Scores[p]}, notice.RackData(v.Rack)}, nil
 }
 
 // preview says what a placement would score, without the dictionary

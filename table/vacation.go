@@ -137,16 +137,6 @@ func (t *Table) vacationEdits(p int, since time.Time) int {
 	return n
 }
 
-// endVacationByMove ends the running vacation of seat p, who just moved
-// at t (LEAGUES §3.2), unless t's league ignores vacations (a move there
-// says nothing about the player's other games).
-func (h *Request) endVacationByMove(t *Table, p int) error {
-	if t.runningVacation(p, h.Now) == nil {
-		return nil
-	}
-	return h.s.vacations.EndByMove(h.Tx, t.Seats[p].Player, h.Now, h.Log, h.Out)
-}
-
 // Reschedule gives seat p of t, loaded before the change, the vacations
 // vs: the deadline, reminder and due time follow, and are written in tx
 // when they changed, so that the scheduler's due query stays right.
