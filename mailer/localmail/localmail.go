@@ -193,7 +193,7 @@ func (s *Server) startIMAP(ctx context.Context, addr string) error {
 	if err != nil {
 		return fmt.Errorf("localmail: imap listen: %w", err)
 	}
-	tl := &trackingListener{Listener: ln, conns: make(map[net.Conn]struct{})}
+	tl := &trackingListener{Listener: ln, conns: make(map[net.Conn]struct{}), accepting: make(chan struct{})}
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
 			return journalSession{&session{s: s}}, nil, nil
@@ -516,6 +516,10 @@ func (s *Server) stopIMAPLocked() {
 	if s.imap == nil {
 		return
 	}
+	select {
+	case <-s.imapLn.accepting: // Serve is in its loop
+	case <-s.imapDone: // or gone
+	}
 	_ = s.imap.Close()
 	// Close the listener too: Close may run before Serve registered it.
 	_ = s.imapLn.Close()
@@ -563,9 +567,15 @@ type trackingListener struct {
 	net.Listener
 	mu    sync.Mutex
 	conns map[net.Conn]struct{}
+	// accepting is closed at the first Accept: the IMAP server's Serve
+	// has counted itself in its wait group by then, which its Close waits
+	// on (a Close before that count races with it).
+	accepting chan struct{}
+	once      sync.Once
 }
 
 func (l *trackingListener) Accept() (net.Conn, error) {
+	l.once.Do(func() { close(l.accepting) })
 	c, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
