@@ -294,10 +294,10 @@ func adminConfig(t *testing.T, tables string) (dir, cfg string) {
 // TestServeBotOnTime: issue 34. The computer plays bot_delay (here 1 s)
 // after its turn begins, not at the scheduler's next tick: a PASS that
 // hands it the turn wakes the scheduler, which ticks at the computer's
-// time. The ticks of the period come 30 s apart from the start: a move of
-// the computer before then was the wake's.
+// time. The period's first tick after the start comes 30 s later, so a
+// move of the computer within 10 s of a PASS sent in the first seconds
+// was the wake's.
 func TestServeBotOnTime(t *testing.T) {
-	start := time.Now()
 	path, errOut := serveTest(t, "bot_delay = \"1s\"\n", "[[table]]\nname = \"t1\"\nplayers = [\"alice@localhost\", \"bot\"]\n")
 	waitFor(t, "alice's notice", time.Now().Add(20*time.Second), newestMail(t, path, "alice@localhost"), "It is your turn")
 	if code, out, errOut := lexio(t, "mail", "send", "--as", "alice@localhost", "-c", path, "--wait", "1ms", "PASS"); code != 0 {
@@ -305,10 +305,7 @@ func TestServeBotOnTime(t *testing.T) {
 	}
 	passed := time.Now()
 	waitLog(t, errOut, "computer played", 1)
-	if played := time.Now(); !played.Before(start.Add(30 * time.Second)) {
-		if passed.After(start.Add(25 * time.Second)) {
-			t.Skip("the PASS came too late to tell the computer's time from the period's tick")
-		}
-		t.Errorf("the computer played %v after the PASS, at the period's tick", played.Sub(passed).Round(time.Second))
+	if late := time.Since(passed); late > 10*time.Second {
+		t.Errorf("the computer played %v after the PASS, at the period's tick", late.Round(time.Second))
 	}
 }
