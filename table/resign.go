@@ -46,24 +46,47 @@ func (h *Request) Resign(t *Table, name string) error {
 		}
 	}
 	p := t.SeatOf(h.Msg.From)
-	if t.Game == nil {
+	err := h.s.Resign(h.Tx, t, p, h.Now, h.Out, h.Rec.MessageID)
+	var me *board.MoveError
+	switch {
+	case errors.Is(err, ErrNotRunning):
 		return h.Refuse(t, cmd, []templates.Reason{{Kind: templates.ReasonTooFewPlayers,
 			Have: len(t.Seats), Need: 2, Detail: "START"}}, false)
+	case errors.As(err, &me):
+		return h.Refuse(t, cmd, notice.Reasons(err), false)
+	case err != nil:
+		return err
 	}
-	if err := t.Game.Resign(p, h.Now, false); err != nil {
+	h.Outcome(OutcomeApplied, cmd)
+	h.Log.Info("player resigned", "player", p)
+	return nil
+}
+
+// Resign is seat's resignation at t (LEAGUES §2), the typed operation
+// behind RESIGN: the game goes on without the seat, or ends; everyone is
+// told in out (the mails answering the message reply, "" for none); the
+// table is saved. A table whose game has not begun is ErrNotRunning; a
+// seat that may not resign (already out, the game over) the engine's
+// *board.MoveError; neither writes anything.
+func (s *Service) Resign(tx *store.Tx, t *Table, seat int, now time.Time, out *notice.Batch, reply string) error {
+	if seat < 0 || seat >= len(t.Seats) {
+		return fmt.Errorf("table: resign seat %d of %d: %w", seat, len(t.Seats), ErrNotSeated)
+	}
+	if t.Game == nil {
+		return fmt.Errorf("table %s: %w", t.Row.Name, ErrNotRunning)
+	}
+	if err := t.Game.Resign(seat, now, false); err != nil {
 		var me *board.MoveError
 		if !errors.As(err, &me) {
 			return store.Permanent(err)
 		}
-		return h.Refuse(t, cmd, notice.Reasons(err), false)
-	}
-	h.Outcome(OutcomeApplied, cmd)
-	h.Log.Info("player resigned", "player", p)
-	h.s.settle(t, h.Now)
-	if err := h.s.departed(h.Tx, t, p, h.Now, h.Out, h.Rec.MessageID); err != nil {
 		return err
 	}
-	return h.s.Save(h.Tx, t, h.Now)
+	s.settle(t, now)
+	if err := s.departed(tx, t, seat, now, out, reply); err != nil {
+		return err
+	}
+	return s.Save(tx, t, now)
 }
 
 // departed tells everyone that player p left (LEAGUES §2.4): the end of
@@ -101,7 +124,7 @@ func turnBeforeLast(g *engine.Game) (int, error) {
 	return before.Turn(), nil
 }
 
-// Errors of Substitute.
+// Errors of Substitute and Resign.
 var (
 	ErrNotSeated     = errors.New("table: not seated")
 	ErrAlreadySeated = errors.New("table: already seated")
