@@ -29,7 +29,7 @@ func (s *Service) unprovenRates(addr string) []store.Rate {
 	cfg := s.Cfg.Mail
 	return []store.Rate{
 		{Key: "unproven:" + store.PersonKey(addr), Limit: cfg.UnprovenAnswers, Window: unprovenWindow},
-		{Key: "unproven-domain:" + notice.Domain(addr), Limit: notice.DomainShare(cfg.UnprovenAnswersTotal), Window: unprovenWindow},
+		{Key: "unproven-domain:" + store.PersonDomain(addr), Limit: notice.DomainShare(cfg.UnprovenAnswersTotal), Window: unprovenWindow},
 		{Key: "unproven-all", Limit: cfg.UnprovenAnswersTotal, Window: unprovenWindow},
 	}
 }

@@ -56,12 +56,8 @@ func (w *Writer) OutsiderRates(tx *store.Tx, addr string) ([]store.Rate, error) 
 
 // outsiderDomainKey is the rate counter of the mail to outsiders at
 // addr's domain.
-func outsiderDomainKey(addr string) string { return outsiderKey + "-domain:" + Domain(addr) }
-
-// Domain is addr's domain, lowercased: what the bounds per sending domain
-// count by.
-func Domain(addr string) string {
-	return strings.ToLower(addr[strings.LastIndexByte(addr, '@')+1:])
+func outsiderDomainKey(addr string) string {
+	return outsiderKey + "-domain:" + store.PersonDomain(addr)
 }
 
 // DomainShare is how much of a day's total the mail of one domain may
@@ -98,7 +94,7 @@ func (w *Writer) OutsiderRoom(tx *store.Tx, now time.Time) (*Room, error) {
 // domain when the day's total still has room but addr's domain has spent
 // its share.
 func (r *Room) Take(addr string) (ok, domain bool, err error) {
-	d := Domain(addr)
+	d := store.PersonDomain(addr)
 	left, seen := r.domains[d]
 	if !seen {
 		_, n, err := r.tx.RateWindow(outsiderDomainKey(addr), outsiderWindow, r.now)

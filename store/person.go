@@ -34,6 +34,13 @@ func PersonKey(addr string) string {
 	return local + "@" + domain
 }
 
+// PersonDomain is the domain of addr's PersonKey: what the bounds per
+// domain count by, gmail.com and googlemail.com as one.
+func PersonDomain(addr string) string {
+	k := PersonKey(addr)
+	return k[strings.LastIndexByte(k, '@')+1:]
+}
+
 // unquote is the content of an RFC 5322 quoted string, its quotes gone:
 // each backslash stands for the character after it.
 func unquote(s string) string {

@@ -79,8 +79,7 @@ func PendingOf(tx *store.Tx, addr string) ([]store.Invitation, error) {
 // caller drops by their key: SQL cannot compare persons' keys, but a
 // person's spellings share a domain (gmail.com's two, one to PersonKey).
 func mayBe(tx *store.Tx, column, addr string) *gorm.DB {
-	key := store.PersonKey(addr)
-	domain := key[strings.LastIndexByte(key, '@')+1:] // the key's domain, as PersonKey cut it
+	domain := store.PersonDomain(addr)
 	domains := []string{domain}
 	if domain == "gmail.com" {
 		domains = append(domains, "googlemail.com")
