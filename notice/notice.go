@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/lexio-mail/lexio/config"
+	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/internal/weblink"
 	"github.com/lexio-mail/lexio/mailer"
 	"github.com/lexio-mail/lexio/mailer/replytoken"
@@ -127,6 +128,20 @@ func (w *Writer) MessageID(e Envelope, kind templates.Kind) string {
 
 // RootID is the thread every message of a table refers to (EMAIL §4.4).
 func (w *Writer) RootID(table string) string { return "<lexio." + table + "@" + w.domain + ">" }
+
+// RootTable reads the table out of the thread root of a table's mail at
+// domain (RootID, without or with its angle brackets); ok is false for
+// any other id.
+func RootTable(id, domain string) (table string, ok bool) {
+	id = strings.Trim(strings.TrimSpace(id), "<>")
+	if table, ok = strings.CutPrefix(id, "lexio."); !ok {
+		return "", false
+	}
+	if table, ok = strings.CutSuffix(table, "@"+domain); !ok || tablename.Check(table) != nil {
+		return "", false
+	}
+	return table, true
+}
 
 // NoticeSeq reads the turn out of one of our Message-IDs for table; ok is
 // false for anything else.

@@ -13,6 +13,7 @@ import (
 	"github.com/lexio-mail/lexio/internal/tablename"
 	"github.com/lexio-mail/lexio/mailer/client"
 	"github.com/lexio-mail/lexio/mailer/replytoken"
+	"github.com/lexio-mail/lexio/notice"
 	"github.com/lexio-mail/lexio/parser"
 	"github.com/lexio-mail/lexio/store"
 )
@@ -280,11 +281,7 @@ func threadTable(m client.Message, service string) string {
 		return ""
 	}
 	for _, id := range append([]string{m.InReplyTo}, m.References...) {
-		n, ok := strings.CutPrefix(id, "lexio.")
-		if !ok {
-			continue
-		}
-		if n, ok = strings.CutSuffix(n, "@"+domain); ok && tablename.Check(n) == nil {
+		if n, ok := notice.RootTable(id, domain); ok {
 			return n
 		}
 	}
