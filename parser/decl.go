@@ -105,6 +105,10 @@ func (k Kind) String() string {
 	return decls[k-1].en[0]
 }
 
+// IsMove reports whether k is a move (PLACE, EXCHANGE, PASS): what ends a
+// turn, which only the player on move may make.
+func (k Kind) IsMove() bool { return k == KindPlace || k == KindExchange || k == KindPass }
+
 // Proof is what the kind needs of its sender before it acts.
 func (k Kind) Proof() Proof {
 	if k <= 0 || int(k) > len(decls) {

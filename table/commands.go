@@ -34,7 +34,7 @@ func (h *Request) TableCommand(t *Table, c *parser.Command) error {
 	}
 	h.moved = len(g.Actions()) > before
 	h.Outcome(OutcomeApplied, c.Kind.String())
-	if isMove(c.Kind) {
+	if c.Kind.IsMove() {
 		return h.move(t, p, c, before)
 	}
 	if err := h.saveIfChanged(t, before); err != nil {
@@ -120,10 +120,6 @@ func (h *Request) move(t *Table, p int, c *parser.Command, before int) error {
 		return err
 	}
 	return h.refuse(t, c.String(), rs, false, turns)
-}
-
-func isMove(k parser.Kind) bool {
-	return k == parser.KindPlace || k == parser.KindExchange || k == parser.KindPass
 }
 
 // saveIfChanged saves t when the message changed its game since before

@@ -208,7 +208,7 @@ func isTurnCommand(line string) bool {
 	if err != nil {
 		return false
 	}
-	return c.Kind == parser.KindPlace || c.Kind == parser.KindExchange || c.Kind == parser.KindPass
+	return c.Kind.IsMove()
 }
 
 // replyTable chooses the table a move with neither --table nor --to
