@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"slices"
@@ -214,9 +213,7 @@ func endpoint(key, v string, bad func(string, ...any)) {
 		bad("%s %q: want an absolute https URL", key, v)
 		return
 	}
-	ip := net.ParseIP(u.Hostname())
-	loopback := u.Hostname() == "localhost" || (ip != nil && ip.IsLoopback())
-	if u.Scheme != "https" && (u.Scheme != "http" || !loopback) {
+	if u.Scheme != "https" && (u.Scheme != "http" || !loopback(u.Hostname())) {
 		bad("%s %q: want https (http only on the loopback)", key, v)
 	}
 }
